@@ -1,0 +1,401 @@
+package tree
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// FromParents builds a tree from a parent array: parent[i] is the index of
+// node i's parent, or -1 if i is a root. Several roots make a forest, which is
+// joined under a virtual root (see Options). weight[i] is the weight of the
+// edge above node i; a nil weight means unit weights, and weight[i] is ignored
+// for roots. A nil names gives the nodes the names "0", "1", ...
+//
+// The user order of the tree is the order of parent. Lengths of weight and
+// names that differ from len(parent) are programmer errors and panic; every
+// property of the values (cycles, out-of-range parents, bad weights or names)
+// is reported as an *Error, with Line set to the 1-based index of the
+// offending node.
+func FromParents(parent []int, weight []float64, names []string, opts *Options) (*Tree, error) {
+	n := len(parent)
+	if weight != nil && len(weight) != n {
+		panic("tree: len(weight) != len(parent)")
+	}
+	if names != nil && len(names) != n {
+		panic("tree: len(names) != len(parent)")
+	}
+	if n == 0 {
+		return nil, &Error{Err: ErrEmpty}
+	}
+	if names == nil {
+		names = decimalNames(n)
+	} else {
+		names = append([]string(nil), names...)
+	}
+	index := make(map[string]int, n)
+	for i, name := range names {
+		if msg := checkName(name); msg != "" {
+			return nil, &Error{Line: i + 1, Err: ErrBadName, Msg: msg}
+		}
+		if j, dup := index[name]; dup {
+			return nil, &Error{Line: i + 1, Err: ErrBadName, Msg: fmt.Sprintf("name %q already used by node %d", name, j+1)}
+		}
+		index[name] = i
+	}
+	par := make([]int32, n)
+	w := make([]float64, n)
+	for i, p := range parent {
+		switch {
+		case p < -1 || p >= n:
+			return nil, &Error{Line: i + 1, Err: ErrUnknownNode, Msg: fmt.Sprintf("parent %d of node %q is out of range [-1, %d)", p, names[i], n)}
+		case p == i:
+			return nil, &Error{Line: i + 1, Err: ErrSelfLoop, Msg: fmt.Sprintf("node %q is its own parent", names[i])}
+		}
+		par[i] = int32(p)
+		w[i] = 1
+		if p >= 0 && weight != nil {
+			if msg := checkWeight(weight[i]); msg != "" {
+				return nil, &Error{Line: i + 1, Err: ErrBadWeight, Msg: fmt.Sprintf("edge %q→%q: %s", names[p], names[i], msg)}
+			}
+			w[i] = weight[i]
+		}
+	}
+	if cyc := findCycle(par); cyc != nil {
+		return nil, &Error{Line: int(cyc[0]) + 1, Err: ErrCycle, Msg: describeCycle(cyc, names)}
+	}
+	return assemble(par, w, names, index, opts)
+}
+
+// Builder assembles a tree from named edges. The zero value is an empty
+// builder. Nodes are numbered in the order they first appear. Errors are
+// deferred to Build, which reports the first one.
+type Builder struct {
+	names  []string
+	index  map[string]int
+	parent []int32
+	weight []float64
+	line   []int // 1-based position (edge/line number) of the edge above each node
+	n      int   // number of Add calls, the position of the next edge
+	err    error
+	file   string // for reader errors
+	lineNo int    // when > 0, overrides n as the reported position
+}
+
+func (b *Builder) pos() int {
+	if b.lineNo > 0 {
+		return b.lineNo
+	}
+	return b.n
+}
+
+func (b *Builder) fail(err error, msg string) {
+	if b.err == nil {
+		b.err = &Error{File: b.file, Line: b.pos(), Err: err, Msg: msg}
+	}
+}
+
+func (b *Builder) node(name string) int {
+	if i, ok := b.index[name]; ok {
+		return i
+	}
+	if msg := checkName(name); msg != "" {
+		b.fail(ErrBadName, msg)
+		return -1
+	}
+	if b.index == nil {
+		b.index = make(map[string]int)
+	}
+	i := len(b.names)
+	b.names = append(b.names, name)
+	b.index[name] = i
+	b.parent = append(b.parent, -1)
+	b.weight = append(b.weight, 1)
+	b.line = append(b.line, 0)
+	return i
+}
+
+// AddNode declares a node (for example an isolated root). Declaring a node
+// that already exists is allowed and does nothing.
+func (b *Builder) AddNode(name string) {
+	b.n++
+	b.node(name)
+}
+
+// AddEdge adds the edge parent→child with the given weight.
+func (b *Builder) AddEdge(parent, child string, weight float64) {
+	b.n++
+	if b.err != nil {
+		return
+	}
+	if parent == child {
+		b.fail(ErrSelfLoop, fmt.Sprintf("%q is its own parent", child))
+		return
+	}
+	if msg := checkWeight(weight); msg != "" {
+		b.fail(ErrBadWeight, fmt.Sprintf("edge %q→%q: %s", parent, child, msg))
+		return
+	}
+	p, c := b.node(parent), b.node(child)
+	if p < 0 || c < 0 {
+		return
+	}
+	if old := b.parent[c]; old >= 0 {
+		if int(old) == p {
+			b.fail(ErrDuplicateEdge, fmt.Sprintf("edge %q→%q already given at %s", parent, child, b.where(b.line[c])))
+		} else {
+			b.fail(ErrTwoParents, fmt.Sprintf("%q already has parent %q (%s), now %q", child, b.names[old], b.where(b.line[c]), parent))
+		}
+		return
+	}
+	b.parent[c] = int32(p)
+	b.weight[c] = weight
+	b.line[c] = b.pos()
+}
+
+func (b *Builder) where(line int) string {
+	if b.file != "" || b.lineNo > 0 {
+		return "line " + strconv.Itoa(line)
+	}
+	return "edge " + strconv.Itoa(line)
+}
+
+// Build returns the tree, or the first error met while adding edges, or an
+// error for a cycle. A Builder can keep adding after Build.
+func (b *Builder) Build(opts *Options) (*Tree, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	if len(b.names) == 0 {
+		return nil, &Error{File: b.file, Err: ErrEmpty}
+	}
+	if cyc := findCycle(b.parent); cyc != nil {
+		// Report the line of the edge that closes the cycle last.
+		last := 0
+		for _, v := range cyc {
+			last = max(last, b.line[v])
+		}
+		return nil, &Error{File: b.file, Line: last, Err: ErrCycle, Msg: describeCycle(cyc, b.names)}
+	}
+	par := append([]int32(nil), b.parent...)
+	w := append([]float64(nil), b.weight...)
+	names := append([]string(nil), b.names...)
+	index := make(map[string]int, len(names))
+	for i, s := range names {
+		index[s] = i
+	}
+	t, err := assemble(par, w, names, index, opts)
+	if e, ok := err.(*Error); ok {
+		e.File = b.file // an invalid Options.VirtualRootWeight, reported for the whole file
+	}
+	return t, err
+}
+
+// findCycle returns the nodes of a cycle in the parent array, or nil if it
+// has none. It is O(n).
+func findCycle(parent []int32) []int32 {
+	const (
+		unseen = iota
+		active
+		done
+	)
+	state := make([]uint8, len(parent))
+	for s := range parent {
+		if state[s] != unseen {
+			continue
+		}
+		v := int32(s)
+		for v >= 0 && state[v] == unseen {
+			state[v] = active
+			v = parent[v]
+		}
+		if v >= 0 && state[v] == active {
+			// v is on a cycle: collect it.
+			cyc := []int32{v}
+			for u := parent[v]; u != v; u = parent[u] {
+				cyc = append(cyc, u)
+			}
+			return cyc
+		}
+		for u := int32(s); u >= 0 && state[u] == active; u = parent[u] {
+			state[u] = done
+		}
+	}
+	return nil
+}
+
+func describeCycle(cyc []int32, names []string) string {
+	const show = 8
+	var sb strings.Builder
+	// Print parent before child: cyc lists child, parent, grandparent, ...
+	for k := len(cyc) - 1; k >= 0; k-- {
+		if len(cyc)-1-k == show {
+			fmt.Fprintf(&sb, " → … (%d nodes)", len(cyc))
+			break
+		}
+		if k < len(cyc)-1 {
+			sb.WriteString(" → ")
+		}
+		fmt.Fprintf(&sb, "%q", names[cyc[k]])
+	}
+	fmt.Fprintf(&sb, " → %q", names[cyc[len(cyc)-1]])
+	return sb.String()
+}
+
+func decimalNames(n int) []string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = strconv.Itoa(i)
+	}
+	return names
+}
+
+// assemble builds the internal representation from a validated, acyclic
+// parent array in user order (-1 marks roots).
+func assemble(parent []int32, weight []float64, names []string, index map[string]int, opts *Options) (*Tree, error) {
+	n := len(parent)
+	var roots int
+	for _, p := range parent {
+		if p < 0 {
+			roots++
+		}
+	}
+	t := &Tree{names: names, index: index, virtual: roots > 1}
+	N := n // total nodes; the virtual root, if any, gets extended index n
+	root := int32(-1)
+	if t.virtual {
+		vw := opts.virtualWeight()
+		if msg := checkWeight(vw); msg != "" {
+			return nil, &Error{Err: ErrBadWeight, Msg: "virtual root: " + msg}
+		}
+		N = n + 1
+		root = int32(n)
+		parent = append(parent, -1)
+		weight = append(weight, 0)
+		for i := 0; i < n; i++ {
+			if parent[i] < 0 {
+				parent[i] = root
+				weight[i] = vw
+			}
+		}
+		t.rootName = freeName(opts.rootName(), index)
+	} else {
+		for i, p := range parent {
+			if p < 0 {
+				root = int32(i)
+				weight[i] = 0
+			}
+		}
+		t.rootName = names[root]
+	}
+
+	// Children in compressed rows, each row in ascending user order.
+	start := make([]int32, N+1)
+	for _, p := range parent {
+		if p >= 0 {
+			start[p+1]++
+		}
+	}
+	for v := 0; v < N; v++ {
+		start[v+1] += start[v]
+	}
+	child := make([]int32, N-1)
+	fill := append([]int32(nil), start[:N]...)
+	for v, p := range parent {
+		if p >= 0 {
+			child[fill[p]] = int32(v)
+			fill[p]++
+		}
+	}
+
+	// Breadth-first order, then subtree sizes by a reverse sweep.
+	bfs := make([]int32, 0, N)
+	bfs = append(bfs, root)
+	for h := 0; h < len(bfs); h++ {
+		v := bfs[h]
+		bfs = append(bfs, child[start[v]:start[v+1]]...)
+	}
+	if len(bfs) != N {
+		// Unreachable after findCycle; kept as a guard against silent corruption.
+		return nil, &Error{Err: ErrCycle, Msg: "some nodes are not reachable from the root"}
+	}
+	size := make([]int32, N)
+	for k := N - 1; k >= 0; k-- {
+		v := bfs[k]
+		size[v]++
+		if p := parent[v]; p >= 0 {
+			size[p] += size[v]
+		}
+	}
+
+	// Positions are breadth-first indices. Children of a node are contiguous,
+	// and a node's parent was placed a whole level earlier, which keeps the
+	// sweeps of package tw free of store-to-load dependencies between
+	// consecutive positions.
+	t.parent = make([]int32, N)
+	t.weight = make([]float64, N)
+	t.first = make([]int32, N+1)
+	t.pre = make([]int32, N)
+	t.preEnd = make([]int32, N)
+	t.head = make([]int32, N)
+	t.depth = make([]int32, N)
+	t.rootDist = make([]float64, N)
+	t.label = make([]int32, N)
+	t.pos = make([]int32, n)
+	posExt := make([]int32, N) // position of extended user index
+	for k, v := range bfs {
+		posExt[v] = int32(k)
+	}
+	t.identity = true
+	off := int32(0) // position of user node 0 if the user order is breadth-first
+	if t.virtual {
+		off = 1
+	}
+	next := int32(1) // position of the next child to be placed
+	t.parent[0] = -1
+	for k, v := range bfs {
+		kk := int32(k)
+		if v == int32(n) {
+			t.label[k] = -1
+		} else {
+			t.label[k] = v
+			t.pos[v] = kk
+			if v != kk-off {
+				t.identity = false
+			}
+		}
+		t.weight[k] = weight[v]
+		t.preEnd[k] = t.pre[k] + size[v]
+		t.first[k] = next
+		kids := child[start[v]:start[v+1]]
+		heavy, pre := -1, t.pre[k]+1
+		for j, c := range kids {
+			ck := next + int32(j)
+			t.parent[ck] = kk
+			t.depth[ck] = t.depth[k] + 1
+			t.rootDist[ck] = t.rootDist[k] + weight[c]
+			t.pre[ck] = pre
+			pre += size[c]
+			t.head[ck] = ck
+			if heavy < 0 || size[c] > size[kids[heavy]] {
+				heavy = j
+			}
+		}
+		if heavy >= 0 {
+			t.head[next+int32(heavy)] = t.head[k]
+		}
+		next += int32(len(kids))
+	}
+	t.first[N] = next
+	return t, nil
+}
+
+func freeName(base string, taken map[string]int) string {
+	name := base
+	for i := 2; ; i++ {
+		if _, ok := taken[name]; !ok {
+			return name
+		}
+		name = base + "#" + strconv.Itoa(i)
+	}
+}

@@ -1,0 +1,284 @@
+package tw
+
+import (
+	"math"
+
+	"github.com/twl-ldl/twl/tree"
+)
+
+// Workspace computes tree-Wasserstein distances, gradients and embeddings on
+// one tree, reusing its scratch memory: after construction none of its
+// methods allocate. A Workspace is not safe for concurrent use.
+type Workspace struct {
+	tree *tree.Tree
+	ord  tree.Order
+	d    []float64 // per position: subtree differences, then path sums
+	p    []float64 // softmax probabilities, user order
+
+	uniform bool    // every edge has weight unit
+	unit    float64 // the common edge weight when uniform
+}
+
+// NewWorkspace returns a workspace for t.
+func NewWorkspace(t *tree.Tree) *Workspace {
+	ord := t.Order()
+	w := &Workspace{
+		tree: t,
+		ord:  ord,
+		d:    make([]float64, len(ord.Parent)),
+		p:    make([]float64, t.Len()),
+	}
+	if len(ord.Weight) > 1 {
+		w.unit = ord.Weight[1]
+		w.uniform = true
+		for _, x := range ord.Weight[1:] {
+			if x != w.unit {
+				w.uniform = false
+				break
+			}
+		}
+	}
+	return w
+}
+
+// Tree returns the tree the workspace was built for.
+func (w *Workspace) Tree() *tree.Tree { return w.tree }
+
+func (w *Workspace) check(name string, x []float64) {
+	if len(x) != len(w.p) {
+		panic("tw: len(" + name + ") != tree.Len()")
+	}
+}
+
+// Distance returns TW(a, b).
+func (w *Workspace) Distance(a, b []float64) float64 {
+	w.check("a", a)
+	w.check("b", b)
+	return w.up(a, b)
+}
+
+// DistanceGrad returns TW(a, b) and stores its subgradient with respect to a
+// in grad (see the package documentation for the choice at kinks). grad may
+// be the same slice as a or b: both are read before grad is written.
+func (w *Workspace) DistanceGrad(grad, a, b []float64) float64 {
+	w.check("grad", grad)
+	w.check("a", a)
+	w.check("b", b)
+	v := w.up(a, b)
+	w.down(grad)
+	return v
+}
+
+// LogitGrad returns TW(softmax(z), b) and stores its gradient with respect to
+// the logits z in grad. grad may be the same slice as z or b.
+func (w *Workspace) LogitGrad(grad, z, b []float64) float64 {
+	w.check("grad", grad)
+	w.check("z", z)
+	w.check("b", b)
+	softmax(w.p, z)
+	v := w.up(w.p, b)
+	w.down(grad)
+	chainSoftmax(grad, w.p)
+	return v
+}
+
+// Prob returns the probabilities softmax(z) computed by the last call to
+// LogitGrad. The slice is owned by the workspace and overwritten by the next
+// call.
+func (w *Workspace) Prob() []float64 { return w.p }
+
+// Embed stores Φ(a) in dst: dst[i] = w_i · a(Γ(i)), the weight of the edge
+// above user node i times the mass of the subtree rooted at i (zero for a
+// real root, which has no edge above it). Then TW(a, b) = ‖Φ(a) − Φ(b)‖₁.
+func (w *Workspace) Embed(dst, a []float64) {
+	w.check("dst", dst)
+	w.check("a", a)
+	d, par, lab := w.d, w.ord.Parent, w.ord.Label
+	w.gather(a)
+	for k := len(d) - 1; k >= 1; k-- {
+		d[par[k]] += d[k]
+	}
+	wt := w.ord.Weight[:len(d)]
+	lab = lab[:len(d)]
+	for k := range d {
+		if l := lab[k]; l >= 0 {
+			dst[l] = wt[k] * d[k]
+		}
+	}
+}
+
+// gather stores a in internal order in w.d.
+func (w *Workspace) gather(a []float64) {
+	d := w.d
+	if w.ord.Identity {
+		off := len(d) - len(a)
+		d[0] = 0
+		copy(d[off:], a)
+		return
+	}
+	lab := w.ord.Label[:len(d)]
+	for k, l := range lab {
+		if l >= 0 {
+			d[k] = a[l]
+		} else {
+			d[k] = 0
+		}
+	}
+}
+
+// up leaves in w.d the subtree differences a(Γ(k)) − b(Γ(k)) of every
+// position k ≥ 1 and returns Σ_e w_e·|difference|, by one reverse sweep:
+// each position, once its own subtree is complete, adds its difference into
+// its parent's. Unit (uniform) weights skip the weight array, and user
+// vectors already in internal order are read in place, folding the
+// difference a − b into the sweep. (w.d[0], the root's difference, is not
+// needed by anything and is left unfinished.)
+func (w *Workspace) up(a, b []float64) float64 {
+	d := w.d
+	n := len(d)
+	par := w.ord.Parent[:n]
+	if w.ord.Identity {
+		// Position k holds user node k−off.
+		off := n - len(a)
+		clear(d)
+		a = a[:n-off]
+		b = b[:n-off]
+		var s float64
+		if w.uniform {
+			for k := n - 1; k >= 1; k-- {
+				x := d[k] + (a[k-off] - b[k-off])
+				d[k] = x
+				s += math.Abs(x)
+				d[par[k]] += x
+			}
+			return w.unit * s
+		}
+		wt := w.ord.Weight[:n]
+		for k := n - 1; k >= 1; k-- {
+			x := d[k] + (a[k-off] - b[k-off])
+			d[k] = x
+			s += wt[k] * math.Abs(x)
+			d[par[k]] += x
+		}
+		return s
+	}
+	lab := w.ord.Label[:n]
+	for k, l := range lab {
+		if l >= 0 {
+			d[k] = a[l] - b[l]
+		} else {
+			d[k] = 0
+		}
+	}
+	var s float64
+	if w.uniform {
+		for k := n - 1; k >= 1; k-- {
+			x := d[k]
+			s += math.Abs(x)
+			d[par[k]] += x
+		}
+		return w.unit * s
+	}
+	wt := w.ord.Weight[:n]
+	for k := n - 1; k >= 1; k-- {
+		x := d[k]
+		s += wt[k] * math.Abs(x)
+		d[par[k]] += x
+	}
+	return s
+}
+
+// down turns the subtree differences left in w.d by up into the gradient,
+// the sum of w_e·sign(difference) along each root path, by one forward
+// sweep, and stores it in grad in user order.
+func (w *Workspace) down(grad []float64) {
+	d := w.d
+	n := len(d)
+	par := w.ord.Parent[:n]
+	wt := w.ord.Weight[:n]
+	if w.ord.Identity && n == len(grad) {
+		// No virtual root: grad itself holds the path sums.
+		grad = grad[:n]
+		grad[0] = 0
+		if w.uniform {
+			u := w.unit
+			for k := 1; k < n; k++ {
+				grad[k] = grad[par[k]] + signedWeight(u, d[k])
+			}
+			return
+		}
+		for k := 1; k < n; k++ {
+			grad[k] = grad[par[k]] + signedWeight(wt[k], d[k])
+		}
+		return
+	}
+	d[0] = 0
+	if w.ord.Identity {
+		// Virtual root at position 0; position k holds user node k−1.
+		grad = grad[:n-1]
+		for k := 1; k < n; k++ {
+			g := d[par[k]] + signedWeight(wt[k], d[k])
+			d[k] = g
+			grad[k-1] = g
+		}
+		return
+	}
+	lab := w.ord.Label[:n]
+	if l := lab[0]; l >= 0 {
+		grad[l] = 0
+	}
+	for k := 1; k < n; k++ {
+		g := d[par[k]] + signedWeight(wt[k], d[k])
+		d[k] = g
+		grad[lab[k]] = g
+	}
+}
+
+// signedWeight returns w·sign(x) with sign(±0) = 0, for w ≥ 0, without
+// branches: the signs of subtree differences are unpredictable, and a
+// mispredicted branch per node would cost more than the rest of the sweep.
+func signedWeight(w, x float64) float64 {
+	xb := math.Float64bits(x)
+	mag := xb << 1              // drop the sign bit: zero iff x is ±0
+	nz := -((mag | -mag) >> 63) // all ones iff x is not ±0
+	sgn := xb & (1 << 63)       // sign bit of x
+	return math.Float64frombits((math.Float64bits(w) | sgn) & nz)
+}
+
+// softmax stores softmax(z) in p, shifting by max(z) for stability.
+func softmax(p, z []float64) {
+	m := math.Inf(-1)
+	for _, v := range z {
+		m = max(m, v)
+	}
+	p = p[:len(z)]
+	var s float64
+	for i, v := range z {
+		e := math.Exp(v - m)
+		p[i] = e
+		s += e
+	}
+	inv := 1 / s
+	for i := range p {
+		p[i] *= inv
+	}
+}
+
+// chainSoftmax maps a gradient g with respect to p = softmax(z) to the
+// gradient with respect to z, in place: g ← p ⊙ (g − ⟨p, g⟩).
+func chainSoftmax(g, p []float64) {
+	g = g[:len(p)]
+	var dot float64
+	for i, pi := range p {
+		dot += pi * g[i]
+	}
+	for i, pi := range p {
+		g[i] = pi * (g[i] - dot)
+	}
+}
+
+// Distance returns TW(a, b) on t. It allocates a workspace per call; use a
+// Workspace to compute many distances.
+func Distance(t *tree.Tree, a, b []float64) float64 {
+	return NewWorkspace(t).Distance(a, b)
+}
