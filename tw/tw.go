@@ -3,6 +3,7 @@ package tw
 import (
 	"math"
 
+	"github.com/twl-ldl/twl/internal/fmath"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -75,7 +76,7 @@ func (w *Workspace) LogitGrad(grad, z, b []float64) float64 {
 	w.check("grad", grad)
 	w.check("z", z)
 	w.check("b", b)
-	softmax(w.p, z)
+	fmath.Softmax(w.p, z)
 	v := w.up(w.p, b)
 	w.down(grad)
 	chainSoftmax(grad, w.p)
@@ -243,25 +244,6 @@ func signedWeight(w, x float64) float64 {
 	nz := -((mag | -mag) >> 63) // all ones iff x is not ±0
 	sgn := xb & (1 << 63)       // sign bit of x
 	return math.Float64frombits((math.Float64bits(w) | sgn) & nz)
-}
-
-// softmax stores softmax(z) in p, shifting by max(z) for stability.
-func softmax(p, z []float64) {
-	m := math.Inf(-1)
-	for _, v := range z {
-		m = max(m, v)
-	}
-	p = p[:len(z)]
-	var s float64
-	for i, v := range z {
-		e := math.Exp(v - m)
-		p[i] = e
-		s += e
-	}
-	inv := 1 / s
-	for i := range p {
-		p[i] *= inv
-	}
 }
 
 // chainSoftmax maps a gradient g with respect to p = softmax(z) to the

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/twl-ldl/twl/internal/atomicfile"
+)
+
+// env is what a command sees of the process: its streams. Tests run
+// commands in-process with buffers.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// A command is one subcommand of twl. Its run function parses its own flags
+// with newFlags and returns an error; it never exits the process.
+type command struct {
+	name    string
+	summary string
+	run     func(e *env, args []string) error
+}
+
+// commands lists the subcommands in the order of the main usage.
+var commands = []*command{
+	{"demo", "a first run on built-in data: what TW measures, and how fast", runDemo},
+	{"distance", "tree-Wasserstein distances between label distributions", runDistance},
+	{"bench", "time the tree-Wasserstein kernels on random trees", runBench},
+}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func mainUsage(w io.Writer) {
+	fmt.Fprint(w, `twl: learning with the tree-Wasserstein distance over label hierarchies
+
+Usage:
+  twl <command> [flags] [arguments]
+
+Commands:
+`)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `  help       show the help of a command
+
+Run 'twl help <command>' or 'twl <command> --help' for its flags and examples.
+Start with 'twl demo'.
+`)
+}
+
+// usageError is a mistake in the command line: the command's usage goes to
+// standard error and the exit status is 2.
+type usageError struct {
+	fs  *flags // nil for the main usage
+	msg string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+// run runs twl with the arguments args (without the program name) and
+// returns the exit status: 0 on success, 1 on an error, 2 on a mistake in
+// the command line. It recovers from panics, which are bugs, so that a user
+// never sees a stack trace.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "twl: internal error: %v\n"+
+				"This is a bug in twl; please report it with the command line that caused it.\n", r)
+			status = 1
+		}
+	}()
+	if len(args) == 0 {
+		mainUsage(stderr)
+		return 2
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if name != "help" || len(args) == 1 || len(args) == 2 && args[1] == "help" {
+			mainUsage(stdout)
+			return 0
+		}
+		c := lookup(args[1])
+		if c == nil || len(args) > 2 {
+			fmt.Fprintf(stderr, "twl help: unknown command %q\n\n", strings.Join(args[1:], " "))
+			mainUsage(stderr)
+			return 2
+		}
+		return report(e, c.name, c.run(e, []string{"--help"}))
+	}
+	c := lookup(name)
+	if c == nil {
+		fmt.Fprintf(stderr, "twl: unknown command %q\n\n", name)
+		mainUsage(stderr)
+		return 2
+	}
+	return report(e, c.name, c.run(e, args[1:]))
+}
+
+// report prints the error a command returned and gives the exit status.
+func report(e *env, name string, err error) int {
+	var ue *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(e.stderr, "twl %s: %s\n\n", name, ue.msg)
+		if ue.fs != nil {
+			ue.fs.usage(e.stderr, false)
+		}
+		return 2
+	default:
+		fmt.Fprintf(e.stderr, "twl: %v\n", err)
+		return 1
+	}
+}
+
+// output writes the complete output of a command: to standard output, or
+// atomically to the file path if it is not empty. Commands compute all of
+// their output before calling it, so that an error leaves nothing
+// half-written.
+func (e *env) output(path string, data []byte) error {
+	if path == "" || path == "-" {
+		_, err := e.stdout.Write(data)
+		return err
+	}
+	return atomicfile.WriteFile(path, data, 0o644)
+}
+
+// open returns a reader for the input named by path, "-" being standard
+// input, and the name to use in messages.
+func (e *env) open(path string) (io.ReadCloser, string, error) {
+	if path == "-" {
+		return io.NopCloser(e.stdin), "<stdin>", nil
+	}
+	f, err := os.Open(path)
+	return f, path, err
+}

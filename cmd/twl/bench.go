@@ -1,0 +1,274 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/twl-ldl/twl/tree"
+	"github.com/twl-ldl/twl/tw"
+)
+
+const benchAbout = `
+Bench times the tree-Wasserstein kernels of package tw on seeded random trees
+(uniformly random labelled trees with unit weights) and random
+distributions, for each number of labels L and each label order:
+
+  bfs      labels numbered breadth-first from the root (tree.BreadthFirst):
+           vectors are read in place, the layout twl's fast path is built for
+  random   labels numbered as the random Prüfer tree comes (as networkx's
+           random_tree): every vector is gathered through a permutation
+
+and each kernel:
+
+  distance                TW(a, b), one pair (Workspace.Distance)
+  distance+grad           TW(a, b) and its gradient in a (Workspace.DistanceGrad)
+  batch-loss+grad         TW and gradient for --batch rows (Batch.DistanceGrad)
+  batch-logit-loss+grad   the same for softmax logits (Batch.LogitGrad)
+
+Each case is repeated until it has run for --time. The table gives the time
+per call, the label entries processed per second (batch × L / time), the
+bytes allocated per call by the Go runtime (0 when the hot path reuses its
+workspace) and the memory the case holds: workspaces plus inputs and outputs.
+Cases that would hold more than --max-memory are skipped. Progress goes to
+standard error; --format json writes one JSON object per case, with the keys
+method, labels, batch, seconds_per_op, bytes_per_op, entries_per_second,
+memory_bytes, workers, iterations, order.`
+
+const benchExamples = `  # The default sizes, 100 to 10^6 labels (about 20 s).
+  twl bench tw
+
+  # Two sizes, a batch of 256 rows, as JSON Lines for a script.
+  twl bench tw --labels 1000,1e5 --batch 256 --format json > bench.jsonl`
+
+// benchCase is one timed kernel on one tree.
+type benchCase struct {
+	method string
+	batch  int
+	// setup allocates the inputs and returns the timed call, the bytes of
+	// the inputs and outputs it holds, and the number of workspaces.
+	setup func(t *tree.Tree, rng *rand.Rand, batch, workers int) (op func(), inputBytes int64, workspaces int)
+}
+
+// benchRecord is one line of --format json.
+type benchRecord struct {
+	Method           string  `json:"method"`
+	Labels           int     `json:"labels"`
+	Batch            int     `json:"batch"`
+	SecondsPerOp     float64 `json:"seconds_per_op"`
+	BytesPerOp       int64   `json:"bytes_per_op"`
+	EntriesPerSecond float64 `json:"entries_per_second"`
+	MemoryBytes      int64   `json:"memory_bytes"`
+	Workers          int     `json:"workers"`
+	Iterations       int     `json:"iterations"`
+	Order            string  `json:"order"`
+}
+
+var twCases = []benchCase{
+	{method: "distance", batch: 1, setup: func(t *tree.Tree, rng *rand.Rand, _, _ int) (func(), int64, int) {
+		ws := tw.NewWorkspace(t)
+		a, b := randomRows(rng, 1, t.Len()), randomRows(rng, 1, t.Len())
+		return func() { ws.Distance(a, b) }, floatBytes(a, b), 1
+	}},
+	{method: "distance+grad", batch: 1, setup: func(t *tree.Tree, rng *rand.Rand, _, _ int) (func(), int64, int) {
+		ws := tw.NewWorkspace(t)
+		a, b := randomRows(rng, 1, t.Len()), randomRows(rng, 1, t.Len())
+		g := make([]float64, t.Len())
+		return func() { ws.DistanceGrad(g, a, b) }, floatBytes(a, b, g), 1
+	}},
+	{method: "batch-loss+grad", setup: func(t *tree.Tree, rng *rand.Rand, batch, workers int) (func(), int64, int) {
+		bt := tw.NewBatch(t, workers)
+		A, B := randomRows(rng, batch, t.Len()), randomRows(rng, batch, t.Len())
+		G, d := make([]float64, len(A)), make([]float64, batch)
+		return func() { bt.DistanceGrad(d, G, A, B) }, floatBytes(A, B, G, d), min(workers, batch)
+	}},
+	{method: "batch-logit-loss+grad", setup: func(t *tree.Tree, rng *rand.Rand, batch, workers int) (func(), int64, int) {
+		bt := tw.NewBatch(t, workers)
+		Z := make([]float64, batch*t.Len())
+		for i := range Z {
+			Z[i] = rng.NormFloat64()
+		}
+		B := randomRows(rng, batch, t.Len())
+		G, d := make([]float64, len(Z)), make([]float64, batch)
+		return func() { bt.LogitGrad(d, G, Z, B) }, floatBytes(Z, B, G, d), min(workers, batch)
+	}},
+}
+
+// treeBytesPerLabel bounds the memory of a tree from tree.Random per label
+// (about 120 bytes measured: int32 and float64 arrays, names and the name
+// index), for the --max-memory check before the tree is built.
+const treeBytesPerLabel = 160
+
+func runBench(e *env, args []string) error {
+	fs := newFlags("bench", "twl bench [flags] [tw]", benchAbout, benchExamples)
+	labels := intList{100, 1000, 10000, 100000, 1000000}
+	fs.Var(&labels, "labels", "comma-separated numbers of labels `L`")
+	batch := fs.Int("batch", 100, "`N` rows per call in the batch cases")
+	format := fs.String("format", "text", "output `FORMAT`: text or json")
+	seed := fs.Uint64("seed", 1, "`S` seeds the random trees and distributions")
+	workers := fs.Int("workers", 0, "`N` goroutines in the batch cases; 0 means GOMAXPROCS")
+	target := fs.Duration("time", 500*time.Millisecond, "run each case for about `D` (such as 500ms, 2s)")
+	order := fs.String("order", "bfs,random", "comma-separated label `ORDERS`: bfs, random")
+	maxMem := byteSize(1 << 30)
+	fs.Var(&maxMem, "max-memory", "skip cases that would hold more than `SIZE`")
+	pos, err := fs.parse(e, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) > 1 || len(pos) == 1 && pos[0] != "tw":
+		return fs.fail("the only kernels to time are tw's; got %q", pos)
+	case *format != "text" && *format != "json":
+		return fs.fail("--format must be text or json, not %q", *format)
+	case *batch < 1:
+		return fs.fail("--batch must be at least 1")
+	case *target <= 0:
+		return fs.fail("--time must be positive")
+	}
+	if *workers <= 0 {
+		*workers = runtime.GOMAXPROCS(0)
+	}
+	orders := strings.Split(*order, ",")
+	for _, o := range orders {
+		if o != "bfs" && o != "random" {
+			return fs.fail("--order takes bfs, random or both, comma-separated; not %q", *order)
+		}
+	}
+
+	if *format == "text" {
+		fmt.Fprintf(e.stdout, "%-22s %-6s %9s %6s %10s %10s %10s %10s\n",
+			"method", "order", "labels", "batch", "time/op", "entries/s", "bytes/op", "memory")
+	}
+	enc := json.NewEncoder(e.stdout)
+	for _, L := range labels {
+		for _, ord := range orders {
+			if err := benchOne(e, L, ord, *batch, *workers, *seed, *target, maxMem, *format == "json", enc); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// benchOne times every kernel on one tree.
+func benchOne(e *env, L int, ord string, batch, workers int, seed uint64, target time.Duration, maxMem byteSize, asJSON bool, enc *json.Encoder) error {
+	{
+		var t *tree.Tree
+		for _, c := range twCases {
+			b := c.batch
+			if b == 0 {
+				b = batch
+			}
+			// Inputs and outputs are at most 4 rows of L floats per batch
+			// row; each workspace holds about 2L floats.
+			need := float64(L) * (treeBytesPerLabel + 8*(4*float64(b)+2*float64(min(b, workers))))
+			if need > float64(maxMem) {
+				fmt.Fprintf(e.stderr, "bench: skip %s %s L=%d batch=%d: it needs about %s, more than --max-memory %s\n",
+					c.method, ord, L, b, formatBytes(need), maxMem.String())
+				continue
+			}
+			if t == nil {
+				t = tree.Random(L, rand.NewPCG(seed, uint64(L)))
+				if ord == "bfs" {
+					t = t.BreadthFirst()
+				}
+			}
+			fmt.Fprintf(e.stderr, "bench: %s %s L=%d batch=%d ...\n", c.method, ord, L, b)
+			rng := rand.New(rand.NewPCG(seed, uint64(L)+1))
+			wsBytes := allocated(func() { wsSink = tw.NewWorkspace(t) })
+			op, inBytes, nws := c.setup(t, rng, b, workers)
+			n, sec, bytes := measure(op, target)
+			rec := benchRecord{
+				Method:           c.method,
+				Labels:           L,
+				Batch:            b,
+				SecondsPerOp:     sec,
+				BytesPerOp:       bytes,
+				EntriesPerSecond: float64(b) * float64(L) / sec,
+				MemoryBytes:      inBytes + int64(nws)*wsBytes,
+				Workers:          nws,
+				Iterations:       n,
+				Order:            ord,
+			}
+			if asJSON {
+				if err := enc.Encode(rec); err != nil {
+					return err
+				}
+				continue
+			}
+			if _, err := fmt.Fprintf(e.stdout, "%-22s %-6s %9d %6d %10s %10s %10d %10s\n",
+				rec.Method, rec.Order, rec.Labels, rec.Batch, formatSeconds(rec.SecondsPerOp),
+				formatRate(rec.EntriesPerSecond), rec.BytesPerOp, formatBytes(float64(rec.MemoryBytes))); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// measure calls op once to warm up, then n times with n growing until the
+// n calls take at least target, as package testing does, and returns n, the
+// seconds per call and the bytes allocated per call in the last round.
+func measure(op func(), target time.Duration) (n int, secPerOp float64, bytesPerOp int64) {
+	op()
+	var m0, m1 runtime.MemStats
+	for n = 1; ; {
+		runtime.ReadMemStats(&m0)
+		start := time.Now()
+		for range n {
+			op()
+		}
+		el := time.Since(start)
+		runtime.ReadMemStats(&m1)
+		if el >= target || n >= 1e9 {
+			return n, el.Seconds() / float64(n), int64(m1.TotalAlloc-m0.TotalAlloc) / int64(n)
+		}
+		// Aim 20% past the target, growing at most 100× per round.
+		next := 100 * n
+		if el > 0 {
+			next = min(next, int(1.2*float64(n)*float64(target)/float64(el)))
+		}
+		n = max(next, n+1)
+	}
+}
+
+// allocated returns the bytes that f allocates.
+func allocated(f func()) int64 {
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	f()
+	runtime.ReadMemStats(&m1)
+	return int64(m1.TotalAlloc - m0.TotalAlloc)
+}
+
+// randomRows returns rows random distributions over L labels, row-major.
+func randomRows(rng *rand.Rand, rows, L int) []float64 {
+	x := make([]float64, rows*L)
+	for r := range rows {
+		row := x[r*L : (r+1)*L]
+		var s float64
+		for i := range row {
+			row[i] = rng.Float64()
+			s += row[i]
+		}
+		for i := range row {
+			row[i] /= s
+		}
+	}
+	return x
+}
+
+func floatBytes(xs ...[]float64) int64 {
+	var n int64
+	for _, x := range xs {
+		n += 8 * int64(len(x))
+	}
+	return n
+}
+
+// wsSink keeps the workspace that allocated measures from being optimized
+// away.
+var wsSink *tw.Workspace

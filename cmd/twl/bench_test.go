@@ -1,0 +1,94 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestBenchJSON(t *testing.T) {
+	code, out, errOut := twl(t, "", "bench", "tw", "--labels", "100,1.5e2", "--batch", "3", "--time", "1ms", "--format", "json", "--seed", "7", "--order", "bfs")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 8 {
+		t.Fatalf("%d lines, want 2 sizes × 4 cases:\n%s", len(lines), out)
+	}
+	methods := []string{"distance", "distance+grad", "batch-loss+grad", "batch-logit-loss+grad"}
+	for i, line := range lines {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("line %d: %v: %s", i+1, err, line)
+		}
+		for _, key := range []string{"method", "labels", "batch", "seconds_per_op", "bytes_per_op", "entries_per_second", "memory_bytes"} {
+			if _, ok := rec[key]; !ok {
+				t.Errorf("line %d lacks %q: %s", i+1, key, line)
+			}
+		}
+		wantBatch := 1.0
+		if i%4 >= 2 {
+			wantBatch = 3
+		}
+		wantL := []float64{100, 150}[i/4]
+		if rec["method"] != methods[i%4] || rec["labels"] != wantL || rec["batch"] != wantBatch {
+			t.Errorf("line %d: %s", i+1, line)
+		}
+		if rec["order"] != "bfs" {
+			t.Errorf("line %d: order %v, want bfs", i+1, rec["order"])
+		}
+		if s, _ := rec["seconds_per_op"].(float64); !(s > 0) {
+			t.Errorf("line %d: seconds_per_op %v", i+1, rec["seconds_per_op"])
+		}
+		if b, _ := rec["bytes_per_op"].(float64); b < 0 {
+			t.Errorf("line %d: bytes_per_op %v", i+1, b)
+		}
+		// The inputs alone: 2 (distance) or 3 (+grad) vectors of L floats;
+		// 4·batch rows for the batch cases (inputs, gradient, losses).
+		minMem := []float64{2, 3, 3 * wantBatch, 3 * wantBatch}[i%4] * 8 * wantL
+		if m, _ := rec["memory_bytes"].(float64); m < minMem {
+			t.Errorf("line %d: memory_bytes %v < %v", i+1, m, minMem)
+		}
+	}
+	if !strings.Contains(errOut, "bench: distance bfs L=100 batch=1 ...") {
+		t.Errorf("no progress on stderr: %q", errOut)
+	}
+}
+
+func TestBenchText(t *testing.T) {
+	// The default --order times both label orders: 4 kernels each.
+	code, out, errOut := twl(t, "", "bench", "--labels", "50", "--batch", "2", "--time", "1ms")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 9 || !strings.HasPrefix(lines[0], "method ") {
+		t.Fatalf("got:\n%s", out)
+	}
+	for i, line := range lines[1:] {
+		wantOrder := []string{"bfs", "random"}[i/4]
+		if f := strings.Fields(line); len(f) < 8 || f[1] != wantOrder || f[2] != "50" {
+			t.Errorf("row %q", line)
+		}
+	}
+}
+
+func TestBenchSkip(t *testing.T) {
+	code, out, errOut := twl(t, "", "bench", "--labels", "1000", "--time", "1ms", "--format", "json", "--max-memory", "300KiB", "--order", "bfs")
+	if code != 0 || strings.Count(out, "\n") != 2 || strings.Count(errOut, "bench: skip batch") != 2 {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+func TestBenchUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"emd"}, {"tw", "tw"}, {"--format", "csv"}, {"--batch", "0"}, {"--time", "0s"}, {"--labels", "0"},
+		{"--labels", "10,x"}, {"--labels", "1.5"}, {"--max-memory", "lots"}, {"--seed", "-1"},
+		{"--order", "dfs"}, {"--order", "bfs,"},
+	} {
+		code, out, errOut := twl(t, "", append([]string{"bench"}, args...)...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "Usage:") {
+			t.Errorf("twl bench %q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}

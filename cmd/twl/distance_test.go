@@ -1,0 +1,257 @@
+package main
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fig1Tree is the tree of Figure 1 of the paper with unit weights; fig1W the
+// same tree with the weights written beside each edge.
+const (
+	fig1Tree = "animal\tmammal\nanimal\treptile\nmammal\tdog\nmammal\tcat\nreptile\tlizard\nreptile\tsnake\n"
+	fig1W    = "animal\tmammal\t2\nanimal\treptile\t3\nmammal\tdog\t0.5\nmammal\tcat\t0.25\nreptile\tlizard\t1\nreptile\tsnake\t4\n"
+)
+
+func TestDistance(t *testing.T) {
+	// Expected values by hand: the mass moves along the tree's paths, and
+	// TW is the mass times the path length (unit weights unless fig1W).
+	for _, tc := range []struct {
+		name string
+		tree string
+		a, b string
+		args []string
+		want string
+	}{
+		{"point masses", fig1Tree,
+			`{"dog": 1}` + "\n" + `{"snake": 1}` + "\n" + `{"animal": 1}`,
+			`{"cat": 1}` + "\n" + `{"cat": 1}` + "\n" + `{"lizard": 1}`,
+			nil,
+			// dog→mammal→cat; snake→reptile→animal→mammal→cat; animal→reptile→lizard.
+			"2\n4\n2\n"},
+		{"split mass, array form", fig1Tree,
+			`{"dog": 0.5, "cat": 0.5}` + "\n" + `[0.5, 0, 0, 0, 0, 0, 0.5]`,
+			`{"mammal": 1}` + "\n" + `{"reptile": 1}`,
+			nil,
+			// each half moves one edge.
+			"1\n1\n"},
+		{"weighted tree", fig1W,
+			`{"dog": 1}` + "\n" + `{"cat": 1}` + "\n" + `{"dog": 0.5, "cat": 0.5}`,
+			`{"snake": 1}` + "\n" + `{"lizard": 1}` + "\n" + `{"mammal": 1}`,
+			nil,
+			// 0.5+2+3+4; 0.25+2+3+1; 0.5·0.5 + 0.5·0.25.
+			"9.5\n6.25\n0.375\n"},
+		{"normalize", fig1Tree,
+			`{"dog": 2, "cat": 2}`,
+			`{"mammal": 5}`,
+			[]string{"--normalize"},
+			"1\n"},
+		{"pairwise", fig1Tree,
+			`{"dog": 1}` + "\n\n" + `{"snake": 1}` + "\n",
+			`{"cat": 1}` + "\n" + `{"lizard": 1}` + "\n" + `{"mammal": 1}`,
+			[]string{"--pairwise"},
+			"2\t4\t1\n4\t2\t3\n"},
+		{"pairwise allows different counts", fig1Tree,
+			`{"dog": 1}`,
+			`{"cat": 1}` + "\n" + `{"dog": 1}`,
+			[]string{"--pairwise", "--method", "tw"},
+			"2\t0\n"},
+		{"empty inputs", fig1Tree, "", "\n", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := write(t, map[string]string{"t.tree": tc.tree, "a.jsonl": tc.a, "b.jsonl": tc.b})
+			args := append([]string{"distance", "--tree", filepath.Join(dir, "t.tree")}, tc.args...)
+			args = append(args, filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
+			code, out, errOut := twl(t, "", args...)
+			if code != 0 || out != tc.want || errOut != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %q", code, out, errOut, tc.want)
+			}
+		})
+	}
+}
+
+// TestDistanceArgs checks flags after positional arguments, standard input,
+// "--" and --out.
+func TestDistanceArgs(t *testing.T) {
+	dir := write(t, map[string]string{"t.tree": fig1Tree, "a.jsonl": `{"dog": 1}`, "-b.jsonl": `{"cat": 1}`})
+	tr, a := filepath.Join(dir, "t.tree"), filepath.Join(dir, "a.jsonl")
+	for _, tc := range []struct {
+		stdin string
+		args  []string
+	}{
+		{"", []string{"distance", a, "--tree", tr, filepath.Join(dir, "-b.jsonl")}},
+		{`{"cat": 1}`, []string{"distance", "-tree=" + tr, a, "-"}},
+		{`{"dog": 1}`, []string{"distance", "-", filepath.Join(dir, "-b.jsonl"), "--tree", tr}},
+		{"", []string{"distance", "--tree", tr, a, "--", filepath.Join(dir, "-b.jsonl")}},
+	} {
+		code, out, errOut := twl(t, tc.stdin, tc.args...)
+		if code != 0 || out != "2\n" {
+			t.Errorf("twl %q: exit %d, stdout %q, stderr %q", tc.args, code, out, errOut)
+		}
+	}
+
+	outPath := filepath.Join(dir, "out.txt")
+	code, out, errOut := twl(t, "", "distance", "--tree", tr, "--out", outPath, a, a)
+	if got, _ := os.ReadFile(outPath); code != 0 || out != "" || string(got) != "0\n" {
+		t.Errorf("--out: exit %d, stdout %q, stderr %q, file %q", code, out, errOut, got)
+	}
+}
+
+func TestDistanceErrors(t *testing.T) {
+	const ok = `{"cat": 1}` + "\n"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string // a.jsonl, b.jsonl, t.tree default to fine ones
+		args  []string          // default: --tree t.tree a.jsonl b.jsonl
+		code  int
+		msgs  []string // parts of stderr; $D is the directory
+	}{
+		{"unknown label", map[string]string{"a.jsonl": ok + `{"fish": 1}`}, nil, 1,
+			[]string{`$D/a.jsonl:2: unknown label: "fish"`}},
+		{"negative mass", map[string]string{"b.jsonl": `{"dog": -0.5, "cat": 1.5}`}, nil, 1,
+			[]string{`$D/b.jsonl:1: negative mass: "dog": -0.5`}},
+		{"overflow", map[string]string{"a.jsonl": ok + ok + `{"cat": 1e999}`}, nil, 1,
+			[]string{`$D/a.jsonl:3: non-finite mass`}},
+		{"malformed JSON", map[string]string{"a.jsonl": `{"cat": 1`}, nil, 1,
+			[]string{`$D/a.jsonl:1: syntax error: column 10:`}},
+		{"NaN", map[string]string{"a.jsonl": `{"cat": NaN}`}, nil, 1,
+			[]string{`$D/a.jsonl:1: syntax error`}},
+		{"duplicate label", map[string]string{"a.jsonl": `{"cat": 0.5, "cat": 0.5}`}, nil, 1,
+			[]string{`$D/a.jsonl:1: duplicate label: "cat"`}},
+		{"all-zero row", map[string]string{"a.jsonl": "\n" + `{"cat": 0}`}, nil, 1,
+			[]string{`$D/a.jsonl:2: all masses are zero`}},
+		{"all-zero row with --normalize", map[string]string{"a.jsonl": `{}`},
+			[]string{"--normalize", "--tree", "$D/t.tree", "$D/a.jsonl", "$D/b.jsonl"}, 1,
+			[]string{`$D/a.jsonl:1: all masses are zero`}},
+		{"sum", map[string]string{"a.jsonl": `{"cat": 0.5}`}, nil, 1,
+			[]string{`$D/a.jsonl:1: masses do not sum to 1: sum is 0.5`, "--normalize"}},
+		{"wrong array length", map[string]string{"a.jsonl": `[1, 0]`}, nil, 1,
+			[]string{`$D/a.jsonl:1: wrong number of masses: the array has 2 masses, the tree has 7 labels`}},
+		{"more rows in A", map[string]string{"a.jsonl": ok + "\n" + ok + ok, "b.jsonl": ok + ok}, nil, 1,
+			[]string{`$D/a.jsonl:4: distribution 3 has no partner: $D/a.jsonl has 3 distributions, $D/b.jsonl has 2`}},
+		{"more rows in B", map[string]string{"a.jsonl": ok, "b.jsonl": ok + ok}, nil, 1,
+			[]string{`$D/b.jsonl:2: distribution 2 has no partner: $D/a.jsonl has 1 distribution, $D/b.jsonl has 2`}},
+		{"A empty", map[string]string{"a.jsonl": "", "b.jsonl": "\n" + ok}, nil, 1,
+			[]string{`$D/b.jsonl:2: distribution 1 has no partner`}},
+		{"missing file", nil, []string{"--tree", "$D/t.tree", "$D/a.jsonl", "$D/missing.jsonl"}, 1,
+			[]string{"$D/missing.jsonl", "no such file"}},
+		{"directory as file", nil, []string{"--tree", "$D/t.tree", "$D/a.jsonl", "$D"}, 1,
+			[]string{"$D:1: read $D: is a directory"}},
+		{"missing tree", nil, []string{"--tree", "$D/nope.tree", "$D/a.jsonl", "$D/b.jsonl"}, 1,
+			[]string{"$D/nope.tree", "no such file"}},
+		{"bad tree", map[string]string{"t.tree": "a\tb\nb\ta\n"}, nil, 1,
+			[]string{"$D/t.tree:2: "}},
+		{"bad tree weight", map[string]string{"t.tree": "a\tb\t-1\n"}, nil, 1,
+			[]string{"$D/t.tree:1: invalid weight"}},
+		{"label of another tree", map[string]string{"t.tree": "x\ty\n"}, nil, 1,
+			[]string{`$D/a.jsonl:1: unknown label: "cat"`}},
+		{"no --tree", nil, []string{"$D/a.jsonl", "$D/b.jsonl"}, 2, []string{"--tree is required"}},
+		{"one file", nil, []string{"--tree", "$D/t.tree", "$D/a.jsonl"}, 2, []string{"got 1 arguments"}},
+		{"three files", nil, []string{"--tree", "$D/t.tree", "$D/a.jsonl", "$D/a.jsonl", "$D/a.jsonl"}, 2, []string{"got 3 arguments"}},
+		{"stdin twice", nil, []string{"--tree", "$D/t.tree", "-", "-"}, 2, []string{"only one of A and B"}},
+		{"emd not yet", nil, []string{"--method", "emd", "--tree", "$D/t.tree", "$D/a.jsonl", "$D/b.jsonl"}, 2,
+			[]string{"--method emd is not available yet (available: tw)"}},
+		{"sinkhorn not yet", nil, []string{"--method=sinkhorn", "--tree", "$D/t.tree", "$D/a.jsonl", "$D/b.jsonl"}, 2,
+			[]string{"--method sinkhorn is not available yet"}},
+		{"unknown method", nil, []string{"--method", "kl", "--tree", "$D/t.tree", "$D/a.jsonl", "$D/b.jsonl"}, 2,
+			[]string{`unknown --method "kl" (available: tw)`}},
+		{"unknown flag", nil, []string{"--tree", "$D/t.tree", "--pairwize", "$D/a.jsonl", "$D/b.jsonl"}, 2,
+			[]string{"flag provided but not defined: --pairwize", "Usage:"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{"t.tree": fig1Tree, "a.jsonl": ok, "b.jsonl": ok}
+			for k, v := range tc.files {
+				files[k] = v
+			}
+			dir := write(t, files)
+			outPath := filepath.Join(dir, "out.txt")
+			if err := os.WriteFile(outPath, []byte("old\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := tc.args
+			if args == nil {
+				args = []string{"--tree", "$D/t.tree", "$D/a.jsonl", "$D/b.jsonl"}
+			}
+			full := []string{"distance", "--out", outPath}
+			for _, a := range args {
+				full = append(full, strings.ReplaceAll(a, "$D", dir))
+			}
+			code, out, errOut := twl(t, "", full...)
+			if code != tc.code || out != "" {
+				t.Errorf("exit %d, stdout %q; want exit %d and no output", code, out, tc.code)
+			}
+			for _, m := range tc.msgs {
+				if m = strings.ReplaceAll(m, "$D", dir); !strings.Contains(errOut, m) {
+					t.Errorf("stderr %q lacks %q", errOut, m)
+				}
+			}
+			if code == 1 && !strings.HasPrefix(errOut, "twl: ") {
+				t.Errorf("stderr %q does not start with \"twl: \"", errOut)
+			}
+			if code == 1 && !strings.Contains(tc.name, "missing") && !fileLine.MatchString(errOut) {
+				t.Errorf("stderr %q has no FILE:LINE:", errOut)
+			}
+			if got, _ := os.ReadFile(outPath); string(got) != "old\n" {
+				t.Errorf("--out file changed to %q", got)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != len(files)+1 {
+				t.Errorf("%d files left in the directory, want %d", len(entries), len(files)+1)
+			}
+		})
+	}
+}
+
+// TestDistanceGarbage feeds random mixtures of JSON fragments and bytes as A
+// and as the tree, and checks that twl answers with a status, never a
+// panic (twl fails the test on a panic).
+func TestDistanceGarbage(t *testing.T) {
+	frags := []string{`{`, `}`, `[`, `]`, `"cat"`, `"dog"`, `:`, `,`, `1`, `0.5`, `-1`, `1e999`, `NaN`,
+		`null`, "\n", "\r\n", "\t", " ", "\x00", "\xff", "\ufeff", `"\u0063at"`, `"\`, `0`, `[0,0,0,0,1,0,0]`, "#", "a\tb"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	dir := write(t, map[string]string{"t.tree": fig1Tree, "b.jsonl": `{"cat": 1}`})
+	for i := range 500 {
+		var sb strings.Builder
+		for range rng.IntN(12) {
+			sb.WriteString(frags[rng.IntN(len(frags))])
+		}
+		garbage := sb.String()
+		args := []string{"distance", "--tree", filepath.Join(dir, "t.tree"), "-", filepath.Join(dir, "b.jsonl")}
+		if i%5 == 4 {
+			if err := os.WriteFile(filepath.Join(dir, "g.tree"), []byte(garbage), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args[2] = filepath.Join(dir, "g.tree")
+		}
+		if i%7 == 6 {
+			args = append(args, "--pairwise", "--normalize")
+		}
+		code, _, errOut := twl(t, garbage, args...)
+		if code != 0 && (code != 1 || !strings.HasPrefix(errOut, "twl: ")) {
+			t.Fatalf("input %q: exit %d, stderr %q", garbage, code, errOut)
+		}
+	}
+}
+
+// FuzzDistance runs "twl distance" on arbitrary standard input.
+func FuzzDistance(f *testing.F) {
+	for _, s := range []string{`{"cat": 1}`, `{"dog": 0.5, "cat": 0.5}`, "[0,0,0,0,1,0,0]\n\n", `{"cat": 1e999}`, "\xff{"} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	dir := write(f, map[string]string{"t.tree": fig1Tree, "b.jsonl": `{"cat": 1}`})
+	f.Fuzz(func(t *testing.T, in string, pairwise bool) {
+		args := []string{"distance", "--tree", filepath.Join(dir, "t.tree"), "-", filepath.Join(dir, "b.jsonl")}
+		if pairwise {
+			args = append(args, "--pairwise")
+		}
+		code, out, errOut := twl(t, in, args...)
+		switch {
+		case code == 0 && errOut == "":
+		case code == 1 && out == "" && strings.HasPrefix(errOut, "twl: "):
+		default:
+			t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+		}
+	})
+}

@@ -1,0 +1,57 @@
+package labeldist
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors wrapped by *Error; test for them with errors.Is.
+var (
+	// ErrSyntax: malformed JSON, trailing data after the value, a value that
+	// is not a number (string, boolean, null, nested object or array), or a
+	// line that is neither an object nor an array.
+	ErrSyntax = errors.New("syntax error")
+	// ErrUnknownLabel: an object key that names no node of the tree.
+	ErrUnknownLabel = errors.New("unknown label")
+	// ErrDuplicateLabel: the same label twice in one object.
+	ErrDuplicateLabel = errors.New("duplicate label")
+	// ErrNegative: a negative mass.
+	ErrNegative = errors.New("negative mass")
+	// ErrNonFinite: a mass that overflows float64 (or, when writing, a NaN
+	// or infinite mass).
+	ErrNonFinite = errors.New("non-finite mass")
+	// ErrLength: an array whose length is not the number of labels.
+	ErrLength = errors.New("wrong number of masses")
+	// ErrZeroRow: a distribution whose masses are all zero.
+	ErrZeroRow = errors.New("all masses are zero")
+	// ErrSum: masses that do not sum to 1 within the tolerance.
+	ErrSum = errors.New("masses do not sum to 1")
+)
+
+// Error describes invalid input. File and Line locate the problem: Line is
+// the 1-based physical line of the input for Read, or the 1-based row for
+// the writing functions, and 0 when no line applies.
+type Error struct {
+	File string
+	Line int
+	Err  error  // one of the sentinel errors above
+	Msg  string // details
+}
+
+func (e *Error) Error() string {
+	var prefix string
+	switch {
+	case e.File != "" && e.Line > 0:
+		prefix = fmt.Sprintf("%s:%d: ", e.File, e.Line)
+	case e.File != "":
+		prefix = e.File + ": "
+	case e.Line > 0:
+		prefix = fmt.Sprintf("line %d: ", e.Line)
+	}
+	if e.Msg == "" {
+		return prefix + e.Err.Error()
+	}
+	return prefix + e.Err.Error() + ": " + e.Msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
