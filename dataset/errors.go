@@ -1,0 +1,61 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors wrapped by *Error; test for them with errors.Is.
+var (
+	// ErrSyntax: malformed JSON, a key other than "x" and "y", a missing
+	// key, or a value of the wrong kind.
+	ErrSyntax = errors.New("syntax error")
+	// ErrUnknownLabel: a key of "y" that names no node of the tree.
+	ErrUnknownLabel = errors.New("unknown label")
+	// ErrDuplicateKey: the same key twice in one object.
+	ErrDuplicateKey = errors.New("duplicate key")
+	// ErrNegative: a negative label mass.
+	ErrNegative = errors.New("negative mass")
+	// ErrNonFinite: a feature or a mass that is NaN or infinite, or a JSON
+	// number that overflows float64.
+	ErrNonFinite = errors.New("non-finite value")
+	// ErrDimension: a sample whose number of features differs from the
+	// first sample's, a sample with no features, or (MAT-files) feature and
+	// label matrices with different numbers of rows.
+	ErrDimension = errors.New("wrong dimension")
+	// ErrZeroRow: a label distribution whose masses are all zero.
+	ErrZeroRow = errors.New("all masses are zero")
+	// ErrSum: with Options.Strict, masses that do not sum to 1 within the
+	// tolerance.
+	ErrSum = errors.New("masses do not sum to 1")
+	// ErrEmpty: input without samples.
+	ErrEmpty = errors.New("no samples")
+)
+
+// Error describes invalid data. File and Line locate the problem: Line is
+// the 1-based physical line of a text file, and 0 when no line applies
+// (MAT-files, where the message names the row instead).
+type Error struct {
+	File string
+	Line int
+	Err  error  // one of the sentinel errors above
+	Msg  string // details
+}
+
+func (e *Error) Error() string {
+	var prefix string
+	switch {
+	case e.File != "" && e.Line > 0:
+		prefix = fmt.Sprintf("%s:%d: ", e.File, e.Line)
+	case e.File != "":
+		prefix = e.File + ": "
+	case e.Line > 0:
+		prefix = fmt.Sprintf("line %d: ", e.Line)
+	}
+	if e.Msg == "" {
+		return prefix + e.Err.Error()
+	}
+	return prefix + e.Err.Error() + ": " + e.Msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
