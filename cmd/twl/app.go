@@ -30,6 +30,7 @@ type command struct {
 var commands = []*command{
 	{"demo", "a first run on built-in data: what TW measures, and how fast", runDemo},
 	{"distance", "tree-Wasserstein distances between label distributions", runDistance},
+	{"eval", "score predicted label distributions against targets", runEval},
 	{"bench", "time the tree-Wasserstein kernels on random trees", runBench},
 }
 

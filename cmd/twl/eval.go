@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/twl-ldl/twl/labeldist"
+	"github.com/twl-ldl/twl/metric"
+	"github.com/twl-ldl/twl/tree"
+)
+
+const evalAbout = `
+Eval scores predicted label distributions against their targets with the
+measures of label-distribution learning: line r of PRED.jsonl is the
+prediction p for line r of TARGET.jsonl, the target t. For each measure it
+prints the mean over the pairs and the sample standard deviation over the
+pairs (n − 1 in the denominator; NaN for a single pair):
+
+  wasserstein   ↓  exact 1-Wasserstein distance under the tree metric of
+                   TREE, the tree-Wasserstein distance of 'twl distance'
+  kl            ↓  KL(t ‖ p) = Σ t_i ln(t_i / p_i), target first
+  chebyshev     ↓  max_i |p_i − t_i|
+  clark         ↓  sqrt(Σ (p_i − t_i)² / (p_i + t_i)²)
+  canberra      ↓  Σ |p_i − t_i| / (p_i + t_i)
+  cosine        ↑  Σ p_i t_i / (‖p‖ ‖t‖)
+  intersection  ↑  Σ min(p_i, t_i)
+
+↓ marks a distance (lower is better), ↑ a similarity (higher is better). The
+measures are exact: a term 0·ln(0/p) or 0/0 counts 0, and kl is +Inf for a
+prediction with no mass on a label its target has (its mean is then +Inf and
+its std NaN). With --pyldl they are computed as PyLDL computes them, to
+compare with published tables: both distributions are clipped to
+[2.220446049250313e-16, 1] before clark, canberra and kl, which keeps kl
+finite; the other measures are unchanged.
+
+TREE is an edge-list file: one edge per line, parent<TAB>child[<TAB>weight].
+PRED.jsonl and TARGET.jsonl hold one distribution per line, as for 'twl
+distance': a JSON object {"label": mass, ...} or a JSON array of one mass per
+node of the tree. Each row must sum to 1 within 1e-6 unless --normalize is
+given. Either file may be '-' for standard input. An error in the input is
+reported as FILE:LINE: what is wrong, with exit status 1.
+
+--format json writes one JSON object: "rows", the number of pairs; each
+measure's name, its mean; and the name with the suffix "_std", its standard
+deviation ("wasserstein", "wasserstein_std", ...). JSON has no infinity or
+NaN: such a value is written as the string "+Inf", "-Inf" or "NaN", which
+Go's strconv.ParseFloat and Python's float() read back.`
+
+const evalExamples = `  # The measures of predictions against their targets.
+  twl eval --tree labels.tree predictions.jsonl targets.jsonl
+
+  # As PyLDL computes them, as JSON for a script.
+  twl eval --tree labels.tree --pyldl --format json predictions.jsonl targets.jsonl
+
+  # Try it on the demo's files.
+  twl demo --dir twl-demo
+  twl eval --tree twl-demo/figure1.tree twl-demo/predictions.jsonl twl-demo/targets.jsonl`
+
+func runEval(e *env, args []string) error {
+	fs := newFlags("eval", "twl eval --tree TREE [flags] PRED.jsonl TARGET.jsonl", evalAbout, evalExamples)
+	treePath := fs.String("tree", "", "the label tree, an edge-list `FILE` (required)")
+	format := fs.String("format", "text", "output `FORMAT`: text or json")
+	pyldl := fs.Bool("pyldl", false, "clip masses to [2.2e-16, 1] before clark, canberra and kl, as PyLDL does")
+	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")
+	out := fs.String("out", "", "write the output to `FILE`, all or nothing, instead of standard output")
+	pos, err := fs.parse(e, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) != 2:
+		return fs.fail("want two files of distributions, PRED.jsonl TARGET.jsonl; got %d arguments", len(pos))
+	case pos[0] == "-" && pos[1] == "-":
+		return fs.fail("only one of PRED and TARGET can be standard input ('-')")
+	case *treePath == "":
+		return fs.fail("--tree is required")
+	case *format != "text" && *format != "json":
+		return fs.fail("--format must be text or json, not %q", *format)
+	}
+
+	t, err := tree.ReadFile(*treePath, nil)
+	if err != nil {
+		return err
+	}
+	opts := &labeldist.Options{Normalize: *normalize}
+	P, err := readSet(e, pos[0], t, opts)
+	if err != nil {
+		return err
+	}
+	T, err := readSet(e, pos[1], t, opts)
+	if err != nil {
+		return err
+	}
+	if err := evalPairs(P, T); err != nil {
+		return err
+	}
+	if P.Rows == 0 {
+		return fmt.Errorf("%s and %s hold no distributions to evaluate", P.File, T.File)
+	}
+
+	res := metric.NewEvaluator(t, &metric.Options{Clip: *pyldl}).Evaluate(P.Data, T.Data)
+	var buf bytes.Buffer
+	if *format == "json" {
+		writeEvalJSON(&buf, res)
+	} else {
+		writeEvalText(&buf, res, P)
+	}
+	return e.output(*out, buf.Bytes())
+}
+
+// evalPairs checks that predictions and targets pair up line by line, and
+// otherwise points at the first row without a partner. It words the error
+// as sameRows does for distance, without distance's hint about --pairwise.
+func evalPairs(P, T *labeldist.Set) error {
+	if P.Rows == T.Rows {
+		return nil
+	}
+	long, short := P, T
+	if T.Rows > P.Rows {
+		long, short = T, P
+	}
+	return fmt.Errorf("%s: distribution %d has no partner: %s has %s, %s has %d "+
+		"(eval pairs prediction r with target r, line by line)",
+		long.At(short.Rows), short.Rows+1, P.File, plural(P.Rows, "distribution"), T.File, T.Rows)
+}
+
+// writeEvalText writes the table for people: one line per measure, with
+// its direction, mean and standard deviation, and a note when kl is
+// infinite.
+func writeEvalText(buf *bytes.Buffer, res *metric.Result, P *labeldist.Set) {
+	fmt.Fprintf(buf, "%-16s %12s %12s\n", "measure", "mean", "std")
+	for _, name := range metric.Names {
+		arrow := "↑"
+		if metric.LowerIsBetter(name) {
+			arrow = "↓"
+		}
+		fmt.Fprintf(buf, "%-16s %12s %12s\n", name+" "+arrow,
+			strconv.FormatFloat(res.Mean[name], 'g', 6, 64), strconv.FormatFloat(res.Std[name], 'g', 6, 64))
+	}
+	fmt.Fprintf(buf, "\n%s; mean and sample standard deviation over the pairs.\n",
+		plural(res.Rows, "pair"))
+	infinite, first := 0, -1
+	for r, v := range res.Values["kl"] {
+		if math.IsInf(v, 1) {
+			if first < 0 {
+				first = r
+			}
+			infinite++
+		}
+	}
+	if infinite > 0 {
+		fmt.Fprintf(buf, "kl is +Inf for %s: the prediction has no mass on a label of the target,\n"+
+			"first at %s.\n"+
+			"--pyldl clips masses to [2.2e-16, 1], as PyLDL does, which keeps kl finite.\n",
+			plural(infinite, "pair"), P.At(first))
+	}
+}
+
+// writeEvalJSON writes one JSON object with the keys rows, NAME and
+// NAME_std for every metric name, in the order of metric.Names. Numbers are
+// written in the shortest form that reads back to the same float64;
+// infinities and NaN, which JSON lacks, as the strings "+Inf", "-Inf" and
+// "NaN".
+func writeEvalJSON(buf *bytes.Buffer, res *metric.Result) {
+	num := func(v float64) {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			buf.WriteString(`"` + strconv.FormatFloat(v, 'g', -1, 64) + `"`)
+			return
+		}
+		buf.Write(strconv.AppendFloat(nil, v, 'g', -1, 64))
+	}
+	fmt.Fprintf(buf, `{"rows":%d`, res.Rows)
+	for _, name := range metric.Names {
+		fmt.Fprintf(buf, `,"%s":`, name)
+		num(res.Mean[name])
+		fmt.Fprintf(buf, `,"%s_std":`, name)
+		num(res.Std[name])
+	}
+	buf.WriteString("}\n")
+}

@@ -1,0 +1,80 @@
+// Package metric holds the measures that score a predicted label
+// distribution against its target in label-distribution learning (LDL): the
+// six of Geng (2016), listed in Table 4 of the paper, and the exact
+// Wasserstein distance on the label tree.
+//
+// Every function takes the prediction p first and the target q second,
+// vectors of the same length L over the labels. Wasserstein, computed by
+// Evaluator.Row (or tw.Workspace.Distance), takes them in the tree's user
+// order, as package tw does:
+//
+//	Wasserstein   W1 on the tree metric = Σ_e w_e |p(Γ(v_e)) − q(Γ(v_e))|   ↓
+//	KL            KL(q ‖ p) = Σ_i q_i ln(q_i / p_i)                        ↓
+//	Chebyshev     max_i |p_i − q_i|                                        ↓
+//	Clark         sqrt(Σ_i (p_i − q_i)² / (p_i + q_i)²)                    ↓
+//	Canberra      Σ_i |p_i − q_i| / (p_i + q_i)                            ↓
+//	Cosine        Σ_i p_i q_i / (‖p‖₂ ‖q‖₂)                                ↑
+//	Intersection  Σ_i min(p_i, q_i)                                        ↑
+//
+// ↓ marks a distance (lower is better, 0 for p = q), ↑ a similarity (higher
+// is better, 1 for p = q). KL puts the target first, as the paper's KL loss
+// (Eq. 3, label eq:kl) and Table 4 do: it is the expected log-loss of the
+// prediction in excess of the target's entropy. Wasserstein is the tree-Wasserstein distance of
+// package tw, which equals the exact 1-Wasserstein distance under the tree's
+// shortest-path metric. Names lists the metric names in the column order of
+// Table 1 of the paper, and LowerIsBetter tells the two kinds apart.
+//
+// Each per-row function costs O(L) time and allocates nothing; the
+// Evaluator, which scores a whole set of rows, allocates only its result.
+//
+// # Conventions
+//
+// The formulas are evaluated exactly, with these conventions where a term is
+// not a number:
+//
+//   - KL: 0·ln(0/p) = 0, so a label with q_i = 0 counts 0 whatever p_i is;
+//     q_i > 0 with p_i = 0 makes KL = +Inf. No epsilon is added behind the
+//     caller's back.
+//   - Clark and Canberra: a term with p_i = q_i = 0 is 0/0 and counts 0 (the
+//     label is absent from both distributions).
+//   - Cosine of a zero vector is NaN, 0/0.
+//
+// Inputs are not validated: NaN in gives NaN out (except in a KL term with
+// q_i = 0, which counts 0 whatever p_i is), and negative masses or rows that
+// do not sum to 1 give the value of the formula, which is then not the named
+// measure. Intersection is Σ min(p_i, q_i), which equals 1 − ½‖p − q‖₁ for
+// distributions. Validate inputs once where they enter the program (package
+// labeldist does this for files). Vectors of different lengths are a
+// programmer error and panic.
+//
+// # PyLDL's convention
+//
+// Published LDL tables are mostly computed with PyLDL (Python) or Geng's
+// MATLAB toolbox, which avoid infinities by clipping. With Options.Clip the
+// Evaluator reproduces PyLDL (pyldl/metrics.py, pyldl/algorithms/utils.py):
+// both vectors are clipped to [Eps, 1], Eps = 2.220446049250313e-16 (the
+// float64 machine epsilon, numpy's finfo(float).eps), before Clark, Canberra
+// and KL, the three metrics PyLDL wraps in its clipping decorator.
+// Chebyshev, Cosine and Intersection use the vectors unclipped, as PyLDL
+// does (PyLDL computes Intersection as 1 − ½‖p − q‖₁, equal to Σ min for
+// distributions), and so does Wasserstein, which PyLDL does not have. Under
+// clipping KL is finite: about ln(1/Eps) = 36.04 per unit of target mass
+// that the prediction misses. Clip applies the same clipping to one vector,
+// for callers of the per-row functions.
+//
+// # Means and standard deviations
+//
+// Evaluate reports, per metric, the mean over rows and the sample standard
+// deviation, with n − 1 in the denominator (gonum stat.StdDev, pandas'
+// DataFrame.std, which PyLDL uses to report folds). It is the spread of the
+// per-row scores, not a standard error: the ± of published tables is the
+// standard deviation of per-fold (or per-seed) means, which a caller gets by
+// applying gonum's stat.MeanStdDev to the Mean of each fold. With one row the
+// standard deviation is NaN (undefined); a metric that is +Inf on some row
+// has mean +Inf and standard deviation NaN.
+//
+// # References
+//
+// X. Geng, "Label distribution learning", IEEE TKDE 28(7), 2016, for the six
+// measures. PyLDL: https://github.com/SpriteMisaka/PyLDL.
+package metric
