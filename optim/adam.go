@@ -1,0 +1,97 @@
+package optim
+
+import (
+	"math"
+
+	"github.com/twl-ldl/twl/internal/parallel"
+)
+
+// Adam is the Adam optimizer. The zero value uses the defaults listed per
+// field; its moment buffers are allocated on the first Step.
+type Adam struct {
+	LR          float64 // step size α; 0 means 1e-3
+	Beta1       float64 // first-moment decay; 0 means 0.9
+	Beta2       float64 // second-moment decay; 0 means 0.999
+	Eps         float64 // ε; 0 means 1e-8
+	WeightDecay float64 // L2 coefficient added to the gradient; 0 means none
+
+	m, v []float64
+	t    int
+}
+
+func orDefault(x, def float64) float64 {
+	if x == 0 {
+		return def
+	}
+	return x
+}
+
+// Step updates params in place from grad. grad is not modified. The lengths
+// must agree with each other and with every earlier Step (else it panics).
+func (a *Adam) Step(params, grad []float64) {
+	if len(params) != len(grad) {
+		panic("optim: len(params) != len(grad)")
+	}
+	if a.m == nil {
+		a.m = make([]float64, len(params))
+		a.v = make([]float64, len(params))
+	}
+	if len(a.m) != len(params) {
+		panic("optim: Adam used with parameters of another length")
+	}
+	lr := orDefault(a.LR, 1e-3)
+	b1 := orDefault(a.Beta1, 0.9)
+	b2 := orDefault(a.Beta2, 0.999)
+	eps := orDefault(a.Eps, 1e-8)
+	wd := a.WeightDecay
+	a.t++
+	bc1 := 1 - math.Pow(b1, float64(a.t))
+	bc2 := 1 - math.Pow(b2, float64(a.t))
+	step := lr / bc1
+	// √v/√bc2 + ε = (√v + ε√bc2)/√bc2, so the update is
+	// step·√bc2 · m/(√v + ε√bc2).
+	sb := math.Sqrt(bc2)
+	step *= sb
+	epsHat := eps * sb
+	c1, c2 := 1-b1, 1-b2
+	// Every parameter is updated independently: split them across cores.
+	parallel.For(len(params), 0, 1<<14, func(lo, hi int) {
+		p, g := params[lo:hi], grad[lo:hi]
+		m, v := a.m[lo:hi], a.v[lo:hi]
+		g = g[:len(p)]
+		m = m[:len(p)]
+		v = v[:len(p)]
+		for i, pi := range p {
+			gi := g[i]
+			if wd != 0 {
+				gi += wd * pi
+			}
+			mi := b1*m[i] + c1*gi
+			vi := b2*v[i] + c2*gi*gi
+			m[i], v[i] = mi, vi
+			p[i] = pi - step*mi/(math.Sqrt(vi)+epsHat)
+		}
+	})
+}
+
+// AdamState is the optimizer's state, for checkpoints.
+type AdamState struct {
+	T    int       `json:"t"`
+	M, V []float64 `json:"-"`
+}
+
+// State returns the step count and copies of the moment buffers.
+func (a *Adam) State() AdamState {
+	return AdamState{T: a.t, M: append([]float64(nil), a.m...), V: append([]float64(nil), a.v...)}
+}
+
+// SetState restores a state saved by State. It panics if the buffers have
+// different lengths.
+func (a *Adam) SetState(s AdamState) {
+	if len(s.M) != len(s.V) {
+		panic("optim: AdamState buffers differ in length")
+	}
+	a.t = s.T
+	a.m = append([]float64(nil), s.M...)
+	a.v = append([]float64(nil), s.V...)
+}

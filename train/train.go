@@ -1,0 +1,279 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/twl-ldl/twl/loss"
+	"github.com/twl-ldl/twl/model"
+	"github.com/twl-ldl/twl/optim"
+)
+
+// Config controls Fit. The zero value trains 100 epochs with batch 10, Adam
+// at lr 1e-3, seed 0, no validation and no checkpoints.
+type Config struct {
+	Epochs int    // number of epochs; 0 means 100
+	Batch  int    // rows per mini-batch; 0 means 10 (the paper's synthetic setting)
+	Seed   uint64 // seeds the shuffling (and nothing else)
+	Adam   optim.Adam
+
+	// ValRows, if not nil, are rows of the data held out for validation:
+	// they are not trained on, the loss on them is reported each epoch, and
+	// the parameters of the epoch with the lowest validation loss are the
+	// ones returned.
+	ValRows []int
+	// Patience stops training after this many epochs without a lower
+	// validation loss; 0 means never stop early. It needs ValRows.
+	Patience int
+
+	// Progress receives one line per epoch (epoch, losses, elapsed and
+	// remaining time) when not nil.
+	Progress io.Writer
+
+	// Checkpoint, when not empty, is a file written atomically every
+	// CheckpointEvery epochs (0 means every epoch) and at the end. If it
+	// exists when Fit starts and matches the run (same shapes, loss and
+	// configuration), training resumes from it.
+	Checkpoint      string
+	CheckpointEvery int
+}
+
+// Epoch is what one epoch reports.
+type Epoch struct {
+	Epoch     int     `json:"epoch"` // 1-based
+	TrainLoss float64 `json:"train_loss"`
+	ValLoss   float64 `json:"val_loss,omitempty"` // NaN-free: 0 when there is no validation
+	Seconds   float64 `json:"seconds"`
+}
+
+// History is the record of a run.
+type History struct {
+	Epochs    []Epoch `json:"epochs"`
+	BestEpoch int     `json:"best_epoch"` // the epoch whose parameters were returned
+	Stopped   bool    `json:"stopped_early"`
+	Resumed   int     `json:"resumed_from"` // epoch the run resumed after, 0 if fresh
+}
+
+// ErrDiverged reports a loss that became NaN or infinite.
+var ErrDiverged = errors.New("train: loss is not finite (diverged)")
+
+// Data is a training set: X holds N rows of In features, Y N rows of L
+// label masses, both row-major.
+type Data struct {
+	X, Y  []float64
+	N     int
+	In, L int
+}
+
+func (d Data) check(m *model.Linear, l loss.Loss) {
+	if d.In != m.In || d.L != m.Out || l.Labels() != d.L {
+		panic("train: data, model and loss dimensions differ")
+	}
+	if len(d.X) != d.N*d.In || len(d.Y) != d.N*d.L {
+		panic("train: data slices do not match N×In and N×L")
+	}
+}
+
+// Fit trains m in place on data with loss l and returns the history.
+func Fit(m *model.Linear, l loss.Loss, data Data, cfg Config) (History, error) {
+	data.check(m, l)
+	epochs := cfg.Epochs
+	if epochs == 0 {
+		epochs = 100
+	}
+	batch := cfg.Batch
+	if batch == 0 {
+		batch = 10
+	}
+	if epochs < 0 || batch < 0 || cfg.Patience < 0 {
+		panic("train: negative Epochs, Batch or Patience")
+	}
+	trainRows, valRows := splitRows(data.N, cfg.ValRows)
+	if len(trainRows) == 0 {
+		return History{}, errors.New("train: no training rows")
+	}
+
+	adam := cfg.Adam
+	pcg := rand.NewPCG(cfg.Seed, 0x7477_6c) // "twl"
+	rng := rand.New(pcg)
+	var h History
+	best := math.Inf(1)
+	var bestParams []float64
+	sinceBest := 0
+	start := 0
+
+	if cfg.Checkpoint != "" {
+		ck, err := loadCheckpoint(cfg.Checkpoint)
+		switch {
+		case err == nil:
+			if err := ck.matches(m, l, data, cfg, epochs, batch); err != nil {
+				return History{}, fmt.Errorf("%s: %w", cfg.Checkpoint, err)
+			}
+			copy(m.Params, ck.Params)
+			adam.SetState(ck.Adam)
+			if err := pcg.UnmarshalBinary(ck.RNG); err != nil {
+				return History{}, fmt.Errorf("%s: %w", cfg.Checkpoint, err)
+			}
+			h = ck.History
+			h.Resumed = ck.Epoch
+			best, bestParams, sinceBest, start = ck.Best, ck.BestParams, ck.SinceBest, ck.Epoch
+			if ck.Done {
+				return finish(m, h, bestParams), nil
+			}
+		case !errors.Is(err, errNoCheckpoint):
+			return History{}, err
+		}
+	}
+
+	L, in := data.L, data.In
+	xb := make([]float64, batch*in)
+	yb := make([]float64, batch*L)
+	zb := make([]float64, batch*L)
+	grad := make([]float64, len(m.Params))
+	began := time.Now()
+	for e := start; e < epochs; e++ {
+		t0 := time.Now()
+		rng.Shuffle(len(trainRows), func(i, j int) { trainRows[i], trainRows[j] = trainRows[j], trainRows[i] })
+		var sum float64
+		for s := 0; s < len(trainRows); s += batch {
+			rows := trainRows[s:min(s+batch, len(trainRows))]
+			B := len(rows)
+			for k, r := range rows {
+				copy(xb[k*in:(k+1)*in], data.X[r*in:(r+1)*in])
+				copy(yb[k*L:(k+1)*L], data.Y[r*L:(r+1)*L])
+			}
+			x, y, z := xb[:B*in], yb[:B*L], zb[:B*L]
+			m.Logits(z, x)
+			v, err := l.Eval(z, z, y)
+			if err != nil {
+				return h, fmt.Errorf("train: epoch %d: %w", e+1, err)
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return h, fmt.Errorf("%w at epoch %d", ErrDiverged, e+1)
+			}
+			sum += v * float64(B)
+			m.Backward(grad, z, x)
+			adam.Step(m.Params, grad)
+		}
+		ep := Epoch{Epoch: e + 1, TrainLoss: sum / float64(len(trainRows))}
+		improved := true
+		if len(valRows) > 0 {
+			vl, err := Evaluate(m, l, data, valRows, batch)
+			if err != nil {
+				return h, fmt.Errorf("train: epoch %d: validation: %w", e+1, err)
+			}
+			ep.ValLoss = vl
+			improved = vl < best
+			if improved {
+				best = vl
+				bestParams = append(bestParams[:0], m.Params...)
+				h.BestEpoch = e + 1
+				sinceBest = 0
+			} else {
+				sinceBest++
+			}
+		} else {
+			h.BestEpoch = e + 1
+		}
+		ep.Seconds = time.Since(t0).Seconds()
+		h.Epochs = append(h.Epochs, ep)
+		stop := cfg.Patience > 0 && len(valRows) > 0 && sinceBest >= cfg.Patience
+		if cfg.Progress != nil {
+			done := e + 1 - start
+			elapsed := time.Since(began)
+			remaining := time.Duration(float64(elapsed) / float64(done) * float64(epochs-e-1))
+			line := fmt.Sprintf("epoch %d/%d  loss %.6g", e+1, epochs, ep.TrainLoss)
+			if len(valRows) > 0 {
+				line += fmt.Sprintf("  val %.6g", ep.ValLoss)
+				if improved {
+					line += " *"
+				}
+			}
+			line += fmt.Sprintf("  elapsed %s  remaining %s", elapsed.Round(time.Millisecond), remaining.Round(time.Second))
+			if stop {
+				line += fmt.Sprintf("  (no improvement for %d epochs: stopping)", cfg.Patience)
+			}
+			fmt.Fprintln(cfg.Progress, line)
+		}
+		if stop {
+			h.Stopped = true
+		}
+		last := stop || e+1 == epochs
+		if cfg.Checkpoint != "" && (last || cfg.CheckpointEvery <= 1 || (e+1)%cfg.CheckpointEvery == 0) {
+			rngState, _ := pcg.MarshalBinary()
+			ck := checkpoint{
+				Epoch: e + 1, Done: last, Params: m.Params, Adam: adam.State(), RNG: rngState,
+				History: h, Best: best, BestParams: bestParams, SinceBest: sinceBest,
+			}
+			ck.setKey(m, l, data, cfg, epochs, batch)
+			if err := ck.save(cfg.Checkpoint); err != nil {
+				return h, err
+			}
+		}
+		if stop {
+			break
+		}
+	}
+	return finish(m, h, bestParams), nil
+}
+
+func finish(m *model.Linear, h History, bestParams []float64) History {
+	if bestParams != nil {
+		copy(m.Params, bestParams)
+	}
+	return h
+}
+
+// splitRows returns the training rows (all rows not in val) and a copy of
+// the validation rows. Out-of-range or repeated validation rows panic.
+func splitRows(n int, val []int) (trainRows, valRows []int) {
+	held := make([]bool, n)
+	for _, r := range val {
+		if r < 0 || r >= n || held[r] {
+			panic("train: validation rows out of range or repeated")
+		}
+		held[r] = true
+	}
+	for r := 0; r < n; r++ {
+		if !held[r] {
+			trainRows = append(trainRows, r)
+		}
+	}
+	return trainRows, append([]int(nil), val...)
+}
+
+// Evaluate returns the mean loss of m on the given rows of data, computed in
+// mini-batches of the given size (0: 256).
+func Evaluate(m *model.Linear, l loss.Loss, data Data, rows []int, batch int) (float64, error) {
+	if batch <= 0 {
+		batch = 256
+	}
+	L, in := data.L, data.In
+	xb := make([]float64, batch*in)
+	yb := make([]float64, batch*L)
+	zb := make([]float64, batch*L)
+	var sum float64
+	for s := 0; s < len(rows); s += batch {
+		part := rows[s:min(s+batch, len(rows))]
+		B := len(part)
+		for k, r := range part {
+			copy(xb[k*in:(k+1)*in], data.X[r*in:(r+1)*in])
+			copy(yb[k*L:(k+1)*L], data.Y[r*L:(r+1)*L])
+		}
+		z := zb[:B*L]
+		m.Logits(z, xb[:B*in])
+		v, err := l.Eval(z, z, yb[:B*L])
+		if err != nil {
+			return 0, err
+		}
+		sum += v * float64(B)
+	}
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	return sum / float64(len(rows)), nil
+}
