@@ -57,16 +57,20 @@ func (m *Linear) Logits(dst, X []float64) {
 		return
 	}
 	b, w := m.B(), m.W()
-	// Split the labels across cores; each part is an independent product
-	// whose entries are computed exactly as in one product.
-	parallel.For(m.Out, 0, m.minChunk(rows), func(lo, hi int) {
-		for r := 0; r < rows; r++ {
-			copy(dst[r*m.Out+lo:r*m.Out+hi], b[lo:hi])
+	// Split the labels across cores. Every entry is b_j plus one dot
+	// product over all In features, so its bits do not depend on the split.
+	// (A Gemm per part would not do: gonum's Dgemm sums over k in blocks of
+	// 64 or in one dot depending on the shape of the part.) Label-outer
+	// order keeps row j of W in cache while the rows of X are visited.
+	impl := blas64.Implementation()
+	in, out := m.In, m.Out
+	parallel.For(out, 0, m.minChunk(rows), func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			wj, bj := w[j*in:(j+1)*in], b[j]
+			for r := 0; r < rows; r++ {
+				dst[r*out+j] = bj + impl.Ddot(in, X[r*in:(r+1)*in], 1, wj, 1)
+			}
 		}
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1,
-			blas64.General{Rows: rows, Cols: m.In, Data: X, Stride: m.In},
-			blas64.General{Rows: hi - lo, Cols: m.In, Data: w[lo*m.In:], Stride: m.In},
-			1, blas64.General{Rows: rows, Cols: hi - lo, Data: dst[lo:], Stride: m.Out})
 	})
 }
 

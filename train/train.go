@@ -130,6 +130,11 @@ func Fit(m *model.Linear, l loss.Loss, data Data, cfg Config) (History, error) {
 	}
 
 	L, in := data.L, data.In
+	// Each epoch shuffles the training rows afresh from their sorted order,
+	// so that the order depends only on the generator's state, which the
+	// checkpoint holds (shuffling last epoch's order again would make it
+	// depend on every earlier epoch, which a resumed run does not have).
+	order := make([]int, len(trainRows))
 	xb := make([]float64, batch*in)
 	yb := make([]float64, batch*L)
 	zb := make([]float64, batch*L)
@@ -137,10 +142,11 @@ func Fit(m *model.Linear, l loss.Loss, data Data, cfg Config) (History, error) {
 	began := time.Now()
 	for e := start; e < epochs; e++ {
 		t0 := time.Now()
-		rng.Shuffle(len(trainRows), func(i, j int) { trainRows[i], trainRows[j] = trainRows[j], trainRows[i] })
+		copy(order, trainRows)
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		var sum float64
-		for s := 0; s < len(trainRows); s += batch {
-			rows := trainRows[s:min(s+batch, len(trainRows))]
+		for s := 0; s < len(order); s += batch {
+			rows := order[s:min(s+batch, len(order))]
 			B := len(rows)
 			for k, r := range rows {
 				copy(xb[k*in:(k+1)*in], data.X[r*in:(r+1)*in])

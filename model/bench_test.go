@@ -1,0 +1,36 @@
+package model_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/twl-ldl/twl/model"
+)
+
+// BenchmarkLinear times a forward (Logits) and a backward pass at the
+// paper's synthetic shape (batch 10, 100 features, 1000 labels) and at
+// larger batches.
+func BenchmarkLinear(b *testing.B) {
+	for _, s := range []struct{ rows, in, out int }{{10, 100, 1000}, {256, 100, 1000}, {10, 100, 10000}} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		m := model.NewLinear(s.in, s.out, rng)
+		X := randSlice(rng, s.rows*s.in)
+		G := randSlice(rng, s.rows*s.out)
+		z := make([]float64, s.rows*s.out)
+		g := make([]float64, len(m.Params))
+		name := fmt.Sprintf("rows=%d/in=%d/out=%d", s.rows, s.in, s.out)
+		b.Run("Logits/"+name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				m.Logits(z, X)
+			}
+		})
+		b.Run("Backward/"+name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				m.Backward(g, G, X)
+			}
+		})
+	}
+}

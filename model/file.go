@@ -1,0 +1,473 @@
+package model
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/twl-ldl/twl/tree"
+)
+
+// The model file format: a JSON object, written by Save one field per line
+// (and one row of W per line) so that the file reads well and a syntax error
+// has a useful line number:
+//
+//	{
+//	  "format": "twl-model",
+//	  "version": 1,
+//	  "model": "softmax-linear",
+//	  "in": 243,
+//	  "labels": ["0", "1", "2", "3", "4", "5"],
+//	  "tree": {"source": "star:6", "sha256": "…"},
+//	  "standardize": {"mean": [...], "scale": [...]},
+//	  "loss": "kl",
+//	  "train": {"data": "SJAFFE.mat", "rows": 213, ...},
+//	  "W": [
+//	    [w_00, …, w_0(in−1)],
+//	    …
+//	  ],
+//	  "b": [b_0, …]
+//	}
+//
+// "labels" are the L outputs in the model's order (the label tree's user
+// order when it was trained); "W" has L rows of "in" numbers and "b" L
+// numbers. "standardize" is null when the features are used as they are;
+// otherwise a feature x_k enters the model as (x_k − mean[k]) / scale[k].
+// "tree" names the label tree the model was trained on ("chain:N",
+// "star:N" or a file name, as given) and the SHA-256 of its canonical edge
+// list (tree.Tree.Format), so that a tree given at prediction time can be
+// checked. "loss" and "train" record how the model was made; they do not
+// affect predictions. Numbers are written in the shortest decimal form that
+// reads back to the same float64, so a model survives Save and Load bit for
+// bit. A reader of version 1 rejects unknown fields.
+const (
+	FileFormat  = "twl-model"
+	FileVersion = 1
+	// SoftmaxLinear is the "model" of a Linear.
+	SoftmaxLinear = "softmax-linear"
+)
+
+// Sentinel errors wrapped by a *FileError; test for them with errors.Is.
+var (
+	// ErrNotModel: the input is not JSON, or not a twl model file.
+	ErrNotModel = errors.New("not a twl model file")
+	// ErrVersion: a model file of a version (or model kind) this twl does
+	// not read.
+	ErrVersion = errors.New("unsupported model file")
+	// ErrInvalid: a model file with missing, malformed or inconsistent
+	// fields (wrong lengths, a non-finite number, a bad label name, ...).
+	ErrInvalid = errors.New("invalid model file")
+)
+
+// FileError describes a model file that cannot be read. It prints as
+// "FILE:LINE: what is wrong", or "FILE: what is wrong" when no line applies.
+type FileError struct {
+	File string
+	Line int   // 1-based; 0 when unknown
+	Err  error // ErrNotModel, ErrVersion or ErrInvalid
+	Msg  string
+}
+
+func (e *FileError) Error() string {
+	prefix := ""
+	switch {
+	case e.File != "" && e.Line > 0:
+		prefix = fmt.Sprintf("%s:%d: ", e.File, e.Line)
+	case e.File != "":
+		prefix = e.File + ": "
+	}
+	return prefix + e.Err.Error() + ": " + e.Msg
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// TreeRef names the label tree of a model.
+type TreeRef struct {
+	// Source is how the tree was given: "chain:N", "star:N" or a file name.
+	Source string `json:"source"`
+	// SHA256 is the lower-case hex SHA-256 of the tree's Format().
+	SHA256 string `json:"sha256"`
+}
+
+// Standardization maps feature k to (x_k − Mean[k]) / Scale[k].
+type Standardization struct {
+	Mean  []float64 `json:"mean"`
+	Scale []float64 `json:"scale"`
+}
+
+// TrainInfo records how a model was trained. It is informational: Load
+// checks only that its counts are not negative and its numbers finite.
+type TrainInfo struct {
+	Data        string   `json:"data"`                     // the training data file
+	Rows        int      `json:"rows"`                     // rows trained on
+	ValRows     int      `json:"val_rows"`                 // rows held out for validation
+	Epochs      int      `json:"epochs"`                   // epochs asked for
+	EpochsRun   int      `json:"epochs_run"`               // epochs run (fewer after early stopping)
+	BestEpoch   int      `json:"best_epoch"`               // the epoch whose parameters were kept
+	Stopped     bool     `json:"stopped_early"`            // early stopping ended training
+	Resumed     int      `json:"resumed_from"`             // epoch resumed after, 0 if fresh
+	Batch       int      `json:"batch"`                    // mini-batch size
+	LR          float64  `json:"lr"`                       // Adam's step size
+	WeightDecay float64  `json:"weight_decay"`             // L2 coefficient
+	Patience    int      `json:"patience"`                 // early-stopping patience, 0 for none
+	Seed        uint64   `json:"seed"`                     // initialization, split and shuffling seed
+	TrainLoss   float64  `json:"train_loss"`               // training loss of the last epoch run
+	ValLoss     *float64 `json:"val_loss,omitempty"`       // best validation loss, if any
+	Seconds     float64  `json:"seconds"`                  // wall-clock training time
+	SinkhornReg float64  `json:"sinkhorn_reg,omitempty"`   // kl+sinkhorn: the kernel parameter λ
+	Iters       int      `json:"sinkhorn_iters,omitempty"` // kl+sinkhorn: iterations
+}
+
+// File is a trained model with what is needed to use it: the model file of
+// the command line. Save writes it and Load reads it; see FileFormat for the
+// layout.
+type File struct {
+	Format      string           `json:"format"`  // FileFormat
+	Version     int              `json:"version"` // FileVersion
+	Model       string           `json:"model"`   // SoftmaxLinear
+	In          int              `json:"in"`      // the feature dimension d
+	Labels      []string         `json:"labels"`  // the L output labels, in order
+	Tree        TreeRef          `json:"tree"`
+	Standardize *Standardization `json:"standardize"` // nil: features used as they are
+	Loss        string           `json:"loss"`        // the training loss, as loss.Loss.Name
+	Train       *TrainInfo       `json:"train"`       // nil when unknown
+	W           [][]float64      `json:"W"`           // L rows of In weights
+	B           []float64        `json:"b"`           // L biases
+}
+
+// NewFile returns a File holding a copy of m's parameters, with the format,
+// version and model kind set. It panics if len(labels) != m.Out.
+func NewFile(m *Linear, labels []string) *File {
+	if len(labels) != m.Out {
+		panic("model: NewFile needs one label per output")
+	}
+	f := &File{
+		Format: FileFormat, Version: FileVersion, Model: SoftmaxLinear,
+		In: m.In, Labels: append([]string(nil), labels...),
+		W: make([][]float64, m.Out), B: append([]float64(nil), m.B()...),
+	}
+	w := m.W()
+	for i := range f.W {
+		f.W[i] = append([]float64(nil), w[i*m.In:(i+1)*m.In]...)
+	}
+	return f
+}
+
+// Linear returns a new model holding a copy of the file's parameters. The
+// file must be valid (see Validate); otherwise Linear may panic.
+func (f *File) Linear() *Linear {
+	L := len(f.Labels)
+	m := &Linear{In: f.In, Out: L, Params: make([]float64, L*f.In+L)}
+	for i, row := range f.W {
+		copy(m.Params[i*f.In:(i+1)*f.In], row)
+	}
+	copy(m.B(), f.B)
+	return m
+}
+
+// Predict stores in dst (rows×L) the model's distributions for the rows of
+// X (rows×In, row-major, raw features): the standardization is applied to a
+// copy, X is not changed. It panics if the lengths do not fit. The file must
+// be valid.
+func (f *File) Predict(dst, X []float64) {
+	if len(X)%f.In != 0 || len(dst) != len(X)/f.In*len(f.Labels) {
+		panic("model: File.Predict: X is not rows×In or dst not rows×L")
+	}
+	if s := f.Standardize; s != nil {
+		Z := make([]float64, len(X))
+		for i, v := range X {
+			k := i % f.In
+			Z[i] = (v - s.Mean[k]) / s.Scale[k]
+		}
+		X = Z
+	}
+	f.Linear().Predict(dst, X)
+}
+
+// LabelTree returns a flat tree (a star when there are several labels)
+// whose nodes are the file's labels in order: the label names for readers
+// and writers of distributions (package labeldist, dataset). The file must
+// be valid.
+func (f *File) LabelTree() *tree.Tree {
+	t, err := flatTree(f.Labels)
+	if err != nil {
+		panic("model: LabelTree of an invalid file: " + err.Error())
+	}
+	return t
+}
+
+func flatTree(labels []string) (*tree.Tree, error) {
+	parent := make([]int, len(labels))
+	for i := range parent {
+		parent[i] = -1
+	}
+	return tree.FromParents(parent, nil, labels, nil)
+}
+
+// Validate checks that f is a complete, consistent model file of this
+// version: the returned *FileError (without File) says what is wrong.
+func (f *File) Validate() error {
+	bad := func(format string, args ...any) error {
+		return &FileError{Err: ErrInvalid, Msg: fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case f.Format != FileFormat:
+		return &FileError{Err: ErrNotModel, Msg: fmt.Sprintf("format %q, want %q", f.Format, FileFormat)}
+	case f.Version != FileVersion:
+		return &FileError{Err: ErrVersion, Msg: fmt.Sprintf("version %d; this twl reads version %d", f.Version, FileVersion)}
+	case f.Model != SoftmaxLinear:
+		return &FileError{Err: ErrVersion, Msg: fmt.Sprintf("model %q; this twl knows %q", f.Model, SoftmaxLinear)}
+	case f.In <= 0:
+		return bad(`"in" is %d, want a positive feature dimension`, f.In)
+	case len(f.Labels) == 0:
+		return bad(`"labels" is empty`)
+	}
+	if _, err := flatTree(f.Labels); err != nil {
+		var te *tree.Error
+		if errors.As(err, &te) && te.Line > 0 {
+			return bad("label %d: %s", te.Line, te.Msg)
+		}
+		return bad("labels: %v", err)
+	}
+	if f.Tree.Source == "" {
+		return bad(`"tree": "source" is empty`)
+	}
+	if b, err := hex.DecodeString(f.Tree.SHA256); err != nil || len(b) != 32 || strings.ToLower(f.Tree.SHA256) != f.Tree.SHA256 {
+		return bad(`"tree": "sha256" is %q, want 64 lower-case hexadecimal digits`, f.Tree.SHA256)
+	}
+	if f.Loss == "" {
+		return bad(`"loss" is empty`)
+	}
+	L := len(f.Labels)
+	if len(f.W) != L {
+		return bad(`"W" has %d rows, want one per label (%d)`, len(f.W), L)
+	}
+	for i, row := range f.W {
+		if len(row) != f.In {
+			return bad(`row %d of "W" has %d numbers, want "in" = %d`, i+1, len(row), f.In)
+		}
+		if k := nonFinite(row); k >= 0 {
+			return bad(`row %d of "W": number %d is %v`, i+1, k+1, row[k])
+		}
+	}
+	if len(f.B) != L {
+		return bad(`"b" has %d numbers, want one per label (%d)`, len(f.B), L)
+	}
+	if k := nonFinite(f.B); k >= 0 {
+		return bad(`"b": number %d is %v`, k+1, f.B[k])
+	}
+	if s := f.Standardize; s != nil {
+		if len(s.Mean) != f.In || len(s.Scale) != f.In {
+			return bad(`"standardize" has %d means and %d scales, want "in" = %d of each`, len(s.Mean), len(s.Scale), f.In)
+		}
+		if k := nonFinite(s.Mean); k >= 0 {
+			return bad(`"standardize": mean %d is %v`, k+1, s.Mean[k])
+		}
+		for k, v := range s.Scale {
+			if !(v > 0) || math.IsInf(v, 1) {
+				return bad(`"standardize": scale %d is %v, want a positive finite number`, k+1, v)
+			}
+		}
+	}
+	if t := f.Train; t != nil {
+		for _, c := range []struct {
+			name string
+			v    int
+		}{{"rows", t.Rows}, {"val_rows", t.ValRows}, {"epochs", t.Epochs}, {"epochs_run", t.EpochsRun},
+			{"best_epoch", t.BestEpoch}, {"batch", t.Batch}, {"patience", t.Patience}, {"resumed_from", t.Resumed},
+			{"sinkhorn_iters", t.Iters}} {
+			if c.v < 0 {
+				return bad(`"train": %q is %d, want ≥ 0`, c.name, c.v)
+			}
+		}
+		nums := []float64{t.LR, t.WeightDecay, t.TrainLoss, t.Seconds, t.SinkhornReg}
+		if t.ValLoss != nil {
+			nums = append(nums, *t.ValLoss)
+		}
+		if nonFinite(nums) >= 0 {
+			return bad(`"train" holds a non-finite number`)
+		}
+	}
+	return nil
+}
+
+// nonFinite returns the index of the first NaN or infinite value of x, or −1.
+func nonFinite(x []float64) int {
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Save writes f to w in the model file format. It validates f first and
+// writes nothing if it is invalid (a *FileError without File). Write errors
+// of w are returned as they are; to write a file all or nothing, Save to a
+// buffer and write that atomically.
+func Save(w io.Writer, f *File) error {
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	b.WriteString("{\n")
+	field := func(key string, v any, last bool) {
+		b.WriteString("  ")
+		b.Write(marshal(key))
+		b.WriteString(": ")
+		b.Write(marshal(v))
+		if !last {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	field("format", f.Format, false)
+	field("version", f.Version, false)
+	field("model", f.Model, false)
+	field("in", f.In, false)
+	field("labels", f.Labels, false)
+	field("tree", f.Tree, false)
+	if f.Standardize == nil {
+		field("standardize", nil, false)
+	} else {
+		b.WriteString("  \"standardize\": {\n    \"mean\": ")
+		b.Write(marshal(f.Standardize.Mean))
+		b.WriteString(",\n    \"scale\": ")
+		b.Write(marshal(f.Standardize.Scale))
+		b.WriteString("\n  },\n")
+	}
+	field("loss", f.Loss, false)
+	field("train", f.Train, false)
+	b.WriteString("  \"W\": [\n")
+	for i, row := range f.W {
+		b.WriteString("    ")
+		b.Write(marshal(row))
+		if i < len(f.W)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("  ],\n")
+	field("b", f.B, true)
+	b.WriteString("}\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// marshal encodes v as JSON without HTML escaping. The values of a valid
+// File always encode.
+func marshal(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic("model: " + err.Error()) // not reached for a validated File
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'})
+}
+
+// Load reads a model file from r. name names it in error messages. Invalid
+// input is a *FileError ("NAME:LINE: ..." for JSON syntax and type errors,
+// "NAME: ..." otherwise) wrapping ErrNotModel, ErrVersion or ErrInvalid;
+// read errors of r are returned prefixed by name. Load never panics.
+func Load(r io.Reader, name string) (*File, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	fail := func(e *FileError) (*File, error) {
+		e.File = name
+		return nil, e
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return fail(&FileError{Err: ErrNotModel, Msg: "the file is empty"})
+	}
+	// First the envelope, for a clear message about files of another kind
+	// or version before any detail of their fields.
+	var head map[string]json.RawMessage
+	if err := json.Unmarshal(data, &head); err != nil {
+		return fail(jsonError(data, err, ErrNotModel))
+	}
+	var format string
+	if raw, ok := head["format"]; !ok || json.Unmarshal(raw, &format) != nil || format != FileFormat {
+		msg := fmt.Sprintf(`no "format": %q`, FileFormat)
+		if ok {
+			msg = fmt.Sprintf(`"format" is %s, want %q`, clip(raw), FileFormat)
+		}
+		return fail(&FileError{Err: ErrNotModel, Msg: msg})
+	}
+	var version int
+	if raw, ok := head["version"]; !ok || json.Unmarshal(raw, &version) != nil || version != FileVersion {
+		msg := `no "version"`
+		if ok {
+			msg = fmt.Sprintf("version %s; this twl reads version %d", clip(raw), FileVersion)
+		}
+		return fail(&FileError{Err: ErrVersion, Msg: msg})
+	}
+	for _, key := range []string{"model", "in", "labels", "tree", "standardize", "loss", "train", "W", "b"} {
+		if _, ok := head[key]; !ok {
+			return fail(&FileError{Err: ErrInvalid, Msg: fmt.Sprintf("no %q", key)})
+		}
+	}
+
+	var f File
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return fail(jsonError(data, err, ErrInvalid))
+	}
+	if err := f.Validate(); err != nil {
+		var fe *FileError
+		if errors.As(err, &fe) {
+			return fail(fe)
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &f, nil
+}
+
+// jsonError turns an error of encoding/json on data into a *FileError with
+// the 1-based line of its offset when it has one.
+func jsonError(data []byte, err error, kind error) *FileError {
+	var (
+		se *json.SyntaxError
+		te *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &se):
+		return &FileError{Line: lineOf(data, se.Offset), Err: ErrNotModel, Msg: "JSON syntax error: " + se.Error()}
+	case errors.As(err, &te):
+		what := "the value"
+		if te.Field != "" {
+			what = fmt.Sprintf("%q", te.Field)
+		}
+		if te.Field == "" && kind == ErrNotModel {
+			return &FileError{Line: lineOf(data, te.Offset), Err: ErrNotModel, Msg: fmt.Sprintf("found a JSON %s, want an object", te.Value)}
+		}
+		return &FileError{Line: lineOf(data, te.Offset), Err: ErrInvalid, Msg: fmt.Sprintf("%s: cannot read %s as %s", what, te.Value, te.Type)}
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return &FileError{Line: lineOf(data, int64(len(data))), Err: ErrNotModel, Msg: "unexpected end of the file"}
+	}
+	return &FileError{Err: kind, Msg: strings.TrimPrefix(err.Error(), "json: ")}
+}
+
+// lineOf returns the 1-based line of byte offset off of data: the line of
+// the byte before off, where encoding/json stopped.
+func lineOf(data []byte, off int64) int {
+	off = min(max(off-1, 0), int64(len(data)))
+	return 1 + bytes.Count(data[:off], []byte{'\n'})
+}
+
+// clip returns raw JSON for a message, shortened to about 40 bytes.
+func clip(raw json.RawMessage) string {
+	s := []rune(string(raw))
+	if len(s) > 40 {
+		return string(s[:40]) + "…"
+	}
+	return string(s)
+}
