@@ -1,0 +1,3 @@
+// Package ot groups general optimal-transport solvers: emd (exact, network
+// simplex) and sinkhorn (entropic).
+package ot
