@@ -31,6 +31,9 @@ var commands = []*command{
 	{"demo", "a first run on built-in data: what TW measures, and how fast", runDemo},
 	{"distance", "tree-Wasserstein distances between label distributions", runDistance},
 	{"eval", "score predicted label distributions against targets", runEval},
+	{"train", "fit a label-distribution model (KL, KL + λ·TW) to data", runTrain},
+	{"predict", "predict label distributions with a trained model", runPredict},
+	{"cv", "repeated k-fold cross-validation of training, every measure", runCV},
 	{"bench", "time the tree-Wasserstein kernels on random trees", runBench},
 }
 

@@ -64,7 +64,10 @@ type benchRecord struct {
 	MemoryBytes      int64   `json:"memory_bytes"`
 	Workers          int     `json:"workers"`
 	Iterations       int     `json:"iterations"`
-	Order            string  `json:"order"`
+	Order            string  `json:"order,omitempty"`
+	// Skipped says why a case was not run (it would need more memory than
+	// allowed); MemoryBytes then holds what it would need.
+	Skipped string `json:"skipped,omitempty"`
 }
 
 var twCases = []benchCase{
@@ -103,24 +106,26 @@ var twCases = []benchCase{
 const treeBytesPerLabel = 160
 
 func runBench(e *env, args []string) error {
-	fs := newFlags("bench", "twl bench [flags] [tw]", benchAbout, benchExamples)
-	labels := intList{100, 1000, 10000, 100000, 1000000}
-	fs.Var(&labels, "labels", "comma-separated numbers of labels `L`")
+	fs := newFlags("bench", "twl bench [flags] [tw|emd|sinkhorn|all ...]", benchAbout, benchExamples)
+	var labels intList
+	fs.Var(&labels, "labels", "comma-separated numbers of labels `L` (default: tw 100,…,1000000; emd 100,1000,3000; sinkhorn 100,…,100000)")
 	batch := fs.Int("batch", 100, "`N` rows per call in the batch cases")
 	format := fs.String("format", "text", "output `FORMAT`: text or json")
 	seed := fs.Uint64("seed", 1, "`S` seeds the random trees and distributions")
 	workers := fs.Int("workers", 0, "`N` goroutines in the batch cases; 0 means GOMAXPROCS")
 	target := fs.Duration("time", 500*time.Millisecond, "run each case for about `D` (such as 500ms, 2s)")
 	order := fs.String("order", "bfs,random", "comma-separated label `ORDERS`: bfs, random")
-	maxMem := byteSize(1 << 30)
-	fs.Var(&maxMem, "max-memory", "skip cases that would hold more than `SIZE`")
+	maxMem := byteSize(8 << 30)
+	fs.Var(&maxMem, "max-memory", "skip cases that would hold more than `SIZE` (and report what they would need)")
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
 	}
+	kernels, err := benchKernels(pos)
+	if err != nil {
+		return fs.fail("%v", err)
+	}
 	switch {
-	case len(pos) > 1 || len(pos) == 1 && pos[0] != "tw":
-		return fs.fail("the only kernels to time are tw's; got %q", pos)
 	case *format != "text" && *format != "json":
 		return fs.fail("--format must be text or json, not %q", *format)
 	case *batch < 1:
@@ -143,14 +148,48 @@ func runBench(e *env, args []string) error {
 			"method", "order", "labels", "batch", "time/op", "entries/s", "bytes/op", "memory")
 	}
 	enc := json.NewEncoder(e.stdout)
-	for _, L := range labels {
-		for _, ord := range orders {
-			if err := benchOne(e, L, ord, *batch, *workers, *seed, *target, maxMem, *format == "json", enc); err != nil {
+	asJSON := *format == "json"
+	for _, k := range kernels {
+		Ls := labels
+		if len(Ls) == 0 {
+			Ls = benchDefaultLabels[k]
+		}
+		for _, L := range Ls {
+			var err error
+			switch k {
+			case "tw":
+				for _, ord := range orders {
+					if err = benchOne(e, L, ord, *batch, *workers, *seed, *target, maxMem, asJSON, enc); err != nil {
+						break
+					}
+				}
+			case "emd":
+				err = benchEMD(e, L, *seed, *target, maxMem, asJSON, enc)
+			case "sinkhorn":
+				err = benchSinkhorn(e, L, *seed, *target, maxMem, asJSON, enc)
+			}
+			if err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// emitRecord writes one result as a table row or a JSON line.
+func emitRecord(e *env, rec benchRecord, asJSON bool, enc *json.Encoder) error {
+	if asJSON {
+		return enc.Encode(rec)
+	}
+	if rec.Skipped != "" {
+		_, err := fmt.Fprintf(e.stdout, "%-22s %-6s %9d %6d %10s %10s %10s %10s  (%s)\n",
+			rec.Method, rec.Order, rec.Labels, rec.Batch, "-", "-", "-", formatBytes(float64(rec.MemoryBytes)), rec.Skipped)
+		return err
+	}
+	_, err := fmt.Fprintf(e.stdout, "%-22s %-6s %9d %6d %10s %10s %10d %10s\n",
+		rec.Method, rec.Order, rec.Labels, rec.Batch, formatSeconds(rec.SecondsPerOp),
+		formatRate(rec.EntriesPerSecond), rec.BytesPerOp, formatBytes(float64(rec.MemoryBytes)))
+	return err
 }
 
 // benchOne times every kernel on one tree.
@@ -193,15 +232,7 @@ func benchOne(e *env, L int, ord string, batch, workers int, seed uint64, target
 				Iterations:       n,
 				Order:            ord,
 			}
-			if asJSON {
-				if err := enc.Encode(rec); err != nil {
-					return err
-				}
-				continue
-			}
-			if _, err := fmt.Fprintf(e.stdout, "%-22s %-6s %9d %6d %10s %10s %10d %10s\n",
-				rec.Method, rec.Order, rec.Labels, rec.Batch, formatSeconds(rec.SecondsPerOp),
-				formatRate(rec.EntriesPerSecond), rec.BytesPerOp, formatBytes(float64(rec.MemoryBytes))); err != nil {
+			if err := emitRecord(e, rec, asJSON, enc); err != nil {
 				return err
 			}
 		}

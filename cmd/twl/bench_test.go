@@ -82,13 +82,57 @@ func TestBenchSkip(t *testing.T) {
 
 func TestBenchUsage(t *testing.T) {
 	for _, args := range [][]string{
-		{"emd"}, {"tw", "tw"}, {"--format", "csv"}, {"--batch", "0"}, {"--time", "0s"}, {"--labels", "0"},
+		{"mst"}, {"tw", "sinkhorn", "pot"}, {"--format", "csv"}, {"--batch", "0"}, {"--time", "0s"}, {"--labels", "0"},
 		{"--labels", "10,x"}, {"--labels", "1.5"}, {"--max-memory", "lots"}, {"--seed", "-1"},
 		{"--order", "dfs"}, {"--order", "bfs,"},
 	} {
 		code, out, errOut := twl(t, "", append([]string{"bench"}, args...)...)
 		if code != 2 || out != "" || !strings.Contains(errOut, "Usage:") {
 			t.Errorf("twl bench %q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}
+
+// TestBenchOT checks the emd and sinkhorn rows: the JSON keys, positive
+// timings, and that a size whose dense cost matrix exceeds --max-memory is
+// reported with the memory it would need (8·L² bytes for the cost matrix
+// alone) instead of being run.
+func TestBenchOT(t *testing.T) {
+	code, out, errOut := twl(t, "", "bench", "emd", "sinkhorn", "tw", "emd", "--labels", "20", "--time", "1ms", "--format", "json", "--order", "bfs")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var methods []string
+	for _, line := range lines {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		methods = append(methods, rec["method"].(string))
+		if s, _ := rec["seconds_per_op"].(float64); !(s > 0) {
+			t.Errorf("%s: seconds_per_op %v", rec["method"], rec["seconds_per_op"])
+		}
+		if m, _ := rec["memory_bytes"].(float64); m < 8*20*20 && rec["method"] != "distance" && rec["method"] != "distance+grad" && !strings.HasPrefix(rec["method"].(string), "batch") {
+			t.Errorf("%s: memory_bytes %v below the cost matrix's 3200", rec["method"], m)
+		}
+	}
+	want := "emd sinkhorn-cold sinkhorn distance distance+grad batch-loss+grad batch-logit-loss+grad"
+	if got := strings.Join(methods, " "); got != want {
+		t.Errorf("methods %q, want %q (each kernel once, in the order given)", got, want)
+	}
+
+	code, out, errOut = twl(t, "", "bench", "sinkhorn", "--labels", "2000", "--format", "json", "--max-memory", "1MiB")
+	if code != 0 || !strings.Contains(errOut, "bench: skip sinkhorn") {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if m, _ := rec["memory_bytes"].(float64); m < 8*2000*2000 || rec["skipped"] == nil {
+			t.Errorf("skipped record %s: want memory_bytes ≥ 8·2000² and a reason", line)
 		}
 	}
 }

@@ -1,0 +1,427 @@
+package main
+
+// Shared parts of the label-distribution-learning commands train, predict
+// and cv: reading data sets and trees, the training flags and their
+// defaults, fitting one model, JSON numbers.
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/twl-ldl/twl/dataset"
+	"github.com/twl-ldl/twl/loss"
+	"github.com/twl-ldl/twl/model"
+	"github.com/twl-ldl/twl/optim"
+	"github.com/twl-ldl/twl/ot/sinkhorn"
+	"github.com/twl-ldl/twl/train"
+	"github.com/twl-ldl/twl/tree"
+)
+
+// Defaults of train and cv, chosen by 10-fold cross-validation on SJAFFE
+// (star tree, KL): see the README's evidence section and trainFlagsAbout.
+const (
+	defEpochs      = 100
+	defBatch       = 32
+	defLR          = 1e-3
+	defWeightDecay = 0.03
+	defLambda      = 1
+	defSinkhornReg = sinkhorn.DefaultLambda // the paper's 50
+	defIters       = 10                     // the paper's 10 iterations
+	// maxSinkhornLabels bounds L for kl+sinkhorn, whose L×L cost matrix and
+	// kernel take 16·L² bytes (1.6 GB at 10⁴ labels).
+	maxSinkhornLabels = 10000
+)
+
+// Streams of the PCG generator, so that one --seed drives independent
+// random choices.
+const (
+	streamInit  = 0x696e6974 // "init": the model's initial weights
+	streamVal   = 0x76616c   // "val": the validation split
+	streamFolds = 0x666f6c64 // "fold": the folds of repeat r use streamFolds + r
+)
+
+// trainFlags are the flags shared by train and cv.
+type trainFlags struct {
+	data, tree  *string
+	loss        *string
+	lambda      *float64
+	reg         *float64
+	iters       *int
+	epochs      *int
+	batch       *int
+	lr          *float64
+	weightDecay *float64
+	standardize *bool
+	val         *float64
+	patience    *int
+	seed        *uint64
+	quiet       *bool
+}
+
+func addTrainFlags(fs *flags) *trainFlags {
+	return &trainFlags{
+		data: fs.String("data", "", "the training data `FILE`: JSON Lines {\"x\": [...], \"y\": {...}}, "+
+			"or a MATLAB .mat file with \"features\" and \"labels\" (required)"),
+		tree: fs.String("tree", "", "the label `TREE`: an edge-list file, or chain, star, chain:N, star:N "+
+			"(chain and star alone only for .mat data, N = its number of labels) (required)"),
+		loss:        fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw or kl+sinkhorn"),
+		lambda:      fs.Float64("lambda", defLambda, "the weight `λ` of the transport term of kl+tw and kl+sinkhorn"),
+		reg:         fs.Float64("reg", defSinkhornReg, "kl+sinkhorn: the kernel parameter `λs` of exp(−λs·C); POT's reg is 1/λs"),
+		iters:       fs.Int("iters", defIters, "kl+sinkhorn: the number of Sinkhorn `ITERATIONS` per gradient"),
+		epochs:      fs.Int("epochs", defEpochs, "the number of `EPOCHS` (passes over the training rows)"),
+		batch:       fs.Int("batch", defBatch, "the mini-batch `SIZE`"),
+		lr:          fs.Float64("lr", defLR, "Adam's learning `RATE`"),
+		weightDecay: fs.Float64("weight-decay", defWeightDecay, "the L2 weight-decay `COEFFICIENT` added to the gradient"),
+		standardize: fs.Bool("standardize", true, "standardize the features (mean 0, variance 1 on the training rows); --standardize=false to use them as they are"),
+		val:         fs.Float64("val", 0, "hold out this `FRACTION` of the training rows for validation: the model of the epoch with the lowest validation loss is kept"),
+		patience:    fs.Int("patience", 0, "with --val, stop after this many `EPOCHS` without a lower validation loss (0: never)"),
+		seed:        fs.Uint64("seed", 1, "the random `SEED` of the initial weights, the splits and the shuffling"),
+		quiet:       fs.Bool("quiet", false, "print no progress on standard error"),
+	}
+}
+
+// check validates the values of the flags.
+func (tf *trainFlags) check(fs *flags) error {
+	switch {
+	case *tf.data == "":
+		return fs.fail("--data is required")
+	case *tf.tree == "":
+		return fs.fail("--tree is required")
+	case *tf.loss != "kl" && *tf.loss != "kl+tw" && *tf.loss != "kl+sinkhorn":
+		return fs.fail("--loss must be kl, kl+tw or kl+sinkhorn, not %q", *tf.loss)
+	case !(*tf.lambda >= 0) || math.IsInf(*tf.lambda, 1):
+		return fs.fail("--lambda must be a finite number ≥ 0, not %v", *tf.lambda)
+	case !(*tf.reg > 0) || math.IsInf(*tf.reg, 1):
+		return fs.fail("--reg must be a finite number > 0, not %v", *tf.reg)
+	case *tf.iters < 1:
+		return fs.fail("--iters must be at least 1, not %d", *tf.iters)
+	case *tf.epochs < 1:
+		return fs.fail("--epochs must be at least 1, not %d", *tf.epochs)
+	case *tf.batch < 1:
+		return fs.fail("--batch must be at least 1, not %d", *tf.batch)
+	case !(*tf.lr > 0) || math.IsInf(*tf.lr, 1):
+		return fs.fail("--lr must be a finite number > 0, not %v", *tf.lr)
+	case !(*tf.weightDecay >= 0) || math.IsInf(*tf.weightDecay, 1):
+		return fs.fail("--weight-decay must be a finite number ≥ 0, not %v", *tf.weightDecay)
+	case !(*tf.val >= 0 && *tf.val < 1):
+		return fs.fail("--val must be a fraction in [0, 1), not %v", *tf.val)
+	case *tf.patience < 0:
+		return fs.fail("--patience must be ≥ 0, not %d", *tf.patience)
+	case *tf.patience > 0 && *tf.val == 0:
+		return fs.fail("--patience needs a validation split (--val)")
+	}
+	return nil
+}
+
+// ldlData is a data set with its label tree: column j of Y is the tree's
+// user index j.
+type ldlData struct {
+	file string
+	ds   *dataset.Dataset
+	t    *tree.Tree
+	ref  model.TreeRef
+}
+
+// isMAT reports whether path names a MATLAB file, by its extension.
+func isMAT(path string) bool {
+	return strings.EqualFold(strings.TrimPrefix(pathExt(path), "."), "mat")
+}
+
+func pathExt(path string) string {
+	for i := len(path) - 1; i >= 0 && path[i] != '/' && path[i] != os.PathSeparator; i-- {
+		if path[i] == '.' {
+			return path[i:]
+		}
+	}
+	return ""
+}
+
+// loadLDL reads the data set at dataPath ('-': JSON Lines on standard
+// input) with the label tree named by treeSpec. Rows that were rescaled to
+// sum 1 are reported on standard error. fs is for mistakes in treeSpec.
+func loadLDL(e *env, fs *flags, dataPath, treeSpec string) (*ldlData, error) {
+	if dataPath != "-" && isMAT(dataPath) {
+		ds, rep, err := dataset.ReadMAT(dataPath, nil)
+		if err != nil {
+			return nil, err
+		}
+		warnReport(e, fs, rep)
+		_, c := ds.Y.Dims()
+		t, source, err := resolveTree(fs, treeSpec, c)
+		if err != nil {
+			return nil, err
+		}
+		if err := matColumns(ds, t, dataPath, treeSpec); err != nil {
+			return nil, err
+		}
+		return &ldlData{file: dataPath, ds: ds, t: t, ref: treeRef(t, source)}, nil
+	}
+	t, source, err := resolveTree(fs, treeSpec, 0)
+	if err != nil {
+		return nil, err
+	}
+	r, name, err := e.open(dataPath)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	ds, rep, err := dataset.ReadJSONL(r, name, t, nil)
+	if err != nil {
+		return nil, err
+	}
+	warnReport(e, fs, rep)
+	return &ldlData{file: name, ds: ds, t: t, ref: treeRef(t, source)}, nil
+}
+
+func warnReport(e *env, fs *flags, rep dataset.Report) {
+	if s := rep.String(); s != "" {
+		fmt.Fprintf(e.stderr, "%s: warning: %s\n", fs.Name(), s)
+	}
+}
+
+// resolveTree returns the tree named by spec and its source for the model
+// file: "chain" and "star" (c labels, c > 0 only for MAT data), "chain:N",
+// "star:N", or an edge-list file (a file named chain is ./chain).
+func resolveTree(fs *flags, spec string, c int) (*tree.Tree, string, error) {
+	kind, count, hasCount := strings.Cut(spec, ":")
+	if kind == "chain" || kind == "star" { // a file of that name: ./chain
+		n := c
+		if hasCount {
+			v, err := strconv.Atoi(count)
+			if err != nil || v < 1 {
+				return nil, "", fs.fail("--tree %s: want %s:N with N a positive number of labels", spec, kind)
+			}
+			if c > 0 && v != c {
+				return nil, "", fmt.Errorf("--tree %s: the data has %d labels", spec, c)
+			}
+			n = v
+		}
+		if n == 0 {
+			return nil, "", fs.fail("--tree %s needs the number of labels for JSON Lines data: --tree %s:N", spec, kind)
+		}
+		if kind == "chain" {
+			return tree.Chain(n), fmt.Sprintf("chain:%d", n), nil
+		}
+		return tree.Star(n), fmt.Sprintf("star:%d", n), nil
+	}
+	t, err := tree.ReadFile(spec, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	return t, spec, nil
+}
+
+// matColumns reorders the columns of a MAT data set, whose labels are named
+// "0" … "c−1", into the user order of t, which must have a node of each of
+// those names; the other nodes of t get mass 0.
+func matColumns(ds *dataset.Dataset, t *tree.Tree, dataPath, treePath string) error {
+	n, c := ds.Y.Dims()
+	L := t.Len()
+	perm := make([]int, c)
+	identity := L == c
+	for j := range c {
+		i, ok := t.Index(strconv.Itoa(j))
+		if !ok {
+			return fmt.Errorf("%s: no node %q for label column %d of %s (its %d labels are named 0 … %d)",
+				treePath, strconv.Itoa(j), j, dataPath, c, c-1)
+		}
+		perm[j] = i
+		identity = identity && i == j
+	}
+	if identity {
+		return nil
+	}
+	y := make([]float64, n*L)
+	for r := range n {
+		for j, v := range ds.Y.RawRowView(r) {
+			y[r*L+perm[j]] = v
+		}
+	}
+	ds.Y = mat.NewDense(n, L, y)
+	ds.Labels = t.Names()
+	return nil
+}
+
+// treeRef is the reference to t in a model file.
+func treeRef(t *tree.Tree, source string) model.TreeRef {
+	return model.TreeRef{Source: source, SHA256: treeHash(t)}
+}
+
+func treeHash(t *tree.Tree) string {
+	sum := sha256.Sum256([]byte(t.Format()))
+	return hex.EncodeToString(sum[:])
+}
+
+// fitSpec is one training run's configuration.
+type fitSpec struct {
+	loss        string
+	lambda      float64
+	reg         float64
+	iters       int
+	epochs      int
+	batch       int
+	lr          float64
+	weightDecay float64
+	standardize bool
+	val         float64
+	patience    int
+	seed        uint64
+	data        string // for the model file's record
+}
+
+func (tf *trainFlags) spec(data string) fitSpec {
+	return fitSpec{
+		loss: *tf.loss, lambda: *tf.lambda, reg: *tf.reg, iters: *tf.iters,
+		epochs: *tf.epochs, batch: *tf.batch, lr: *tf.lr, weightDecay: *tf.weightDecay,
+		standardize: *tf.standardize, val: *tf.val, patience: *tf.patience, seed: *tf.seed, data: data,
+	}
+}
+
+// newLoss makes the loss of the spec on tree t.
+func (s *fitSpec) newLoss(t *tree.Tree) (loss.Loss, error) {
+	L := t.Len()
+	switch s.loss {
+	case "kl+tw":
+		return loss.NewKLTW(t, s.lambda), nil
+	case "kl+sinkhorn":
+		if L > maxSinkhornLabels {
+			return nil, fmt.Errorf("--loss kl+sinkhorn needs two %d×%d matrices (%s); it is limited to %d labels: use kl+tw",
+				L, L, formatBytes(16*float64(L)*float64(L)), maxSinkhornLabels)
+		}
+		cost := t.DistanceMatrix(nil).RawMatrix().Data
+		return loss.NewKLSinkhorn(cost, L, s.lambda, sinkhorn.Settings{Lambda: s.reg, Iters: s.iters, Tol: -1})
+	}
+	return loss.NewKL(L), nil
+}
+
+// fitResult is a trained model and how training went.
+type fitResult struct {
+	file    *model.File
+	history train.History
+	rows    int // rows trained on
+	valRows int
+	seconds float64
+}
+
+// fit trains a model on rows of d (nil: all rows), holding out a
+// validation fraction of them if s.val > 0. The standardization is fitted on
+// the rows trained on only. Progress goes to progress if not nil; a
+// non-empty checkpoint makes the run resumable.
+func fit(d *ldlData, rows []int, s fitSpec, progress io.Writer, checkpoint string) (*fitResult, error) {
+	if rows == nil {
+		rows = make([]int, d.ds.Len())
+		for i := range rows {
+			rows[i] = i
+		}
+	}
+	sub := dataset.Subset(d.ds, rows)
+	n, in := sub.X.Dims()
+	_, L := sub.Y.Dims()
+	var valRows, trainRows []int
+	if s.val > 0 {
+		trainRows, valRows = dataset.Split(n, 1-s.val, rand.NewPCG(s.seed, streamVal))
+		if len(valRows) == 0 || len(trainRows) == 0 {
+			return nil, fmt.Errorf("--val %g of %d rows leaves %d for validation and %d for training; both need at least one",
+				s.val, n, len(valRows), len(trainRows))
+		}
+	}
+	var std *model.Standardization
+	if s.standardize {
+		var st dataset.Standardizer
+		st.Fit(sub.X, trainRows) // nil: all rows
+		st.Transform(sub.X, sub.X)
+		std = &model.Standardization{Mean: st.Mean, Scale: st.Scale}
+	}
+	l, err := s.newLoss(d.t)
+	if err != nil {
+		return nil, err
+	}
+	m := model.NewLinear(in, L, rand.NewPCG(s.seed, streamInit))
+	cfg := train.Config{
+		Epochs: s.epochs, Batch: s.batch, Seed: s.seed,
+		Adam:    optim.Adam{LR: s.lr, WeightDecay: s.weightDecay},
+		ValRows: valRows, Patience: s.patience, Progress: progress, Checkpoint: checkpoint,
+	}
+	start := time.Now()
+	h, err := train.Fit(m, l, train.Data{X: sub.X.RawMatrix().Data, Y: sub.Y.RawMatrix().Data, N: n, In: in, L: L}, cfg)
+	if errors.Is(err, train.ErrDiverged) {
+		return nil, fmt.Errorf("%w; try a smaller --lr (now %g)", err, s.lr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	f := model.NewFile(m, d.t.Names())
+	f.Tree = d.ref
+	f.Standardize = std
+	f.Loss = l.Name()
+	res := &fitResult{file: f, history: h, rows: n - len(valRows), valRows: len(valRows), seconds: time.Since(start).Seconds()}
+	info := &model.TrainInfo{
+		Data: s.data, Rows: res.rows, ValRows: res.valRows, Epochs: s.epochs, EpochsRun: len(h.Epochs),
+		BestEpoch: h.BestEpoch, Stopped: h.Stopped, Resumed: h.Resumed, Batch: s.batch, LR: s.lr,
+		WeightDecay: s.weightDecay, Patience: s.patience, Seed: s.seed, Seconds: res.seconds,
+	}
+	if k := len(h.Epochs); k > 0 {
+		info.TrainLoss = h.Epochs[k-1].TrainLoss
+		if len(valRows) > 0 && h.BestEpoch > 0 && h.BestEpoch <= k {
+			v := h.Epochs[h.BestEpoch-1].ValLoss
+			info.ValLoss = &v
+		}
+	}
+	if s.loss == "kl+sinkhorn" {
+		info.SinkhornReg, info.Iters = s.reg, s.iters
+	}
+	f.Train = info
+	return res, nil
+}
+
+// appendJSONFloat appends v as a JSON number in the shortest form that
+// reads back to the same float64, or, for infinities and NaN, which JSON
+// lacks, as the strings "+Inf", "-Inf" and "NaN" (as twl eval does).
+func appendJSONFloat(b []byte, v float64) []byte {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return strconv.AppendQuote(b, strconv.FormatFloat(v, 'g', -1, 64))
+	}
+	return strconv.AppendFloat(b, v, 'g', -1, 64)
+}
+
+// writeJSONObject writes the key–value pairs as one line of JSON. Values
+// are float64 (see appendJSONFloat), int, bool, string or []byte (raw JSON).
+func writeJSONObject(buf *bytes.Buffer, kv ...any) {
+	b := []byte{'{'}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, kv[i].(string))
+		b = append(b, ':')
+		switch v := kv[i+1].(type) {
+		case float64:
+			b = appendJSONFloat(b, v)
+		case int:
+			b = strconv.AppendInt(b, int64(v), 10)
+		case bool:
+			b = strconv.AppendBool(b, v)
+		case string:
+			q, _ := json.Marshal(v) // a string always encodes
+			b = append(b, q...)
+		case []byte:
+			b = append(b, v...)
+		default:
+			panic(fmt.Sprintf("writeJSONObject: unsupported %T", v))
+		}
+	}
+	buf.Write(append(b, '}', '\n'))
+}
