@@ -24,60 +24,73 @@ func randomDist(rng *rand.Rand, n int) []float64 {
 	return p
 }
 
-func benchSetup(n int) (*tree.Tree, []float64, []float64) {
+// benchSetup returns a uniformly random tree on n nodes with unit weights,
+// numbered breadth-first (bfs) or as the Prüfer decoding numbers them, and
+// two random distributions.
+func benchSetup(n int, bfs bool) (*tree.Tree, []float64, []float64) {
 	t := tree.Random(n, rand.NewPCG(1, uint64(n)))
+	if bfs {
+		t = t.BreadthFirst()
+	}
 	rng := rand.New(rand.NewPCG(2, uint64(n)))
 	return t, randomDist(rng, n), randomDist(rng, n)
 }
 
-func BenchmarkDistance(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("L=%d", n), func(b *testing.B) {
-			t, x, y := benchSetup(n)
-			ws := NewWorkspace(t)
-			b.ReportAllocs()
-			for b.Loop() {
-				ws.Distance(x, y)
-			}
-		})
+// forSizes runs f for every size and label order.
+func forSizes(b *testing.B, sizes []int, f func(b *testing.B, n int, bfs bool)) {
+	for _, bfs := range []bool{true, false} {
+		order := "bfs"
+		if !bfs {
+			order = "random"
+		}
+		for _, n := range sizes {
+			b.Run(fmt.Sprintf("order=%s/L=%d", order, n), func(b *testing.B) { f(b, n, bfs) })
+		}
 	}
+}
+
+func BenchmarkDistance(b *testing.B) {
+	forSizes(b, benchSizes, func(b *testing.B, n int, bfs bool) {
+		t, x, y := benchSetup(n, bfs)
+		ws := NewWorkspace(t)
+		b.ReportAllocs()
+		for b.Loop() {
+			ws.Distance(x, y)
+		}
+	})
 }
 
 func BenchmarkDistanceGrad(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("L=%d", n), func(b *testing.B) {
-			t, x, y := benchSetup(n)
-			ws := NewWorkspace(t)
-			g := make([]float64, n)
-			b.ReportAllocs()
-			for b.Loop() {
-				ws.DistanceGrad(g, x, y)
-			}
-		})
-	}
+	forSizes(b, benchSizes, func(b *testing.B, n int, bfs bool) {
+		t, x, y := benchSetup(n, bfs)
+		ws := NewWorkspace(t)
+		g := make([]float64, n)
+		b.ReportAllocs()
+		for b.Loop() {
+			ws.DistanceGrad(g, x, y)
+		}
+	})
 }
 
 func BenchmarkLogitGrad(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("L=%d", n), func(b *testing.B) {
-			t, x, y := benchSetup(n)
-			ws := NewWorkspace(t)
-			g := make([]float64, n)
-			b.ReportAllocs()
-			for b.Loop() {
-				ws.LogitGrad(g, x, y)
-			}
-		})
-	}
+	forSizes(b, benchSizes, func(b *testing.B, n int, bfs bool) {
+		t, x, y := benchSetup(n, bfs)
+		ws := NewWorkspace(t)
+		g := make([]float64, n)
+		b.ReportAllocs()
+		for b.Loop() {
+			ws.LogitGrad(g, x, y)
+		}
+	})
 }
 
 // BenchmarkBatchDistanceGrad reports label entries per second
 // (batch × labels per second) for a batch of 100 rows.
 func BenchmarkBatchDistanceGrad(b *testing.B) {
 	const rows = 100
-	for _, n := range benchSizes[:4] {
-		b.Run(fmt.Sprintf("L=%d", n), func(b *testing.B) {
-			t := tree.Random(n, rand.NewPCG(1, uint64(n)))
+	forSizes(b, benchSizes[:4], func(b *testing.B, n int, bfs bool) {
+		{
+			t, _, _ := benchSetup(n, bfs)
 			rng := rand.New(rand.NewPCG(2, uint64(n)))
 			A := make([]float64, 0, rows*n)
 			B := make([]float64, 0, rows*n)
@@ -93,6 +106,6 @@ func BenchmarkBatchDistanceGrad(b *testing.B) {
 				bt.DistanceGrad(v, G, A, B)
 			}
 			b.ReportMetric(float64(rows*n)*float64(b.N)/b.Elapsed().Seconds(), "entries/s")
-		})
-	}
+		}
+	})
 }
