@@ -53,25 +53,36 @@ func (a *Adam) Step(params, grad []float64) {
 	sb := math.Sqrt(bc2)
 	step *= sb
 	epsHat := eps * sb
-	c1, c2 := 1-b1, 1-b2
+	k := adamConsts{b1: b1, c1: 1 - b1, b2: b2, c2: 1 - b2, step: step, epsHat: epsHat, wd: wd}
 	// Every parameter is updated independently: split them across cores.
 	parallel.For(len(params), 0, 1<<14, func(lo, hi int) {
-		p, g := params[lo:hi], grad[lo:hi]
-		m, v := a.m[lo:hi], a.v[lo:hi]
-		g = g[:len(p)]
-		m = m[:len(p)]
-		v = v[:len(p)]
-		for i, pi := range p {
-			gi := g[i]
-			if wd != 0 {
-				gi += wd * pi
-			}
-			mi := b1*m[i] + c1*gi
-			vi := b2*v[i] + c2*gi*gi
-			m[i], v[i] = mi, vi
-			p[i] = pi - step*mi/(math.Sqrt(vi)+epsHat)
-		}
+		adamUpdate(params[lo:hi], grad[lo:hi], a.m[lo:hi], a.v[lo:hi], &k)
 	})
+}
+
+// adamConsts are the per-step constants of the update; the layout is read
+// by the assembly kernel.
+type adamConsts struct {
+	b1, c1, b2, c2, step, epsHat, wd float64
+}
+
+// adamGo is the reference form of the update of one block of parameters.
+// The assembly kernel (adam_amd64.s) performs the same operations in the
+// same order on two parameters at a time, so the results are identical.
+func adamGo(p, g, m, v []float64, k *adamConsts) {
+	g = g[:len(p)]
+	m = m[:len(p)]
+	v = v[:len(p)]
+	for i, pi := range p {
+		gi := g[i]
+		if k.wd != 0 {
+			gi += k.wd * pi
+		}
+		mi := k.b1*m[i] + k.c1*gi
+		vi := k.b2*v[i] + k.c2*gi*gi
+		m[i], v[i] = mi, vi
+		p[i] = pi - k.step*mi/(math.Sqrt(vi)+k.epsHat)
+	}
 }
 
 // AdamState is the optimizer's state, for checkpoints.
