@@ -4,9 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-
 	"github.com/twl-ldl/twl/internal/fmath"
 	"github.com/twl-ldl/twl/internal/parallel"
 )
@@ -57,20 +54,12 @@ func (m *Linear) Logits(dst, X []float64) {
 		return
 	}
 	b, w := m.B(), m.W()
-	// Split the labels across cores. Every entry is b_j plus one dot
-	// product over all In features, so its bits do not depend on the split.
-	// (A Gemm per part would not do: gonum's Dgemm sums over k in blocks of
-	// 64 or in one dot depending on the shape of the part.) Label-outer
-	// order keeps row j of W in cache while the rows of X are visited.
-	impl := blas64.Implementation()
+	// Split the labels across cores. Every entry is b_j plus dot(x_r, w_j)
+	// computed by the same arithmetic in every block (kernel.go), so its
+	// bits do not depend on the split.
 	in, out := m.In, m.Out
 	parallel.For(out, 0, m.minChunk(rows), func(lo, hi int) {
-		for j := lo; j < hi; j++ {
-			wj, bj := w[j*in:(j+1)*in], b[j]
-			for r := 0; r < rows; r++ {
-				dst[r*out+j] = bj + impl.Ddot(in, X[r*in:(r+1)*in], 1, wj, 1)
-			}
-		}
+		logitsBlock(dst, X, w, b, rows, in, out, lo, hi)
 	})
 }
 
@@ -105,18 +94,9 @@ func (m *Linear) Backward(grad, G, X []float64) {
 		clear(grad)
 		return
 	}
-	parallel.For(m.Out, 0, m.minChunk(rows), func(lo, hi int) {
-		blas64.Gemm(blas.Trans, blas.NoTrans, 1,
-			blas64.General{Rows: rows, Cols: hi - lo, Data: G[lo:], Stride: m.Out},
-			blas64.General{Rows: rows, Cols: m.In, Data: X, Stride: m.In},
-			0, blas64.General{Rows: hi - lo, Cols: m.In, Data: gw[lo*m.In:], Stride: m.In})
-		b := gb[lo:hi]
-		clear(b)
-		for r := 0; r < rows; r++ {
-			g := G[r*m.Out+lo : r*m.Out+hi]
-			for j, v := range g {
-				b[j] += v
-			}
-		}
+	in, out := m.In, m.Out
+	parallel.For(out, 0, m.minChunk(rows), func(lo, hi int) {
+		cb := make([]float64, 4*rows)
+		backwardBlock(gw, gb, G, X, rows, in, out, lo, hi, cb)
 	})
 }

@@ -26,6 +26,9 @@ func Read(r io.Reader, file string, opts *Options) (*Tree, error) {
 		line++
 		b.lineNo = line
 		text := sc.Text()
+		if line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff") // UTF-8 byte-order mark
+		}
 		text = strings.TrimSuffix(text, "\r")
 		trimmed := strings.TrimSpace(text)
 		if trimmed == "" || trimmed[0] == '#' {

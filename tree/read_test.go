@@ -84,7 +84,7 @@ func TestReadErrors(t *testing.T) {
 // spaces around fields, names with inner spaces, default weight 1, lone
 // nodes, and the line terminator missing at the end of the file.
 func TestReadFormat(t *testing.T) {
-	text := "# Figure 1 of the paper, with extra syntax\r\n" +
+	text := "\ufeff# Figure 1 of the paper, with extra syntax (and a byte-order mark)\r\n" +
 		"\n" +
 		"animal\tmammal\r\n" +
 		"  animal \t reptile \t 1 \n" +

@@ -1,0 +1,321 @@
+package model_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/twl-ldl/twl/model"
+)
+
+// sampleFile returns a valid file with awkward numbers (subnormal, huge,
+// negative zero, many digits) and label names that need escaping in JSON.
+func sampleFile(t testing.TB) *model.File {
+	t.Helper()
+	m := model.NewLinear(3, 4, rand.NewPCG(1, 2))
+	m.Params[0] = 5e-324
+	m.Params[1] = -1.7976931348623157e308
+	m.Params[2] = math.Copysign(0, -1)
+	m.Params[3] = 0.1 + 0.2
+	f := model.NewFile(m, []string{"a \"quoted\" label", "<root>", "Épique & fantasy", "\\"})
+	f.Tree = model.TreeRef{Source: "chain:4", SHA256: strings.Repeat("0123456789abcdef", 4)}
+	f.Standardize = &model.Standardization{Mean: []float64{1, -2.5, 1e-300}, Scale: []float64{0.5, 3, 1e300}}
+	f.Loss = "kl+0.5·tw"
+	val := 0.25
+	f.Train = &model.TrainInfo{Data: "d.jsonl", Rows: 10, ValRows: 2, Epochs: 5, EpochsRun: 4, BestEpoch: 3,
+		Stopped: true, Batch: 2, LR: 1e-3, WeightDecay: 0.03, Patience: 1, Seed: math.MaxUint64,
+		TrainLoss: 0.5, ValLoss: &val, Seconds: 0.01}
+	return f
+}
+
+func save(t testing.TB, f *model.File) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := model.Save(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// sameBits reports whether two files hold the same values, floats compared
+// bit for bit (so that −0 and +0 differ).
+func sameBits(a, b *model.File) bool {
+	bits := func(f *model.File) []uint64 {
+		var out []uint64
+		add := func(x []float64) {
+			for _, v := range x {
+				out = append(out, math.Float64bits(v))
+			}
+		}
+		for _, row := range f.W {
+			add(row)
+		}
+		add(f.B)
+		if f.Standardize != nil {
+			add(f.Standardize.Mean)
+			add(f.Standardize.Scale)
+		}
+		return out
+	}
+	return reflect.DeepEqual(bits(a), bits(b)) && reflect.DeepEqual(a, b)
+}
+
+func TestFileRoundTrip(t *testing.T) {
+	f := sampleFile(t)
+	data := save(t, f)
+	g, err := model.Load(bytes.NewReader(data), "m.model")
+	if err != nil {
+		t.Fatalf("Load: %v\n%s", err, data)
+	}
+	if !sameBits(f, g) {
+		t.Errorf("round trip changed the file:\n%+v\n%+v", f, g)
+	}
+	// Saving again gives the same bytes: the format is canonical.
+	if again := save(t, g); !bytes.Equal(again, data) {
+		t.Errorf("second Save differs:\n%s\n%s", data, again)
+	}
+	// No standardization and no training record: null, and back.
+	f.Standardize, f.Train = nil, nil
+	data = save(t, f)
+	if !bytes.Contains(data, []byte(`"standardize": null`)) || !bytes.Contains(data, []byte(`"train": null`)) {
+		t.Errorf("nil fields not written as null:\n%s", data)
+	}
+	if g, err := model.Load(bytes.NewReader(data), "m.model"); err != nil || !sameBits(f, g) {
+		t.Errorf("round trip without standardization: %v", err)
+	}
+}
+
+// TestFileLayout checks the line-per-field layout that makes line numbers
+// in errors useful: one row of W per line.
+func TestFileLayout(t *testing.T) {
+	f := sampleFile(t)
+	data := string(save(t, f))
+	lines := strings.Split(data, "\n")
+	for _, want := range []string{`  "format": "twl-model",`, `  "version": 1,`, `  "model": "softmax-linear",`, `  "in": 3,`, `  "W": [`, `  ],`, "}", ""} {
+		found := false
+		for _, l := range lines {
+			found = found || l == want
+		}
+		if !found {
+			t.Errorf("no line %q in\n%s", want, data)
+		}
+	}
+	if !strings.Contains(data, `"<root>"`) || !strings.Contains(data, `"Épique & fantasy"`) {
+		t.Errorf("labels escaped more than JSON needs:\n%s", data)
+	}
+	if n := strings.Count(data, "\n    ["); n != 4 {
+		t.Errorf("%d lines of W, want 4", n)
+	}
+}
+
+func TestFileLinearAndPredict(t *testing.T) {
+	f := sampleFile(t)
+	f.W = [][]float64{{1, 2, 3}, {0, 0, 0}, {-1, 0, 1}, {0.5, 0.5, 0.5}}
+	f.B = []float64{0, 1, -1, 0}
+	f.Standardize = &model.Standardization{Mean: []float64{1, 2, 3}, Scale: []float64{2, 4, 0.5}}
+	m := f.Linear()
+	if m.In != 3 || m.Out != 4 || !reflect.DeepEqual(m.W(), []float64{1, 2, 3, 0, 0, 0, -1, 0, 1, 0.5, 0.5, 0.5}) ||
+		!reflect.DeepEqual(m.B(), f.B) {
+		t.Fatalf("Linear: %+v", m)
+	}
+	X := []float64{3, 6, 3.5, 1, 2, 3}
+	orig := append([]float64(nil), X...)
+	P := make([]float64, 8)
+	f.Predict(P, X)
+	if !reflect.DeepEqual(X, orig) {
+		t.Errorf("Predict changed X")
+	}
+	// Row 1 standardizes to z = (1, 1, 1): logits 6, 1, −1, 1.5; row 2 to
+	// z = 0: logits b. Softmax by definition.
+	for r, z := range [][]float64{{6, 1, -1, 1.5}, {0, 1, -1, 0}} {
+		var s float64
+		for _, v := range z {
+			s += math.Exp(v)
+		}
+		for j, v := range z {
+			if want := math.Exp(v) / s; math.Abs(P[r*4+j]-want) > 1e-15 {
+				t.Errorf("P[%d][%d] = %v, want %v", r, j, P[r*4+j], want)
+			}
+		}
+	}
+	if lt := f.LabelTree(); lt.Len() != 4 || lt.Name(0) != f.Labels[0] || lt.Name(3) != `\` {
+		t.Errorf("LabelTree: %v %v", lt, lt.Names())
+	}
+}
+
+// TestSaveInvalid checks that Save refuses what Load would reject, and
+// writes nothing then.
+func TestSaveInvalid(t *testing.T) {
+	for name, spoil := range map[string]func(f *model.File){
+		"NaN weight":     func(f *model.File) { f.W[1][2] = math.NaN() },
+		"infinite bias":  func(f *model.File) { f.B[0] = math.Inf(-1) },
+		"short row":      func(f *model.File) { f.W[0] = f.W[0][:2] },
+		"zero scale":     func(f *model.File) { f.Standardize.Scale[1] = 0 },
+		"duplicate name": func(f *model.File) { f.Labels[1] = f.Labels[0] },
+		"empty loss":     func(f *model.File) { f.Loss = "" },
+		"bad hash":       func(f *model.File) { f.Tree.SHA256 = "ABC" },
+		"NaN val loss":   func(f *model.File) { v := math.NaN(); f.Train.ValLoss = &v },
+	} {
+		f := sampleFile(t)
+		spoil(f)
+		var b bytes.Buffer
+		err := model.Save(&b, f)
+		if !errors.Is(err, model.ErrInvalid) || b.Len() != 0 {
+			t.Errorf("%s: Save returned %v and wrote %d bytes", name, err, b.Len())
+		}
+	}
+}
+
+// TestLoadErrors checks every kind of bad file: the sentinel, the line
+// where the problem is (0: none), and the words of the message.
+func TestLoadErrors(t *testing.T) {
+	good := string(save(t, sampleFile(t)))
+	replace := func(old, new string) string {
+		if !strings.Contains(good, old) {
+			t.Fatalf("sample file lacks %q", old)
+		}
+		return strings.Replace(good, old, new, 1)
+	}
+	lineOf := func(s, sub string) int { return 1 + strings.Count(s[:strings.Index(s, sub)], "\n") }
+	wLine := lineOf(good, `  "W": [`)
+	for _, tc := range []struct {
+		name, text string
+		err        error
+		line       int
+		msg        string
+	}{
+		{"empty", "", model.ErrNotModel, 0, "empty"},
+		{"blank", " \n\t\n", model.ErrNotModel, 0, "empty"},
+		{"not JSON", "hello\n", model.ErrNotModel, 1, "syntax"},
+		{"array", "[1, 2]\n", model.ErrNotModel, 1, "want an object"},
+		{"null", "null\n", model.ErrNotModel, 0, `no "format"`},
+		{"truncated", good[:len(good)/2], model.ErrNotModel, lineOf(good, good[len(good)/2-5:len(good)/2]), "syntax"},
+		{"trailing data", good + "{}\n", model.ErrNotModel, strings.Count(good, "\n") + 1, "after top-level value"},
+		{"syntax error in W", replace(`  "W": [`+"\n    [", `  "W": [`+"\n    [,"), model.ErrNotModel, wLine + 1, "syntax"},
+		{"other format", replace(`"twl-model"`, `"twl-checkpoint/1"`), model.ErrNotModel, 0, `"format" is "twl-checkpoint/1"`},
+		{"version 2", replace(`"version": 1`, `"version": 2`), model.ErrVersion, 0, "version 2"},
+		{"version string", replace(`"version": 1`, `"version": "1"`), model.ErrVersion, 0, `version "1"`},
+		{"other model", replace(`"softmax-linear"`, `"mlp"`), model.ErrVersion, 0, `"mlp"`},
+		{"missing b", replace(`  "b": [`, `  "c": [`), model.ErrInvalid, 0, `no "b"`},
+		{"unknown field", replace(`  "in": 3,`, `  "in": 3, "extra": 1,`), model.ErrInvalid, 0, `unknown field "extra"`},
+		{"in is a string", replace(`"in": 3`, `"in": "3"`), model.ErrInvalid, lineOf(good, `"in": 3`), `"in"`},
+		{"huge number", replace(`"lr":0.001`, `"lr":1e999`), model.ErrInvalid, lineOf(good, `"lr"`), "1e999"},
+		{"in is zero", replace(`"in": 3`, `"in": 0`), model.ErrInvalid, 0, `"in" is 0`},
+		{"in differs", replace(`"in": 3`, `"in": 4`), model.ErrInvalid, 0, `row 1 of "W" has 3 numbers, want "in" = 4`},
+		{"no labels", replace(`"labels": [`, `"labels": [], "x": [`), model.ErrInvalid, 0, ""},
+		{"empty label", replace(`"<root>"`, `""`), model.ErrInvalid, 0, "label 2: empty name"},
+		{"duplicate label", replace(`"<root>"`, `"\\"`), model.ErrInvalid, 0, "label 4"},
+		{"bad hash", replace(`"0123456789abcdef0123`, `"0123456789ABCDEF0123`), model.ErrInvalid, 0, "sha256"},
+		{"negative scale", replace(`"scale": [0.5`, `"scale": [-0.5`), model.ErrInvalid, 0, "scale 1 is -0.5"},
+		{"scale count", replace(`"scale": [0.5,`, `"scale": [`), model.ErrInvalid, 0, "2 scales"},
+		{"negative epochs", replace(`"epochs":5`, `"epochs":-5`), model.ErrInvalid, 0, `"epochs" is -5`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := model.Load(strings.NewReader(tc.text), "dir/m.model")
+			if !errors.Is(err, tc.err) {
+				t.Fatalf("error %v, want %v", err, tc.err)
+			}
+			msg := err.Error()
+			prefix := "dir/m.model: "
+			if tc.line > 0 {
+				prefix = fmt.Sprintf("dir/m.model:%d: ", tc.line)
+			}
+			if !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, tc.msg) {
+				t.Errorf("message %q, want prefix %q and %q", msg, prefix, tc.msg)
+			}
+		})
+	}
+	// Counts that disagree with the labels.
+	f := sampleFile(t)
+	f.B = f.B[:3]
+	f.W = f.W[:3]
+	f.Labels = f.Labels[:3]
+	three := string(save(t, f))
+	for name, text := range map[string]string{
+		"W count": strings.Replace(three, `"labels": [`, `"labels": ["x",`, 1),
+	} {
+		_, err := model.Load(strings.NewReader(text), "m")
+		if !errors.Is(err, model.ErrInvalid) || !strings.Contains(err.Error(), `"W" has 3 rows, want one per label (4)`) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestLoadReadError checks that an I/O error is reported with the name.
+func TestLoadReadError(t *testing.T) {
+	_, err := model.Load(errReader{}, "m.model")
+	if err == nil || !strings.HasPrefix(err.Error(), "m.model: ") || !strings.Contains(err.Error(), "disk on fire") {
+		t.Errorf("error %v", err)
+	}
+}
+
+type errReader struct{}
+
+func (errReader) Read([]byte) (int, error) { return 0, errors.New("disk on fire") }
+
+// FuzzLoad checks that Load never panics, that every error it returns names
+// the file, and that a file it accepts survives Save and Load unchanged.
+func FuzzLoad(f *testing.F) {
+	good := save(f, sampleFile(f))
+	f.Add(good)
+	f.Add(good[:len(good)/3])
+	f.Add([]byte(`{"format":"twl-model","version":1}`))
+	f.Add([]byte(`{"format":"twl-model","version":1,"model":"softmax-linear","in":1,"labels":["a"],` +
+		`"tree":{"source":"s","sha256":"` + strings.Repeat("ab", 32) + `"},"standardize":null,"loss":"kl","train":null,"W":[[1]],"b":[0]}`))
+	f.Add([]byte("null"))
+	f.Add([]byte(`{"W": [[1e999]]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := model.Load(bytes.NewReader(data), "fuzz.model")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.model") {
+				t.Fatalf("error without the file name: %v", err)
+			}
+			return
+		}
+		var b bytes.Buffer
+		if err := model.Save(&b, m); err != nil {
+			t.Fatalf("Save of a loaded file: %v", err)
+		}
+		m2, err := model.Load(&b, "again")
+		if err != nil || !sameBits(m, m2) {
+			t.Fatalf("Save/Load changed a loaded file: %v", err)
+		}
+		// A loaded file is usable.
+		P := make([]float64, len(m.Labels))
+		m.Predict(P, make([]float64, m.In))
+	})
+}
+
+func ExampleSave() {
+	m := &model.Linear{In: 2, Out: 3, Params: []float64{0.5, -1, 0, 2, 0.25, 0.125, 0, 0.1, -0.1}}
+	f := model.NewFile(m, []string{"low", "mid", "high"})
+	f.Tree = model.TreeRef{Source: "chain:3", SHA256: strings.Repeat("0", 64)}
+	f.Loss = "kl"
+	if err := model.Save(os.Stdout, f); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// {
+	//   "format": "twl-model",
+	//   "version": 1,
+	//   "model": "softmax-linear",
+	//   "in": 2,
+	//   "labels": ["low","mid","high"],
+	//   "tree": {"source":"chain:3","sha256":"0000000000000000000000000000000000000000000000000000000000000000"},
+	//   "standardize": null,
+	//   "loss": "kl",
+	//   "train": null,
+	//   "W": [
+	//     [0.5,-1],
+	//     [0,2],
+	//     [0.25,0.125]
+	//   ],
+	//   "b": [0,0.1,-0.1]
+	// }
+}

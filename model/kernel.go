@@ -1,0 +1,116 @@
+package model
+
+// The two products of the softmax-linear model, as kernels over blocks of
+// labels. Every output is computed by the same arithmetic whichever block or
+// goroutine computes it, so the results do not depend on how the labels are
+// split across cores:
+//
+//	dot(x, w)   = (Σ_{k even} x_k·w_k + Σ_{k odd} x_k·w_k) [+ x_{n−1}·w_{n−1} if n is odd]
+//	rowsum_k    = Σ_r c_r·x_{r,k}, summed over r in order from 0
+//
+// each product rounded before it is added (explicit float64 conversions
+// forbid the compiler to fuse them into FMA instructions). On amd64 the bulk
+// runs in SSE2 assembly (kernel_amd64.s) with two lanes, the even and odd
+// k; the Go forms below are the reference the assembly reproduces bit for
+// bit, and compute the edges.
+
+// dotRef returns dot(x, w) for len(w) ≤ len(x).
+func dotRef(x, w []float64) float64 {
+	n := len(w)
+	x = x[:n]
+	var s0, s1 float64
+	k := 0
+	for ; k+1 < n; k += 2 {
+		s0 += float64(x[k] * w[k])
+		s1 += float64(x[k+1] * w[k+1])
+	}
+	s := s0 + s1
+	if k < n {
+		s += float64(x[k] * w[k])
+	}
+	return s
+}
+
+// logitsBlock stores b_j + dot(X_r, W_j) in dst[r*out+j] for labels j in
+// [lo, hi) and all rows r.
+func logitsBlock(dst, X, W, b []float64, rows, in, out, lo, hi int) {
+	j := lo
+	if haveKernels && in >= 2 {
+		pairs := in / 2
+		var acc [8]float64
+		for ; j+4 <= hi; j += 4 {
+			w := W[j*in : (j+4)*in]
+			r := 0
+			for ; r+2 <= rows; r += 2 {
+				dot4x2(&w[0], in, &X[r*in], in, pairs, &acc)
+				for q := 0; q < 2; q++ {
+					for jj := 0; jj < 4; jj++ {
+						s := acc[4*q+jj]
+						if in%2 == 1 {
+							s += float64(X[(r+q)*in+in-1] * w[jj*in+in-1])
+						}
+						dst[(r+q)*out+j+jj] = b[j+jj] + s
+					}
+				}
+			}
+			for ; r < rows; r++ {
+				for jj := 0; jj < 4; jj++ {
+					dst[r*out+j+jj] = b[j+jj] + dotRef(X[r*in:(r+1)*in], w[jj*in:(jj+1)*in])
+				}
+			}
+		}
+	}
+	for ; j < hi; j++ {
+		wj := W[j*in : (j+1)*in]
+		for r := 0; r < rows; r++ {
+			dst[r*out+j] = b[j] + dotRef(X[r*in:(r+1)*in], wj)
+		}
+	}
+}
+
+// backwardBlock stores Σ_r G[r, j]·X[r, :] in row j of gw, and Σ_r G[r, j]
+// in gb[j], for labels j in [lo, hi).
+func backwardBlock(gw, gb, G, X []float64, rows, in, out, lo, hi int, cb []float64) {
+	for j := lo; j < hi; j++ {
+		var s float64
+		for r := 0; r < rows; r++ {
+			s += G[r*out+j]
+		}
+		gb[j] = s
+	}
+	j := lo
+	if haveKernels && in >= 2 && rows > 0 {
+		pairs := in / 2
+		// cb holds each coefficient twice, for the two lanes.
+		cb = cb[:4*rows]
+		for ; j+2 <= hi; j += 2 {
+			for r := 0; r < rows; r++ {
+				c0, c1 := G[r*out+j], G[r*out+j+1]
+				cb[2*r], cb[2*r+1] = c0, c0
+				cb[2*rows+2*r], cb[2*rows+2*r+1] = c1, c1
+			}
+			g := gw[j*in : (j+2)*in]
+			axpy2(&g[0], &g[in], &X[0], in, &cb[0], &cb[2*rows], rows, pairs)
+			if in%2 == 1 {
+				k := in - 1
+				g[k] = rowSumRef(G, X, rows, in, out, j, k)
+				g[in+k] = rowSumRef(G, X, rows, in, out, j+1, k)
+			}
+		}
+	}
+	for ; j < hi; j++ {
+		g := gw[j*in : (j+1)*in]
+		for k := range g {
+			g[k] = rowSumRef(G, X, rows, in, out, j, k)
+		}
+	}
+}
+
+// rowSumRef returns Σ_r G[r, j]·X[r, k], summed over r in order.
+func rowSumRef(G, X []float64, rows, in, out, j, k int) float64 {
+	var s float64
+	for r := 0; r < rows; r++ {
+		s += float64(G[r*out+j] * X[r*in+k])
+	}
+	return s
+}

@@ -1,0 +1,19 @@
+//go:build amd64 && !purego
+
+package model
+
+const haveKernels = true
+
+// dot4x2 stores in acc[4q+i] the even-plus-odd lane sum of
+// Σ_{k<2·pairs} x_q[k]·w_i[k] for the rows w_0..w_3 (stride wStride
+// elements, starting at w) and x_0, x_1 (stride xStride, starting at x).
+//
+//go:noescape
+func dot4x2(w *float64, wStride int, x *float64, xStride int, pairs int, acc *[8]float64)
+
+// axpy2 stores in g0[k] and g1[k], for k < 2·pairs, Σ_r c0[2r]·x_r[k] and
+// Σ_r c1[2r]·x_r[k], summed over r in order (x_r at x + r·xStride; c0 and
+// c1 hold each coefficient twice).
+//
+//go:noescape
+func axpy2(g0, g1, x *float64, xStride int, c0, c1 *float64, rows, pairs int)
