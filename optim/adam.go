@@ -14,6 +14,11 @@ type Adam struct {
 	Beta2       float64 // second-moment decay; 0 means 0.999
 	Eps         float64 // ε; 0 means 1e-8
 	WeightDecay float64 // L2 coefficient added to the gradient; 0 means none
+	// DecayEnd limits weight decay to params[:DecayEnd] (put the parameters
+	// to decay first: model.Linear keeps W before b, so that biases, which
+	// decay would pull toward a uniform prediction, can be excluded). Zero
+	// means every parameter.
+	DecayEnd int
 
 	m, v []float64
 	t    int
@@ -54,9 +59,21 @@ func (a *Adam) Step(params, grad []float64) {
 	step *= sb
 	epsHat := eps * sb
 	k := adamConsts{b1: b1, c1: 1 - b1, b2: b2, c2: 1 - b2, step: step, epsHat: epsHat, wd: wd}
+	k0 := k
+	k0.wd = 0
+	end := len(params)
+	if a.DecayEnd > 0 {
+		end = min(a.DecayEnd, end)
+	}
 	// Every parameter is updated independently: split them across cores.
 	parallel.For(len(params), 0, 1<<14, func(lo, hi int) {
-		adamUpdate(params[lo:hi], grad[lo:hi], a.m[lo:hi], a.v[lo:hi], &k)
+		if mid := min(max(end, lo), hi); mid > lo {
+			adamUpdate(params[lo:mid], grad[lo:mid], a.m[lo:mid], a.v[lo:mid], &k)
+			lo = mid
+		}
+		if lo < hi {
+			adamUpdate(params[lo:hi], grad[lo:hi], a.m[lo:hi], a.v[lo:hi], &k0)
+		}
 	})
 }
 

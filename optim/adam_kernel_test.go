@@ -43,3 +43,39 @@ func TestAdamKernelMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestAdamDecayEnd checks that DecayEnd limits weight decay to the leading
+// parameters: the decayed prefix matches an optimizer with decay on every
+// parameter, and the rest matches one without decay (both computed on
+// copies, an independent run of the same arithmetic). Lengths straddle the
+// parallel chunk size so that the boundary falls inside and between chunks.
+func TestAdamDecayEnd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, n := range []int{5, 40000} {
+		for _, end := range []int{1, 3, n / 2, 20000, n, n + 7} {
+			p := make([]float64, n)
+			g := make([]float64, n)
+			for i := range p {
+				p[i], g[i] = rng.NormFloat64(), rng.NormFloat64()
+			}
+			pAll, pNone := append([]float64(nil), p...), append([]float64(nil), p...)
+			a := Adam{WeightDecay: 0.1, DecayEnd: end}
+			all := Adam{WeightDecay: 0.1}
+			none := Adam{}
+			for range 3 {
+				a.Step(p, g)
+				all.Step(pAll, g)
+				none.Step(pNone, g)
+			}
+			for i := range p {
+				want := pNone[i]
+				if i < end {
+					want = pAll[i]
+				}
+				if p[i] != want {
+					t.Fatalf("n=%d end=%d: param %d = %v, want %v", n, end, i, p[i], want)
+				}
+			}
+		}
+	}
+}

@@ -50,6 +50,7 @@ type checkpointKey struct {
 	Beta2    float64
 	Eps      float64
 	Decay    float64
+	DecayEnd int
 	Patience int
 }
 
@@ -61,7 +62,7 @@ func makeKey(m *model.Linear, l loss.Loss, d Data, cfg Config, batch int) checkp
 	return checkpointKey{
 		In: m.In, L: m.Out, N: d.N, Loss: l.Name(), Batch: batch, Seed: cfg.Seed,
 		ValRows: len(cfg.ValRows), LR: cfg.Adam.LR, Beta1: cfg.Adam.Beta1, Beta2: cfg.Adam.Beta2,
-		Eps: cfg.Adam.Eps, Decay: cfg.Adam.WeightDecay, Patience: cfg.Patience,
+		Eps: cfg.Adam.Eps, Decay: cfg.Adam.WeightDecay, DecayEnd: cfg.Adam.DecayEnd, Patience: cfg.Patience,
 	}
 }
 

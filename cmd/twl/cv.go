@@ -39,9 +39,9 @@ standard error.`
 const cvExamples = `  # SJAFFE, 10 × 10-fold as published for SA-BFGS (PyLDL README).
   twl cv --data SJAFFE.mat --tree star --folds 10 --repeats 10 --pyldl
 
-  # Does the tree-Wasserstein term help on ordinal labels? Compare wasserstein.
-  twl cv --data Yeast_alpha.mat --tree chain --loss kl --repeats 3 --format json
-  twl cv --data Yeast_alpha.mat --tree chain --loss kl+tw --lambda 1 --repeats 3 --format json`
+  # Does the tree-Wasserstein term help on ordinal labels (ages)? Compare wasserstein.
+  twl cv --data FG-Net.mat --tree chain --loss kl --repeats 3 --format json
+  twl cv --data FG-Net.mat --tree chain --loss kl+tw --lambda 1 --repeats 3 --format json`
 
 const defRepeats = 10
 
@@ -75,6 +75,9 @@ func runCV(e *env, args []string) error {
 		return fs.fail("--format must be text or json, not %q", *format)
 	}
 
+	if err := checkOutDir(*out); err != nil {
+		return err
+	}
 	d, err := loadLDL(e, fs, *tf.data, *tf.tree)
 	if err != nil {
 		return err

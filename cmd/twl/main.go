@@ -8,8 +8,14 @@
 // The commands are:
 //
 //	demo       a first run on built-in data: what TW measures, and how fast
-//	distance   tree-Wasserstein distances between label distributions
-//	bench      time the tree-Wasserstein kernels on random trees
+//	distance   tree-Wasserstein distances between label distributions (tw, emd, sinkhorn)
+//	eval       score predicted label distributions against targets
+//	train      fit a label-distribution model (KL, KL + λ·TW, KL + λ·Sinkhorn) to data
+//	predict    predict label distributions with a trained model
+//	cv         repeated k-fold cross-validation of training, every measure
+//	bench      time the kernels (tw, emd, sinkhorn) at several sizes
+//	synth      generate the paper's synthetic data set (Algorithm 1)
+//	experiment reproduce the paper's experiments and tables as reports
 //
 // Run "twl help <command>" for a command's flags and examples.
 //

@@ -31,8 +31,9 @@ must have the model's dimension; the model's standardization is applied to
 them.
 
 --tree checks that TREE (a file, or chain, star, chain:N, star:N as for
-train) is the tree the model was trained on, by the SHA-256 of its edge
-list: a different tree is an error.
+train; chain and star have the model's number of labels) is the tree the
+model was trained on, by the SHA-256 of its edge list: a different tree is
+an error.
 
 An error in the input is reported as FILE:LINE: what is wrong, with exit
 status 1, and nothing is written; --out and --targets are written all or
@@ -80,11 +81,7 @@ func runPredict(e *env, args []string) error {
 		return err
 	}
 	if *treeSpec != "" {
-		_, c := ds.Y.Dims()
-		if !isMAT(*dataPath) {
-			c = 0
-		}
-		t, _, err := resolveTree(fs, *treeSpec, c)
+		t, _, err := resolveTree(fs, *treeSpec, len(f.Labels))
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,288 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// readDists reads a JSON Lines file of {"label": mass} objects.
+func readDists(t *testing.T, path string) []map[string]float64 {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]float64
+	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		var m map[string]float64
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%s: %q: %v", path, line, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// readTargets reads the "y" of every line of a JSON Lines data file.
+func readTargets(t *testing.T, path string) []map[string]float64 {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]float64
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var row struct{ Y map[string]float64 }
+		if err := json.Unmarshal([]byte(line), &row); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, row.Y)
+	}
+	return out
+}
+
+// trainQuick trains the synthetic data of dir into dir/m.model.
+func trainQuick(t *testing.T, dir string, extra ...string) string {
+	t.Helper()
+	out := filepath.Join(dir, "m.model")
+	code, _, stderr := twl(t, "", append(append([]string{"train", "--data", filepath.Join(dir, "d.jsonl"),
+		"--tree", filepath.Join(dir, "t.tree"), "--out", out}, quick...), extra...)...)
+	if code != 0 {
+		t.Fatalf("train: exit %d, %s", code, stderr)
+	}
+	return out
+}
+
+// TestTrainPredictEval trains, predicts new samples and scores the
+// predictions. The predictions are checked against softmax(W·z + b)
+// computed here by loops from the model file's numbers, z the features
+// standardized with the file's mean and scale; the scores against the
+// Chebyshev distance computed here.
+func TestTrainPredictEval(t *testing.T) {
+	dir := ldlDir(t)
+	os.WriteFile(filepath.Join(dir, "test.jsonl"), []byte(ldlRows(10, 2, 99)), 0o644)
+	m := trainQuick(t, dir, "--loss", "kl+tw")
+	pred, targets := filepath.Join(dir, "pred.jsonl"), filepath.Join(dir, "targets.jsonl")
+	code, stdout, stderr := twl(t, "", "predict", "--model", m, "--data", filepath.Join(dir, "test.jsonl"),
+		"--tree", filepath.Join(dir, "t.tree"), "--out", pred, "--targets", targets)
+	if code != 0 || stdout != "" || stderr != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	f := loadModelFile(t, m)
+	X := readFeatures(t, filepath.Join(dir, "test.jsonl"))
+	P := readDists(t, pred)
+	if len(P) != 10 {
+		t.Fatalf("%d predictions, want 10", len(P))
+	}
+	for r, x := range X {
+		z := make([]float64, len(f.Labels))
+		var s float64
+		for j := range z {
+			z[j] = f.B[j]
+			for k, v := range x {
+				z[j] += f.W[j][k] * (v - f.Standardize.Mean[k]) / f.Standardize.Scale[k]
+			}
+			s += math.Exp(z[j])
+		}
+		for j, name := range f.Labels {
+			if want := math.Exp(z[j]) / s; math.Abs(P[r][name]-want) > 1e-14 {
+				t.Errorf("row %d, %s: %v, want %v", r+1, name, P[r][name], want)
+			}
+		}
+	}
+	// The targets are the "y" of the data, exactly.
+	Y := readTargets(t, filepath.Join(dir, "test.jsonl"))
+	if got := readDists(t, targets); len(got) != len(Y) {
+		t.Fatalf("%d targets, want %d", len(got), len(Y))
+	} else {
+		for r := range Y {
+			for _, name := range []string{"a", "b", "c"} {
+				if got[r][name] != Y[r][name] {
+					t.Errorf("target %d, %s: %v, want %v", r+1, name, got[r][name], Y[r][name])
+				}
+			}
+		}
+	}
+	// Standard output holds the same as --out.
+	_, stdout, _ = twl(t, "", "predict", "--model", m, "--data", filepath.Join(dir, "test.jsonl"))
+	if data, _ := os.ReadFile(pred); stdout != string(data) {
+		t.Errorf("stdout differs from --out")
+	}
+	// twl eval scores them: chebyshev is the mean of max_i |p_i − t_i|.
+	res := evalJSON(t, "", "--tree", filepath.Join(dir, "t.tree"), pred, targets)
+	var cheb float64
+	for r := range Y {
+		var d float64
+		for _, name := range []string{"a", "b", "c"} {
+			d = math.Max(d, math.Abs(P[r][name]-Y[r][name]))
+		}
+		cheb += d / float64(len(Y))
+	}
+	if got := jsonNumber(t, res["chebyshev"]); math.Abs(got-cheb) > 1e-15 {
+		t.Errorf("chebyshev %v, want %v", got, cheb)
+	}
+}
+
+// TestPredictBadInput checks every kind of bad input: exit status 1, a
+// message naming the file (and line), nothing written.
+func TestPredictBadInput(t *testing.T) {
+	dir := ldlDir(t)
+	m := trainQuick(t, dir)
+	good, _ := os.ReadFile(m)
+	files := map[string]string{
+		"dim.jsonl":     "\n" + `{"x": [1, 2, 3], "y": {"a": 1}}` + "\n",
+		"label.jsonl":   `{"x": [1, 2], "y": {"a": 0.5, "zebra": 0.5}}` + "\n",
+		"nan.jsonl":     `{"x": [1, NaN], "y": {"a": 1}}` + "\n",
+		"empty.jsonl":   "",
+		"noy.jsonl":     `{"x": [1, 2]}` + "\n",
+		"mixed.jsonl":   ldlRows(2, 2, 5) + `{"x": [1], "y": {"a": 1}}` + "\n",
+		"trunc.model":   string(good[:len(good)*2/3]),
+		"data.model":    ldlRows(1, 2, 5),
+		"v2.model":      strings.Replace(string(good), `"version": 1`, `"version": 2`, 1),
+		"shortW.model":  strings.Replace(string(good), `"in": 2`, `"in": 3`, 1),
+		"other.tree":    "a\tb\nb\tc\n",
+		"test.jsonl":    ldlRows(3, 2, 5),
+		"renamed.jsonl": strings.ReplaceAll(ldlRows(3, 2, 5), `"c"`, `"d"`),
+	}
+	for name, text := range files {
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+	p := func(name string) string { return filepath.Join(dir, name) }
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		msg   string
+		lined bool // the message has FILE:LINE
+	}{
+		{"feature dimension", []string{"--model", m, "--data", p("dim.jsonl")}, "dim.jsonl:2: 3 features, the model expects 2", true},
+		{"dimension within the file", []string{"--model", m, "--data", p("mixed.jsonl")}, "mixed.jsonl:3: wrong dimension", true},
+		{"unknown label", []string{"--model", m, "--data", p("label.jsonl")}, `label.jsonl:1: unknown label: "zebra" is not a label of the model ` + m + " (3 labels)", true},
+		{"renamed label", []string{"--model", m, "--data", p("renamed.jsonl")}, `renamed.jsonl:1: unknown label: "d"`, true},
+		{"NaN feature", []string{"--model", m, "--data", p("nan.jsonl")}, "nan.jsonl:1: syntax error", true},
+		{"no targets", []string{"--model", m, "--data", p("noy.jsonl")}, `noy.jsonl:1: syntax error: no "y" (label distribution); predict reads the training format`, true},
+		{"empty data", []string{"--model", m, "--data", p("empty.jsonl")}, "empty.jsonl: no samples", false},
+		{"missing data", []string{"--model", m, "--data", p("nope.jsonl")}, "nope.jsonl: no such file", false},
+		{"truncated model", []string{"--model", p("trunc.model"), "--data", p("test.jsonl")}, "trunc.model:", true},
+		{"data as model", []string{"--model", p("data.model"), "--data", p("test.jsonl")}, `data.model: not a twl model file: no "format"`, false},
+		{"model version 2", []string{"--model", p("v2.model"), "--data", p("test.jsonl")}, "v2.model: unsupported model file: version 2", false},
+		{"inconsistent model", []string{"--model", p("shortW.model"), "--data", p("test.jsonl")}, `shortW.model: invalid model file: row 1 of "W" has 2 numbers, want "in" = 3`, false},
+		{"missing model", []string{"--model", p("nope.model"), "--data", p("test.jsonl")}, "nope.model: no such file", false},
+		{"model is a directory", []string{"--model", dir, "--data", p("test.jsonl")}, dir + ": read", false},
+		{"other tree", []string{"--model", m, "--data", p("test.jsonl"), "--tree", p("other.tree")}, "other.tree is not the tree " + m + " was trained on", false},
+		{"star tree", []string{"--model", m, "--data", p("test.jsonl"), "--tree", "star"}, "star is not the tree", false},
+		{"chain of 4", []string{"--model", m, "--data", p("test.jsonl"), "--tree", "chain:4"}, "--tree chain:4 has 4 labels, want 3", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, targets := p("out.jsonl"), p("targets.jsonl")
+			code, stdout, stderr := twl(t, "", append([]string{"predict", "--out", out, "--targets", targets}, tc.args...)...)
+			if code != 1 || stdout != "" || !strings.Contains(stderr, tc.msg) || exists(out) || exists(targets) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and %q, nothing written", code, stdout, stderr, tc.msg)
+			}
+			if tc.lined && !fileLine.MatchString(stderr) {
+				t.Errorf("no FILE:LINE in %q", stderr)
+			}
+		})
+	}
+}
+
+func TestPredictUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--data", "d.jsonl"}, "--model is required"},
+		{[]string{"--model", "m"}, "--data is required"},
+		{[]string{"--model", "-", "--data", "-"}, "only one of --model and --data"},
+		{[]string{"--model", "m", "--data", "d", "--targets", "x", "--out", "x"}, "--targets needs a file of its own"},
+		{[]string{"--model", "m", "--data", "d", "extra"}, "predict takes no arguments"},
+	} {
+		code, stdout, stderr := twl(t, "", append([]string{"predict"}, tc.args...)...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, tc.msg) {
+			t.Errorf("twl predict %q: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.msg)
+		}
+	}
+}
+
+// TestPredictStdin reads the model from standard input.
+func TestPredictStdin(t *testing.T) {
+	dir := ldlDir(t)
+	m := trainQuick(t, dir)
+	model, _ := os.ReadFile(m)
+	_, want, _ := twl(t, "", "predict", "--model", m, "--data", filepath.Join(dir, "d.jsonl"))
+	code, got, stderr := twl(t, string(model), "predict", "--model", "-", "--data", filepath.Join(dir, "d.jsonl"))
+	if code != 0 || got != want || strings.Count(got, "\n") != 30 {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// sharedData returns the path of a data set of ../shared/data/ldl, or skips
+// the test when it is absent.
+func sharedData(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "shared", "data", "ldl", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s is absent", p)
+	}
+	return p
+}
+
+// TestMATTrainPredict trains on SJAFFE with a star, and with a tree file
+// whose nodes are its labels 0 … 5 in another order under an extra node,
+// and predicts with each.
+func TestMATTrainPredict(t *testing.T) {
+	sj := sharedData(t, "SJAFFE.mat")
+	dir := write(t, map[string]string{"face.tree": "face\t5\nface\t3\nface\t4\nface\t0\nface\t1\nface\t2\n"})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	code, _, stderr := twl(t, "", "train", "--data", sj, "--tree", "star", "--epochs", "2", "--quiet", "--out", p("star.model"))
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if f := loadModelFile(t, p("star.model")); f.In != 243 || len(f.Labels) != 6 || f.Tree.Source != "star:6" {
+		t.Errorf("model: in %d, labels %v, tree %v", f.In, f.Labels, f.Tree)
+	}
+	code, out, stderr := twl(t, "", "predict", "--model", p("star.model"), "--data", sj, "--tree", "star", "--targets", p("t.jsonl"))
+	if code != 0 || strings.Count(out, "\n") != 213 || !strings.HasPrefix(out, `{"0":`) {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if code, _, stderr := twl(t, "", "predict", "--model", p("star.model"), "--data", sj, "--tree", "chain"); code != 1 || !strings.Contains(stderr, "chain is not the tree") {
+		t.Errorf("wrong tree: exit %d, %q", code, stderr)
+	}
+
+	code, _, stderr = twl(t, "", "train", "--data", sj, "--tree", p("face.tree"), "--epochs", "2", "--quiet", "--out", p("face.model"))
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	f := loadModelFile(t, p("face.model"))
+	if strings.Join(f.Labels, ",") != "face,5,3,4,0,1,2" {
+		t.Errorf("labels %v, want the tree's order", f.Labels)
+	}
+	code, out, stderr = twl(t, "", "predict", "--model", p("face.model"), "--data", sj, "--targets", p("t2.jsonl"))
+	if code != 0 || !strings.HasPrefix(out, `{"face":`) {
+		t.Fatalf("exit %d, stderr %q, out %.100q", code, stderr, out)
+	}
+	// The targets are the same distributions, whatever the label order.
+	a, b := readDists(t, p("t.jsonl")), readDists(t, p("t2.jsonl"))
+	for r := range a {
+		for name, v := range a[r] {
+			if b[r][name] != v || b[r]["face"] != 0 {
+				t.Fatalf("row %d: targets %v and %v", r+1, a[r], b[r])
+			}
+		}
+	}
+	// A tree file that lacks a label of the data.
+	os.WriteFile(p("bad.tree"), []byte("face\t0\nface\t1\n"), 0o644)
+	if code, _, stderr := twl(t, "", "train", "--data", sj, "--tree", p("bad.tree"), "--out", p("x")); code != 1 || !strings.Contains(stderr, `bad.tree: no node "2" for label column 2`) {
+		t.Errorf("exit %d, %q", code, stderr)
+	}
+	// Another data set: wrong feature dimension, and labels the model lacks.
+	if ya := sharedData(t, "Yeast_alpha.mat"); ya != "" {
+		code, _, stderr := twl(t, "", "predict", "--model", p("star.model"), "--data", ya)
+		if code != 1 || !strings.Contains(stderr, "is not a label of the model") {
+			t.Errorf("exit %d, %q", code, stderr)
+		}
+	}
+}

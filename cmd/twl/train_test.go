@@ -1,0 +1,364 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/twl-ldl/twl/model"
+)
+
+// ldlTree is the label tree of the synthetic data: a root with two
+// children, all three nodes labels.
+const ldlTree = "a\tb\na\tc\n"
+
+// ldlRows returns n lines of synthetic JSON Lines data with d features:
+// x is random, with feature scales and offsets far from 0 and 1 (so that
+// standardization matters), and y = softmax(A·x + c) for a fixed A, c.
+func ldlRows(n, d int, seed uint64) string {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var b strings.Builder
+	for range n {
+		x := make([]float64, d)
+		z := []float64{0.2, -0.1, 0}
+		for k := range x {
+			x[k] = 10*float64(k+1) + float64(k+1)*rng.NormFloat64()
+			u := (x[k] - 10*float64(k+1)) / float64(k+1)
+			z[0] += 0.8 * u
+			z[1] -= 0.5 * u * float64(k%2*2-1)
+		}
+		var s float64
+		for _, v := range z {
+			s += math.Exp(v)
+		}
+		xs, _ := json.Marshal(x)
+		fmt.Fprintf(&b, `{"x": %s, "y": {"a": %s, "b": %s, "c": %s}}`+"\n", xs,
+			strconv.FormatFloat(math.Exp(z[0])/s, 'g', -1, 64),
+			strconv.FormatFloat(math.Exp(z[1])/s, 'g', -1, 64),
+			strconv.FormatFloat(math.Exp(z[2])/s, 'g', -1, 64))
+	}
+	return b.String()
+}
+
+// ldlDir writes the synthetic tree (t.tree) and data set (d.jsonl, 30 rows
+// of 2 features) into a temporary directory.
+func ldlDir(t *testing.T) string {
+	return write(t, map[string]string{"t.tree": ldlTree, "d.jsonl": ldlRows(30, 2, 1)})
+}
+
+// quick are training flags that keep the tests fast.
+var quick = []string{"--epochs", "8", "--batch", "4", "--quiet"}
+
+func loadModelFile(t *testing.T, path string) *model.File {
+	t.Helper()
+	r, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	f, err := model.Load(r, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func TestTrainModelFile(t *testing.T) {
+	dir := ldlDir(t)
+	out := filepath.Join(dir, "m.model")
+	code, stdout, stderr := twl(t, "", append([]string{"train", "--data", filepath.Join(dir, "d.jsonl"),
+		"--tree", filepath.Join(dir, "t.tree"), "--loss", "kl+tw", "--lambda", "0.5", "--out", out}, quick...)...)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.HasPrefix(stdout, "wrote "+out+": softmax-linear, 2 features → 3 labels, loss kl+0.5·tw\n8 epochs on 30 rows") {
+		t.Errorf("summary %q", stdout)
+	}
+	f := loadModelFile(t, out)
+	if f.In != 2 || strings.Join(f.Labels, ",") != "a,b,c" || f.Loss != "kl+0.5·tw" || f.Tree.Source != filepath.Join(dir, "t.tree") {
+		t.Errorf("model %+v", f)
+	}
+	// The tree's hash is that of its canonical edge list, every weight
+	// written.
+	if sum := sha256.Sum256([]byte("a\tb\t1\na\tc\t1\n")); f.Tree.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("tree hash %s", f.Tree.SHA256)
+	}
+	tr := f.Train
+	if tr == nil || tr.Rows != 30 || tr.Epochs != 8 || tr.EpochsRun != 8 || tr.BestEpoch != 8 || tr.Batch != 4 ||
+		tr.LR != defLR || tr.WeightDecay != defWeightDecay || tr.Seed != 1 || tr.ValLoss != nil {
+		t.Errorf("train record %+v", tr)
+	}
+
+	// The standardization is the mean and population standard deviation
+	// of the training features, computed here from the data file.
+	X := readFeatures(t, filepath.Join(dir, "d.jsonl"))
+	for k := range 2 {
+		var m, v float64
+		for _, x := range X {
+			m += x[k]
+		}
+		m /= float64(len(X))
+		for _, x := range X {
+			v += (x[k] - m) * (x[k] - m)
+		}
+		s := math.Sqrt(v / float64(len(X)))
+		if math.Abs(f.Standardize.Mean[k]-m) > 1e-12*math.Abs(m) || math.Abs(f.Standardize.Scale[k]-s) > 1e-12*s {
+			t.Errorf("feature %d: standardization %v, %v; want %v, %v", k, f.Standardize.Mean[k], f.Standardize.Scale[k], m, s)
+		}
+	}
+
+	// Same command, same model, bit for bit.
+	out2 := filepath.Join(dir, "m2.model")
+	twl(t, "", append([]string{"train", "--data", filepath.Join(dir, "d.jsonl"),
+		"--tree", filepath.Join(dir, "t.tree"), "--loss", "kl+tw", "--lambda", "0.5", "--out", out2}, quick...)...)
+	g := loadModelFile(t, out2)
+	if fmt.Sprint(f.W, f.B) != fmt.Sprint(g.W, g.B) || !sameFloats(f.W, g.W) {
+		t.Errorf("two runs differ")
+	}
+	// Another seed, another model.
+	twl(t, "", append([]string{"train", "--data", filepath.Join(dir, "d.jsonl"),
+		"--tree", filepath.Join(dir, "t.tree"), "--seed", "2", "--out", out2}, quick...)...)
+	if g := loadModelFile(t, out2); sameFloats(f.W, g.W) {
+		t.Errorf("--seed 2 gives the same model")
+	}
+}
+
+func sameFloats(a, b [][]float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) {
+			return false
+		}
+		for j := range a[i] {
+			if math.Float64bits(a[i][j]) != math.Float64bits(b[i][j]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// readFeatures reads the "x" of every line of a JSON Lines file with
+// encoding/json.
+func readFeatures(t *testing.T, path string) [][]float64 {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var X [][]float64
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var row struct{ X []float64 }
+		if err := json.Unmarshal([]byte(line), &row); err != nil {
+			t.Fatal(err)
+		}
+		X = append(X, row.X)
+	}
+	return X
+}
+
+func TestTrainJSONAndValidation(t *testing.T) {
+	dir := ldlDir(t)
+	out := filepath.Join(dir, "m.model")
+	code, stdout, stderr := twl(t, "", "train", "--data", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "t.tree"),
+		"--val", "0.2", "--patience", "2", "--epochs", "400", "--lr", "0.05", "--format", "json", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || strings.Count(stdout, "\n") != 1 {
+		t.Fatalf("summary %q: %v", stdout, err)
+	}
+	for _, k := range []string{"model", "in", "labels", "loss", "rows", "val_rows", "epochs_run", "best_epoch",
+		"stopped_early", "resumed_from", "train_loss", "val_loss", "seconds"} {
+		if _, ok := sum[k]; !ok {
+			t.Errorf("summary lacks %q: %s", k, stdout)
+		}
+	}
+	if sum["rows"] != 24.0 || sum["val_rows"] != 6.0 {
+		t.Errorf("rows %v + %v, want 24 + 6", sum["rows"], sum["val_rows"])
+	}
+	// Progress: one line per epoch on stderr, the best epochs starred.
+	if !strings.HasPrefix(stderr, "epoch 1/400  loss ") || !strings.Contains(stderr, " val ") || !strings.Contains(stderr, " *") {
+		t.Errorf("progress %q", stderr)
+	}
+	f := loadModelFile(t, out)
+	if f.Train.ValRows != 6 || f.Train.ValLoss == nil || f.Train.BestEpoch < 1 || f.Train.BestEpoch > f.Train.EpochsRun {
+		t.Errorf("train record %+v", f.Train)
+	}
+	if sum["stopped_early"] == true && f.Train.EpochsRun >= 400 {
+		t.Errorf("stopped early after all epochs")
+	}
+}
+
+// TestTrainCheckpoint trains 3 epochs with a checkpoint, then asks for 6:
+// the second run resumes after epoch 3 and gives the model of an
+// uninterrupted 6-epoch run, bit for bit.
+func TestTrainCheckpoint(t *testing.T) {
+	dir := ldlDir(t)
+	args := func(epochs, out, ck string) []string {
+		a := []string{"train", "--data", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "t.tree"),
+			"--loss", "kl+tw", "--batch", "4", "--epochs", epochs, "--quiet", "--out", filepath.Join(dir, out)}
+		if ck != "" {
+			a = append(a, "--checkpoint", filepath.Join(dir, ck))
+		}
+		return a
+	}
+	if code, _, stderr := twl(t, "", args("6", "full.model", "")...); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, _, stderr := twl(t, "", args("3", "part.model", "run.ckpt")...); code != 0 || !exists(filepath.Join(dir, "run.ckpt")) {
+		t.Fatalf("exit %d, %s", code, stderr)
+	}
+	code, stdout, stderr := twl(t, "", args("6", "resumed.model", "run.ckpt")...)
+	if code != 0 || !strings.Contains(stdout, "(resumed after epoch 3)") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	full, resumed := loadModelFile(t, filepath.Join(dir, "full.model")), loadModelFile(t, filepath.Join(dir, "resumed.model"))
+	if !sameFloats(full.W, resumed.W) || !sameFloats([][]float64{full.B}, [][]float64{resumed.B}) {
+		t.Errorf("resumed model differs from the uninterrupted one")
+	}
+	if resumed.Train.Resumed != 3 || resumed.Train.EpochsRun != 6 {
+		t.Errorf("train record %+v", resumed.Train)
+	}
+	// A checkpoint of another run is refused, and nothing is written.
+	code, _, stderr = twl(t, "", append(args("6", "other.model", "run.ckpt"), "--lr", "0.5")...)
+	if code != 1 || !strings.Contains(stderr, "run.ckpt: checkpoint belongs to another run") || exists(filepath.Join(dir, "other.model")) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestTrainBadInput checks that bad data is an error naming the file and
+// line, with exit status 1, and that no model is written.
+func TestTrainBadInput(t *testing.T) {
+	good := ldlRows(3, 2, 1)
+	lines := strings.SplitAfter(good, "\n")
+	for _, tc := range []struct {
+		name, data, msg string
+	}{
+		{"wrong dimension", lines[0] + lines[1] + `{"x": [1, 2, 3], "y": {"a": 1}}` + "\n", "d.jsonl:3: wrong dimension: 3 features, want 2 as on line 1"},
+		{"unknown label", lines[0] + `{"x": [1, 2], "y": {"zebra": 1}}` + "\n", `d.jsonl:2: unknown label: "zebra"`},
+		{"NaN feature", `{"x": [NaN, 2], "y": {"a": 1}}` + "\n", "d.jsonl:1: syntax error"},
+		{"huge feature", lines[0] + `{"x": [1e999, 2], "y": {"a": 1}}` + "\n", "d.jsonl:2: non-finite value"},
+		{"negative mass", `{"x": [1, 2], "y": {"a": -1, "b": 2}}` + "\n", "d.jsonl:1: negative mass"},
+		{"zero row", `{"x": [1, 2], "y": {}}` + "\n", "d.jsonl:1: all masses are zero"},
+		{"not JSON", "x,y\n", "d.jsonl:1: syntax error"},
+		{"empty", "", "d.jsonl: no samples"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := write(t, map[string]string{"t.tree": ldlTree, "d.jsonl": tc.data})
+			out := filepath.Join(dir, "m.model")
+			code, stdout, stderr := twl(t, "", append([]string{"train", "--data", filepath.Join(dir, "d.jsonl"),
+				"--tree", filepath.Join(dir, "t.tree"), "--out", out}, quick...)...)
+			if code != 1 || stdout != "" || !strings.Contains(stderr, tc.msg) || exists(out) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and %q, no model", code, stdout, stderr, tc.msg)
+			}
+		})
+	}
+	// A bad tree file: FILE:LINE of the tree.
+	dir := write(t, map[string]string{"t.tree": "a\tb\nb\ta\n", "d.jsonl": good})
+	code, _, stderr := twl(t, "", "train", "--data", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "t.tree"), "--out", filepath.Join(dir, "m"))
+	if code != 1 || !fileLine.MatchString(stderr) || !strings.Contains(stderr, "t.tree:") {
+		t.Errorf("bad tree: exit %d, stderr %q", code, stderr)
+	}
+	// An output directory that does not exist: an error before training.
+	code, _, stderr = twl(t, "", "train", "--data", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "t.tree"), "--out", filepath.Join(dir, "no", "m"))
+	if code != 1 || !strings.Contains(stderr, "cannot write "+filepath.Join(dir, "no", "m")) {
+		t.Errorf("missing directory: exit %d, stderr %q", code, stderr)
+	}
+	// A missing data file.
+	os.WriteFile(filepath.Join(dir, "t.tree"), []byte(ldlTree), 0o644)
+	code, _, stderr = twl(t, "", "train", "--data", filepath.Join(dir, "nope.jsonl"), "--tree", filepath.Join(dir, "t.tree"), "--out", filepath.Join(dir, "m"))
+	if code != 1 || !strings.Contains(stderr, "nope.jsonl") {
+		t.Errorf("missing data: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestTrainRescaledWarning: label rows that do not sum to 1 are rescaled,
+// with a warning naming the first.
+func TestTrainRescaledWarning(t *testing.T) {
+	dir := write(t, map[string]string{"t.tree": ldlTree,
+		"d.jsonl": `{"x": [1, 2], "y": {"a": 2, "b": 2}}` + "\n" + `{"x": [2, 1], "y": {"a": 1}}` + "\n"})
+	out := filepath.Join(dir, "m.model")
+	code, _, stderr := twl(t, "", append([]string{"train", "--data", filepath.Join(dir, "d.jsonl"),
+		"--tree", filepath.Join(dir, "t.tree"), "--out", out}, quick...)...)
+	if code != 0 || !strings.Contains(stderr, "d.jsonl:1: 1 of 2 label rows did not sum to 1") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestTrainUsage(t *testing.T) {
+	dir := ldlDir(t)
+	d, tr := filepath.Join(dir, "d.jsonl"), filepath.Join(dir, "t.tree")
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--tree", tr, "--out", "m"}, "--data is required"},
+		{[]string{"--data", d, "--out", "m"}, "--tree is required"},
+		{[]string{"--data", d, "--tree", tr}, "--out is required"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--loss", "mse"}, `--loss must be kl, kl+tw or kl+sinkhorn, not "mse"`},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--lambda", "-1"}, "--lambda must be"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--epochs", "0"}, "--epochs must be at least 1"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--lr", "NaN"}, "--lr must be"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--val", "1"}, "--val must be a fraction"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--patience", "3"}, "--patience needs a validation split"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--checkpoint", "m"}, "must be different files"},
+		{[]string{"--data", d, "--tree", "chain", "--out", "m"}, "--tree chain needs the number of labels"},
+		{[]string{"--data", d, "--tree", "star:x", "--out", "m"}, "want star:N"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "extra"}, "train takes no arguments"},
+	} {
+		code, stdout, stderr := twl(t, "", append([]string{"train"}, tc.args...)...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, tc.msg) || !strings.Contains(stderr, "Usage:") {
+			t.Errorf("twl train %q: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.msg)
+		}
+	}
+}
+
+// TestTrainChainStar trains on JSON Lines whose labels are named 0 … N−1
+// with --tree chain:N and star:N, and with kl+sinkhorn.
+func TestTrainChainStar(t *testing.T) {
+	var b bytes.Buffer
+	for i := range 12 {
+		fmt.Fprintf(&b, `{"x": [%d, %d], "y": {"%d": 0.75, "%d": 0.25}}`+"\n", i, i*i%5, i%4, (i+1)%4)
+	}
+	dir := write(t, map[string]string{"d.jsonl": b.String()})
+	for _, tc := range []struct{ tree, loss, source string }{
+		{"chain:4", "kl+tw", "chain:4"}, {"star:4", "kl+sinkhorn", "star:4"}, {"chain:4", "kl+sinkhorn", "chain:4"},
+	} {
+		out := filepath.Join(dir, "m.model")
+		code, _, stderr := twl(t, "", append([]string{"train", "--data", filepath.Join(dir, "d.jsonl"),
+			"--tree", tc.tree, "--loss", tc.loss, "--out", out}, quick...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, %s", tc, code, stderr)
+		}
+		f := loadModelFile(t, out)
+		if f.Tree.Source != tc.source || len(f.Labels) != 4 || !strings.HasPrefix(f.Loss, "kl+1·") {
+			t.Errorf("%v: model %+v", tc, f)
+		}
+		if tc.loss == "kl+sinkhorn" && (f.Train.SinkhornReg != defSinkhornReg || f.Train.Iters != defIters) {
+			t.Errorf("%v: train record %+v", tc, f.Train)
+		}
+	}
+	// A label outside 0 … N−1.
+	code, _, stderr := twl(t, "", "train", "--data", filepath.Join(dir, "d.jsonl"), "--tree", "chain:3", "--out", filepath.Join(dir, "x"))
+	if code != 1 || !strings.Contains(stderr, `d.jsonl:3: unknown label: "3"`) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
