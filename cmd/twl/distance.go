@@ -215,7 +215,7 @@ const distanceExamples = `  # One distance per pair of lines.
 
 func runDistance(e *env, args []string) error {
 	fs := newFlags("distance", "twl distance --tree TREE [flags] A.jsonl B.jsonl", distanceAbout, distanceExamples)
-	treePath := fs.String("tree", "", "the label tree, an edge-list `FILE` (required)")
+	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, or chain:N or star:N for labels named 0 … N−1 (required)")
 	pairwise := fs.Bool("pairwise", false, "print the matrix of distances between every row of A and every row of B")
 	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")
 	method := fs.String("method", "tw", "the distance `METHOD` to compute; available: "+methodNames())
@@ -251,7 +251,7 @@ func runDistance(e *env, args []string) error {
 		return fs.fail("--tol must be a number")
 	}
 
-	t, err := tree.ReadFile(*treePath, nil)
+	t, _, err := resolveTree(fs, *treePath, 0)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/metric"
-	"github.com/twl-ldl/twl/tree"
 )
 
 const evalAbout = `
@@ -60,7 +59,7 @@ const evalExamples = `  # The measures of predictions against their targets.
 
 func runEval(e *env, args []string) error {
 	fs := newFlags("eval", "twl eval --tree TREE [flags] PRED.jsonl TARGET.jsonl", evalAbout, evalExamples)
-	treePath := fs.String("tree", "", "the label tree, an edge-list `FILE` (required)")
+	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, or chain:N or star:N for labels named 0 … N−1 (required)")
 	format := fs.String("format", "text", "output `FORMAT`: text or json")
 	pyldl := fs.Bool("pyldl", false, "clip masses to [2.2e-16, 1] before clark, canberra and kl, as PyLDL does")
 	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")
@@ -80,7 +79,7 @@ func runEval(e *env, args []string) error {
 		return fs.fail("--format must be text or json, not %q", *format)
 	}
 
-	t, err := tree.ReadFile(*treePath, nil)
+	t, _, err := resolveTree(fs, *treePath, 0)
 	if err != nil {
 		return err
 	}

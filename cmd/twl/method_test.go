@@ -149,3 +149,32 @@ func TestDistanceMethodMemory(t *testing.T) {
 		t.Errorf("tw with a tiny --max-memory: exit %d: %s", code, errOut)
 	}
 }
+
+// TestTreeSpecs checks --tree chain:N and star:N in distance and eval:
+// on the chain 0 — 1 — 2, TW((½, ½, 0), δ0) = ½ (half the mass moves one
+// edge) and TW(δ2, δ0) = 2; on the star every two labels are 2 apart, so
+// the same pairs give 1 and 2 (hand computations).
+func TestTreeSpecs(t *testing.T) {
+	dir := t.TempDir()
+	p, q := filepath.Join(dir, "p.jsonl"), filepath.Join(dir, "q.jsonl")
+	if err := os.WriteFile(p, []byte(`{"0":0.5,"1":0.5}`+"\n"+`{"2":1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(q, []byte(`{"0":1}`+"\n"+`{"0":1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for spec, want := range map[string]string{"chain:3": "0.5\n2\n", "star:3": "1\n2\n"} {
+		code, out, errOut := twl(t, "", "distance", "--tree", spec, p, q)
+		if code != 0 || out != want {
+			t.Errorf("distance --tree %s: exit %d, stdout %q, want %q (%s)", spec, code, out, want, errOut)
+		}
+	}
+	code, out, errOut := twl(t, "", "eval", "--tree", "star:3", "--format", "json", p, q)
+	if code != 0 || !strings.Contains(out, `"wasserstein":1.5,`) {
+		t.Errorf("eval --tree star:3: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, _, errOut = twl(t, "", "distance", "--tree", "chain:x", p, q)
+	if code != 2 || !strings.Contains(errOut, "want chain:N") {
+		t.Errorf("--tree chain:x: exit %d, stderr %q", code, errOut)
+	}
+}
