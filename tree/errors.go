@@ -2,7 +2,8 @@ package tree
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/twl-ldl/twl/internal/fileerr"
 )
 
 // Sentinel errors wrapped by *Error; test for them with errors.Is.
@@ -20,27 +21,4 @@ var (
 
 // Error describes an invalid tree. File and Line locate the problem when the
 // tree came from a file (Line is 1-based; 0 means no line applies).
-type Error struct {
-	File string
-	Line int
-	Err  error  // one of the sentinel errors above
-	Msg  string // details
-}
-
-func (e *Error) Error() string {
-	var prefix string
-	switch {
-	case e.File != "" && e.Line > 0:
-		prefix = fmt.Sprintf("%s:%d: ", e.File, e.Line)
-	case e.File != "":
-		prefix = e.File + ": "
-	case e.Line > 0:
-		prefix = fmt.Sprintf("line %d: ", e.Line)
-	}
-	if e.Msg == "" {
-		return prefix + e.Err.Error()
-	}
-	return prefix + e.Err.Error() + ": " + e.Msg
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+type Error = fileerr.Error
