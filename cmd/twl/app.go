@@ -35,6 +35,8 @@ var commands = []*command{
 	{"predict", "predict label distributions with a trained model", runPredict},
 	{"cv", "repeated k-fold cross-validation of training, every measure", runCV},
 	{"bench", "time the tree-Wasserstein kernels on random trees", runBench},
+	{"synth", "generate the paper's synthetic data set (Algorithm 1)", runSynth},
+	{"experiment", "reproduce the paper's experiments and tables as reports", runExperiment},
 }
 
 func lookup(name string) *command {

@@ -1,0 +1,285 @@
+package synthetic
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/metric"
+	"github.com/twl-ldl/twl/model"
+	"github.com/twl-ldl/twl/optim"
+	"github.com/twl-ldl/twl/synth"
+	"github.com/twl-ldl/twl/train"
+)
+
+// RunFormat identifies the JSON of a run file.
+const RunFormat = "twl-synthetic-run/1"
+
+// streamModel is the PCG stream of the initial weights of seed k.
+const streamModel = 0x7477_6c5f_6d6f_64 // "twl_mod"
+
+// RunKey is everything that determines the outcome of one run: a run file
+// whose key differs belongs to another experiment.
+type RunKey struct {
+	Loss     string       `json:"loss"`
+	Seed     int          `json:"seed"`
+	Nodes    int          `json:"nodes"`
+	Train    int          `json:"train"`
+	Test     int          `json:"test"`
+	Epochs   int          `json:"epochs"`
+	Batch    int          `json:"batch"`
+	LR       float64      `json:"lr"`
+	Data     synth.Config `json:"data"`
+	DataSeed uint64       `json:"data_seed"` // the seed the data were drawn from
+}
+
+// LossRun is one (loss, seed) training run and its scores on the test set.
+type LossRun struct {
+	Format string `json:"format"`
+	RunKey
+	// Metrics and MetricsStd are the mean and the sample standard deviation
+	// over the test samples of every metric of metric.Names.
+	Metrics    map[string]Float `json:"metrics"`
+	MetricsStd map[string]Float `json:"metrics_std"`
+	// TrainLoss is the mean training loss of every epoch.
+	TrainLoss []Float `json:"train_loss"`
+	// Seconds is the training time (every epoch, resumed parts included).
+	Seconds  Float  `json:"seconds"`
+	Finished string `json:"finished"` // RFC 3339
+}
+
+// file returns the name of the run file of (loss, seed).
+func runFile(loss string, seed int) string { return fmt.Sprintf("%s-seed%d.json", loss, seed) }
+
+// Run trains every loss of cfg on every seed, scores the test set, and
+// summarizes the runs. With cfg.OutDir, finished runs found there are kept
+// and new ones are written there as they finish. Errors: an invalid cfg
+// (wrapping ErrConfig), a run file of other settings in OutDir, I/O, and
+// training errors (a diverged loss).
+func Run(cfg Config) (*Result, error) {
+	r, err := cfg.Resolve()
+	if err != nil {
+		return nil, err
+	}
+	began := time.Now()
+	progress := cfg.Progress
+	if progress == nil {
+		progress = io.Discard
+	}
+	every := cfg.CheckpointEvery
+	if every == 0 {
+		every = 10
+	}
+	runDir := ""
+	if cfg.OutDir != "" {
+		runDir = filepath.Join(cfg.OutDir, "runs")
+		if err := os.MkdirAll(runDir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	s := r.Settings
+	res := &Result{Format: ResultFormat, Config: r, Differences: r.Differences()}
+	res.Machine = Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(),
+		GOMAXPROCS: runtime.GOMAXPROCS(0), Go: runtime.Version()}
+
+	datas := map[uint64]*experimentData{}
+	getData := func(seed uint64) (*experimentData, error) {
+		if d, ok := datas[seed]; ok {
+			return d, nil
+		}
+		t0 := time.Now()
+		d, err := synth.Generate(r.Data, seed, s.Train, s.Test)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(progress, "synthetic: data seed %d: tree of %d nodes, %d training and %d test samples (%s)\n",
+			seed, s.Nodes, s.Train, s.Test, time.Since(t0).Round(time.Millisecond))
+		ed := &experimentData{Data: d}
+		datas[seed] = ed
+		return ed, nil
+	}
+
+	total := s.Seeds * len(r.Losses)
+	done := 0
+	for seed := 1; seed <= s.Seeds; seed++ {
+		dataSeed := r.DataSeed
+		if r.VaryData {
+			dataSeed += uint64(seed)
+		}
+		for _, id := range r.Losses {
+			done++
+			key := RunKey{Loss: id, Seed: seed, Nodes: s.Nodes, Train: s.Train, Test: s.Test,
+				Epochs: s.Epochs, Batch: s.Batch, LR: s.LR, Data: r.Data, DataSeed: dataSeed}
+			tag := fmt.Sprintf("[%d/%d] %s seed %d", done, total, id, seed)
+			path := ""
+			if runDir != "" {
+				path = filepath.Join(runDir, runFile(id, seed))
+				run, err := loadRun(path, key)
+				if err != nil {
+					return nil, err
+				}
+				if run != nil {
+					fmt.Fprintf(progress, "%s: kept from %s (finished %s)\n", tag, path, run.Finished)
+					res.Runs = append(res.Runs, *run)
+					res.Kept++
+					continue
+				}
+			}
+			d, err := getData(dataSeed)
+			if err != nil {
+				return nil, err
+			}
+			fmt.Fprintf(progress, "%s: training %d epochs\n", tag, s.Epochs)
+			ck := ""
+			if runDir != "" {
+				ck = filepath.Join(runDir, fmt.Sprintf("%s-seed%d-%s.ckpt", id, seed, key.hash()))
+			}
+			run, err := trainRun(d, key, ck, every, &epochFilter{w: progress, prefix: "    ", every: max(1, s.Epochs/5)})
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", tag, err)
+			}
+			fmt.Fprintf(progress, "%s: done in %.1f s; test wasserstein %.4g, kl %.4g, chebyshev %.4g\n",
+				tag, float64(run.Seconds), float64(run.Metrics["wasserstein"]), float64(run.Metrics["kl"]), float64(run.Metrics["chebyshev"]))
+			if path != "" {
+				b, err := json.MarshalIndent(run, "", " ")
+				if err != nil {
+					return nil, err
+				}
+				if err := atomicfile.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+					return nil, err
+				}
+				if err := os.Remove(ck); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return nil, err
+				}
+			}
+			res.Runs = append(res.Runs, *run)
+		}
+	}
+	// The data summary, from the data of the first seed (generated now if
+	// every run was kept: it takes well under a second).
+	first := r.DataSeed
+	if r.VaryData {
+		first++
+	}
+	d, err := getData(first)
+	if err != nil {
+		return nil, err
+	}
+	res.TrainData = synth.Summarize(d.TrainInfo)
+	res.TestData = synth.Summarize(d.TestInfo)
+	res.summarize()
+	res.Seconds = Float(time.Since(began).Seconds())
+	return res, nil
+}
+
+// experimentData is a generated data set with its cost matrix, computed for
+// the first Sinkhorn loss and shared by the others.
+type experimentData struct {
+	*synth.Data
+	cost []float64
+}
+
+// trainRun trains and scores one run.
+func trainRun(d *experimentData, key RunKey, checkpoint string, every int, progress io.Writer) (*LossRun, error) {
+	tr, te := d.Train, d.Test
+	n, in := tr.X.Dims()
+	L := d.Tree.Len()
+	m := model.NewLinear(in, L, rand.NewPCG(uint64(key.Seed), streamModel))
+	l, err := newLoss(key.Loss, d.Tree, &d.cost)
+	if err != nil {
+		return nil, err
+	}
+	h, err := train.Fit(m, l, train.Data{X: tr.X.RawMatrix().Data, Y: tr.Y.RawMatrix().Data, N: n, In: in, L: L},
+		train.Config{
+			Epochs: key.Epochs, Batch: key.Batch, Seed: uint64(key.Seed), Adam: optim.Adam{LR: key.LR},
+			Progress: progress, Checkpoint: checkpoint, CheckpointEvery: every,
+		})
+	if err != nil {
+		return nil, err
+	}
+	P := make([]float64, te.Len()*L)
+	m.Predict(P, te.X.RawMatrix().Data)
+	ev := metric.NewEvaluator(d.Tree, nil).Evaluate(P, te.Y.RawMatrix().Data)
+	run := &LossRun{Format: RunFormat, RunKey: key, Metrics: map[string]Float{}, MetricsStd: map[string]Float{},
+		Finished: time.Now().UTC().Format(time.RFC3339)}
+	for _, name := range metric.Names {
+		run.Metrics[name] = Float(ev.Mean[name])
+		run.MetricsStd[name] = Float(ev.Std[name])
+	}
+	for _, e := range h.Epochs {
+		run.TrainLoss = append(run.TrainLoss, Float(e.TrainLoss))
+		run.Seconds += Float(e.Seconds)
+	}
+	return run, nil
+}
+
+// loadRun reads the run file path. It returns nil and no error if there is
+// none, and an error if it is corrupt or belongs to other settings.
+func loadRun(path string, key RunKey) (*LossRun, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var run LossRun
+	if err := json.Unmarshal(b, &run); err != nil || run.Format != RunFormat {
+		return nil, fmt.Errorf("%s: not a run file of twl's synthetic experiment (%v); remove it to run again", path, err)
+	}
+	if run.RunKey != key {
+		got, _ := json.Marshal(run.RunKey)
+		want, _ := json.Marshal(key)
+		return nil, fmt.Errorf("%s belongs to another experiment:\n  it has %s\n  this is %s\nuse another output directory, or remove %s to run again",
+			path, got, want, filepath.Dir(path))
+	}
+	if len(run.Metrics) != len(metric.Names) || len(run.TrainLoss) == 0 {
+		return nil, fmt.Errorf("%s: incomplete run file; remove it to run again", path)
+	}
+	return &run, nil
+}
+
+// hash returns 8 hex digits identifying the key, for checkpoint names.
+func (k RunKey) hash() string {
+	b, _ := json.Marshal(k)
+	h := fnv.New32a()
+	h.Write(b)
+	return fmt.Sprintf("%08x", h.Sum32())
+}
+
+// epochFilter passes on the progress lines of train.Fit for every
+// every-th epoch and the last, with a prefix.
+type epochFilter struct {
+	w      io.Writer
+	prefix string
+	every  int
+	buf    []byte
+}
+
+func (f *epochFilter) Write(p []byte) (int, error) {
+	f.buf = append(f.buf, p...)
+	for {
+		i := bytes.IndexByte(f.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := f.buf[:i+1]
+		var e, n int
+		if _, err := fmt.Sscanf(string(line), "epoch %d/%d", &e, &n); err != nil || e%f.every == 0 || e == n {
+			if _, err := fmt.Fprintf(f.w, "%s%s", f.prefix, line); err != nil {
+				return len(p), err
+			}
+		}
+		f.buf = f.buf[i+1:]
+	}
+}
