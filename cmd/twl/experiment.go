@@ -22,7 +22,7 @@ import (
 var experiments = []*command{
 	{"efficiency", "the paper's Table 3: time and memory of TW and Sinkhorn against L", runEfficiency},
 	{"synthetic", "the paper's Table 1: five losses on synthetic data, over seeds", runSynthetic},
-	{"all", "every experiment into one report folder (not yet)", nil},
+	{"all", "every experiment into one report folder with REPORT.md", runAll},
 }
 
 const experimentAbout = `
@@ -32,7 +32,10 @@ like the paper's with the paper's numbers beside twl's, a JSON file with
 every measurement, and plots (PNG and SVG). Progress goes to standard
 error.`
 
-const experimentExamples = `  # Table 3 into ./report (about a minute on 2 cores).
+const experimentExamples = `  # Both tables, plots and REPORT.md into ./report (about 5 minutes on 2 cores).
+  twl experiment all --out report
+
+  # Table 3 into ./report (about a minute on 2 cores).
   twl experiment efficiency --out report
 
   # The flags of one experiment.

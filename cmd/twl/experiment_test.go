@@ -7,6 +7,7 @@ import (
 	_ "image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -97,7 +98,8 @@ func TestExperimentUsage(t *testing.T) {
 	}{
 		{[]string{"experiment"}, "missing the experiment name"},
 		{[]string{"experiment", "nope"}, `unknown experiment "nope"`},
-		{[]string{"experiment", "all"}, `experiment "all" is not implemented yet`},
+		{[]string{"experiment", "all", "extra"}, "takes no arguments"},
+		{[]string{"experiment", "all", "--protocol", "fast"}, "--protocol must be reduced or paper"},
 		{[]string{"experiment", "efficiency", "--format", "csv"}, "--format must be text or json"},
 		{[]string{"experiment", "efficiency", "--labels", "1"}, "--labels must be at least 2"},
 		{[]string{"experiment", "efficiency", "--labels", "x"}, `invalid value "x" for flag --labels`},
@@ -129,5 +131,42 @@ func TestExperimentHelp(t *testing.T) {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("efficiency --help: exit %d, lacks %q:\n%s", code, want, out)
 		}
+	}
+}
+
+// TestExperimentAll runs the whole pipeline at --quick sizes and checks
+// that REPORT.md gathers both tables (with the paper's values beside
+// twl's, which each part's own tests check in detail: 0.0024 s is the
+// paper's TW time at L = 100, 7.158 its KL + TW Wasserstein) and links
+// existing plots, and that a second run resumes: it keeps all 10 finished
+// synthetic runs (5 losses × 2 seeds).
+func TestExperimentAll(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs both experiments at small sizes")
+	}
+	dir := filepath.Join(t.TempDir(), "rep")
+	code, out, errOut := twl(t, "", "experiment", "all", "--quick", "--out", dir)
+	if code != 0 || !strings.Contains(out, "REPORT.md") {
+		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+	report, err := os.ReadFile(filepath.Join(dir, "REPORT.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(report)
+	for _, want := range []string{"## Efficiency: the paper's Table 3", "## Synthetic data: the paper's Table 1",
+		"0.0024", "7.158", "--quick"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+	for _, m := range regexp.MustCompile(`\]\(([^)#]+\.(?:png|svg))\)`).FindAllStringSubmatch(text, -1) {
+		if _, err := os.Stat(filepath.Join(dir, m[1])); err != nil {
+			t.Errorf("REPORT.md links %s: %v", m[1], err)
+		}
+	}
+	code, _, errOut = twl(t, "", "experiment", "all", "--quick", "--out", dir)
+	if code != 0 || strings.Count(errOut, ": kept from ") != 10 {
+		t.Errorf("second run: exit %d, stderr:\n%s", code, errOut)
 	}
 }
