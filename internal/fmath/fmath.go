@@ -1,5 +1,5 @@
 // Package fmath holds the elementary functions on twl's hot paths: an
-// exponential that is about three times faster than math.Exp and accurate to
+// exponential that is about twice as fast as math.Exp and accurate to
 // about one unit in the last place, and the softmax built on it.
 //
 // Exp reduces x = (k + j/64)·ln 2 + r with |r| ≤ ln2/128, looks 2^(j/64) up
