@@ -111,6 +111,78 @@ TEXT ·axpy2(SB), NOSPLIT, $0-64
 	MOVQ c1+40(FP), R9
 	MOVQ rows+48(FP), BX
 	MOVQ pairs+56(FP), CX
+
+	// Four pairs of k (eight columns) at a time: eight independent
+	// accumulators, so that the sums over r do not wait on each other.
+	CMPQ CX, $4
+	JLT  axtail
+
+ax4loop:
+	XORPD X0, X0
+	XORPD X1, X1
+	XORPD X2, X2
+	XORPD X3, X3
+	XORPD X4, X4
+	XORPD X5, X5
+	XORPD X6, X6
+	XORPD X7, X7
+	MOVQ SI, R10
+	XORQ R11, R11
+	MOVQ BX, R12
+
+ax4rows:
+	MOVUPD (R8)(R11*1), X8 // c0_r, c0_r
+	MOVUPD (R9)(R11*1), X9 // c1_r, c1_r
+
+	MOVUPD 0(R10), X10
+	MOVAPD X10, X11
+	MULPD  X8, X10
+	ADDPD  X10, X0
+	MULPD  X9, X11
+	ADDPD  X11, X4
+
+	MOVUPD 16(R10), X10
+	MOVAPD X10, X11
+	MULPD  X8, X10
+	ADDPD  X10, X1
+	MULPD  X9, X11
+	ADDPD  X11, X5
+
+	MOVUPD 32(R10), X10
+	MOVAPD X10, X11
+	MULPD  X8, X10
+	ADDPD  X10, X2
+	MULPD  X9, X11
+	ADDPD  X11, X6
+
+	MOVUPD 48(R10), X10
+	MOVAPD X10, X11
+	MULPD  X8, X10
+	ADDPD  X10, X3
+	MULPD  X9, X11
+	ADDPD  X11, X7
+
+	ADDQ DX, R10
+	ADDQ $16, R11
+	DECQ R12
+	JNZ  ax4rows
+
+	MOVUPD X0, 0(DI)
+	MOVUPD X1, 16(DI)
+	MOVUPD X2, 32(DI)
+	MOVUPD X3, 48(DI)
+	MOVUPD X4, 0(R13)
+	MOVUPD X5, 16(R13)
+	MOVUPD X6, 32(R13)
+	MOVUPD X7, 48(R13)
+	ADDQ $64, DI
+	ADDQ $64, R13
+	ADDQ $64, SI
+	SUBQ $4, CX
+	CMPQ CX, $4
+	JGE  ax4loop
+
+axtail:
 	TESTQ CX, CX
 	JZ   axend
 
