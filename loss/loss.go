@@ -43,7 +43,9 @@ type Mixed struct {
 	last        Parts
 }
 
-// Parts are the batch means of the two terms of the last Eval.
+// Parts are the batch means of the two terms of the last Eval. Dist is 0
+// when the loss has no distance term or Lambda is 0: the term is then not
+// computed.
 type Parts struct {
 	KL, Dist float64
 }

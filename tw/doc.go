@@ -21,7 +21,11 @@
 // kink, where a subtree difference is exactly zero, twl takes sign(0) = 0:
 // the resulting vector is still a valid subgradient (|x| has subdifferential
 // [−1, 1] at 0), it is the one of least norm edge by edge, and it makes the
-// gradient vanish at a = b, where TW attains its minimum. The gradient is
+// gradient vanish at a = b, where TW attains its minimum. The sign is that
+// of the computed floating-point difference: a difference that is zero in
+// exact arithmetic but rounds to ±1e-16 (say 0.3 + 0.4 + 0.3 against
+// 0.8 + 0.2) gives ±w_e instead of 0 — still a valid subgradient, since any
+// value in [−w_e, w_e] is, but not the least-norm one. The gradient is
 // taken in R^L, ignoring the constraint Σa = 1; adding a constant to it does
 // not change a step that stays on the simplex.
 //
