@@ -384,6 +384,9 @@ func Load(r io.Reader, name string) (*File, error) {
 		e.File = name
 		return nil, e
 	}
+	// A UTF-8 byte-order mark, as some editors write, is not JSON: skip it.
+	// (Offsets, and so line numbers, are unaffected: it is on line 1.)
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(data)) == 0 {
 		return fail(&FileError{Err: ErrNotModel, Msg: "the file is empty"})
 	}

@@ -60,18 +60,28 @@ func (d *Data) WriteDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	// Render every file first, and check that none of the destinations is
+	// a directory, so that an error leaves the folder as it was rather than
+	// a tree from one run beside samples from another.
+	var files []struct {
+		name string
+		data []byte
+	}
+	add := func(name string, data []byte) {
+		files = append(files, struct {
+			name string
+			data []byte
+		}{name, data})
+	}
 	var b bytes.Buffer
 	if err := d.Tree.Write(&b); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, TreeFile), b.Bytes(), 0o644); err != nil {
-		return err
-	}
-	sets := []struct {
+	add(TreeFile, bytes.Clone(b.Bytes()))
+	for _, s := range []struct {
 		name string
 		ds   *dataset.Dataset
-	}{{TrainFile, d.Train}, {TestFile, d.Test}}
-	for _, s := range sets {
+	}{{TrainFile, d.Train}, {TestFile, d.Test}} {
 		if s.ds == nil {
 			continue
 		}
@@ -79,13 +89,23 @@ func (d *Data) WriteDir(dir string) error {
 		if err := dataset.WriteJSONL(&b, s.ds, d.Tree); err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
-		if err := atomicfile.WriteFile(filepath.Join(dir, s.name), b.Bytes(), 0o644); err != nil {
-			return err
-		}
+		add(s.name, bytes.Clone(b.Bytes()))
 	}
 	meta, err := json.MarshalIndent(d.Meta(), "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(dir, MetaFile), append(meta, '\n'), 0o644)
+	add(MetaFile, append(meta, '\n'))
+	for _, f := range files {
+		path := filepath.Join(dir, f.name)
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			return fmt.Errorf("write %s: is a directory", path)
+		}
+	}
+	for _, f := range files {
+		if err := atomicfile.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

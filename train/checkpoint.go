@@ -1,12 +1,16 @@
 package train
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"math"
 	"os"
+	"reflect"
+	"strings"
 
 	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/loss"
@@ -52,6 +56,8 @@ type checkpointKey struct {
 	Decay    float64
 	DecayEnd int
 	Patience int
+	Data     string // FNV-1a hash of X, Y and the validation rows
+	Tag      string // Config.Tag
 }
 
 func (c *checkpoint) setKey(m *model.Linear, l loss.Loss, d Data, cfg Config, epochs, batch int) {
@@ -63,12 +69,49 @@ func makeKey(m *model.Linear, l loss.Loss, d Data, cfg Config, batch int) checkp
 		In: m.In, L: m.Out, N: d.N, Loss: l.Name(), Batch: batch, Seed: cfg.Seed,
 		ValRows: len(cfg.ValRows), LR: cfg.Adam.LR, Beta1: cfg.Adam.Beta1, Beta2: cfg.Adam.Beta2,
 		Eps: cfg.Adam.Eps, Decay: cfg.Adam.WeightDecay, DecayEnd: cfg.Adam.DecayEnd, Patience: cfg.Patience,
+		Data: dataHash(d, cfg.ValRows), Tag: cfg.Tag,
 	}
+}
+
+// dataHash fingerprints the training data, so that a checkpoint is not
+// resumed on other data of the same shape.
+func dataHash(d Data, val []int) string {
+	h := fnv.New64a()
+	var b [8]byte
+	for _, xs := range [][]float64{d.X, d.Y} {
+		for _, x := range xs {
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
+			h.Write(b[:])
+		}
+	}
+	for _, r := range val {
+		binary.LittleEndian.PutUint64(b[:], uint64(r))
+		h.Write(b[:])
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// describeDiff lists the fields in which two keys differ.
+func describeDiff(have, want checkpointKey) string {
+	hv, wv := reflect.ValueOf(have), reflect.ValueOf(want)
+	var parts []string
+	for i := 0; i < hv.NumField(); i++ {
+		a, b := hv.Field(i).Interface(), wv.Field(i).Interface()
+		if a != b {
+			name := hv.Type().Field(i).Name
+			if name == "Data" {
+				parts = append(parts, "the training data differ")
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("%s %v, this run %v", name, a, b))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 func (c *checkpoint) matches(m *model.Linear, l loss.Loss, d Data, cfg Config, epochs, batch int) error {
 	if want := makeKey(m, l, d, cfg, batch); c.Key != want {
-		return fmt.Errorf("checkpoint belongs to another run (%+v), this run is %+v; remove it to start afresh", c.Key, want)
+		return fmt.Errorf("checkpoint belongs to another run (%s); remove it to start afresh", describeDiff(c.Key, want))
 	}
 	if len(c.Params) != len(m.Params) || len(c.AdamM) != len(m.Params) || len(c.AdamV) != len(m.Params) ||
 		(c.BestParams != nil && len(c.BestParams) != len(m.Params)) {

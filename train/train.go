@@ -40,6 +40,11 @@ type Config struct {
 	// configuration), training resumes from it.
 	Checkpoint      string
 	CheckpointEvery int
+
+	// Tag identifies the run beyond the data and the settings Fit sees (for
+	// example a hash of the label tree, which the loss depends on): a
+	// checkpoint with another Tag is not resumed.
+	Tag string
 }
 
 // Epoch is what one epoch reports.

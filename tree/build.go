@@ -2,6 +2,7 @@ package tree
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -186,7 +187,13 @@ func (b *Builder) Build(opts *Options) (*Tree, error) {
 	}
 	t, err := assemble(par, w, names, index, opts)
 	if e, ok := err.(*Error); ok {
-		e.File = b.file // an invalid Options.VirtualRootWeight, reported for the whole file
+		// An invalid Options.VirtualRootWeight is reported for the whole
+		// file; an overflowing path at the line of its last edge, where
+		// assemble gives the node's 1-based index.
+		e.File = b.file
+		if e.Line > 0 {
+			e.Line = b.line[e.Line-1]
+		}
 	}
 	return t, err
 }
@@ -387,7 +394,31 @@ func assemble(parent []int32, weight []float64, names []string, index map[string
 		next += int32(len(kids))
 	}
 	t.first[N] = next
+	if err := t.checkPathLengths(); err != nil {
+		return nil, err
+	}
 	return t, nil
+}
+
+// checkPathLengths reports weights so large that a path length, at most
+// twice the largest distance from the root, overflows to +Inf: every
+// distance is then finite.
+func (t *Tree) checkPathLengths() error {
+	var far float64
+	at := 0
+	for k, d := range t.rootDist {
+		if d > far {
+			far, at = d, k
+		}
+	}
+	if math.IsInf(2*far, 1) {
+		name, line := t.rootName, 0
+		if l := t.label[at]; l >= 0 {
+			name, line = t.names[l], int(l)+1 // the node's 1-based user index
+		}
+		return &Error{Line: line, Err: ErrBadWeight, Msg: fmt.Sprintf("the path from the root to %q is %v long: distances would overflow float64", name, far)}
+	}
+	return nil
 }
 
 func freeName(base string, taken map[string]int) string {

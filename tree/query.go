@@ -101,5 +101,8 @@ func (t *Tree) Reweight(weight []float64) (*Tree, error) {
 		u.weight[k] = w
 		u.rootDist[k] = u.rootDist[t.parent[k]] + w
 	}
+	if err := u.checkPathLengths(); err != nil {
+		return nil, err
+	}
 	return &u, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -232,10 +233,11 @@ func TestWriteRead(t *testing.T) {
 		case 2:
 			weight = testutil.DyadicWeights(rng, n)
 		case 3:
-			// Extreme but valid weights must survive the text form.
+			// Extreme but valid weights must survive the text form (valid:
+			// path lengths must stay finite, so no weight near MaxFloat64).
 			weight = make([]float64, n)
 			for i := range weight {
-				weight[i] = []float64{0, 5e-324, 1e-300, 1.7976931348623157e308, 1.0 / 3}[rng.IntN(5)]
+				weight[i] = []float64{0, 5e-324, 1e-300, 1.2345678901234567e300, 1.0 / 3}[rng.IntN(5)]
 			}
 		}
 		tr, err := tree.FromParents(parent, weight, randomNames(rng, n), nil)
@@ -337,4 +339,16 @@ func FuzzRead(f *testing.F) {
 		}
 		sameTree(t, u, tr)
 	})
+}
+
+// TestReadPathOverflow checks that finite weights whose path lengths
+// overflow float64 (2 × 1.79e308 between the two leaves) are refused with
+// the file and the line of the edge that reaches farthest.
+func TestReadPathOverflow(t *testing.T) {
+	text := "a\tb\t1.7976931348623157e308\na\tc\t1.7976931348623157e308\n"
+	_, err := tree.Read(strings.NewReader(text), "big.tree", nil)
+	checkErr(t, err, tree.ErrBadWeight, "big.tree", 1)
+	if _, err := tree.FromParents([]int{-1, 0}, []float64{0, math.MaxFloat64}, nil, nil); !errors.Is(err, tree.ErrBadWeight) {
+		t.Errorf("FromParents: %v, want ErrBadWeight", err)
+	}
 }

@@ -75,6 +75,9 @@ func runCV(e *env, args []string) error {
 		return fs.fail("--format must be text or json, not %q", *format)
 	}
 
+	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"--data": *tf.data, "--tree": *tf.tree}); err != nil {
+		return err
+	}
 	if err := checkOutDir(*out); err != nil {
 		return err
 	}

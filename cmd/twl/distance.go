@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"strconv"
@@ -29,6 +30,7 @@ type distanceMethod struct {
 // solvers the dense cost matrix of the tree metric, built on first use.
 type distanceCtx struct {
 	t        *tree.Tree
+	A, B     *labeldist.Set // for the FILE:LINE of a row a solver fails on
 	sink     sinkhorn.Settings
 	maxBytes byteSize
 	cost     []float64
@@ -53,14 +55,15 @@ func (c *distanceCtx) costMatrix(method string) ([]float64, error) {
 // forPairs calls f(dst[k], a, b) for the pairs of rows the method is asked
 // for: row r of A with row r of B (pairs == false) or every row of A with
 // every row of B.
-func forPairs(dst []float64, L int, A, B []float64, pairs bool, f func(a, b []float64) (float64, error)) error {
+func forPairs(dst []float64, c *distanceCtx, A, B []float64, pairs bool, f func(a, b []float64) (float64, error)) error {
+	L := c.t.Len()
 	nA, nB := len(A)/L, len(B)/L
 	for i := 0; i < nA; i++ {
 		a := A[i*L : (i+1)*L]
 		if !pairs {
 			v, err := f(a, B[i*L:(i+1)*L])
 			if err != nil {
-				return fmt.Errorf("row %d: %w", i+1, err)
+				return fmt.Errorf("%s and %s: %w", c.A.At(i), c.B.At(i), err)
 			}
 			dst[i] = v
 			continue
@@ -68,7 +71,7 @@ func forPairs(dst []float64, L int, A, B []float64, pairs bool, f func(a, b []fl
 		for j := 0; j < nB; j++ {
 			v, err := f(a, B[j*L:(j+1)*L])
 			if err != nil {
-				return fmt.Errorf("rows %d and %d: %w", i+1, j+1, err)
+				return fmt.Errorf("%s and %s: %w", c.A.At(i), c.B.At(j), err)
 			}
 			dst[i*nB+j] = v
 		}
@@ -83,7 +86,7 @@ func emdPairs(pairs bool) func(dst []float64, c *distanceCtx, A, B []float64) er
 			return err
 		}
 		var s emd.Solver
-		return forPairs(dst, c.t.Len(), A, B, pairs, func(a, b []float64) (float64, error) {
+		return forPairs(dst, c, A, B, pairs, func(a, b []float64) (float64, error) {
 			return s.Cost(cost, a, b)
 		})
 	}
@@ -106,7 +109,7 @@ func sinkhornPairs(pairs bool) func(dst []float64, c *distanceCtx, A, B []float6
 		if err != nil {
 			return err
 		}
-		return forPairs(dst, L, A, B, pairs, func(a, b []float64) (float64, error) {
+		return forPairs(dst, c, A, B, pairs, func(a, b []float64) (float64, error) {
 			r, err := s.Solve(a, b)
 			if err == nil && set.Tol >= 0 && r.MarginalErr > 2*set.Tol {
 				// The iterate is not a transport plan within the tolerance:
@@ -242,6 +245,13 @@ func runDistance(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if m.name != "sinkhorn" {
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "reg" || f.Name == "iters" || f.Name == "tol" {
+				fmt.Fprintf(e.stderr, "twl distance: warning: --%s applies to --method sinkhorn only; ignored with --method %s\n", f.Name, m.name)
+			}
+		})
+	}
 	switch {
 	case !(*reg > 0) || math.IsInf(*reg, 0):
 		return fs.fail("--reg must be a positive number, not %v", *reg)
@@ -251,6 +261,9 @@ func runDistance(e *env, args []string) error {
 		return fs.fail("--tol must be a number")
 	}
 
+	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"A": pos[0], "B": pos[1], "--tree": *treePath}); err != nil {
+		return err
+	}
 	t, _, err := resolveTree(fs, *treePath, 0)
 	if err != nil {
 		return err
@@ -265,7 +278,7 @@ func runDistance(e *env, args []string) error {
 		return err
 	}
 
-	ctx := &distanceCtx{t: t, maxBytes: maxMem, sink: sinkhorn.Settings{Lambda: *reg, Iters: *iters, Tol: *tol}}
+	ctx := &distanceCtx{t: t, A: A, B: B, maxBytes: maxMem, sink: sinkhorn.Settings{Lambda: *reg, Iters: *iters, Tol: *tol}}
 	var buf bytes.Buffer
 	if *pairwise {
 		d := make([]float64, A.Rows*B.Rows)

@@ -79,6 +79,9 @@ func runEval(e *env, args []string) error {
 		return fs.fail("--format must be text or json, not %q", *format)
 	}
 
+	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"PRED": pos[0], "TARGET": pos[1], "--tree": *treePath}); err != nil {
+		return err
+	}
 	t, _, err := resolveTree(fs, *treePath, 0)
 	if err != nil {
 		return err

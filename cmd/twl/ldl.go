@@ -215,6 +215,10 @@ func warnReport(e *env, fs *flags, rep dataset.Report) {
 // resolveTree returns the tree named by spec and its source for the model
 // file: "chain" and "star" (c labels, c > 0 only for MAT data), "chain:N",
 // "star:N", or an edge-list file (a file named chain is ./chain).
+// maxGeneratedLabels bounds N in chain:N and star:N, so that a mistyped N
+// is refused at once instead of exhausting memory.
+const maxGeneratedLabels = 50_000_000
+
 func resolveTree(fs *flags, spec string, c int) (*tree.Tree, string, error) {
 	kind, count, hasCount := strings.Cut(spec, ":")
 	if kind == "chain" || kind == "star" { // a file of that name: ./chain
@@ -223,6 +227,9 @@ func resolveTree(fs *flags, spec string, c int) (*tree.Tree, string, error) {
 			v, err := strconv.Atoi(count)
 			if err != nil || v < 1 {
 				return nil, "", fs.fail("--tree %s: want %s:N with N a positive number of labels", spec, kind)
+			}
+			if v > maxGeneratedLabels {
+				return nil, "", fs.fail("--tree %s: at most %d labels (a tree takes about 160 bytes per label, and every distribution 8)", spec, maxGeneratedLabels)
 			}
 			if c > 0 && v != c {
 				return nil, "", fmt.Errorf("--tree %s has %d labels, want %d", spec, v, c)
@@ -375,6 +382,7 @@ func fit(d *ldlData, rows []int, s fitSpec, progress io.Writer, checkpoint strin
 		Epochs: s.epochs, Batch: s.batch, Seed: s.seed,
 		Adam:    optim.Adam{LR: s.lr, WeightDecay: s.weightDecay, DecayEnd: s.decayEnd(m)},
 		ValRows: valRows, Patience: s.patience, Progress: progress, Checkpoint: checkpoint,
+		Tag: "tree " + treeHash(d.t),
 	}
 	start := time.Now()
 	h, err := train.Fit(m, l, train.Data{X: sub.X.RawMatrix().Data, Y: sub.Y.RawMatrix().Data, N: n, In: in, L: L}, cfg)
@@ -454,4 +462,28 @@ func (s *fitSpec) decayEnd(m *model.Linear) int {
 		return 0
 	}
 	return len(m.W())
+}
+
+// checkNotInput fails when an output file is one of the input files (the
+// same file, by os.SameFile, so also through another path or a link):
+// writing it would destroy the input. Empty names and "-" are skipped.
+func checkNotInput(fs *flags, outputs map[string]string, inputs map[string]string) error {
+	for oflag, out := range outputs {
+		if out == "" || out == "-" {
+			continue
+		}
+		ofi, err := os.Stat(out)
+		if err != nil {
+			continue // it does not exist yet: it is no input
+		}
+		for iflag, in := range inputs {
+			if in == "" || in == "-" {
+				continue
+			}
+			if ifi, err := os.Stat(in); err == nil && os.SameFile(ofi, ifi) {
+				return fs.fail("--%s %s is the %s file: writing it would destroy the input", oflag, out, iflag)
+			}
+		}
+	}
+	return nil
 }

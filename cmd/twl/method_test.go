@@ -120,7 +120,7 @@ func TestSinkhornNotConverged(t *testing.T) {
 	args := []string{"distance", "--normalize", "--method", "sinkhorn", "--reg", "500", "--iters", "3",
 		"--tree", filepath.Join(dir, "t.tree"), filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")}
 	code, out, errOut := twl(t, "", args...)
-	if code != 1 || out != "" || !strings.Contains(errOut, "row 1: sinkhorn did not converge in 3 iterations") {
+	if code != 1 || out != "" || !strings.Contains(errOut, "a.jsonl:1 and ") || !strings.Contains(errOut, "b.jsonl:1: sinkhorn did not converge in 3 iterations") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	code, out, errOut = twl(t, "", append(args[:1], append([]string{"--tol", "-1"}, args[1:]...)...)...)

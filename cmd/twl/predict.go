@@ -71,6 +71,10 @@ func runPredict(e *env, args []string) error {
 		return fs.fail("only one of --model and --data can be standard input ('-')")
 	}
 
+	if err := checkNotInput(fs, map[string]string{"out": *out, "targets": *targets},
+		map[string]string{"--model": *modelPath, "--data": *dataPath, "--tree": *treeSpec}); err != nil {
+		return err
+	}
 	f, err := loadModel(e, *modelPath)
 	if err != nil {
 		return err

@@ -92,6 +92,10 @@ func runTrain(e *env, args []string) error {
 		return fs.fail("--checkpoint and --out must be different files")
 	}
 
+	if err := checkNotInput(fs, map[string]string{"out": *out, "checkpoint": *checkpoint},
+		map[string]string{"--data": *tf.data, "--tree": *tf.tree}); err != nil {
+		return err
+	}
 	for _, path := range []string{*out, *checkpoint} {
 		if err := checkOutDir(path); err != nil {
 			return err

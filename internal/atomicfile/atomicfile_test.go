@@ -47,3 +47,37 @@ func TestWriteFile(t *testing.T) {
 		t.Errorf("directory holds %v, want only out.tsv and sub", names)
 	}
 }
+
+// TestSpecialDestinations checks that a symbolic link is followed (its
+// target replaced, the link kept, also when the target does not exist yet)
+// and that a device is written through, not replaced by a regular file.
+func TestSpecialDestinations(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.txt")
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink("real.txt", link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	for _, content := range []string{"first\n", "second\n"} { // dangling, then existing target
+		if err := WriteFile(link, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(target); string(got) != content {
+			t.Errorf("target holds %q, want %q", got, content)
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link was replaced: %v %v", fi, err)
+		}
+	}
+	if fi, err := os.Stat("/dev/null"); err == nil && fi.Mode()&os.ModeDevice != 0 {
+		if err := WriteFile("/dev/null", []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Stat("/dev/null"); err != nil || fi.Mode()&os.ModeDevice == 0 {
+			t.Fatalf("/dev/null is no longer a device: %v %v", fi, err)
+		}
+	}
+	if err := WriteFile(dir, []byte("x"), 0o644); err == nil {
+		t.Error("writing over a directory: want an error")
+	}
+}
