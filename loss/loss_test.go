@@ -17,33 +17,6 @@ import (
 	"github.com/twl-ldl/twl/tw"
 )
 
-// softmaxRef is the reference softmax with math.Exp, shifted by the maximum.
-func softmaxRef(z []float64) []float64 {
-	m := slices.Max(z)
-	p := make([]float64, len(z))
-	var s float64
-	for i, v := range z {
-		p[i] = math.Exp(v - m)
-		s += p[i]
-	}
-	for i := range p {
-		p[i] /= s
-	}
-	return p
-}
-
-// klRef is KL(y‖p) = Σ y_i log(y_i/p_i) with 0·log 0 = 0, straight from
-// the definition (the paper's Eq. 2).
-func klRef(y, p []float64) float64 {
-	var s float64
-	for i, yi := range y {
-		if yi > 0 {
-			s += yi * math.Log(yi/p[i])
-		}
-	}
-	return s
-}
-
 // randTree is a random single-rooted tree on n nodes with weights in
 // [0.25, 2.25), kept with its parent array and weights for the reference
 // computations below.
@@ -188,7 +161,7 @@ func TestKLValue(t *testing.T) {
 		v, _ := eval(t, l, z, y)
 		var want float64
 		for r := range c.rows {
-			want += klRef(y[r*c.L:(r+1)*c.L], softmaxRef(z[r*c.L:(r+1)*c.L]))
+			want += testutil.KL(y[r*c.L:(r+1)*c.L], testutil.Softmax(z[r*c.L:(r+1)*c.L]))
 		}
 		want /= float64(c.rows)
 		if math.Abs(v-want) > 1e-12*math.Max(1, want) {
@@ -241,7 +214,7 @@ func twCase(t *testing.T, rng *rand.Rand, rt randTree, rows int) (z, y []float64
 		y = randTargets(rng, rows, L, L)
 		ok := true
 		for r := range rows {
-			p := softmaxRef(z[r*L : (r+1)*L])
+			p := testutil.Softmax(z[r*L : (r+1)*L])
 			if rt.minKink(p, y[r*L:(r+1)*L]) < 1e-3 {
 				ok = false
 			}
@@ -270,9 +243,9 @@ func TestKLTWValue(t *testing.T) {
 		v, _ := eval(t, l, z, y)
 		var kl, twr, twd float64
 		for r := range c.rows {
-			p := softmaxRef(z[r*c.n : (r+1)*c.n])
+			p := testutil.Softmax(z[r*c.n : (r+1)*c.n])
 			yr := y[r*c.n : (r+1)*c.n]
-			kl += klRef(yr, p)
+			kl += testutil.KL(yr, p)
 			twr += rt.twRef(p, yr)
 			twd += tw.Distance(rt.t, p, yr)
 		}
@@ -344,12 +317,12 @@ func TestKLSinkhornValue(t *testing.T) {
 		v, _ := eval(t, l, z, y)
 		var kl, w float64
 		for r := range rows {
-			p := softmaxRef(z[r*n : (r+1)*n])
+			p := testutil.Softmax(z[r*n : (r+1)*n])
 			res, err := sinkhorn.Solve(cost, p, y[r*n:(r+1)*n], s)
 			if err != nil {
 				t.Fatal(err)
 			}
-			kl += klRef(y[r*n:(r+1)*n], p)
+			kl += testutil.KL(y[r*n:(r+1)*n], p)
 			w += res.Value
 		}
 		kl /= rows
@@ -390,12 +363,12 @@ func TestKLSinkhornGradFD(t *testing.T) {
 		objective := func(z []float64) float64 {
 			var v float64
 			for r := range rows {
-				p, yr := softmaxRef(z[r*n:(r+1)*n]), y[r*n:(r+1)*n]
+				p, yr := testutil.Softmax(z[r*n:(r+1)*n]), y[r*n:(r+1)*n]
 				res, err := ref.Solve(p, yr)
 				if err != nil {
 					t.Fatal(err)
 				}
-				v += klRef(yr, p) + c.lambda*res.Entropic
+				v += testutil.KL(yr, p) + c.lambda*res.Entropic
 			}
 			return v / rows
 		}

@@ -23,32 +23,6 @@ import (
 	"github.com/twl-ldl/twl/tree"
 )
 
-// softmaxRef is the reference softmax with math.Exp.
-func softmaxRef(z []float64) []float64 {
-	m := slices.Max(z)
-	p := make([]float64, len(z))
-	var s float64
-	for i, v := range z {
-		p[i] = math.Exp(v - m)
-		s += p[i]
-	}
-	for i := range p {
-		p[i] /= s
-	}
-	return p
-}
-
-// klRef is KL(y‖p) = Σ y log(y/p) with 0·log 0 = 0.
-func klRef(y, p []float64) float64 {
-	var s float64
-	for i, yi := range y {
-		if yi > 0 {
-			s += yi * math.Log(yi/p[i])
-		}
-	}
-	return s
-}
-
 // teacher returns n rows of standard normal features and, as targets,
 // exactly softmax(scale·(W*·x + b*)) for a random teacher (W*, b*) with
 // standard normal entries: data that the softmax-linear model fits with
@@ -72,7 +46,7 @@ func teacher(seed uint64, n, in, L int, scale float64) (train.Data, []float64) {
 			}
 			z[j] *= scale
 		}
-		d.Y = append(d.Y, softmaxRef(z)...)
+		d.Y = append(d.Y, testutil.Softmax(z)...)
 	}
 	return d, wb
 }
@@ -84,7 +58,7 @@ func meanKL(m *model.Linear, d train.Data, rows []int) float64 {
 	var s float64
 	for _, r := range rows {
 		m.Logits(z, d.X[r*d.In:(r+1)*d.In])
-		s += klRef(d.Y[r*d.L:(r+1)*d.L], softmaxRef(z))
+		s += testutil.KL(d.Y[r*d.L:(r+1)*d.L], testutil.Softmax(z))
 	}
 	return s / float64(len(rows))
 }

@@ -10,16 +10,6 @@ import (
 	"github.com/twl-ldl/twl/tw"
 )
 
-// softmaxRef is a reference softmax, shifted by the maximum.
-func softmaxRef(z []float64) []float64 {
-	m := slices.Max(z)
-	p := make([]float64, len(z))
-	for i, v := range z {
-		p[i] = math.Exp(v - m)
-	}
-	return normalize(p)
-}
-
 // minAbsOnPath returns the smallest |d_e| over the edges e on the path from
 // node i up to the root (including the virtual edge of a forest root), or
 // +Inf when the path has no edge.
@@ -104,7 +94,7 @@ func TestLogitGradFD(t *testing.T) {
 				b = testutil.SparseDist(rng, n, 2)
 			}
 			v := ws.LogitGrad(grad, z, b)
-			p := softmaxRef(z)
+			p := testutil.Softmax(z)
 			for i := range p {
 				if math.Abs(ws.Prob()[i]-p[i]) > 1e-15 {
 					t.Fatalf("%s: Prob()[%d] = %v, softmax %v", c.name, i, ws.Prob()[i], p[i])
@@ -138,9 +128,9 @@ func TestLogitGradFD(t *testing.T) {
 			x := slices.Clone(z)
 			for j := range n {
 				x[j] = z[j] + h
-				pp := softmaxRef(x)
+				pp := testutil.Softmax(x)
 				x[j] = z[j] - h
-				pm := softmaxRef(x)
+				pm := testutil.Softmax(x)
 				x[j] = z[j]
 				sp, sm := c.subtreeDiff(pp, b), c.subtreeDiff(pm, b)
 				safe := true
