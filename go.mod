@@ -3,6 +3,7 @@ module github.com/twl-ldl/twl
 go 1.26.8
 
 require (
+	golang.org/x/sys v0.49.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
 )

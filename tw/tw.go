@@ -18,6 +18,8 @@ type Workspace struct {
 
 	uniform bool    // every edge has weight unit
 	unit    float64 // the common edge weight when uniform
+	vec     bool    // the vector sweeps suit the tree (see blockFriendly)
+	clean   bool    // d is all zero (left so by the last downward sweep)
 }
 
 // NewWorkspace returns a workspace for t.
@@ -28,6 +30,7 @@ func NewWorkspace(t *tree.Tree) *Workspace {
 		ord:  ord,
 		d:    make([]float64, len(ord.Parent)),
 		p:    make([]float64, t.Len()),
+		vec:  ord.Identity && blockFriendly(ord.Parent),
 	}
 	if len(ord.Weight) > 1 {
 		w.unit = ord.Weight[1]
@@ -111,6 +114,7 @@ func (w *Workspace) Embed(dst, a []float64) {
 // gather stores a in internal order in w.d.
 func (w *Workspace) gather(a []float64) {
 	d := w.d
+	w.clean = false
 	if w.ord.Identity {
 		off := len(d) - len(a)
 		d[0] = 0
@@ -141,25 +145,13 @@ func (w *Workspace) up(a, b []float64) float64 {
 	if w.ord.Identity {
 		// Position k holds user node k−off.
 		off := n - len(a)
-		clear(d)
-		a = a[:n-off]
-		b = b[:n-off]
-		var s float64
-		if w.uniform {
-			for k := n - 1; k >= 1; k-- {
-				x := d[k] + (a[k-off] - b[k-off])
-				d[k] = x
-				s += math.Abs(x)
-				d[par[k]] += x
-			}
-			return w.unit * s
+		if !w.clean {
+			clear(d)
 		}
-		wt := w.ord.Weight[:n]
-		for k := n - 1; k >= 1; k-- {
-			x := d[k] + (a[k-off] - b[k-off])
-			d[k] = x
-			s += wt[k] * math.Abs(x)
-			d[par[k]] += x
+		w.clean = false
+		s := w.upRange(a, b, off, 1, n, 0)
+		if w.uniform {
+			return w.unit * s
 		}
 		return s
 	}
@@ -197,33 +189,27 @@ func (w *Workspace) down(grad []float64) {
 	n := len(d)
 	par := w.ord.Parent[:n]
 	wt := w.ord.Weight[:n]
-	if w.ord.Identity && n == len(grad) {
-		// No virtual root: grad itself holds the path sums.
-		grad = grad[:n]
-		grad[0] = 0
-		if w.uniform {
-			u := w.unit
-			for k := 1; k < n; k++ {
-				grad[k] = grad[par[k]] + signedWeight(u, d[k])
-			}
-			return
+	if w.ord.Identity {
+		var p, g []float64
+		if n == len(grad) {
+			// No virtual root: grad itself holds the path sums.
+			p = grad
+		} else {
+			// Virtual root at position 0; position k holds user node k−1.
+			// The path sums replace the differences in d and are copied to
+			// grad.
+			p, g = d, grad
 		}
-		for k := 1; k < n; k++ {
-			grad[k] = grad[par[k]] + signedWeight(wt[k], d[k])
+		p[0] = 0
+		w.downRange(p, g, 1, n)
+		if g == nil {
+			// The sweep zeroed d[1:] as it read it.
+			d[0] = 0
+			w.clean = true
 		}
 		return
 	}
 	d[0] = 0
-	if w.ord.Identity {
-		// Virtual root at position 0; position k holds user node k−1.
-		grad = grad[:n-1]
-		for k := 1; k < n; k++ {
-			g := d[par[k]] + signedWeight(wt[k], d[k])
-			d[k] = g
-			grad[k-1] = g
-		}
-		return
-	}
 	lab := w.ord.Label[:n]
 	if l := lab[0]; l >= 0 {
 		grad[l] = 0
@@ -235,15 +221,23 @@ func (w *Workspace) down(grad []float64) {
 	}
 }
 
-// signedWeight returns w·sign(x) with sign(±0) = 0, for w ≥ 0, without
-// branches: the signs of subtree differences are unpredictable, and a
-// mispredicted branch per node would cost more than the rest of the sweep.
-func signedWeight(w, x float64) float64 {
-	xb := math.Float64bits(x)
-	mag := xb << 1              // drop the sign bit: zero iff x is ±0
-	nz := -((mag | -mag) >> 63) // all ones iff x is not ±0
-	sgn := xb & (1 << 63)       // sign bit of x
-	return math.Float64frombits((math.Float64bits(w) | sgn) & nz)
+// upRange runs the upward sweep over positions [lo, hi) of an identity
+// layout, adding to s (see sweep.go).
+func (w *Workspace) upRange(a, b []float64, off, lo, hi int, s float64) float64 {
+	if w.uniform {
+		return upUnit(w.d, a, b, w.ord.Parent, off, lo, hi, s, w.vec)
+	}
+	return upWeighted(w.d, a, b, w.ord.Weight, w.ord.Parent, off, lo, hi, s, w.vec)
+}
+
+// downRange runs the downward sweep over positions [lo, hi) of an identity
+// layout.
+func (w *Workspace) downRange(p, g []float64, lo, hi int) {
+	if w.uniform {
+		downUnit(p, w.d, g, w.ord.Parent, w.unit, lo, hi, w.vec)
+		return
+	}
+	downWeighted(p, w.d, g, w.ord.Weight, w.ord.Parent, lo, hi, w.vec)
 }
 
 // chainSoftmax maps a gradient g with respect to p = softmax(z) to the
