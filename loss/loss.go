@@ -23,6 +23,20 @@ type Loss interface {
 	Name() string
 }
 
+// Targeted is implemented by losses whose value has a term that depends on
+// the target row alone: for KL(y ‖ p) = Σ y log y − Σ y log p, the first sum,
+// which costs a logarithm per label. A trainer that evaluates the same
+// targets every epoch computes the terms once with TargetTerms and passes a
+// batch's terms to EvalTerms, which then takes no logarithm. EvalTerms with
+// the terms of its targets returns exactly what Eval returns.
+type Targeted interface {
+	Loss
+	// TargetTerms stores the term of row r of targets (B×L) in dst[r].
+	TargetTerms(dst, targets []float64)
+	// EvalTerms is Eval given terms[r], the term of row r of targets.
+	EvalTerms(grad, logits, targets, terms []float64) (float64, error)
+}
+
 // Distance is the optional transport term of a Mixed loss: it stores in
 // values[r] the distance between row r of P and of Y (B×L) and in row r of
 // grads its gradient with respect to P's row.
@@ -50,7 +64,7 @@ type Parts struct {
 	KL, Dist float64
 }
 
-var _ Loss = (*Mixed)(nil)
+var _ Targeted = (*Mixed)(nil)
 
 // NewKL returns the KL loss over L labels.
 func NewKL(L int) *Mixed { return &Mixed{L: L} }
@@ -94,13 +108,46 @@ func (m *Mixed) Name() string {
 // Last returns the terms of the last Eval.
 func (m *Mixed) Last() Parts { return m.last }
 
+// yLogY returns Σ y_i log y_i over the y_i > 0 (0·log 0 = 0), summed in
+// order.
+func yLogY(y []float64) float64 {
+	var s float64
+	for _, yi := range y {
+		if yi > 0 {
+			s += yi * math.Log(yi)
+		}
+	}
+	return s
+}
+
+// TargetTerms implements Targeted: dst[r] = Σ_i y_ri log y_ri.
+func (m *Mixed) TargetTerms(dst, targets []float64) {
+	L := m.L
+	if len(targets)%L != 0 || len(dst) != len(targets)/L {
+		panic("loss: targets must be B×L and dst of length B")
+	}
+	parallel.For(len(dst), 0, 1+(1<<12)/L, func(r0, r1 int) {
+		for r := r0; r < r1; r++ {
+			dst[r] = yLogY(targets[r*L : (r+1)*L])
+		}
+	})
+}
+
 // Eval implements Loss.
 func (m *Mixed) Eval(grad, logits, targets []float64) (float64, error) {
+	return m.EvalTerms(grad, logits, targets, nil)
+}
+
+// EvalTerms implements Targeted; terms == nil computes them.
+func (m *Mixed) EvalTerms(grad, logits, targets, terms []float64) (float64, error) {
 	L := m.L
 	if len(logits)%L != 0 || len(targets) != len(logits) || len(grad) != len(logits) {
 		panic("loss: logits, targets and grad must be B×L")
 	}
 	rows := len(logits) / L
+	if terms != nil && len(terms) != rows {
+		panic("loss: len(terms) != number of rows")
+	}
 	if rows == 0 {
 		m.last = Parts{}
 		return 0, nil
@@ -124,52 +171,67 @@ func (m *Mixed) Eval(grad, logits, targets []float64) (float64, error) {
 		klRow = append(klRow, 0)
 	}
 	m.klRow = klRow
-	parallel.For(rows, 0, 1+(1<<14)/L, func(r0, r1 int) {
+	useDist := m.Dist != nil && m.Lambda != 0
+	inv := 1 / float64(rows)
+	parallel.For(rows, 0, 1+(1<<12)/L, func(r0, r1 int) {
 		for r := r0; r < r1; r++ {
 			z, y, pr := logits[r*L:(r+1)*L], targets[r*L:(r+1)*L], p[r*L:(r+1)*L]
 			lse := fmath.Softmax(pr, z)
-			// KL(y‖p) = Σ y (log y − log p), log p = z − lse, 0·log 0 = 0.
-			var kl float64
-			for i, yi := range y {
-				if yi > 0 {
-					kl += yi * (math.Log(yi) - (z[i] - lse))
+			// KL(y‖p) = Σ y log y − Σ y log p, log p = z − lse, over the
+			// y > 0 (0·log 0 = 0).
+			var t float64
+			if terms != nil {
+				t = terms[r]
+			} else {
+				t = yLogY(y)
+			}
+			var cross float64
+			if useDist {
+				for i, yi := range y {
+					if yi > 0 {
+						cross += yi * (z[i] - lse)
+					}
+				}
+			} else {
+				// KL alone: the gradient p − y in the same pass (each z[i]
+				// is read before g[i], which may be the same element).
+				g := grad[r*L : (r+1)*L]
+				for i, yi := range y {
+					if yi > 0 {
+						cross += yi * (z[i] - lse)
+					}
+					g[i] = inv * (pr[i] - yi)
 				}
 			}
-			klRow[r] = kl
+			klRow[r] = t - cross
 		}
 	})
 	var kl float64
 	for _, v := range klRow {
 		kl += v
 	}
-	var dist float64
-	useDist := m.Dist != nil && m.Lambda != 0
-	if useDist {
-		if err := m.Dist.BatchGrad(vals, gp, p, targets); err != nil {
-			return 0, err
-		}
-		for _, v := range vals {
-			dist += v
-		}
+	if !useDist {
+		m.last = Parts{KL: kl * inv}
+		return kl * inv, nil
 	}
-	inv := 1 / float64(rows)
-	parallel.For(rows, 0, 1+(1<<15)/L, func(r0, r1 int) {
+	if err := m.Dist.BatchGrad(vals, gp, p, targets); err != nil {
+		return 0, err
+	}
+	var dist float64
+	for _, v := range vals {
+		dist += v
+	}
+	lam := m.Lambda
+	parallel.For(rows, 0, 1+(1<<12)/L, func(r0, r1 int) {
 		for r := r0; r < r1; r++ {
 			y, pr, g := targets[r*L:(r+1)*L], p[r*L:(r+1)*L], grad[r*L:(r+1)*L]
-			if useDist {
-				gr := gp[r*L : (r+1)*L]
-				var dot float64
-				for i, pi := range pr {
-					dot += pi * gr[i]
-				}
-				lam := m.Lambda
-				for i, pi := range pr {
-					g[i] = inv * (pi - y[i] + lam*pi*(gr[i]-dot))
-				}
-			} else {
-				for i, pi := range pr {
-					g[i] = inv * (pi - y[i])
-				}
+			gr := gp[r*L : (r+1)*L]
+			var dot float64
+			for i, pi := range pr {
+				dot += pi * gr[i]
+			}
+			for i, pi := range pr {
+				g[i] = inv * (pi - y[i] + lam*pi*(gr[i]-dot))
 			}
 		}
 	})

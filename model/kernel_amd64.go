@@ -2,7 +2,23 @@
 
 package model
 
+import "golang.org/x/sys/cpu"
+
 const haveKernels = true
+
+// useFMA selects the fused forms (kernel.go) and their AVX2/FMA kernels.
+var useFMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// dot4x2FMA is dot4x2 in the fused four-lane form, over 4·quads elements.
+//
+//go:noescape
+func dot4x2FMA(w *float64, wStride int, x *float64, xStride int, quads int, acc *[8]float64)
+
+// axpy2FMA stores in g0[k] and g1[k], for k < 4·quads, Σ_r c[r·cStride]·x_r[k]
+// and Σ_r c[r·cStride+1]·x_r[k], fused in row order.
+//
+//go:noescape
+func axpy2FMA(g0, g1, x *float64, xStride int, c *float64, cStride int, rows, quads int)
 
 // dot4x2 stores in acc[4q+i] the even-plus-odd lane sum of
 // Σ_{k<2·pairs} x_q[k]·w_i[k] for the rows w_0..w_3 (stride wStride

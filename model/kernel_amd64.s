@@ -216,3 +216,181 @@ axrows:
 
 axend:
 	RET
+
+// The AVX2/FMA forms (used where the processor has both): four lanes, each
+// product fused into its sum (VFMADD231PD), matching dotFMARef and
+// rowSumFMARef in kernel.go bit for bit.
+
+// HSUM(y, x) leaves (l0 + l2) + (l1 + l3) of the lanes of y in the low lane
+// of x (x is y's low half; X15 is scratch).
+#define HSUM(y, x) \
+	VEXTRACTF128 $1, y, X15 \
+	VADDPD    X15, x, x     \
+	VPERMILPD $1, x, X15    \
+	VADDSD    X15, x, x
+
+// func dot4x2FMA(w *float64, wStride int, x *float64, xStride int, quads int, acc *[8]float64)
+TEXT ·dot4x2FMA(SB), NOSPLIT, $0-48
+	MOVQ w+0(FP), SI
+	MOVQ wStride+8(FP), BX
+	SHLQ $3, BX
+	MOVQ x+16(FP), DI
+	MOVQ xStride+24(FP), DX
+	SHLQ $3, DX
+	MOVQ quads+32(FP), CX
+	MOVQ acc+40(FP), AX
+	LEAQ (SI)(BX*1), R8  // w1
+	LEAQ (R8)(BX*1), R9  // w2
+	LEAQ (R9)(BX*1), R10 // w3
+	LEAQ (DI)(DX*1), R11 // x1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ R12, R12
+	TESTQ CX, CX
+	JZ   fdotend
+
+fdotloop:
+	VMOVUPD (DI)(R12*1), Y8  // x0[k:k+4]
+	VMOVUPD (R11)(R12*1), Y9 // x1[k:k+4]
+	VMOVUPD (SI)(R12*1), Y10 // w0
+	VFMADD231PD Y10, Y8, Y0
+	VFMADD231PD Y10, Y9, Y4
+	VMOVUPD (R8)(R12*1), Y10 // w1
+	VFMADD231PD Y10, Y8, Y1
+	VFMADD231PD Y10, Y9, Y5
+	VMOVUPD (R9)(R12*1), Y10 // w2
+	VFMADD231PD Y10, Y8, Y2
+	VFMADD231PD Y10, Y9, Y6
+	VMOVUPD (R10)(R12*1), Y10 // w3
+	VFMADD231PD Y10, Y8, Y3
+	VFMADD231PD Y10, Y9, Y7
+	ADDQ $32, R12
+	DECQ CX
+	JNZ  fdotloop
+
+fdotend:
+	HSUM(Y0, X0)
+	VMOVSD X0, 0(AX)
+	HSUM(Y1, X1)
+	VMOVSD X1, 8(AX)
+	HSUM(Y2, X2)
+	VMOVSD X2, 16(AX)
+	HSUM(Y3, X3)
+	VMOVSD X3, 24(AX)
+	HSUM(Y4, X4)
+	VMOVSD X4, 32(AX)
+	HSUM(Y5, X5)
+	VMOVSD X5, 40(AX)
+	HSUM(Y6, X6)
+	VMOVSD X6, 48(AX)
+	HSUM(Y7, X7)
+	VMOVSD X7, 56(AX)
+	VZEROUPPER
+	RET
+
+// func axpy2FMA(g0, g1, x *float64, xStride int, c *float64, cStride int, rows, quads int)
+// g0[k] = Σ_r c[r·cStride]·x_r[k] and g1[k] = Σ_r c[r·cStride+1]·x_r[k] for
+// k < 4·quads, each sum fused in row order from 0.
+TEXT ·axpy2FMA(SB), NOSPLIT, $0-64
+	MOVQ g0+0(FP), DI
+	MOVQ g1+8(FP), R13
+	MOVQ x+16(FP), SI
+	MOVQ xStride+24(FP), DX
+	SHLQ $3, DX
+	MOVQ c+32(FP), R8
+	MOVQ cStride+40(FP), R9
+	SHLQ $3, R9
+	MOVQ rows+48(FP), BX
+	MOVQ quads+56(FP), CX
+
+	// Four quads (sixteen columns) at a time: eight accumulators.
+	CMPQ CX, $4
+	JLT  fxtail
+
+fx4loop:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	MOVQ SI, R10 // &x_r[k]
+	MOVQ R8, R11 // &c[r·cStride]
+	MOVQ BX, R12
+
+fx4rows:
+	VBROADCASTSD 0(R11), Y8 // c0_r
+	VBROADCASTSD 8(R11), Y9 // c1_r
+	VMOVUPD 0(R10), Y10
+	VFMADD231PD Y10, Y8, Y0
+	VFMADD231PD Y10, Y9, Y4
+	VMOVUPD 32(R10), Y10
+	VFMADD231PD Y10, Y8, Y1
+	VFMADD231PD Y10, Y9, Y5
+	VMOVUPD 64(R10), Y10
+	VFMADD231PD Y10, Y8, Y2
+	VFMADD231PD Y10, Y9, Y6
+	VMOVUPD 96(R10), Y10
+	VFMADD231PD Y10, Y8, Y3
+	VFMADD231PD Y10, Y9, Y7
+	ADDQ DX, R10
+	ADDQ R9, R11
+	DECQ R12
+	JNZ  fx4rows
+
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 0(R13)
+	VMOVUPD Y5, 32(R13)
+	VMOVUPD Y6, 64(R13)
+	VMOVUPD Y7, 96(R13)
+	ADDQ $128, DI
+	ADDQ $128, R13
+	ADDQ $128, SI
+	SUBQ $4, CX
+	CMPQ CX, $4
+	JGE  fx4loop
+
+fxtail:
+	TESTQ CX, CX
+	JZ   fxend
+
+fxloop:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	MOVQ SI, R10
+	MOVQ R8, R11
+	MOVQ BX, R12
+
+fxrows:
+	VBROADCASTSD 0(R11), Y8
+	VBROADCASTSD 8(R11), Y9
+	VMOVUPD (R10), Y10
+	VFMADD231PD Y10, Y8, Y0
+	VFMADD231PD Y10, Y9, Y1
+	ADDQ DX, R10
+	ADDQ R9, R11
+	DECQ R12
+	JNZ  fxrows
+
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, (R13)
+	ADDQ $32, DI
+	ADDQ $32, R13
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  fxloop
+
+fxend:
+	VZEROUPPER
+	RET

@@ -144,6 +144,15 @@ func Fit(m *model.Linear, l loss.Loss, data Data, cfg Config) (History, error) {
 	yb := make([]float64, batch*L)
 	zb := make([]float64, batch*L)
 	grad := make([]float64, len(m.Params))
+	// A loss with a term of the targets alone (KL's Σ y log y) gets it
+	// computed once per row here rather than once per row and epoch.
+	tl, _ := l.(loss.Targeted)
+	var terms, tb []float64
+	if tl != nil {
+		terms = make([]float64, data.N)
+		tl.TargetTerms(terms, data.Y)
+		tb = make([]float64, batch)
+	}
 	began := time.Now()
 	for e := start; e < epochs; e++ {
 		t0 := time.Now()
@@ -156,10 +165,13 @@ func Fit(m *model.Linear, l loss.Loss, data Data, cfg Config) (History, error) {
 			for k, r := range rows {
 				copy(xb[k*in:(k+1)*in], data.X[r*in:(r+1)*in])
 				copy(yb[k*L:(k+1)*L], data.Y[r*L:(r+1)*L])
+				if tl != nil {
+					tb[k] = terms[r]
+				}
 			}
 			x, y, z := xb[:B*in], yb[:B*L], zb[:B*L]
 			m.Logits(z, x)
-			v, err := l.Eval(z, z, y)
+			v, err := evalBatch(l, tl, z, y, tb[:min(B, len(tb))])
 			if err != nil {
 				return h, fmt.Errorf("train: epoch %d: %w", e+1, err)
 			}
@@ -173,7 +185,7 @@ func Fit(m *model.Linear, l loss.Loss, data Data, cfg Config) (History, error) {
 		ep := Epoch{Epoch: e + 1, TrainLoss: sum / float64(len(trainRows))}
 		improved := true
 		if len(valRows) > 0 {
-			vl, err := Evaluate(m, l, data, valRows, batch)
+			vl, err := evaluate(m, l, data, valRows, batch, terms)
 			if err != nil {
 				return h, fmt.Errorf("train: epoch %d: validation: %w", e+1, err)
 			}
@@ -260,6 +272,21 @@ func splitRows(n int, val []int) (trainRows, valRows []int) {
 // Evaluate returns the mean loss of m on the given rows of data, computed in
 // mini-batches of the given size (0: 256).
 func Evaluate(m *model.Linear, l loss.Loss, data Data, rows []int, batch int) (float64, error) {
+	return evaluate(m, l, data, rows, batch, nil)
+}
+
+// evalBatch evaluates l on one batch, with the targets' terms tb when the
+// loss takes them (tl != nil; the result is the same as Eval's).
+func evalBatch(l loss.Loss, tl loss.Targeted, z, y, tb []float64) (float64, error) {
+	if tl != nil {
+		return tl.EvalTerms(z, z, y, tb)
+	}
+	return l.Eval(z, z, y)
+}
+
+// evaluate is Evaluate given the targets' terms of every row of data (nil:
+// the loss computes them, or takes none).
+func evaluate(m *model.Linear, l loss.Loss, data Data, rows []int, batch int, terms []float64) (float64, error) {
 	if batch <= 0 {
 		batch = 256
 	}
@@ -267,6 +294,12 @@ func Evaluate(m *model.Linear, l loss.Loss, data Data, rows []int, batch int) (f
 	xb := make([]float64, batch*in)
 	yb := make([]float64, batch*L)
 	zb := make([]float64, batch*L)
+	var tl loss.Targeted
+	var tb []float64
+	if terms != nil {
+		tl, _ = l.(loss.Targeted)
+		tb = make([]float64, batch)
+	}
 	var sum float64
 	for s := 0; s < len(rows); s += batch {
 		part := rows[s:min(s+batch, len(rows))]
@@ -274,10 +307,13 @@ func Evaluate(m *model.Linear, l loss.Loss, data Data, rows []int, batch int) (f
 		for k, r := range part {
 			copy(xb[k*in:(k+1)*in], data.X[r*in:(r+1)*in])
 			copy(yb[k*L:(k+1)*L], data.Y[r*L:(r+1)*L])
+			if tl != nil {
+				tb[k] = terms[r]
+			}
 		}
 		z := zb[:B*L]
 		m.Logits(z, xb[:B*in])
-		v, err := l.Eval(z, z, yb[:B*L])
+		v, err := evalBatch(l, tl, z, yb[:B*L], tb[:min(B, len(tb))])
 		if err != nil {
 			return 0, err
 		}
