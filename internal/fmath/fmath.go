@@ -67,9 +67,14 @@ func Softmax(dst, z []float64) (logSumExp float64) {
 	if len(z) == 0 {
 		return math.Inf(-1)
 	}
+	// The largest entry by plain comparisons (max would order NaN and
+	// signed zeros, at twice the cost; a NaN anywhere makes the result NaN
+	// below in any case, through e^(NaN − m) or m itself).
 	m := z[0]
 	for _, v := range z[1:] {
-		m = max(m, v)
+		if v > m {
+			m = v
+		}
 	}
 	var s float64
 	for i, v := range z {
