@@ -48,6 +48,16 @@
 // distance. Validate inputs once where they enter the program (package
 // labeldist does this for files).
 //
+// # Kernels
+//
+// On amd64 the two sweeps of breadth-first trees (Order().Identity) run as
+// AVX2 or SSE2 assembly, chosen by the processor and the tree's shape; Go
+// reference forms (sweep.go) define the arithmetic, and every form returns
+// the same bits. The sum of the weighted absolute differences is always
+// added in four lanes over blocks of four positions, then (lane0 + lane2) +
+// (lane1 + lane3), then the positions left over: a fixed association, not
+// the left-to-right one.
+//
 // # Concurrency
 //
 // A Workspace is not safe for concurrent use; Batch runs rows in parallel on
