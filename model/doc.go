@@ -9,8 +9,10 @@
 // which is also the model of SA-BFGS (Geng 2016) in the LDL literature. Its
 // parameters live in one flat slice (W row-major, then b) so that optimizers
 // update them in one pass. Mini-batches are row-major matrices: X is B×d,
-// logits and their gradients B×L. Forward and backward passes are matrix
-// products through gonum's BLAS (pure Go with assembly kernels).
+// logits and their gradients B×L. Forward and backward passes are blocked
+// matrix products split over the labels across cores (kernel.go): AVX2 + FMA
+// or SSE2 assembly on amd64, chosen at run time, each equal bit for bit to a
+// Go reference form, so results never depend on the number of cores.
 //
 // File and Load/Save give the versioned, self-describing model file of the
 // command line: format name and version, the labels, the feature dimension,
