@@ -9,9 +9,9 @@ import "golang.org/x/sys/cpu"
 // of reading out of bounds. (Parent positions are trusted: package tree
 // guarantees 0 ≤ par[k] < k.)
 
-// hasAVX2 allows the AVX2 kernels; it is a variable so that tests can run
-// the other forms too. Callers pass vec = false for trees whose blocks of
-// four positions often hold a parent and its child (see blockFriendly).
+// hasAVX2 allows the AVX2 kernels. Callers pass vec = false for trees whose
+// blocks of four positions often hold a parent and its child, or that are
+// small (see blockFriendly); the tests run both forms through vec.
 var hasAVX2 = cpu.X86.HasAVX2
 
 //go:noescape

@@ -353,6 +353,26 @@ TEXT ·downWeightedGAVX2(SB), NOSPLIT, $0-136
 	CMPSD  X7, t, $4   \
 	ANDPD  t, w
 
+// DOWNSTEP2(W, Z, G) does position CX of the downward SSE2 sweep and
+// advances CX, leaving the flags of CX against hi (BX): W loads the weight
+// into X2, Z zeroes the difference once read, G stores the path sum into g.
+#define DOWNSTEP2(W, Z, G) \
+	MOVSD   (SI)(CX*8), X1     \
+	Z                          \
+	W                          \
+	SIGNED(X1, X2, X3)         \
+	MOVLQSX (R8)(CX*4), AX     \
+	ADDSD   (DI)(AX*8), X2     \
+	MOVSD   X2, (DI)(CX*8)     \
+	G                          \
+	INCQ    CX                 \
+	CMPQ    CX, BX
+
+#define UNIT2 MOVAPD X5, X2
+#define WEIGHT2 MOVSD (R10)(CX*8), X2
+#define ZERO2 MOVSD X7, (SI)(CX*8)
+#define GSTORE2 MOVSD X2, (R9)(CX*8)
+
 // func downUnitSSE2(p, d, g []float64, par []int32, u float64, lo, hi int)
 // Requires 1 ≤ lo < hi. g may be nil; if it is, zeroes d[lo:hi].
 TEXT ·downUnitSSE2(SB), NOSPLIT, $0-120
@@ -370,28 +390,12 @@ TEXT ·downUnitSSE2(SB), NOSPLIT, $0-120
 	SUBQ  $8, R9 // R9[k] = g[k-1]
 
 du2loop:
-	MOVSD   (SI)(CX*8), X1
-	MOVAPD  X5, X2
-	SIGNED(X1, X2, X3)
-	MOVLQSX (R8)(CX*4), AX
-	ADDSD   (DI)(AX*8), X2   // p[par[k]] + u·sign(d[k])
-	MOVSD   X2, (DI)(CX*8)
-	MOVSD   X2, (R9)(CX*8)
-	INCQ    CX
-	CMPQ    CX, BX
+	DOWNSTEP2(UNIT2, NOSTORE, GSTORE2)
 	JLT     du2loop
 	RET
 
 du1loop:
-	MOVSD   (SI)(CX*8), X1
-	MOVSD   X7, (SI)(CX*8)
-	MOVAPD  X5, X2
-	SIGNED(X1, X2, X3)
-	MOVLQSX (R8)(CX*4), AX
-	ADDSD   (DI)(AX*8), X2
-	MOVSD   X2, (DI)(CX*8)
-	INCQ    CX
-	CMPQ    CX, BX
+	DOWNSTEP2(UNIT2, ZERO2, NOSTORE)
 	JLT     du1loop
 	RET
 
@@ -412,28 +416,12 @@ TEXT ·downWeightedSSE2(SB), NOSPLIT, $0-136
 	SUBQ  $8, R9
 
 dw2loop:
-	MOVSD   (SI)(CX*8), X1
-	MOVSD   (R10)(CX*8), X2
-	SIGNED(X1, X2, X3)
-	MOVLQSX (R8)(CX*4), AX
-	ADDSD   (DI)(AX*8), X2
-	MOVSD   X2, (DI)(CX*8)
-	MOVSD   X2, (R9)(CX*8)
-	INCQ    CX
-	CMPQ    CX, BX
+	DOWNSTEP2(WEIGHT2, NOSTORE, GSTORE2)
 	JLT     dw2loop
 	RET
 
 dw1loop:
-	MOVSD   (SI)(CX*8), X1
-	MOVSD   X7, (SI)(CX*8)
-	MOVSD   (R10)(CX*8), X2
-	SIGNED(X1, X2, X3)
-	MOVLQSX (R8)(CX*4), AX
-	ADDSD   (DI)(AX*8), X2
-	MOVSD   X2, (DI)(CX*8)
-	INCQ    CX
-	CMPQ    CX, BX
+	DOWNSTEP2(WEIGHT2, ZERO2, NOSTORE)
 	JLT     dw1loop
 	RET
 

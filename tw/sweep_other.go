@@ -17,6 +17,3 @@ func downUnit(p, d, g []float64, par []int32, u float64, lo, hi int, _ bool) {
 func downWeighted(p, d, g, wt []float64, par []int32, lo, hi int, _ bool) {
 	downWeightedGo(p, d, g, wt, par, lo, hi)
 }
-
-// hasAVX2 is false: there are no vector kernels here.
-var hasAVX2 = false
