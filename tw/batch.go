@@ -3,8 +3,8 @@ package tw
 import (
 	"math"
 	"runtime"
-	"sync"
 
+	"github.com/twl-ldl/twl/internal/parallel"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -20,7 +20,6 @@ type Batch struct {
 	tree    *tree.Tree
 	workers int
 	ws      []*Workspace
-	wg      sync.WaitGroup
 }
 
 // NewBatch returns a Batch for t running on at most workers goroutines;
@@ -50,27 +49,18 @@ func (b *Batch) rows(mats ...[]float64) int {
 	return n / L
 }
 
-// run calls f(ws, r0, r1) on disjoint row blocks [r0, r1) covering [0, rows).
+// run calls f(ws, r0, r1) on disjoint row blocks [r0, r1) covering [0, rows),
+// each block at least about 1024/L rows long (a row costs a few
+// nanoseconds per node; handing a block to another core, about a
+// microsecond).
 func (b *Batch) run(rows int, f func(ws *Workspace, r0, r1 int)) {
-	nw := min(b.workers, rows)
-	for len(b.ws) < nw {
+	minRows := 1 + 1024/b.tree.Len()
+	for len(b.ws) < parallel.Parts(rows, b.workers, minRows) {
 		b.ws = append(b.ws, NewWorkspace(b.tree))
 	}
-	if nw <= 1 {
-		if rows > 0 {
-			f(b.ws[0], 0, rows)
-		}
-		return
-	}
-	b.wg.Add(nw)
-	for i := 0; i < nw; i++ {
-		r0, r1 := i*rows/nw, (i+1)*rows/nw
-		go func(ws *Workspace) {
-			defer b.wg.Done()
-			f(ws, r0, r1)
-		}(b.ws[i])
-	}
-	b.wg.Wait()
+	parallel.ForParts(rows, b.workers, minRows, func(p, r0, r1 int) {
+		f(b.ws[p], r0, r1)
+	})
 }
 
 // Distance stores TW(A_r, B_r) in dst[r] for every row r.

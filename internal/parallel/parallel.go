@@ -1,9 +1,26 @@
 // Package parallel splits loops over disjoint ranges across goroutines.
+//
+// The ranges depend only on the loop's length, the worker count and the
+// minimum chunk, never on the scheduling, so a loop whose iterations write
+// disjoint outputs gives the same bits however it runs.
+//
+// Training runs thousands of short loops a second (a mini-batch step of the
+// synthetic protocol has six, each some tens of microseconds long). Starting
+// a goroutine per part and waking an idle processor for it costs tens of
+// microseconds on a virtual machine, as much as the work. So For hands parts
+// to a small team of long-lived workers, one per processor beyond the first,
+// which spin for a short while (spinTime) after each loop, waiting for the
+// next, before they park. The caller takes parts too, and takes every part
+// no worker has claimed yet, so a loop never waits for a worker to wake.
+// When the team is busy (a For inside a For's function, or two goroutines
+// calling For at once), For starts a goroutine per part instead.
 package parallel
 
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // For calls fn(lo, hi) on contiguous ranges that cover [0, n), on at most
@@ -13,24 +30,166 @@ import (
 // iterations write disjoint outputs gives the same results whatever the
 // scheduling.
 func For(n, workers, minChunk int, fn func(lo, hi int)) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	parts := min(workers, n/max(minChunk, 1))
+	ForParts(n, workers, minChunk, func(_, lo, hi int) { fn(lo, hi) })
+}
+
+// ForParts is For with the part's index: it cuts [0, n) into parts ranges,
+// part p being [p·n/parts, (p+1)·n/parts), and calls fn(p, lo, hi) exactly
+// once for each, so that fn may use scratch space indexed by p. parts is
+// min(workers, n/minChunk), at least 1 (workers as in For); Parts returns
+// it without running anything.
+func ForParts(n, workers, minChunk int, fn func(part, lo, hi int)) {
+	parts := Parts(n, workers, minChunk)
 	if parts <= 1 {
 		if n > 0 {
-			fn(0, n)
+			fn(0, 0, n)
 		}
+		return
+	}
+	if team.run(n, parts, fn) {
 		return
 	}
 	var wg sync.WaitGroup
 	wg.Add(parts - 1)
 	for p := 1; p < parts; p++ {
-		go func(lo, hi int) {
+		go func(p int) {
 			defer wg.Done()
-			fn(lo, hi)
-		}(p*n/parts, (p+1)*n/parts)
+			fn(p, p*n/parts, (p+1)*n/parts)
+		}(p)
 	}
-	fn(0, n/parts)
+	fn(0, 0, n/parts)
 	wg.Wait()
+}
+
+// Parts returns the number of parts ForParts cuts a loop into.
+func Parts(n, workers, minChunk int) int {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return max(1, min(workers, n/max(minChunk, 1), maxParts))
+}
+
+// spinTime is how long an idle worker keeps polling for the next loop
+// before it parks. It is short enough that an idle program burns no
+// measurable time, and longer than the gaps between the loops of a
+// training step.
+const spinTime = 100 * time.Microsecond
+
+// maxParts bounds the number of parts of one loop (it must fit the claim
+// word's 16-bit fields).
+const maxParts = 1 << 12
+
+// pool is the team of workers. One loop runs on it at a time: busy is held
+// from publishing a loop until all its parts are done.
+type pool struct {
+	busy atomic.Bool
+	mu   sync.Mutex // guards workers (starting more)
+	// workers is the number of workers started.
+	workers atomic.Int32
+
+	// The current loop. claim packs the loop's generation (bits 32–63),
+	// the next unclaimed part (bits 16–31) and the number of parts (bits
+	// 0–15), so that a worker still holding an old generation can never
+	// claim a part of a newer loop. fn and n are written before the
+	// generation is published and read only after a successful claim; they
+	// do not change until every part, that claimed one included, is done.
+	claim atomic.Uint64
+	done  atomic.Int32
+	fn    func(part, lo, hi int)
+	n     int
+
+	// parked counts the workers blocked on wake.
+	parked atomic.Int32
+	wake   chan struct{}
+}
+
+var team = pool{wake: make(chan struct{}, 1<<10)}
+
+// run runs the loop on the team and reports whether it could: false when
+// another loop holds the team.
+func (t *pool) run(n, parts int, fn func(part, lo, hi int)) bool {
+	if !t.busy.CompareAndSwap(false, true) {
+		return false
+	}
+	// More workers than processors would only take turns.
+	t.grow(min(parts, runtime.GOMAXPROCS(0)) - 1)
+	t.fn, t.n = fn, n
+	t.done.Store(0)
+	gen := t.claim.Load()>>32 + 1
+	t.claim.Store(gen<<32 | uint64(parts))
+	// A worker parks by incrementing parked and then rereading claim; we
+	// store claim and then read parked. With sequentially consistent
+	// atomics one of the two sees the other, so no worker sleeps through a
+	// loop (it may wake for nothing, which it tolerates).
+	for range min(t.parked.Load(), int32(parts-1)) {
+		select {
+		case t.wake <- struct{}{}:
+		default:
+		}
+	}
+	t.work(gen)
+	for spins := 0; t.done.Load() != int32(parts); spins++ {
+		if spins&63 == 63 {
+			runtime.Gosched()
+		}
+	}
+	t.fn = nil
+	t.busy.Store(false)
+	return true
+}
+
+// work claims and runs parts of loop gen until none is left.
+func (t *pool) work(gen uint64) {
+	for {
+		c := t.claim.Load()
+		p, parts := int(c>>16&0xffff), int(c&0xffff)
+		if c>>32 != gen || p >= parts {
+			return
+		}
+		if !t.claim.CompareAndSwap(c, c+1<<16) {
+			continue
+		}
+		t.fn(p, p*t.n/parts, (p+1)*t.n/parts)
+		t.done.Add(1)
+	}
+}
+
+// grow starts workers until there are at least k.
+func (t *pool) grow(k int) {
+	if int(t.workers.Load()) >= k {
+		return
+	}
+	t.mu.Lock()
+	for int(t.workers.Load()) < k {
+		t.workers.Add(1)
+		go t.loop(t.claim.Load() >> 32)
+	}
+	t.mu.Unlock()
+}
+
+// loop is a worker: it runs parts of every loop after generation seen,
+// spinning for spinTime after each before it parks.
+func (t *pool) loop(seen uint64) {
+	for {
+		deadline := time.Now().Add(spinTime)
+		for spins := 0; ; spins++ {
+			if g := t.claim.Load() >> 32; g != seen {
+				seen = g
+				t.work(g)
+				deadline = time.Now().Add(spinTime)
+				continue
+			}
+			if spins&255 == 255 {
+				if time.Now().After(deadline) {
+					break
+				}
+				runtime.Gosched()
+			}
+		}
+		t.parked.Add(1)
+		if t.claim.Load()>>32 == seen {
+			<-t.wake
+		}
+		t.parked.Add(-1)
+	}
 }
