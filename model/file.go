@@ -396,6 +396,16 @@ func Load(r io.Reader, name string) (*File, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return fail(jsonError(data, err, ErrNotModel))
 	}
+	// encoding/json keeps the last of repeated keys (matched ignoring
+	// case) without a word: a file edited by hand could then mean one
+	// thing and be read as another.
+	if key, prev, off, ok := duplicateKey(data); ok {
+		msg := fmt.Sprintf("key %q appears twice in one object", key)
+		if key != prev {
+			msg = fmt.Sprintf("keys %q and %q in one object (keys are matched ignoring case)", prev, key)
+		}
+		return fail(&FileError{Line: lineOf(data, off+1), Err: ErrInvalid, Msg: msg})
+	}
 	var format string
 	if raw, ok := head["format"]; !ok || json.Unmarshal(raw, &format) != nil || format != FileFormat {
 		msg := fmt.Sprintf(`no "format": %q`, FileFormat)
@@ -432,6 +442,56 @@ func Load(r io.Reader, name string) (*File, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &f, nil
+}
+
+// duplicateKey reports the first key of valid JSON data that repeats an
+// earlier key of the same object, ignoring case as encoding/json does when
+// it fills a struct: the key, the earlier one and the key's byte offset.
+func duplicateKey(data []byte) (key, prev string, off int64, ok bool) {
+	type frame struct {
+		obj     bool
+		wantKey bool
+		keys    []string
+	}
+	var stack []frame
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '{':
+			stack = append(stack, frame{obj: true, wantKey: true})
+		case '[':
+			stack = append(stack, frame{})
+		case '}', ']':
+			stack = stack[:len(stack)-1]
+		case ',':
+			if top := &stack[len(stack)-1]; top.obj {
+				top.wantKey = true
+			}
+		case '"':
+			j := i + 1
+			escaped := false
+			for ; data[j] != '"'; j++ {
+				if data[j] == '\\' {
+					escaped = true
+					j++
+				}
+			}
+			if top := &stack[len(stack)-1]; top.obj && top.wantKey {
+				k := string(data[i+1 : j])
+				if escaped {
+					_ = json.Unmarshal(data[i:j+1], &k) // valid: data parsed before
+				}
+				for _, p := range top.keys {
+					if strings.EqualFold(p, k) {
+						return k, p, int64(i), true
+					}
+				}
+				top.keys = append(top.keys, k)
+				top.wantKey = false
+			}
+			i = j
+		}
+	}
+	return "", "", 0, false
 }
 
 // jsonError turns an error of encoding/json on data into a *FileError with

@@ -214,6 +214,10 @@ func TestLoadErrors(t *testing.T) {
 		{"bad hash", replace(`"0123456789abcdef0123`, `"0123456789ABCDEF0123`), model.ErrInvalid, 0, "sha256"},
 		{"negative scale", replace(`"scale": [0.5`, `"scale": [-0.5`), model.ErrInvalid, 0, "scale 1 is -0.5"},
 		{"scale count", replace(`"scale": [0.5,`, `"scale": [`), model.ErrInvalid, 0, "2 scales"},
+		{"repeated key", replace(`  "in": 3,`, `  "in": 3,`+"\n"+`  "in": 4,`), model.ErrInvalid, lineOf(good, `"in": 3`) + 1, `key "in" appears twice`},
+		{"key repeated in another case", replace(`  "b": [`, `  "B": [1], "b": [`), model.ErrInvalid, lineOf(good, `  "b": [`), `keys "B" and "b"`},
+		{"repeated nested key", replace(`"epochs":5`, `"epochs":5,"epochs":6`), model.ErrInvalid, lineOf(good, `"epochs":5`), `key "epochs" appears twice`},
+		{"escaped repeated key", replace(`  "in": 3,`, `  "in": 3, "\u0069n": 4,`), model.ErrInvalid, lineOf(good, `"in": 3`), `key "in" appears twice`},
 		{"negative epochs", replace(`"epochs":5`, `"epochs":-5`), model.ErrInvalid, 0, `"epochs" is -5`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -328,6 +328,8 @@ func TestFromParentsErrors(t *testing.T) {
 		{"leading space", []int{-1, 0}, nil, []string{"a", " b"}, tree.ErrBadName, 2},
 		{"trailing space", []int{-1, 0}, nil, []string{"a ", "b"}, tree.ErrBadName, 1},
 		{"comment", []int{-1, 0}, nil, []string{"a", "#b"}, tree.ErrBadName, 2},
+		{"invalid UTF-8", []int{-1, 0}, nil, []string{"a", "caf\xe9"}, tree.ErrBadName, 2},
+		{"control character", []int{-1, 0}, nil, []string{"a\x00", "b"}, tree.ErrBadName, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error

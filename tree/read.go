@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // maxLine bounds the length of one line of an edge-list file.
@@ -30,6 +31,9 @@ func Read(r io.Reader, file string, opts *Options) (*Tree, error) {
 			text = strings.TrimPrefix(text, "\ufeff") // UTF-8 byte-order mark
 		}
 		text = strings.TrimSuffix(text, "\r")
+		if msg := notText(text); msg != "" {
+			return nil, &Error{File: file, Line: line, Err: ErrSyntax, Msg: msg}
+		}
 		trimmed := strings.TrimSpace(text)
 		if trimmed == "" || trimmed[0] == '#' {
 			continue
@@ -75,6 +79,23 @@ func Read(r io.Reader, file string, opts *Options) (*Tree, error) {
 	}
 	b.lineNo = 0
 	return b.Build(opts)
+}
+
+// notText reports a NUL byte or invalid UTF-8 in a line, the marks of a
+// file that is not text (a binary file given by mistake), or "" if there is
+// none. Other control characters are left to the name checks.
+func notText(line string) string {
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		switch {
+		case r == 0:
+			return fmt.Sprintf("NUL byte at column %d: not a text file", i+1)
+		case r == utf8.RuneError && size == 1:
+			return fmt.Sprintf("byte 0x%02x at column %d is not UTF-8 (a binary file, or text in another encoding?)", line[i], i+1)
+		}
+		i += size
+	}
+	return ""
 }
 
 // ReadFile reads a tree in the edge-list format from the named file.

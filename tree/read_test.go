@@ -68,6 +68,14 @@ func TestReadErrors(t *testing.T) {
 		{"comment name", "a\t#b\n", tree.ErrBadName, 1},
 		{"CR in name", "a\tb\rc\n", tree.ErrBadName, 1},
 		{"lone comment name", "a\tb\nb\t#\n", tree.ErrBadName, 2},
+		// Files that are not text: a NUL byte, bytes that are not UTF-8
+		// (binary data, or Latin-1 text), and control characters in names.
+		{"NUL byte", "a\tb\n\x00\x01\x02PK\x03\x04\n", tree.ErrSyntax, 2},
+		{"binary", "\x89PNG\r\n\x1a\n", tree.ErrSyntax, 1},
+		{"Latin-1", "a\tb\nb\tcaf\xe9\n", tree.ErrSyntax, 2},
+		{"invalid UTF-8 in a comment", "# \xff\na\tb\n", tree.ErrSyntax, 1},
+		{"control character in name", "a\tb\x07c\n", tree.ErrBadName, 1},
+		{"DEL in name", "a\x7f\tb\n", tree.ErrBadName, 1},
 		// A line over the 1 MiB limit is reported at its own line.
 		{"long line", "a\tb\n" + strings.Repeat("x", 1<<20+1) + "\n", tree.ErrSyntax, 2},
 	} {

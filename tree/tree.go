@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // DefaultRootName is the base of the virtual root's display name.
@@ -217,12 +219,24 @@ func checkName(name string) string {
 		return "empty name"
 	case strings.ContainsAny(name, "\t\n\r"):
 		return fmt.Sprintf("name %q contains a tab or line break", name)
+	case !utf8.ValidString(name):
+		return fmt.Sprintf("name %s is not valid UTF-8", clipName(name))
+	case strings.ContainsFunc(name, unicode.IsControl):
+		return fmt.Sprintf("name %s contains a control character", clipName(name))
 	case strings.TrimSpace(name) != name:
 		return fmt.Sprintf("name %q has leading or trailing space", name)
 	case name[0] == '#':
 		return fmt.Sprintf("name %q starts with '#', which marks a comment", name)
 	}
 	return ""
+}
+
+// clipName quotes name for a message, shortened to about 40 bytes.
+func clipName(name string) string {
+	if len(name) > 40 {
+		return strconv.Quote(name[:40]) + "…"
+	}
+	return strconv.Quote(name)
 }
 
 // checkWeight reports why w cannot be an edge weight, or "" if it can.

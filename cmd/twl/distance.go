@@ -277,6 +277,17 @@ func runDistance(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if !*pairwise {
+		if err := sameRows(A, B); err != nil {
+			return err
+		}
+	}
+	// No output at all would look like success to a script.
+	for _, s := range []*labeldist.Set{A, B} {
+		if s.Rows == 0 {
+			return fmt.Errorf("%s: no distributions (the file is empty or blank)", s.File)
+		}
+	}
 
 	ctx := &distanceCtx{t: t, A: A, B: B, maxBytes: maxMem, sink: sinkhorn.Settings{Lambda: *reg, Iters: *iters, Tol: *tol}}
 	var buf bytes.Buffer
@@ -287,9 +298,6 @@ func runDistance(e *env, args []string) error {
 		}
 		writeMatrix(&buf, d, A.Rows, B.Rows)
 	} else {
-		if err := sameRows(A, B); err != nil {
-			return err
-		}
 		d := make([]float64, A.Rows)
 		if err := m.rows(d, ctx, A.Data, B.Data); err != nil {
 			return err

@@ -58,7 +58,6 @@ func TestDistance(t *testing.T) {
 			`{"cat": 1}` + "\n" + `{"dog": 1}`,
 			[]string{"--pairwise", "--method", "tw"},
 			"2\t0\n"},
-		{"empty inputs", fig1Tree, "", "\n", nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := write(t, map[string]string{"t.tree": tc.tree, "a.jsonl": tc.a, "b.jsonl": tc.b})
@@ -135,6 +134,11 @@ func TestDistanceErrors(t *testing.T) {
 			[]string{`$D/b.jsonl:2: distribution 2 has no partner: $D/a.jsonl has 1 distribution, $D/b.jsonl has 2`}},
 		{"A empty", map[string]string{"a.jsonl": "", "b.jsonl": "\n" + ok}, nil, 1,
 			[]string{`$D/b.jsonl:2: distribution 1 has no partner`}},
+		{"both empty", map[string]string{"a.jsonl": "", "b.jsonl": "\n \n"}, nil, 1,
+			[]string{`$D/a.jsonl: no distributions`}},
+		{"pairwise, B empty", map[string]string{"b.jsonl": "\n"},
+			[]string{"--pairwise", "--tree", "$D/t.tree", "$D/a.jsonl", "$D/b.jsonl"}, 1,
+			[]string{`$D/b.jsonl: no distributions`}},
 		{"missing file", nil, []string{"--tree", "$D/t.tree", "$D/a.jsonl", "$D/missing.jsonl"}, 1,
 			[]string{"$D/missing.jsonl", "no such file"}},
 		{"directory as file", nil, []string{"--tree", "$D/t.tree", "$D/a.jsonl", "$D"}, 1,
@@ -194,7 +198,8 @@ func TestDistanceErrors(t *testing.T) {
 			if code == 1 && !strings.HasPrefix(errOut, "twl: ") {
 				t.Errorf("stderr %q does not start with \"twl: \"", errOut)
 			}
-			if code == 1 && !strings.Contains(tc.name, "missing") && !fileLine.MatchString(errOut) {
+			// A missing or empty file has no line to point at.
+			if code == 1 && !strings.Contains(tc.name, "missing") && !strings.Contains(tc.name, "empty") && !fileLine.MatchString(errOut) {
 				t.Errorf("stderr %q has no FILE:LINE:", errOut)
 			}
 			if got, _ := os.ReadFile(outPath); string(got) != "old\n" {
