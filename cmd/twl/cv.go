@@ -61,7 +61,7 @@ func runCV(e *env, args []string) error {
 	if len(pos) != 0 {
 		return fs.fail("cv takes no arguments; give the data with --data")
 	}
-	if err := tf.check(fs); err != nil {
+	if err := tf.check(e, fs); err != nil {
 		return err
 	}
 	switch {

@@ -108,7 +108,7 @@ func addTrainFlags(fs *flags) *trainFlags {
 }
 
 // check validates the values of the flags.
-func (tf *trainFlags) check(fs *flags) error {
+func (tf *trainFlags) check(e *env, fs *flags) error {
 	switch {
 	case *tf.data == "":
 		return fs.fail("--data is required")
@@ -136,6 +136,9 @@ func (tf *trainFlags) check(fs *flags) error {
 		return fs.fail("--patience must be ≥ 0, not %d", *tf.patience)
 	case *tf.patience > 0 && *tf.val == 0:
 		return fs.fail("--patience needs a validation split (--val)")
+	}
+	if *tf.val > 0.5 {
+		fmt.Fprintf(e.stderr, "%s: warning: --val %g holds out more rows for validation than it trains on (a fraction of 0.1 to 0.2 is usual)\n", fs.Name(), *tf.val)
 	}
 	return nil
 }

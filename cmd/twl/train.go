@@ -80,7 +80,7 @@ func runTrain(e *env, args []string) error {
 	if len(pos) != 0 {
 		return fs.fail("train takes no arguments; give the data with --data")
 	}
-	if err := tf.check(fs); err != nil {
+	if err := tf.check(e, fs); err != nil {
 		return err
 	}
 	switch {

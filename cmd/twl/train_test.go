@@ -303,6 +303,22 @@ func TestTrainRescaledWarning(t *testing.T) {
 	}
 }
 
+// TestTrainValWarning: a validation split larger than the training split is
+// allowed, with a warning; a usual one gets none.
+func TestTrainValWarning(t *testing.T) {
+	dir := ldlDir(t)
+	for _, tc := range []struct {
+		val  string
+		warn bool
+	}{{"0.9", true}, {"0.2", false}} {
+		code, _, stderr := twl(t, "", append([]string{"train", "--data", filepath.Join(dir, "d.jsonl"),
+			"--tree", filepath.Join(dir, "t.tree"), "--out", filepath.Join(dir, "m.model"), "--val", tc.val}, quick...)...)
+		if code != 0 || strings.Contains(stderr, "warning: --val "+tc.val+" holds out more rows") != tc.warn {
+			t.Errorf("--val %s: exit %d, stderr %q; want a warning: %v", tc.val, code, stderr, tc.warn)
+		}
+	}
+}
+
 func TestTrainUsage(t *testing.T) {
 	dir := ldlDir(t)
 	d, tr := filepath.Join(dir, "d.jsonl"), filepath.Join(dir, "t.tree")
