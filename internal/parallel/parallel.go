@@ -1,19 +1,24 @@
 // Package parallel splits loops over disjoint ranges across goroutines.
 //
-// The ranges depend only on the loop's length, the worker count and the
-// minimum chunk, never on the scheduling, so a loop whose iterations write
-// disjoint outputs gives the same bits however it runs.
+// A loop of n iterations is cut into parts, contiguous ranges whose bounds
+// depend only on n, the worker count and the minimum chunk, never on the
+// scheduling, so a loop whose iterations write disjoint outputs gives the
+// same bits however it runs. For cuts a loop into one part per worker (more
+// parts measured slower on the training benchmark: each costs a hand-off
+// and splits the kernels' work finer); Each makes every task a part, handed
+// out one at a time to whichever goroutine is free, for tasks of uneven
+// cost or a core slowed by other work.
 //
 // Training runs thousands of short loops a second (a mini-batch step of the
 // synthetic protocol has six, each some tens of microseconds long). Starting
 // a goroutine per part and waking an idle processor for it costs tens of
-// microseconds on a virtual machine, as much as the work. So For hands parts
-// to a small team of long-lived workers, one per processor beyond the first,
-// which spin for a short while (spinTime) after each loop, waiting for the
-// next, before they park. The caller takes parts too, and takes every part
-// no worker has claimed yet, so a loop never waits for a worker to wake.
-// When the team is busy (a For inside a For's function, or two goroutines
-// calling For at once), For starts a goroutine per part instead.
+// microseconds on a virtual machine, as much as the work. So the loops run
+// on a small team of long-lived workers, one per processor beyond the
+// first, which spin for a short while (spinTime) after each loop, waiting
+// for the next, before they park. The caller claims parts too, and runs
+// every part no worker has claimed yet, so a loop never waits for a worker
+// to wake. When the team is busy (a loop inside a loop's function, or two
+// goroutines running loops at once), the loop starts its own goroutines.
 package parallel
 
 import (
@@ -23,51 +28,13 @@ import (
 	"time"
 )
 
-// For calls fn(lo, hi) on contiguous ranges that cover [0, n), on at most
-// workers goroutines (workers ≤ 0 means runtime.GOMAXPROCS(0)), each range
-// at least minChunk long (so that small loops run on the calling goroutine
-// alone). The ranges depend only on n, workers and minChunk, so a loop whose
-// iterations write disjoint outputs gives the same results whatever the
-// scheduling.
-func For(n, workers, minChunk int, fn func(lo, hi int)) {
-	ForParts(n, workers, minChunk, func(_, lo, hi int) { fn(lo, hi) })
-}
+// partsPerWorker is the number of parts per worker of a loop long enough
+// for them (see Parts).
+const partsPerWorker = 1
 
-// ForParts is For with the part's index: it cuts [0, n) into parts ranges,
-// part p being [p·n/parts, (p+1)·n/parts), and calls fn(p, lo, hi) exactly
-// once for each, so that fn may use scratch space indexed by p. parts is
-// min(workers, n/minChunk), at least 1 (workers as in For); Parts returns
-// it without running anything.
-func ForParts(n, workers, minChunk int, fn func(part, lo, hi int)) {
-	parts := Parts(n, workers, minChunk)
-	if parts <= 1 {
-		if n > 0 {
-			fn(0, 0, n)
-		}
-		return
-	}
-	if team.run(n, parts, fn) {
-		return
-	}
-	var wg sync.WaitGroup
-	wg.Add(parts - 1)
-	for p := 1; p < parts; p++ {
-		go func(p int) {
-			defer wg.Done()
-			fn(p, p*n/parts, (p+1)*n/parts)
-		}(p)
-	}
-	fn(0, 0, n/parts)
-	wg.Wait()
-}
-
-// Parts returns the number of parts ForParts cuts a loop into.
-func Parts(n, workers, minChunk int) int {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	return max(1, min(workers, n/max(minChunk, 1), maxParts))
-}
+// maxParts bounds the number of parts of one loop (it must fit the claim
+// word's 16-bit fields).
+const maxParts = 1 << 12
 
 // spinTime is how long an idle worker keeps polling for the next loop
 // before it parks. It is short enough that an idle program burns no
@@ -75,15 +42,100 @@ func Parts(n, workers, minChunk int) int {
 // training step.
 const spinTime = 100 * time.Microsecond
 
-// maxParts bounds the number of parts of one loop (it must fit the claim
-// word's 16-bit fields).
-const maxParts = 1 << 12
+// For calls fn(lo, hi) on contiguous ranges that cover [0, n), on at most
+// workers goroutines at once (workers ≤ 0 means runtime.GOMAXPROCS(0)),
+// each range at least minChunk long (so that small loops run on the calling
+// goroutine alone). The ranges are those of Parts, which depend only on n,
+// workers and minChunk, so a loop whose iterations write disjoint outputs
+// gives the same results whatever the scheduling.
+func For(n, workers, minChunk int, fn func(lo, hi int)) {
+	ForParts(n, workers, minChunk, func(_, lo, hi int) { fn(lo, hi) })
+}
+
+// ForParts is For with the part's index: it cuts [0, n) into
+// parts = Parts(n, workers, minChunk) ranges, part p being
+// [p·n/parts, (p+1)·n/parts), and calls fn(p, lo, hi) exactly once for each,
+// so that fn may use scratch space indexed by p.
+func ForParts(n, workers, minChunk int, fn func(part, lo, hi int)) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	split(n, Parts(n, workers, minChunk), workers, fn)
+}
+
+// Each calls fn(task) for every task in [0, tasks), on at most workers
+// goroutines at once (workers ≤ 0 means runtime.GOMAXPROCS(0)), handing the
+// tasks out one at a time (in groups when there are more than 4096) to
+// whichever goroutine is free.
+func Each(tasks, workers int, fn func(task int)) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	parts := min(tasks, maxParts)
+	if workers == 1 {
+		parts = min(tasks, 1)
+	}
+	split(tasks, parts, workers, func(_, lo, hi int) {
+		for t := lo; t < hi; t++ {
+			fn(t)
+		}
+	})
+}
+
+// split runs fn on the parts of [0, n) on at most workers goroutines.
+func split(n, parts, workers int, fn func(part, lo, hi int)) {
+	if parts <= 1 {
+		if n > 0 {
+			fn(0, 0, n)
+		}
+		return
+	}
+	helpers := min(workers, parts) - 1
+	if team.run(n, parts, helpers, fn) {
+		return
+	}
+	// The team is busy: helpers goroutines of our own, claiming parts like
+	// the team's workers.
+	var next atomic.Int32
+	work := func() {
+		for {
+			p := int(next.Add(1)) - 1
+			if p >= parts {
+				return
+			}
+			fn(p, p*n/parts, (p+1)*n/parts)
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Add(helpers)
+	for range helpers {
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
+}
+
+// Parts returns the number of parts ForParts cuts a loop into:
+// min(partsPerWorker·workers, n/minChunk), at least 1, for one worker 1
+// (workers ≤ 0 means runtime.GOMAXPROCS(0)).
+func Parts(n, workers, minChunk int) int {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers == 1 {
+		return 1
+	}
+	return max(1, min(partsPerWorker*workers, n/max(minChunk, 1), maxParts))
+}
 
 // pool is the team of workers. One loop runs on it at a time: busy is held
 // from publishing a loop until all its parts are done.
 type pool struct {
 	busy atomic.Bool
-	mu   sync.Mutex // guards workers (starting more)
+	mu   sync.Mutex // guards starting workers
 	// workers is the number of workers started.
 	workers atomic.Int32
 
@@ -97,6 +149,11 @@ type pool struct {
 	done  atomic.Int32
 	fn    func(part, lo, hi int)
 	n     int
+	// seats is the number of workers the loop admits (its caller's worker
+	// count less one); joined counts those that came. A worker that takes
+	// a seat just as a new loop is published may take it from the new loop,
+	// which then runs with one helper fewer: slower, never wrong.
+	seats, joined atomic.Int32
 
 	// parked counts the workers blocked on wake.
 	parked atomic.Int32
@@ -105,23 +162,27 @@ type pool struct {
 
 var team = pool{wake: make(chan struct{}, 1<<10)}
 
-// run runs the loop on the team and reports whether it could: false when
-// another loop holds the team.
-func (t *pool) run(n, parts int, fn func(part, lo, hi int)) bool {
+// run runs the loop on the team with at most helpers workers beside the
+// caller and reports whether it could: false when another loop holds the
+// team.
+func (t *pool) run(n, parts, helpers int, fn func(part, lo, hi int)) bool {
 	if !t.busy.CompareAndSwap(false, true) {
 		return false
 	}
 	// More workers than processors would only take turns.
-	t.grow(min(parts, runtime.GOMAXPROCS(0)) - 1)
+	helpers = min(helpers, runtime.GOMAXPROCS(0)-1)
+	t.grow(helpers)
 	t.fn, t.n = fn, n
 	t.done.Store(0)
+	t.seats.Store(int32(helpers))
+	t.joined.Store(0)
 	gen := t.claim.Load()>>32 + 1
 	t.claim.Store(gen<<32 | uint64(parts))
 	// A worker parks by incrementing parked and then rereading claim; we
 	// store claim and then read parked. With sequentially consistent
 	// atomics one of the two sees the other, so no worker sleeps through a
 	// loop (it may wake for nothing, which it tolerates).
-	for range min(t.parked.Load(), int32(parts-1)) {
+	for range min(t.parked.Load(), int32(helpers)) {
 		select {
 		case t.wake <- struct{}{}:
 		default:
@@ -167,15 +228,18 @@ func (t *pool) grow(k int) {
 	t.mu.Unlock()
 }
 
-// loop is a worker: it runs parts of every loop after generation seen,
-// spinning for spinTime after each before it parks.
+// loop is a worker: it takes a seat in every loop after generation seen
+// that has one free and runs parts of it, spinning for spinTime after each
+// loop before it parks.
 func (t *pool) loop(seen uint64) {
 	for {
 		deadline := time.Now().Add(spinTime)
 		for spins := 0; ; spins++ {
 			if g := t.claim.Load() >> 32; g != seen {
 				seen = g
-				t.work(g)
+				if t.joined.Add(1) <= t.seats.Load() {
+					t.work(g)
+				}
 				deadline = time.Now().Add(spinTime)
 				continue
 			}

@@ -2,6 +2,8 @@ package parallel
 
 import (
 	"fmt"
+	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -26,6 +28,64 @@ func TestForCovers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestEachCovers checks that Each runs every task exactly once, with more
+// tasks than fit the claim word's part count (grouped) among the sizes.
+func TestEachCovers(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 3, 64, maxParts + 7} {
+		for _, w := range []int{0, 1, 2, 5} {
+			hits := make([]int32, n)
+			Each(n, w, func(i int) { atomic.AddInt32(&hits[i], 1) })
+			for i, h := range hits {
+				if h != 1 {
+					t.Fatalf("n=%d workers=%d: task %d run %d times", n, w, i, h)
+				}
+			}
+		}
+	}
+}
+
+// TestForWorkerBound checks that no more than workers goroutines run a
+// loop's function at once, for For and Each, on the team and beside it,
+// with more processors than workers, and that For's parts are those Parts
+// promises.
+func TestForWorkerBound(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	var active, peak atomic.Int32
+	// occupy counts itself among the goroutines at work for a while.
+	occupy := func() {
+		a := active.Add(1)
+		for p := peak.Load(); a > p && !peak.CompareAndSwap(p, a); p = peak.Load() {
+		}
+		time.Sleep(150 * time.Microsecond)
+		active.Add(-1)
+	}
+	for _, busy := range []bool{false, true} {
+		team.busy.Store(busy)
+		// 3 first: the team then has two workers, both spinning when the
+		// loops for 2, which admit one of them, start.
+		for _, workers := range []int{3, 2, 1} {
+			var calls atomic.Int32
+			peak.Store(0)
+			For(1000, workers, 1, func(lo, hi int) {
+				calls.Add(1)
+				occupy()
+			})
+			if p := peak.Load(); p > int32(workers) {
+				t.Errorf("For, team busy %v, workers %d: %d goroutines at once", busy, workers, p)
+			}
+			if c, want := calls.Load(), int32(Parts(1000, workers, 1)); c != want {
+				t.Errorf("For, team busy %v, workers %d: %d parts, want %d", busy, workers, c, want)
+			}
+			peak.Store(0)
+			Each(12, workers, func(int) { occupy() })
+			if p := peak.Load(); p > int32(workers) {
+				t.Errorf("Each, team busy %v, workers %d: %d goroutines at once", busy, workers, p)
+			}
+		}
+	}
+	team.busy.Store(false)
 }
 
 // TestForConcurrent checks coverage when loops run on the team and beside
