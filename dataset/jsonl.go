@@ -1,10 +1,6 @@
 package dataset
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -13,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/twl-ldl/twl/internal/jsonscan"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -35,9 +32,7 @@ func ReadJSONL(r io.Reader, file string, t *tree.Tree, opts *Options) (*Dataset,
 		p.names[j] = t.Name(j)
 		p.index[p.names[j]] = j
 	}
-	br := bufio.NewReaderSize(r, 1<<16)
 	var (
-		buf      []byte
 		xs, ys   []float64
 		lines    []int
 		d, dLine int // feature dimension and the line that set it
@@ -46,31 +41,17 @@ func ReadJSONL(r io.Reader, file string, t *tree.Tree, opts *Options) (*Dataset,
 		e.File, e.Line = file, line
 		return nil, Report{}, e
 	}
-	for line := 1; ; line++ {
-		b, err := readLine(br, buf[:0])
-		buf = b
-		if err != nil && err != io.EOF {
-			return nil, Report{}, fmt.Errorf("%s: %w", file, err)
-		}
-		if len(b) == 0 && err == io.EOF {
-			break
-		}
-		b = bytes.TrimSuffix(b, []byte{'\n'})
-		b = bytes.TrimSuffix(b, []byte{'\r'})
-		if line == 1 {
-			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-		}
-		if skipSpace(b, 0) == len(b) {
-			if err == io.EOF {
-				break
-			}
-			continue
-		}
+	in := jsonscan.NewLines(r)
+	for in.Next() {
+		// Columns in messages count the bytes of a byte order mark, as
+		// an editor that shows the file's bytes would (col0).
+		b, col0 := in.Line()
+		line := in.Num()
 		n := len(lines)
 		ys = append(ys, make([]float64, L)...)
 		y := ys[n*L:]
 		p.row = n + 1
-		if e := p.parse(b, y); e != nil {
+		if e := p.parse(b, col0, y); e != nil {
 			return fail(e, line)
 		}
 		switch {
@@ -86,9 +67,9 @@ func ReadJSONL(r io.Reader, file string, t *tree.Tree, opts *Options) (*Dataset,
 		}
 		xs = append(xs, p.x...)
 		lines = append(lines, line)
-		if err == io.EOF {
-			break
-		}
+	}
+	if err := in.Err(); err != nil {
+		return nil, Report{}, fmt.Errorf("%s: %w", file, err)
 	}
 	if len(lines) == 0 {
 		return nil, Report{}, &Error{File: file, Err: ErrEmpty}
@@ -107,61 +88,43 @@ func ReadJSONL(r io.Reader, file string, t *tree.Tree, opts *Options) (*Dataset,
 	return ds, chk.rep, nil
 }
 
-// readLine appends the next line of br, with its '\n' if any, to buf.
-func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
-	for {
-		chunk, err := br.ReadSlice('\n')
-		buf = append(buf, chunk...)
-		if err != bufio.ErrBufferFull {
-			return buf, err
-		}
-	}
-}
-
-// skipSpace returns the index of the first byte of b at or after i that is
-// not JSON white space.
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
-}
-
 // parser reads one line: a JSON object with the keys "x" (an array of
 // numbers) and "y" (an object of numbers), with JSON's grammar for strings,
 // numbers and white space (RFC 8259).
 type parser struct {
+	jsonscan.Scanner // the line and the read position
+
 	index map[string]int // label name → user index
 	names []string       // user index → label name
 	seen  []int          // seen[j] == row when label j was set in the current row
 	row   int            // 1-based number of the row being parsed
 
-	b []byte    // the line
-	i int       // read position in b
 	x []float64 // the features of the line
 }
 
 // parse reads line b, storing the features in p.x and the masses in y,
 // which is zero and of length t.Len(). The returned *Error has no File or
 // Line yet.
-func (p *parser) parse(b []byte, y []float64) *Error {
-	p.b, p.i, p.x = b, skipSpace(b, 0), p.x[:0]
-	if p.peek() != '{' {
-		return p.syntax(`want a JSON object {"x": [...], "y": {...}}, found %s`, p.found())
+func (p *parser) parse(b []byte, col0 int, y []float64) *Error {
+	p.Reset(b, col0)
+	p.SkipSpace()
+	p.x = p.x[:0]
+	if !p.Accept('{') {
+		return p.syntax(`want a JSON object {"x": [...], "y": {...}}, found %s`, p.Snippet())
 	}
-	p.i = skipSpace(p.b, p.i+1)
 	var haveX, haveY bool
-	if p.peek() == '}' {
-		p.i++
-	} else {
+	if !p.Accept('}') {
 		for {
-			if p.peek() != '"' {
-				return p.syntax(`want "x" or "y" in double quotes, found %s`, p.found())
+			if p.Peek() != '"' {
+				return p.syntax(`want "x" or "y" in double quotes, found %s`, p.Snippet())
 			}
-			at := p.i
-			key, e := p.str()
+			at := p.Pos
+			raw, key, e := p.str()
 			if e != nil {
 				return e
+			}
+			if raw != nil {
+				key = string(raw)
 			}
 			if e := p.colon(); e != nil {
 				return e
@@ -169,13 +132,13 @@ func (p *parser) parse(b []byte, y []float64) *Error {
 			switch key {
 			case "x":
 				if haveX {
-					return &Error{Err: ErrDuplicateKey, Msg: fmt.Sprintf(`"x" again at column %d`, at+1)}
+					return &Error{Err: ErrDuplicateKey, Msg: fmt.Sprintf(`"x" again at column %d`, p.Col(at))}
 				}
 				haveX = true
 				e = p.features()
 			case "y":
 				if haveY {
-					return &Error{Err: ErrDuplicateKey, Msg: fmt.Sprintf(`"y" again at column %d`, at+1)}
+					return &Error{Err: ErrDuplicateKey, Msg: fmt.Sprintf(`"y" again at column %d`, p.Col(at))}
 				}
 				haveY = true
 				e = p.masses(y)
@@ -185,19 +148,18 @@ func (p *parser) parse(b []byte, y []float64) *Error {
 			if e != nil {
 				return e
 			}
-			p.i = skipSpace(p.b, p.i)
-			if c := p.peek(); c == ',' {
-				p.i = skipSpace(p.b, p.i+1)
+			p.SkipSpace()
+			if p.Accept(',') {
 				continue
-			} else if c == '}' {
-				p.i++
+			}
+			if p.Accept('}') {
 				break
 			}
-			return p.syntax("want ',' or '}' after the value of %q, found %s", key, p.found())
+			return p.syntax("want ',' or '}' after the value of %q, found %s", key, p.Snippet())
 		}
 	}
-	if p.i = skipSpace(p.b, p.i); p.i < len(p.b) {
-		return p.syntax("data after the end of the JSON object: %s", p.found())
+	if p.SkipSpace(); p.Pos < len(p.Line) {
+		return p.syntax("data after the end of the JSON object: %s", p.Snippet())
 	}
 	switch {
 	case !haveX:
@@ -210,70 +172,62 @@ func (p *parser) parse(b []byte, y []float64) *Error {
 
 // colon reads the ':' after a key and the white space around it.
 func (p *parser) colon() *Error {
-	p.i = skipSpace(p.b, p.i)
-	if p.peek() != ':' {
-		return p.syntax("want ':' after the key, found %s", p.found())
+	if p.SkipSpace(); !p.Accept(':') {
+		return p.syntax("want ':' after the key, found %s", p.Snippet())
 	}
-	p.i = skipSpace(p.b, p.i+1)
 	return nil
 }
 
 // features reads the array of "x" into p.x.
 func (p *parser) features() *Error {
-	if p.peek() != '[' {
-		return p.syntax(`want the features of "x" as an array [...], found %s`, p.found())
+	if !p.Accept('[') {
+		return p.syntax(`want the features of "x" as an array [...], found %s`, p.Snippet())
 	}
-	p.i = skipSpace(p.b, p.i+1)
-	if p.peek() == ']' {
-		p.i++
+	if p.Accept(']') {
 		return nil
 	}
 	for {
-		at := p.i
+		at := p.Pos
 		v, e := p.number()
 		if e != nil {
 			return e
 		}
 		if math.IsInf(v, 0) {
-			return &Error{Err: ErrNonFinite, Msg: fmt.Sprintf("feature %d (column %d) overflows float64: %s", len(p.x)+1, at+1, p.b[at:p.i])}
+			return &Error{Err: ErrNonFinite, Msg: fmt.Sprintf("feature %d (column %d) overflows float64: %s", len(p.x)+1, p.Col(at), p.Line[at:p.Pos])}
 		}
 		p.x = append(p.x, v)
-		p.i = skipSpace(p.b, p.i)
-		switch p.peek() {
-		case ',':
-			p.i = skipSpace(p.b, p.i+1)
-		case ']':
-			p.i++
+		p.SkipSpace()
+		switch {
+		case p.Accept(','):
+		case p.Accept(']'):
 			return nil
 		default:
-			return p.syntax(`want ',' or ']' in "x", found %s`, p.found())
+			return p.syntax(`want ',' or ']' in "x", found %s`, p.Snippet())
 		}
 	}
 }
 
 // masses reads the object of "y" into y.
 func (p *parser) masses(y []float64) *Error {
-	if p.peek() != '{' {
-		return p.syntax(`want the label distribution "y" as an object {"label": mass, ...}, found %s`, p.found())
+	if !p.Accept('{') {
+		return p.syntax(`want the label distribution "y" as an object {"label": mass, ...}, found %s`, p.Snippet())
 	}
-	p.i = skipSpace(p.b, p.i+1)
-	if p.peek() == '}' {
-		p.i++
+	if p.Accept('}') {
 		return nil
 	}
 	next := 0 // the label after the last one, often the next in the line
 	for {
-		if p.peek() != '"' {
-			return p.syntax("want a label in double quotes, found %s", p.found())
+		if p.Peek() != '"' {
+			return p.syntax("want a label in double quotes, found %s", p.Snippet())
 		}
-		raw, name, e := p.key()
+		raw, name, e := p.str()
 		if e != nil {
 			return e
 		}
 		if e := p.colon(); e != nil {
 			return e
 		}
-		at := p.i
+		at := p.Pos
 		v, e := p.number()
 		if e != nil {
 			return e
@@ -299,162 +253,77 @@ func (p *parser) masses(y []float64) *Error {
 		case p.seen[j] == p.row:
 			return &Error{Err: ErrDuplicateKey, Msg: "label " + strconv.Quote(name) + " appears more than once"}
 		case math.IsInf(v, 0):
-			return &Error{Err: ErrNonFinite, Msg: fmt.Sprintf("the mass of %q overflows float64: %s", name, p.b[at:p.i])}
+			return &Error{Err: ErrNonFinite, Msg: fmt.Sprintf("the mass of %q overflows float64: %s", name, p.Line[at:p.Pos])}
 		case v < 0:
-			return &Error{Err: ErrNegative, Msg: fmt.Sprintf("%q has mass %s", name, p.b[at:p.i])}
+			return &Error{Err: ErrNegative, Msg: fmt.Sprintf("%q has mass %s", name, p.Line[at:p.Pos])}
 		}
 		p.seen[j] = p.row
 		y[j] = v
 		next = j + 1
-		p.i = skipSpace(p.b, p.i)
-		switch p.peek() {
-		case ',':
-			p.i = skipSpace(p.b, p.i+1)
-		case '}':
-			p.i++
+		p.SkipSpace()
+		switch {
+		case p.Accept(','):
+		case p.Accept('}'):
 			return nil
 		default:
-			return p.syntax(`want ',' or '}' in "y", found %s`, p.found())
+			return p.syntax(`want ',' or '}' in "y", found %s`, p.Snippet())
 		}
 	}
 }
 
-// key reads a JSON string at p.i. If it has no escapes it returns its
-// bytes as raw (a subslice of the line) and an empty s, otherwise its value
-// as s and a nil raw.
-func (p *parser) key() (raw []byte, s string, e *Error) {
-	start := p.i
-	for i := start + 1; i < len(p.b); i++ {
-		switch c := p.b[i]; {
-		case c == '"':
-			if !utf8.Valid(p.b[start+1 : i]) {
-				return nil, "", p.syntaxAt(start, "invalid UTF-8 in string")
-			}
-			p.i = i + 1
-			return p.b[start+1 : i], "", nil
-		case c == '\\' || c < 0x20:
-			s, e = p.str()
-			return nil, s, e
+// str reads the JSON string at p.Pos, which holds '"'. If it has no
+// escapes it returns its bytes as raw (a subslice of the line) and an empty
+// s, otherwise its value as s and a nil raw. Invalid UTF-8 is an error.
+func (p *parser) str() (raw []byte, s string, e *Error) {
+	start := p.Pos
+	tok, escaped, le := p.RawStr()
+	switch {
+	case le != nil && le.Code == jsonscan.ControlChar:
+		return nil, "", p.syntaxAt(le.Pos, "control character %#02x in string", p.Line[le.Pos])
+	case le != nil: // Unterminated
+		return nil, "", p.syntaxAt(le.Pos, "unterminated string")
+	case escaped:
+		var err error
+		if s, err = jsonscan.Unquote(tok); err != nil {
+			return nil, "", p.syntaxAt(start, "invalid string %s: %v", tok, err)
 		}
+	default:
+		raw = tok[1 : len(tok)-1]
 	}
-	s, e = p.str()
-	return nil, s, e
+	if !utf8.Valid(tok) {
+		return nil, "", p.syntaxAt(start, "invalid UTF-8 in string")
+	}
+	return raw, s, nil
 }
 
-// str reads a JSON string at p.i.
-func (p *parser) str() (string, *Error) {
-	start := p.i
-	p.i++ // '"'
-	escaped := false
-	for {
-		if p.i >= len(p.b) {
-			return "", p.syntaxAt(start, "unterminated string")
-		}
-		c := p.b[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			raw := p.b[start:p.i]
-			if !escaped {
-				if !utf8.Valid(raw) {
-					return "", p.syntaxAt(start, "invalid UTF-8 in string")
-				}
-				return string(raw[1 : len(raw)-1]), nil
-			}
-			var s string
-			if err := json.Unmarshal(raw, &s); err != nil {
-				return "", p.syntaxAt(start, "invalid string %s: %v", raw, err)
-			}
-			if !utf8.Valid(raw) {
-				return "", p.syntaxAt(start, "invalid UTF-8 in string")
-			}
-			return s, nil
-		case c == '\\':
-			escaped = true
-			p.i += 2
-		case c < 0x20:
-			return "", p.syntaxAt(p.i, "control character %#02x in string", c)
-		default:
-			p.i++
-		}
-	}
-}
-
-// number reads a JSON number at p.i. A number that overflows float64 is
+// number reads a JSON number at p.Pos. A number that overflows float64 is
 // returned as ±Inf, for the caller to report.
 func (p *parser) number() (float64, *Error) {
-	start := p.i
-	digits := func() bool {
-		k := p.i
-		for p.i < len(p.b) && '0' <= p.b[p.i] && p.b[p.i] <= '9' {
-			p.i++
-		}
-		return p.i > k
+	v, e := p.Number()
+	if e == nil {
+		return v, nil
 	}
-	if p.peek() == '-' {
-		p.i++
+	switch e.Code {
+	case jsonscan.Overflow:
+		return v, nil
+	case jsonscan.NotNumber, jsonscan.NoInt:
+		return 0, p.syntax("want a number, found %s", p.Snippet())
+	case jsonscan.NoFraction:
+		p.Pos = e.Pos
+		return 0, p.syntax("want a digit after the decimal point, found %s", p.Snippet())
+	case jsonscan.NoExponent:
+		p.Pos = e.Pos
+		return 0, p.syntax("want a digit in the exponent, found %s", p.Snippet())
 	}
-	switch c := p.peek(); {
-	case c == '0':
-		p.i++
-	case '1' <= c && c <= '9':
-		digits()
-	default:
-		p.i = start
-		return 0, p.syntax("want a number, found %s", p.found())
-	}
-	if p.peek() == '.' {
-		p.i++
-		if !digits() {
-			return 0, p.syntax("want a digit after the decimal point, found %s", p.found())
-		}
-	}
-	if c := p.peek(); c == 'e' || c == 'E' {
-		p.i++
-		if c := p.peek(); c == '+' || c == '-' {
-			p.i++
-		}
-		if !digits() {
-			return 0, p.syntax("want a digit in the exponent, found %s", p.found())
-		}
-	}
-	v, err := strconv.ParseFloat(string(p.b[start:p.i]), 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, p.syntaxAt(start, "%v", err) // not reached: the grammar is checked above
-	}
-	return v, nil
-}
-
-// peek returns the byte at p.i, or 0 at the end of the line.
-func (p *parser) peek() byte {
-	if p.i < len(p.b) {
-		return p.b[p.i]
-	}
-	return 0
-}
-
-// found describes the input at p.i for a message.
-func (p *parser) found() string {
-	if p.i >= len(p.b) {
-		return "the end of the line"
-	}
-	end := p.i
-	for end < len(p.b) && end-p.i < 16 {
-		_, size := utf8.DecodeRune(p.b[end:])
-		end += size
-	}
-	s := strconv.Quote(string(p.b[p.i:end]))
-	if end < len(p.b) {
-		s = s[:len(s)-1] + `…"`
-	}
-	return s
+	// Invalid, not reached: strconv accepts every JSON number.
+	return 0, p.syntaxAt(e.Pos, "%v", e.Err)
 }
 
 func (p *parser) syntax(format string, args ...any) *Error {
-	return p.syntaxAt(p.i, format, args...)
+	return p.syntaxAt(p.Pos, format, args...)
 }
 
 // syntaxAt reports a syntax error at byte i (shown as a 1-based column).
 func (p *parser) syntaxAt(i int, format string, args ...any) *Error {
-	return &Error{Err: ErrSyntax, Msg: fmt.Sprintf("column %d: ", i+1) + fmt.Sprintf(format, args...)}
+	return &Error{Err: ErrSyntax, Msg: p.Msgf(i, format, args...)}
 }

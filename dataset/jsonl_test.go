@@ -124,6 +124,8 @@ func TestReadJSONLErrors(t *testing.T) {
 		{"unknown label", `{"x": [1], "y": {"cat": 1}}`, ErrUnknownLabel, `e.jsonl:1: unknown label: "cat" is not a node of the tree`},
 		{"duplicate label", `{"x": [1], "y": {"dog": 0.5, "d\u006fg": 0.5}}`, ErrDuplicateKey, `e.jsonl:1: duplicate key: label "dog" appears more than once`},
 		{"duplicate x", `{"x": [1], "x": [2], "y": {"dog": 1}}`, ErrDuplicateKey, `e.jsonl:1: duplicate key: "x" again at column 12`},
+		// A byte order mark is three bytes of line 1 (as in labeldist).
+		{"duplicate x after a BOM", "\ufeff" + `{"x": [1], "x": [2], "y": {"dog": 1}}`, ErrDuplicateKey, `e.jsonl:1: duplicate key: "x" again at column 15`},
 		{"duplicate y", `{"y": {"dog": 1}, "x": [1], "y": {"dog": 1}}`, ErrDuplicateKey, `"y" again at column 29`},
 		{"negative mass", `{"x": [1], "y": {"dog": 1.5, "mammal": -0.5}}`, ErrNegative, `e.jsonl:1: negative mass: "mammal" has mass -0.5`},
 		{"overflowing mass", `{"x": [1], "y": {"dog": 1e999}}`, ErrNonFinite, `e.jsonl:1: non-finite value: the mass of "dog" overflows float64: 1e999`},

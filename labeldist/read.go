@@ -1,14 +1,13 @@
 package labeldist
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"strconv"
 
+	"github.com/twl-ldl/twl/internal/jsonscan"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -74,7 +73,9 @@ func ReadFile(path string, t *tree.Tree, opts *Options) (*Set, error) {
 	return Read(f, path, t, opts)
 }
 
-var bom = []byte("\xEF\xBB\xBF")
+// bom is the UTF-8 byte order mark, which Read skips at the start of the
+// input.
+var bom = []byte(jsonscan.BOM)
 
 // Read reads distributions over the labels of t, one per line (see the
 // package documentation for the format), until the end of r. file names the
@@ -87,61 +88,29 @@ func Read(r io.Reader, file string, t *tree.Tree, opts *Options) (*Set, error) {
 	L := t.Len()
 	s := &Set{File: file, L: L}
 	p := parser{t: t, seen: make([]int, L)}
-	br := bufio.NewReaderSize(r, 64<<10)
-	var buf []byte
-	for line := 1; ; line++ {
-		b, err := readLine(br, &buf)
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s:%d: %w", file, line, err)
+	in := jsonscan.NewLines(r)
+	for in.Next() {
+		b, col0 := in.Line()
+		line := in.Num()
+		n := len(s.Data)
+		s.Data = append(s.Data, make([]float64, L)...)
+		row := s.Data[n:]
+		p.row++
+		if e := p.parse(row, b, col0); e != nil {
+			e.File, e.Line = file, line
+			return nil, e
 		}
-		if len(b) == 0 && err == io.EOF {
-			break
+		if e := finish(row, normalize, tol); e != nil {
+			e.File, e.Line = file, line
+			return nil, e
 		}
-		col0 := 0
-		if line == 1 && bytes.HasPrefix(b, bom) {
-			b = b[len(bom):]
-			col0 = len(bom)
-		}
-		b = bytes.TrimSuffix(b, []byte{'\n'})
-		b = bytes.TrimSuffix(b, []byte{'\r'})
-		if skipSpace(b, 0) < len(b) {
-			n := len(s.Data)
-			s.Data = append(s.Data, make([]float64, L)...)
-			row := s.Data[n:]
-			p.row++
-			if e := p.parse(row, b, col0); e != nil {
-				e.File, e.Line = file, line
-				return nil, e
-			}
-			if e := finish(row, normalize, tol); e != nil {
-				e.File, e.Line = file, line
-				return nil, e
-			}
-			s.Rows++
-			s.Lines = append(s.Lines, line)
-		}
-		if err == io.EOF {
-			break
-		}
+		s.Rows++
+		s.Lines = append(s.Lines, line)
+	}
+	if err := in.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", file, in.Num(), err)
 	}
 	return s, nil
-}
-
-// readLine returns the next line of br, with its '\n' if it has one, and
-// io.EOF at the end of the input. The line is valid until the next call; buf
-// holds lines longer than br's buffer.
-func readLine(br *bufio.Reader, buf *[]byte) ([]byte, error) {
-	frag, err := br.ReadSlice('\n')
-	if err != bufio.ErrBufferFull {
-		return frag, err
-	}
-	b := append((*buf)[:0], frag...)
-	for err == bufio.ErrBufferFull {
-		frag, err = br.ReadSlice('\n')
-		b = append(b, frag...)
-	}
-	*buf = b
-	return b, err
 }
 
 // finish checks the masses of a parsed row, which are finite and

@@ -1,0 +1,302 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Scanner reads JSON tokens from one line. Its methods read at Pos and, on
+// success, move Pos past what they read. The zero value scans an empty line.
+type Scanner struct {
+	Line []byte // the line, without its line ending
+	Pos  int    // read position in Line
+	Col0 int    // bytes before Line on its physical line (a byte order mark)
+}
+
+// Reset makes s scan line from its start; col0 is the number of bytes before
+// line on its physical line (see Lines.Line).
+func (s *Scanner) Reset(line []byte, col0 int) {
+	s.Line, s.Pos, s.Col0 = line, 0, col0
+}
+
+// SkipSpace moves Pos past JSON white space.
+func (s *Scanner) SkipSpace() { s.Pos = skipSpace(s.Line, s.Pos) }
+
+// Peek returns the byte at Pos, or 0 at the end of the line.
+func (s *Scanner) Peek() byte {
+	if s.Pos < len(s.Line) {
+		return s.Line[s.Pos]
+	}
+	return 0
+}
+
+// Accept moves past the byte at Pos and the white space after it, and
+// reports true, if that byte is c; otherwise it does nothing and reports
+// false.
+func (s *Scanner) Accept(c byte) bool {
+	if s.Pos < len(s.Line) && s.Line[s.Pos] == c {
+		s.Pos = skipSpace(s.Line, s.Pos+1)
+		return true
+	}
+	return false
+}
+
+// Col returns the 1-based column of byte i of Line on its physical line.
+func (s *Scanner) Col(i int) int { return s.Col0 + i + 1 }
+
+// Msgf formats a message about byte i of Line, prefixed with its column:
+// "column 7: ...".
+func (s *Scanner) Msgf(i int, format string, args ...any) string {
+	return fmt.Sprintf("column %d: ", s.Col(i)) + fmt.Sprintf(format, args...)
+}
+
+func (s *Scanner) errAt(c Code, i int, err error) *Error {
+	return &Error{Code: c, Pos: i, Col: s.Col(i), Err: err}
+}
+
+// Number reads the JSON number at Pos (RFC 8259: an optional '-', then 0 or
+// a digit 1-9 and more digits, then an optional fraction and exponent) and
+// returns its float64 value, rounded by strconv.ParseFloat. A number that
+// underflows is 0 (or -0), without error.
+//
+// Malformed text is an *Error with Code NotNumber, NoInt, NoFraction or
+// NoExponent, and leaves Pos where it was. A number too large for float64
+// gives ±Inf and an *Error with Code Overflow, and Pos moves past it as
+// after a number that fits, so that Line[start:Pos] is its text.
+func (s *Scanner) Number() (float64, *Error) {
+	b, start := s.Line, s.Pos
+	j := start
+	if j < len(b) && b[j] == '-' {
+		j++
+	}
+	switch {
+	case j < len(b) && b[j] == '0':
+		j++
+	case j < len(b) && '1' <= b[j] && b[j] <= '9':
+		j = digits(b, j+1)
+	case j == start:
+		return 0, s.errAt(NotNumber, start, nil)
+	default:
+		return 0, s.errAt(NoInt, j, nil)
+	}
+	if j < len(b) && b[j] == '.' {
+		k := digits(b, j+1)
+		if k == j+1 {
+			return 0, s.errAt(NoFraction, k, nil)
+		}
+		j = k
+	}
+	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
+		j++
+		if j < len(b) && (b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		k := digits(b, j)
+		if k == j {
+			return 0, s.errAt(NoExponent, k, nil)
+		}
+		j = k
+	}
+	v, err := strconv.ParseFloat(string(b[start:j]), 64)
+	s.Pos = j
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return v, s.errAt(Overflow, start, err)
+		}
+		return 0, s.errAt(Invalid, start, err)
+	}
+	return v, nil
+}
+
+// digits returns the index of the first byte of b at or after i that is not
+// an ASCII digit.
+func digits(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// Str reads the JSON string at Pos, which must hold '"', and returns its
+// value. Invalid UTF-8 and unpaired surrogate escapes become U+FFFD, as in
+// encoding/json. The error, which leaves Pos where it was, is the first
+// problem from the left: an *Error with Code BadEscape, BadUnicode,
+// ControlChar or Unterminated (also for a backslash at the end of the line).
+// Str panics if Pos does not hold '"'.
+func (s *Scanner) Str() (string, *Error) {
+	start := s.Pos
+	end, escaped, ascii, e := s.scanStr(true)
+	if e != nil {
+		return "", e
+	}
+	tok := s.Line[start:end]
+	if !escaped && (ascii || utf8.Valid(tok)) {
+		s.Pos = end
+		return string(tok[1 : len(tok)-1]), nil
+	}
+	v, err := Unquote(tok)
+	if err != nil {
+		return "", s.errAt(Invalid, start, err) // not reached: tok was checked
+	}
+	s.Pos = end
+	return v, nil
+}
+
+// RawStr finds the end of the JSON string at Pos, which must hold '"', and
+// returns its token, quotes included, as a subslice of Line, and whether it
+// holds a backslash. It skips the byte after each backslash without checking
+// the escape, and does not check UTF-8: the caller decides what to do with
+// the token, for example decode it with Unquote when escaped is set, which
+// reports bad escapes. The error, which leaves Pos where it was, is an
+// *Error with Code ControlChar, for the first unescaped control character,
+// or Unterminated. RawStr panics if Pos does not hold '"'.
+func (s *Scanner) RawStr() (tok []byte, escaped bool, e *Error) {
+	start := s.Pos
+	end, escaped, _, e := s.scanStr(false)
+	if e != nil {
+		return nil, false, e
+	}
+	s.Pos = end
+	return s.Line[start:end], escaped, nil
+}
+
+// scanStr scans the string at Pos and returns the index after its closing
+// quote, whether it holds a backslash, and whether all its bytes are ASCII.
+// If strict is set it checks each escape, and stops at the first bad one;
+// otherwise it skips the byte after a backslash, whatever it is.
+func (s *Scanner) scanStr(strict bool) (end int, escaped, ascii bool, e *Error) {
+	b, start := s.Line, s.Pos
+	if start >= len(b) || b[start] != '"' {
+		panic("jsonscan: no string at the read position")
+	}
+	var all byte // the bitwise OR of the plain bytes, for ascii
+	j := start + 1
+	for j < len(b) {
+		switch c := b[j]; {
+		case c == '"':
+			return j + 1, escaped, all < utf8.RuneSelf, nil
+		case c == '\\':
+			escaped = true
+			if strict {
+				if code := checkEscape(b, j); code != 0 {
+					return 0, false, false, s.errAt(code, j, nil)
+				}
+			}
+			j += 2
+		case c < 0x20:
+			return 0, false, false, s.errAt(ControlChar, j, nil)
+		default:
+			all |= c
+			j++
+		}
+	}
+	return 0, false, false, s.errAt(Unterminated, start, nil)
+}
+
+// checkEscape checks the escape sequence at b[j] == '\\'. It returns 0 for
+// a valid escape and for a backslash at the end of b (which leaves the
+// string unterminated), else BadEscape or BadUnicode.
+func checkEscape(b []byte, j int) Code {
+	if j+1 >= len(b) {
+		return 0
+	}
+	switch b[j+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 0
+	case 'u':
+		if j+6 > len(b) || !isHex(b[j+2]) || !isHex(b[j+3]) || !isHex(b[j+4]) || !isHex(b[j+5]) {
+			return BadUnicode
+		}
+		return 0
+	}
+	return BadEscape
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// Unquote returns the value of the JSON string token tok, quotes included,
+// as encoding/json decodes it: invalid UTF-8 and unpaired surrogate escapes
+// become U+FFFD. The error, for a malformed token, is encoding/json's.
+func Unquote(tok []byte) (string, error) {
+	var v string
+	err := json.Unmarshal(tok, &v)
+	return v, err
+}
+
+// Found describes the character at Pos for a message: "end of line", the
+// rune quoted as by strconv.QuoteRune, or "byte 0xff" for a byte that is
+// not valid UTF-8.
+func (s *Scanner) Found() string {
+	if s.Pos >= len(s.Line) {
+		return "end of line"
+	}
+	r, size := utf8.DecodeRune(s.Line[s.Pos:])
+	if r == utf8.RuneError && size == 1 {
+		return fmt.Sprintf("byte 0x%02x", s.Line[s.Pos])
+	}
+	return strconv.QuoteRune(r)
+}
+
+// Snippet describes the text at Pos for a message: its first 16 bytes, or
+// a little more to end on a whole UTF-8 sequence, quoted as by
+// strconv.Quote, with "…" before the closing quote if the line goes on; or
+// "the end of the line".
+func (s *Scanner) Snippet() string {
+	b, i := s.Line, s.Pos
+	if i >= len(b) {
+		return "the end of the line"
+	}
+	end := i
+	for end < len(b) && end-i < 16 {
+		_, size := utf8.DecodeRune(b[end:])
+		end += size
+	}
+	q := strconv.Quote(string(b[i:end]))
+	if end < len(b) {
+		q = q[:len(q)-1] + `…"`
+	}
+	return q
+}
+
+// Word returns the run of ASCII letters, digits and the number punctuation
+// "+-." at Pos, at most 40 bytes, quoted as by strconv.Quote; if there is
+// none, it returns Found().
+func (s *Scanner) Word() string {
+	b, i := s.Line, s.Pos
+	j := i
+	for j < len(b) && j-i < 40 {
+		c := b[j]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '+' || c == '.') {
+			break
+		}
+		j++
+	}
+	if j == i {
+		return s.Found()
+	}
+	return strconv.Quote(string(b[i:j]))
+}
+
+// What describes the JSON value that starts at Pos, from its first bytes,
+// for a message: "a string", "a number", "true", "false", "null", or else
+// Word().
+func (s *Scanner) What() string {
+	switch c := s.Peek(); {
+	case c == '"':
+		return "a string"
+	case c == '-' || '0' <= c && c <= '9':
+		return "a number"
+	}
+	for _, w := range []string{"true", "false", "null"} {
+		if bytes.HasPrefix(s.Line[s.Pos:], []byte(w)) {
+			return w
+		}
+	}
+	return s.Word()
+}
