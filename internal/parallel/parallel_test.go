@@ -88,6 +88,76 @@ func TestForWorkerBound(t *testing.T) {
 	team.busy.Store(false)
 }
 
+// TestJudge checks the team's rest rule on made-up loop timings: a stall
+// (a wait longer than the caller's work by more than stallLimit) alone does
+// nothing, a second within strikeWindow starts a rest of minRest, the rests
+// double up to maxRest, and after calmTime without a stall they start again
+// from minRest.
+func TestJudge(t *testing.T) {
+	p := pool{rest: minRest, lastStall: -calmTime}
+	ms := time.Millisecond
+	restUntil := func() time.Duration { return time.Duration(p.restUntil.Load()) }
+	p.judge(10*ms, 10*ms+stallLimit, 5*ms) // not a stall: wait ≤ work + limit
+	p.judge(ms, ms/2, 6*ms)                // a good loop
+	if restUntil() != 0 || p.lastStall != -calmTime {
+		t.Fatalf("rest until %v, last stall %v after loops without a stall", restUntil(), p.lastStall)
+	}
+	now := 100 * ms
+	p.judge(ms, 5*ms, now) // the first stall
+	if restUntil() != 0 {
+		t.Fatalf("rest after one stall")
+	}
+	want := minRest
+	for range 8 {
+		now += strikeWindow / 2
+		p.judge(ms, 5*ms, now)
+		if got := restUntil() - now; got != want {
+			t.Fatalf("rest of %v, want %v", got, want)
+		}
+		want = min(2*want, maxRest)
+	}
+	now += strikeWindow + ms // a lone stall: no new rest
+	before := restUntil()
+	p.judge(ms, 5*ms, now)
+	if restUntil() != before {
+		t.Fatalf("rest after a lone stall")
+	}
+	now += calmTime + ms // calm: rests start again from minRest
+	p.judge(ms, 5*ms, now)
+	now += ms
+	p.judge(ms, 5*ms, now)
+	if got := restUntil() - now; got != minRest {
+		t.Fatalf("rest of %v after a calm, want %v", got, minRest)
+	}
+}
+
+// TestForResting checks that a resting team runs every part once, on the
+// caller alone.
+func TestForResting(t *testing.T) {
+	team.restUntil.Store(int64(time.Since(epoch) + time.Hour))
+	defer team.restUntil.Store(0)
+	var active, peak atomic.Int32
+	hits := make([]int32, 100)
+	For(100, 2, 1, func(lo, hi int) {
+		a := active.Add(1)
+		for p := peak.Load(); a > p && !peak.CompareAndSwap(p, a); p = peak.Load() {
+		}
+		time.Sleep(100 * time.Microsecond)
+		for i := lo; i < hi; i++ {
+			hits[i]++
+		}
+		active.Add(-1)
+	})
+	for i, h := range hits {
+		if h != 1 {
+			t.Fatalf("index %d visited %d times", i, h)
+		}
+	}
+	if p := peak.Load(); p != 1 {
+		t.Errorf("%d goroutines at once while the team rests", p)
+	}
+}
+
 // TestForConcurrent checks coverage when loops run on the team and beside
 // it at once: several goroutines calling For, and For inside For's function
 // (the team is then busy and For falls back to goroutines).
