@@ -80,6 +80,18 @@ func (b *Batch) Distance(dst, A, B []float64) {
 // DistanceGrad stores TW(A_r, B_r) in dst[r] and its gradient with respect to
 // A_r in row r of grad, for every row r. grad may be the same slice as A or B.
 func (b *Batch) DistanceGrad(dst, grad, A, B []float64) {
+	b.gradRows(dst, grad, A, B, (*Workspace).DistanceGrad)
+}
+
+// LogitGrad stores TW(softmax(Z_r), B_r) in dst[r] and its gradient with
+// respect to the logits Z_r in row r of grad, for every row r. grad may be
+// the same slice as Z or B.
+func (b *Batch) LogitGrad(dst, grad, Z, B []float64) {
+	b.gradRows(dst, grad, Z, B, (*Workspace).LogitGrad)
+}
+
+// gradRows stores f(ws, grad_r, A_r, B_r) in dst[r] for every row r.
+func (b *Batch) gradRows(dst, grad, A, B []float64, f func(ws *Workspace, grad, a, b []float64) float64) {
 	n := b.rows(grad, A, B)
 	if len(dst) != n {
 		panic("tw: len(dst) != number of rows")
@@ -88,24 +100,7 @@ func (b *Batch) DistanceGrad(dst, grad, A, B []float64) {
 	b.run(n, func(ws *Workspace, r0, r1 int) {
 		for r := r0; r < r1; r++ {
 			s := r * L
-			dst[r] = ws.DistanceGrad(grad[s:s+L], A[s:s+L], B[s:s+L])
-		}
-	})
-}
-
-// LogitGrad stores TW(softmax(Z_r), B_r) in dst[r] and its gradient with
-// respect to the logits Z_r in row r of grad, for every row r. grad may be
-// the same slice as Z or B.
-func (b *Batch) LogitGrad(dst, grad, Z, B []float64) {
-	n := b.rows(grad, Z, B)
-	if len(dst) != n {
-		panic("tw: len(dst) != number of rows")
-	}
-	L := b.tree.Len()
-	b.run(n, func(ws *Workspace, r0, r1 int) {
-		for r := r0; r < r1; r++ {
-			s := r * L
-			dst[r] = ws.LogitGrad(grad[s:s+L], Z[s:s+L], B[s:s+L])
+			dst[r] = f(ws, grad[s:s+L], A[s:s+L], B[s:s+L])
 		}
 	})
 }

@@ -134,17 +134,7 @@ func (s *Solver) greedy(a, b []float64) []arc {
 		if a[i] <= 0 || b[j] <= 0 {
 			continue
 		}
-		var f float64
-		if a[i] <= b[j] {
-			f = a[i]
-			a[i] = 0
-			b[j] -= f
-		} else {
-			f = b[j]
-			b[j] = 0
-			a[i] -= f
-		}
-		arcs = append(arcs, arc{i, j, f})
+		arcs = append(arcs, arc{i, j, ship(a, b, int(i), int(j))})
 	}
 
 	act := grow32(&s.act, m)[:0] // columns with demand left
@@ -163,17 +153,7 @@ func (s *Solver) greedy(a, b []float64) []arc {
 				}
 			}
 			j := act[bk]
-			var f float64
-			if a[i] <= b[j] {
-				f = a[i]
-				a[i] = 0
-				b[j] -= f
-			} else {
-				f = b[j]
-				b[j] = 0
-				a[i] -= f
-			}
-			arcs = append(arcs, arc{int32(i), j, f})
+			arcs = append(arcs, arc{int32(i), j, ship(a, b, i, int(j))})
 			if b[j] <= 0 {
 				act[bk] = act[len(act)-1]
 				act = act[:len(act)-1]
@@ -247,4 +227,19 @@ func growI(p *[]int, n int) []int {
 	}
 	*p = (*p)[:n]
 	return *p
+}
+
+// ship moves f = min(a[i], b[j]) from supply i to demand j, leaving one of
+// the two at exactly 0, and returns f.
+func ship(a, b []float64, i, j int) float64 {
+	if a[i] <= b[j] {
+		f := a[i]
+		a[i] = 0
+		b[j] -= f
+		return f
+	}
+	f := b[j]
+	b[j] = 0
+	a[i] -= f
+	return f
 }
