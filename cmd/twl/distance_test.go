@@ -187,21 +187,9 @@ func TestDistanceErrors(t *testing.T) {
 				full = append(full, strings.ReplaceAll(a, "$D", dir))
 			}
 			code, out, errOut := twl(t, "", full...)
-			if code != tc.code || out != "" {
-				t.Errorf("exit %d, stdout %q; want exit %d and no output", code, out, tc.code)
-			}
-			for _, m := range tc.msgs {
-				if m = strings.ReplaceAll(m, "$D", dir); !strings.Contains(errOut, m) {
-					t.Errorf("stderr %q lacks %q", errOut, m)
-				}
-			}
-			if code == 1 && !strings.HasPrefix(errOut, "twl: ") {
-				t.Errorf("stderr %q does not start with \"twl: \"", errOut)
-			}
 			// A missing or empty file has no line to point at.
-			if code == 1 && !strings.Contains(tc.name, "missing") && !strings.Contains(tc.name, "empty") && !fileLine.MatchString(errOut) {
-				t.Errorf("stderr %q has no FILE:LINE:", errOut)
-			}
+			withLine := !strings.Contains(tc.name, "missing") && !strings.Contains(tc.name, "empty")
+			expectFailure(t, code, out, errOut, tc.code, tc.msgs, dir, withLine)
 			if got, _ := os.ReadFile(outPath); string(got) != "old\n" {
 				t.Errorf("--out file changed to %q", got)
 			}

@@ -240,20 +240,8 @@ func TestEvalErrors(t *testing.T) {
 				full = append(full, strings.ReplaceAll(a, "$D", dir))
 			}
 			code, out, errOut := twl(t, "", full...)
-			if code != tc.code || out != "" {
-				t.Errorf("exit %d, stdout %q; want exit %d and no output", code, out, tc.code)
-			}
-			for _, m := range tc.msgs {
-				if m = strings.ReplaceAll(m, "$D", dir); !strings.Contains(errOut, m) {
-					t.Errorf("stderr %q lacks %q", errOut, m)
-				}
-			}
-			if code == 1 && !strings.HasPrefix(errOut, "twl: ") {
-				t.Errorf("stderr %q does not start with \"twl: \"", errOut)
-			}
-			if code == 1 && !strings.Contains(tc.name, "missing") && tc.name != "no rows" && !fileLine.MatchString(errOut) {
-				t.Errorf("stderr %q has no FILE:LINE:", errOut)
-			}
+			withLine := !strings.Contains(tc.name, "missing") && tc.name != "no rows"
+			expectFailure(t, code, out, errOut, tc.code, tc.msgs, dir, withLine)
 		})
 	}
 }

@@ -39,6 +39,28 @@ func write(t testing.TB, files map[string]string) string {
 // fileLine matches a "FILE:LINE: " prefix in an error message.
 var fileLine = regexp.MustCompile(`\S+:\d+: `)
 
+// expectFailure checks a run of twl that should fail: exit status want,
+// nothing on standard output, and on standard error each of msgs (with $D
+// replaced by dir); for status 1, standard error starts with "twl: " and,
+// when withLine is set, names a FILE:LINE.
+func expectFailure(t *testing.T, code int, out, errOut string, want int, msgs []string, dir string, withLine bool) {
+	t.Helper()
+	if code != want || out != "" {
+		t.Errorf("exit %d, stdout %q; want exit %d and no output", code, out, want)
+	}
+	for _, m := range msgs {
+		if m = strings.ReplaceAll(m, "$D", dir); !strings.Contains(errOut, m) {
+			t.Errorf("stderr %q lacks %q", errOut, m)
+		}
+	}
+	if code == 1 && !strings.HasPrefix(errOut, "twl: ") {
+		t.Errorf("stderr %q does not start with \"twl: \"", errOut)
+	}
+	if code == 1 && withLine && !fileLine.MatchString(errOut) {
+		t.Errorf("stderr %q has no FILE:LINE:", errOut)
+	}
+}
+
 func TestMainHelp(t *testing.T) {
 	for _, args := range [][]string{{"help"}, {"--help"}, {"-h"}} {
 		code, out, errOut := twl(t, "", args...)
