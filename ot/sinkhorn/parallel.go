@@ -3,7 +3,8 @@ package sinkhorn
 import par "github.com/twl-ldl/twl/internal/parallel"
 
 // parMin is the number of matrix entries below which a single solve runs
-// on one goroutine: spawning goroutines costs more than it saves there.
+// on one goroutine: handing parts to other cores costs more than it saves
+// there.
 const parMin = 1 << 15
 
 // parallel calls fn(task) for every task in [0, tasks) using at most
