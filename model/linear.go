@@ -63,8 +63,9 @@ func (m *Linear) Logits(dst, X []float64) {
 	})
 }
 
-// minChunk is the fewest labels per goroutine: enough for about 2^15
-// multiply-adds, below which starting a goroutine costs more than it saves.
+// minChunk is the fewest labels per part of a parallel loop: enough for
+// about 2^15 multiply-adds, below which handing a part to another core
+// costs more than it saves.
 func (m *Linear) minChunk(rows int) int {
 	return 1 + (1<<15)/max(1, rows*m.In)
 }

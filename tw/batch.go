@@ -10,9 +10,10 @@ import (
 
 // Batch computes tree-Wasserstein values and gradients for many rows at
 // once. Matrices are row-major []float64 with t.Len() columns: row r of A is
-// A[r*L : (r+1)*L]. Rows are split into contiguous blocks, one per goroutine,
-// each with its own Workspace, so the results are identical bit for bit to
-// computing the rows one by one with a Workspace.
+// A[r*L : (r+1)*L]. Rows are split into contiguous blocks that run in
+// parallel (on the worker team of internal/parallel), each with its own
+// Workspace, so the results are identical bit for bit to computing the rows
+// one by one with a Workspace.
 //
 // The workspaces are kept between calls. A Batch is not safe for concurrent
 // use: give each goroutine its own.
