@@ -59,7 +59,10 @@ const spinTime = 100 * time.Microsecond
 // workers and minChunk, so a loop whose iterations write disjoint outputs
 // gives the same results whatever the scheduling.
 func For(n, workers, minChunk int, fn func(lo, hi int)) {
-	ForParts(n, workers, minChunk, func(_, lo, hi int) { fn(lo, hi) })
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	split(n, Parts(n, workers, minChunk), workers, body{ranges: fn})
 }
 
 // ForParts is For with the part's index: it cuts [0, n) into
@@ -70,7 +73,7 @@ func ForParts(n, workers, minChunk int, fn func(part, lo, hi int)) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	split(n, Parts(n, workers, minChunk), workers, fn)
+	split(n, Parts(n, workers, minChunk), workers, body{parts: fn})
 }
 
 // Each calls fn(task) for every task in [0, tasks), on at most workers
@@ -85,18 +88,36 @@ func Each(tasks, workers int, fn func(task int)) {
 	if workers == 1 {
 		parts = min(tasks, 1)
 	}
-	split(tasks, parts, workers, func(_, lo, hi int) {
+	split(tasks, parts, workers, body{tasks: fn})
+}
+
+// body is a loop's function, in one of its three forms.
+type body struct {
+	ranges func(lo, hi int)
+	parts  func(part, lo, hi int)
+	tasks  func(task int)
+}
+
+// run runs part p of [0, n) cut into parts parts.
+func (b body) run(n, parts, p int) {
+	lo, hi := p*n/parts, (p+1)*n/parts
+	switch {
+	case b.ranges != nil:
+		b.ranges(lo, hi)
+	case b.parts != nil:
+		b.parts(p, lo, hi)
+	default:
 		for t := lo; t < hi; t++ {
-			fn(t)
+			b.tasks(t)
 		}
-	})
+	}
 }
 
 // split runs fn on the parts of [0, n) on at most workers goroutines.
-func split(n, parts, workers int, fn func(part, lo, hi int)) {
+func split(n, parts, workers int, fn body) {
 	if parts <= 1 {
 		if n > 0 {
-			fn(0, 0, n)
+			fn.run(n, 1, 0)
 		}
 		return
 	}
@@ -113,7 +134,7 @@ func split(n, parts, workers int, fn func(part, lo, hi int)) {
 			if p >= parts {
 				return
 			}
-			fn(p, p*n/parts, (p+1)*n/parts)
+			fn.run(n, parts, p)
 		}
 	}
 	var wg sync.WaitGroup
@@ -157,7 +178,7 @@ type pool struct {
 	// do not change until every part, that claimed one included, is done.
 	claim atomic.Uint64
 	done  atomic.Int32
-	fn    func(part, lo, hi int)
+	fn    body
 	n     int
 	// seats is the number of workers the loop admits (its caller's worker
 	// count less one); joined counts those that came. A worker that takes
@@ -197,7 +218,7 @@ const (
 // run runs the loop on the team with at most helpers workers beside the
 // caller and reports whether it could: false when another loop holds the
 // team.
-func (t *pool) run(n, parts, helpers int, fn func(part, lo, hi int)) bool {
+func (t *pool) run(n, parts, helpers int, fn body) bool {
 	if !t.busy.CompareAndSwap(false, true) {
 		return false
 	}
@@ -205,7 +226,7 @@ func (t *pool) run(n, parts, helpers int, fn func(part, lo, hi int)) bool {
 	if int64(t0) < t.restUntil.Load() {
 		// The team rests (see judge): the caller runs every part.
 		for p := range parts {
-			fn(p, p*n/parts, (p+1)*n/parts)
+			fn.run(n, parts, p)
 		}
 		t.busy.Store(false)
 		return true
@@ -238,7 +259,7 @@ func (t *pool) run(n, parts, helpers int, fn func(part, lo, hi int)) bool {
 	}
 	t2 := time.Since(epoch)
 	t.judge(t1-t0, t2-t1, t2)
-	t.fn = nil
+	t.fn = body{}
 	t.busy.Store(false)
 	return true
 }
@@ -281,7 +302,7 @@ func (t *pool) work(gen uint64) {
 		if !t.claim.CompareAndSwap(c, c+1<<16) {
 			continue
 		}
-		t.fn(p, p*t.n/parts, (p+1)*t.n/parts)
+		t.fn.run(t.n, parts, p)
 		t.done.Add(1)
 	}
 }
