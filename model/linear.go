@@ -97,7 +97,10 @@ func (m *Linear) Backward(grad, G, X []float64) {
 	}
 	in, out := m.In, m.Out
 	parallel.For(out, 0, m.minChunk(rows), func(lo, hi int) {
-		cb := make([]float64, 4*rows)
+		var cb []float64 // the SSE2 form's doubled coefficients
+		if !useFMA {
+			cb = make([]float64, 4*rows)
+		}
 		backwardBlock(gw, gb, G, X, rows, in, out, lo, hi, cb)
 	})
 }
