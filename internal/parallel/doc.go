@@ -13,19 +13,25 @@
 // synthetic protocol has six, each some tens of microseconds long). Starting
 // a goroutine per part and waking an idle processor for it costs tens of
 // microseconds on a virtual machine, as much as the work. So the loops run
-// on a small team of long-lived workers, one per processor beyond the
-// first, which spin for a short while (spinTime) after each loop, waiting
-// for the next, before they park. The caller claims parts too, and runs
-// every part no worker has claimed yet, so a loop never waits for a worker
-// to wake. When the team is busy (a loop inside a loop's function, or two
-// goroutines running loops at once), the loop starts its own goroutines.
+// on a team of long-lived workers, started as loops need them up to one per
+// processor beyond the first (they never exit), which spin for a short
+// while (spinTime) after each loop they worked on, waiting for the next,
+// before they park. A loop admits as many workers as its caller's worker
+// count allows. The caller claims parts too, and runs every part no worker
+// has claimed yet, so a loop never waits for a worker to wake. When the
+// team is busy (a loop inside a loop's function, or two goroutines running
+// loops at once), the loop starts its own goroutines. A panic in a part
+// the caller runs reaches the caller once the parts workers hold are done;
+// a panic on a worker ends the program, as in any goroutine.
 //
 // When another program keeps a processor busy, a worker is now and then
 // stopped by the operating system in the middle of a part, and the loop
 // waits a time slice (milliseconds) for it; meanwhile a spinning worker
 // takes processor time from the caller. Two cores are then slower than one
 // (an epoch of the training benchmark: 100–125 ms against 70–80 ms on one
-// core, with a busy loop on the other). So the team watches for such stalls
+// core, with a busy loop on the other). So the team watches For's loops for
+// such stalls (a wait for the workers longer than one of the caller's parts
+// by a millisecond; Each's tasks may differ in cost and are not watched)
 // and, after two within a second, rests: loops run on their callers alone
 // for 50 ms, then 100 ms and so on up to 2 s, until the stalls stop (with
 // the busy loop: 84–91 ms; before the team, goroutines per loop: 85 ms).

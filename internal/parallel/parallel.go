@@ -15,6 +15,9 @@ const partsPerWorker = 1
 // word's 16-bit fields).
 const maxParts = 1 << 12
 
+// genMask keeps a loop generation to the 32 bits of its fields.
+const genMask = 1<<32 - 1
+
 // spinTime is how long an idle worker keeps polling for the next loop
 // before it parks. It is short enough that an idle program burns no
 // measurable time, and longer than the gaps between the loops of a
@@ -22,11 +25,13 @@ const maxParts = 1 << 12
 const spinTime = 100 * time.Microsecond
 
 // For calls fn(lo, hi) on contiguous ranges that cover [0, n), on at most
-// workers goroutines at once (workers ≤ 0 means runtime.GOMAXPROCS(0)),
-// each range at least minChunk long (so that small loops run on the calling
-// goroutine alone). The ranges are those of Parts, which depend only on n,
-// workers and minChunk, so a loop whose iterations write disjoint outputs
-// gives the same results whatever the scheduling.
+// workers goroutines at once (workers ≤ 0 means runtime.GOMAXPROCS(0)).
+// There are at most n/minChunk ranges (so that small loops run on the
+// calling goroutine alone, as one range); they are those of Parts, which
+// depend only on n, workers and minChunk, so a loop whose iterations write
+// disjoint outputs gives the same results whatever the scheduling. A panic
+// in fn ends the program if fn ran on another goroutine, and otherwise
+// reaches the caller once the other goroutines' ranges are done.
 func For(n, workers, minChunk int, fn func(lo, hi int)) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -34,10 +39,12 @@ func For(n, workers, minChunk int, fn func(lo, hi int)) {
 	split(n, Parts(n, workers, minChunk), workers, body{ranges: fn})
 }
 
-// ForParts is For with the part's index: it cuts [0, n) into
+// ForParts is For with the part's index: for n > 0 it cuts [0, n) into
 // parts = Parts(n, workers, minChunk) ranges, part p being
 // [p·n/parts, (p+1)·n/parts), and calls fn(p, lo, hi) exactly once for each,
-// so that fn may use scratch space indexed by p.
+// so that fn may use scratch space indexed by p. A caller that sizes such
+// space with Parts must pass both the same positive workers: with
+// workers ≤ 0 each reads GOMAXPROCS, which may change in between.
 func ForParts(n, workers, minChunk int, fn func(part, lo, hi int)) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -119,8 +126,8 @@ func split(n, parts, workers int, fn body) {
 }
 
 // Parts returns the number of parts ForParts cuts a loop into:
-// min(partsPerWorker·workers, n/minChunk), at least 1, for one worker 1
-// (workers ≤ 0 means runtime.GOMAXPROCS(0)).
+// min(partsPerWorker·workers, n/minChunk, 4096), at least 1; for one worker
+// 1 (workers ≤ 0 means runtime.GOMAXPROCS(0)).
 func Parts(n, workers, minChunk int) int {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -149,11 +156,11 @@ type pool struct {
 	done  atomic.Int32
 	fn    body
 	n     int
-	// seats is the number of workers the loop admits (its caller's worker
-	// count less one); joined counts those that came. A worker that takes
-	// a seat just as a new loop is published may take it from the new loop,
-	// which then runs with one helper fewer: slower, never wrong.
-	seats, joined atomic.Int32
+	// seats packs the loop's generation (bits 32–63) and the number of
+	// workers it still admits (bits 0–31: its caller's worker count less
+	// one, at most parts − 1 and GOMAXPROCS − 1); a worker takes a seat by
+	// decrementing it while the generation is its loop's.
+	seats atomic.Uint64
 
 	// parked counts the workers blocked on wake.
 	parked atomic.Int32
@@ -191,61 +198,105 @@ func (t *pool) run(n, parts, helpers int, fn body) bool {
 	if !t.busy.CompareAndSwap(false, true) {
 		return false
 	}
+	// More workers than processors would only take turns.
+	helpers = min(helpers, runtime.GOMAXPROCS(0)-1)
 	t0 := time.Since(epoch)
-	if int64(t0) < t.restUntil.Load() {
-		// The team rests (see judge): the caller runs every part.
+	if helpers <= 0 || int64(t0) < t.restUntil.Load() {
+		// No helper, or the team rests (see judge): the caller runs every
+		// part.
+		defer t.busy.Store(false)
 		for p := range parts {
 			fn.run(n, parts, p)
 		}
-		t.busy.Store(false)
 		return true
 	}
-	// More workers than processors would only take turns.
-	helpers = min(helpers, runtime.GOMAXPROCS(0)-1)
 	t.grow(helpers)
 	t.fn, t.n = fn, n
 	t.done.Store(0)
-	t.seats.Store(int32(helpers))
-	t.joined.Store(0)
-	gen := t.claim.Load()>>32 + 1
+	gen := nextGen(t.claim.Load())
+	t.seats.Store(gen<<32 | uint64(helpers))
 	t.claim.Store(gen<<32 | uint64(parts))
+	// If fn panics on the caller, the panic goes on up once the workers
+	// have finished the parts they hold; the team is then free again.
+	finished := false
+	defer func() {
+		if !finished {
+			t.abandon(gen)
+		}
+	}()
 	// A worker parks by incrementing parked and then rereading claim; we
 	// store claim and then read parked. With sequentially consistent
-	// atomics one of the two sees the other, so no worker sleeps through a
-	// loop (it may wake for nothing, which it tolerates).
+	// atomics one of the two sees the other, so every parked worker that a
+	// seat is waiting for is woken (a worker may also wake for nothing,
+	// which it tolerates).
 	for range min(t.parked.Load(), int32(helpers)) {
 		select {
 		case t.wake <- struct{}{}:
 		default:
 		}
 	}
-	t.work(gen)
+	var ran int
+	t.work(gen, &ran)
 	t1 := time.Since(epoch)
-	for spins := 0; t.done.Load() != int32(parts); spins++ {
-		if spins&63 == 63 {
-			runtime.Gosched()
-		}
-	}
+	t.await(parts)
 	t2 := time.Since(epoch)
-	t.judge(t1-t0, t2-t1, t2)
+	if fn.tasks == nil && ran > 0 {
+		// (Each's tasks may differ in cost: their waits say nothing.)
+		t.judge((t1-t0)/time.Duration(ran), t2-t1, t2)
+	}
+	finished = true
 	t.fn = body{}
 	t.busy.Store(false)
 	return true
 }
 
+// nextGen returns the generation after that of claim word c, wrapping
+// from 2³² − 1 to 0.
+func nextGen(c uint64) uint64 { return (c>>32 + 1) & genMask }
+
+// await waits until parts parts of the current loop are done.
+func (t *pool) await(parts int) {
+	for spins := 0; t.done.Load() < int32(parts); spins++ {
+		if spins&63 == 63 {
+			runtime.Gosched()
+		}
+	}
+}
+
+// abandon ends loop gen after a part the caller ran panicked: it claims
+// every part no one has, so that none starts, waits for the parts workers
+// hold (all parts but that one and the unclaimed are then done), and frees
+// the team.
+func (t *pool) abandon(gen uint64) {
+	var unclaimed, parts int
+	for {
+		c := t.claim.Load()
+		var p int
+		p, parts = int(c>>16&0xffff), int(c&0xffff)
+		if t.claim.CompareAndSwap(c, c&^(0xffff<<16)|uint64(parts)<<16) {
+			unclaimed = parts - p
+			break
+		}
+	}
+	t.await(parts - 1 - unclaimed)
+	t.fn = body{}
+	t.busy.Store(false)
+}
+
 // judge updates the team's health from one loop that ended at now (since
-// epoch): the caller worked for work and then waited for wait. A wait
-// longer than the caller's own work by more than stallLimit means the
-// operating system stopped a worker in the middle of a part, for a time
-// slice, which happens when another program keeps its processor busy. The
+// epoch): the caller took part for each of its parts and then waited for
+// wait. For parts of equal cost (For's ranges), a wait longer than one part
+// by more than stallLimit means the operating system stopped a worker in
+// the middle of a part, for a time slice, which happens when another
+// program keeps its processor busy. The
 // worker then also competes with that program for the processor while it
 // spins, and the caller with both: two cores are slower than one. So a
 // second such stall within strikeWindow of the first sends the team to rest
 // (loops run on their callers alone and the workers park) for a time that
 // starts at minRest and doubles with each rest, up to maxRest, until no
 // stall has been seen for calmTime.
-func (t *pool) judge(work, wait, now time.Duration) {
-	if wait <= work+stallLimit {
+func (t *pool) judge(part, wait, now time.Duration) {
+	if wait <= part+stallLimit {
 		return
 	}
 	since := now - t.lastStall
@@ -260,8 +311,9 @@ func (t *pool) judge(work, wait, now time.Duration) {
 	t.rest = min(2*t.rest, maxRest)
 }
 
-// work claims and runs parts of loop gen until none is left.
-func (t *pool) work(gen uint64) {
+// work claims and runs parts of loop gen until none is left, counting
+// those it finished in *ran.
+func (t *pool) work(gen uint64, ran *int) {
 	for {
 		c := t.claim.Load()
 		p, parts := int(c>>16&0xffff), int(c&0xffff)
@@ -273,6 +325,20 @@ func (t *pool) work(gen uint64) {
 		}
 		t.fn.run(t.n, parts, p)
 		t.done.Add(1)
+		*ran++
+	}
+}
+
+// takeSeat takes a seat in loop gen if it has one left.
+func (t *pool) takeSeat(gen uint64) bool {
+	for {
+		s := t.seats.Load()
+		if s>>32 != gen || s&0xffffffff == 0 {
+			return false
+		}
+		if t.seats.CompareAndSwap(s, s-1) {
+			return true
+		}
 	}
 }
 
@@ -291,17 +357,18 @@ func (t *pool) grow(k int) {
 
 // loop is a worker: it takes a seat in every loop after generation seen
 // that has one free and runs parts of it, spinning for spinTime after each
-// loop before it parks.
+// loop it worked on before it parks.
 func (t *pool) loop(seen uint64) {
 	for {
 		deadline := time.Now().Add(spinTime)
 		for spins := 0; ; spins++ {
 			if g := t.claim.Load() >> 32; g != seen {
 				seen = g
-				if t.joined.Add(1) <= t.seats.Load() {
-					t.work(g)
+				if t.takeSeat(g) {
+					var ran int
+					t.work(g, &ran)
+					deadline = time.Now().Add(spinTime)
 				}
-				deadline = time.Now().Add(spinTime)
 				continue
 			}
 			if spins&255 == 255 {

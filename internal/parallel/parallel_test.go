@@ -3,6 +3,7 @@ package parallel
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -155,6 +156,102 @@ func TestForResting(t *testing.T) {
 	}
 	if p := peak.Load(); p != 1 {
 		t.Errorf("%d goroutines at once while the team rests", p)
+	}
+}
+
+// TestGenerationWrap checks that the generation wraps within its 32 bits
+// and that loops run, on the team, across the wrap (before the fix, the
+// caller of the loop after generation 2³² − 1 claimed nothing, and with no
+// worker to help the loop never ended).
+func TestGenerationWrap(t *testing.T) {
+	if g := nextGen(genMask<<32 | 0x1234); g != 0 {
+		t.Fatalf("generation after 2³² − 1: %#x, want 0", g)
+	}
+	if g := nextGen(7<<32 | 0xffff_ffff); g != 8 {
+		t.Fatalf("generation after 7: %d, want 8", g)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	for _, start := range []uint64{genMask - 1, genMask} {
+		team.claim.Store(start << 32)
+		for range 3 {
+			hits := make([]int32, 100)
+			For(100, 2, 1, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					atomic.AddInt32(&hits[i], 1)
+				}
+			})
+			for i, h := range hits {
+				if h != 1 {
+					t.Fatalf("from generation %#x: index %d visited %d times", start, i, h)
+				}
+			}
+		}
+	}
+}
+
+// goid returns the current goroutine's id, read from its stack trace.
+func goid() string {
+	var buf [64]byte
+	f := strings.Fields(string(buf[:runtime.Stack(buf[:], false)]))
+	return f[1] // "goroutine N [running]:"
+}
+
+// TestForPanic checks that a panic in a part the caller runs reaches the
+// caller once the workers' parts are done, and leaves the team free for the
+// next loop.
+func TestForPanic(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	team.restUntil.Store(0)
+	caller := goid()
+	var workerRunning atomic.Bool
+	// try runs a loop whose parts panic on the caller, and reports whether
+	// one did (a worker quick enough may take every part).
+	try := func() (panicked bool) {
+		defer func() {
+			r := recover()
+			if r == nil {
+				return
+			}
+			if r != "boom" {
+				t.Fatalf("recovered %v, want the part's panic", r)
+			}
+			if workerRunning.Load() {
+				t.Errorf("the panic came up while a worker still ran a part")
+			}
+			panicked = true
+		}()
+		ForParts(8, 2, 1, func(p, lo, hi int) {
+			if goid() == caller {
+				panic("boom")
+			}
+			workerRunning.Store(true)
+			time.Sleep(2 * time.Millisecond)
+			workerRunning.Store(false)
+		})
+		return false
+	}
+	panicked := false
+	for range 20 {
+		if panicked = try(); panicked {
+			break
+		}
+	}
+	if !panicked {
+		t.Fatal("no part ran on the caller in 20 loops")
+	}
+	if team.busy.Load() {
+		t.Fatal("the team is still busy after the panic")
+	}
+	hits := make([]int32, 10)
+	For(10, 2, 1, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			atomic.AddInt32(&hits[i], 1)
+		}
+	})
+	for i, h := range hits {
+		if h != 1 {
+			t.Fatalf("after the panic: index %d visited %d times", i, h)
+		}
 	}
 }
 
