@@ -7,10 +7,6 @@ import (
 	"time"
 )
 
-// partsPerWorker is the number of parts per worker of a loop long enough
-// for them (see Parts).
-const partsPerWorker = 1
-
 // maxParts bounds the number of parts of one loop (it must fit the claim
 // word's 16-bit fields).
 const maxParts = 1 << 12
@@ -126,7 +122,8 @@ func split(n, parts, workers int, fn body) {
 }
 
 // Parts returns the number of parts ForParts cuts a loop into:
-// min(partsPerWorker·workers, n/minChunk, 4096), at least 1; for one worker
+// min(workers, n/minChunk, 4096), at least 1 (one part per worker: see the
+// package documentation); for one worker
 // 1 (workers ≤ 0 means runtime.GOMAXPROCS(0)).
 func Parts(n, workers, minChunk int) int {
 	if workers <= 0 {
@@ -135,7 +132,7 @@ func Parts(n, workers, minChunk int) int {
 	if workers == 1 {
 		return 1
 	}
-	return max(1, min(partsPerWorker*workers, n/max(minChunk, 1), maxParts))
+	return max(1, min(workers, n/max(minChunk, 1), maxParts))
 }
 
 // pool is the team of workers. One loop runs on it at a time: busy is held
@@ -235,8 +232,7 @@ func (t *pool) run(n, parts, helpers int, fn body) bool {
 		default:
 		}
 	}
-	var ran int
-	t.work(gen, &ran)
+	ran := t.work(gen)
 	t1 := time.Since(epoch)
 	t.await(parts)
 	t2 := time.Since(epoch)
@@ -311,9 +307,9 @@ func (t *pool) judge(part, wait, now time.Duration) {
 	t.rest = min(2*t.rest, maxRest)
 }
 
-// work claims and runs parts of loop gen until none is left, counting
-// those it finished in *ran.
-func (t *pool) work(gen uint64, ran *int) {
+// work claims and runs parts of loop gen until none is left, and returns
+// how many it finished.
+func (t *pool) work(gen uint64) (ran int) {
 	for {
 		c := t.claim.Load()
 		p, parts := int(c>>16&0xffff), int(c&0xffff)
@@ -325,7 +321,7 @@ func (t *pool) work(gen uint64, ran *int) {
 		}
 		t.fn.run(t.n, parts, p)
 		t.done.Add(1)
-		*ran++
+		ran++
 	}
 }
 
@@ -365,8 +361,7 @@ func (t *pool) loop(seen uint64) {
 			if g := t.claim.Load() >> 32; g != seen {
 				seen = g
 				if t.takeSeat(g) {
-					var ran int
-					t.work(g, &ran)
+					t.work(g)
 					deadline = time.Now().Add(spinTime)
 				}
 				continue
