@@ -57,4 +57,12 @@
 // number ("1", "0.5", "2e-3"; also "NaN" and "Inf", which are rejected as
 // invalid weights); Go's digit separators and hexadecimal floats are not
 // accepted. Nodes are numbered in the order they first appear.
+//
+// # Taxonomy format
+//
+// ReadTaxonomy reads the layout of the hierarchical text-classification
+// toolkits (HiAGM and its successors): one line per parent,
+// parent<TAB>child<TAB>child…, all edges of weight 1, and a line whose
+// parent is "Root" listing the top-level labels. Root is not a label: the
+// top-level labels are the roots of a forest under the virtual root.
 package tree

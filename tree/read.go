@@ -20,31 +20,7 @@ const maxLine = 1 << 20
 // "FILE:LINE: what is wrong".
 func Read(r io.Reader, file string, opts *Options) (*Tree, error) {
 	b := Builder{file: file}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
-	line := 0
-	for sc.Scan() {
-		line++
-		b.lineNo = line
-		text := sc.Text()
-		if line == 1 {
-			text = strings.TrimPrefix(text, "\ufeff") // UTF-8 byte-order mark
-		}
-		text = strings.TrimSuffix(text, "\r")
-		if msg := notText(text); msg != "" {
-			return nil, &Error{File: file, Line: line, Err: ErrSyntax, Msg: msg}
-		}
-		trimmed := strings.TrimSpace(text)
-		if trimmed == "" || trimmed[0] == '#' {
-			continue
-		}
-		fields := strings.Split(text, "\t")
-		for i := range fields {
-			fields[i] = strings.TrimSpace(fields[i])
-			if fields[i] == "" {
-				return nil, &Error{File: file, Line: line, Err: ErrSyntax, Msg: fmt.Sprintf("field %d is empty", i+1)}
-			}
-		}
+	err := eachLine(r, file, &b, func(line int, fields []string) error {
 		switch len(fields) {
 		case 1:
 			b.AddNode(fields[0])
@@ -59,26 +35,126 @@ func Read(r io.Reader, file string, opts *Options) (*Tree, error) {
 			w += 0 // -0 → +0
 			if err != nil {
 				if errors.Is(err, strconv.ErrRange) {
-					return nil, &Error{File: file, Line: line, Err: ErrBadWeight, Msg: fmt.Sprintf("weight %q is out of range", fields[2])}
+					return &Error{File: file, Line: line, Err: ErrBadWeight, Msg: fmt.Sprintf("weight %q is out of range", fields[2])}
 				}
-				return nil, &Error{File: file, Line: line, Err: ErrBadWeight, Msg: fmt.Sprintf("weight %q is not a number", fields[2])}
+				return &Error{File: file, Line: line, Err: ErrBadWeight, Msg: fmt.Sprintf("weight %q is not a number", fields[2])}
 			}
 			b.AddEdge(fields[0], fields[1], w)
 		default:
-			return nil, &Error{File: file, Line: line, Err: ErrSyntax, Msg: fmt.Sprintf("%d tab-separated fields, want parent<TAB>child[<TAB>weight] or a single node name", len(fields))}
+			return &Error{File: file, Line: line, Err: ErrSyntax, Msg: fmt.Sprintf("%d tab-separated fields, want parent<TAB>child[<TAB>weight] or a single node name", len(fields))}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b.Build(opts)
+}
+
+// TaxonomyRoot is the name that stands for the top of the hierarchy in the
+// taxonomy format: the line starting with it lists the top-level labels.
+const TaxonomyRoot = "Root"
+
+// ReadTaxonomy parses a tree in the taxonomy format of the hierarchical
+// text-classification toolkits (HiAGM and its successors) from r: one line
+// per parent, parent<TAB>child<TAB>child…, every edge of weight 1. The line
+// whose parent is TaxonomyRoot ("Root") lists the top-level labels; Root is
+// not a label, and the top-level labels are the roots of a forest, joined
+// under the virtual root as usual (see Forests). Blank lines, # comments,
+// byte order mark, CRLF, spaces around fields and the errors are as for
+// Read; in addition a line with a parent and no child is a syntax error, a
+// label listed under Root twice or listed under Root and under a parent is
+// an error, and Root cannot be a child. Root may have several lines. Nodes
+// are numbered in the order they first appear, Root excluded.
+func ReadTaxonomy(r io.Reader, file string, opts *Options) (*Tree, error) {
+	b := Builder{file: file}
+	top := make(map[string]int) // top-level label → its line
+	err := eachLine(r, file, &b, func(line int, fields []string) error {
+		if len(fields) < 2 {
+			return &Error{File: file, Line: line, Err: ErrSyntax, Msg: fmt.Sprintf("%q has no children: want parent<TAB>child<TAB>child…", fields[0])}
+		}
+		parent := fields[0]
+		for _, child := range fields[1:] {
+			switch {
+			case child == TaxonomyRoot:
+				return &Error{File: file, Line: line, Err: ErrBadName, Msg: fmt.Sprintf("%s stands for the top of the taxonomy and cannot be the child of %q", TaxonomyRoot, parent)}
+			case parent != TaxonomyRoot:
+				b.AddEdge(parent, child, 1)
+			case top[child] > 0:
+				return &Error{File: file, Line: line, Err: ErrDuplicateEdge, Msg: fmt.Sprintf("%q is listed under %s twice (line %d)", child, TaxonomyRoot, top[child])}
+			default:
+				top[child] = line
+				b.AddNode(child)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, name := range b.names {
+		if l := top[name]; l > 0 && b.parent[i] >= 0 {
+			return nil, &Error{File: file, Line: max(l, b.line[i]), Err: ErrTwoParents,
+				Msg: fmt.Sprintf("%q is listed under %s (line %d) and has parent %q (line %d)", name, TaxonomyRoot, l, b.names[b.parent[i]], b.line[i])}
+		}
+	}
+	return b.Build(opts)
+}
+
+// ReadTaxonomyFile reads a tree in the taxonomy format from the named file.
+func ReadTaxonomyFile(path string, opts *Options) (*Tree, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadTaxonomy(f, path, opts)
+}
+
+// eachLine calls fn with the 1-based number and the TAB-separated, trimmed
+// fields of every line of r that is not blank or a comment, after the text
+// checks common to both formats; it stops at fn's first error or b's.
+func eachLine(r io.Reader, file string, b *Builder, fn func(line int, fields []string) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
+	line := 0
+	for sc.Scan() {
+		line++
+		b.lineNo = line
+		text := sc.Text()
+		if line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff") // UTF-8 byte-order mark
+		}
+		text = strings.TrimSuffix(text, "\r")
+		if msg := notText(text); msg != "" {
+			return &Error{File: file, Line: line, Err: ErrSyntax, Msg: msg}
+		}
+		trimmed := strings.TrimSpace(text)
+		if trimmed == "" || trimmed[0] == '#' {
+			continue
+		}
+		fields := strings.Split(text, "\t")
+		for i := range fields {
+			fields[i] = strings.TrimSpace(fields[i])
+			if fields[i] == "" {
+				return &Error{File: file, Line: line, Err: ErrSyntax, Msg: fmt.Sprintf("field %d is empty", i+1)}
+			}
+		}
+		if err := fn(line, fields); err != nil {
+			return err
 		}
 		if b.err != nil {
-			return nil, b.err
+			return b.err
 		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, &Error{File: file, Line: line + 1, Err: ErrSyntax, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
+			return &Error{File: file, Line: line + 1, Err: ErrSyntax, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
 		}
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return fmt.Errorf("%s: %w", file, err)
 	}
 	b.lineNo = 0
-	return b.Build(opts)
+	return nil
 }
 
 // notText reports a NUL byte or invalid UTF-8 in a line, the marks of a
