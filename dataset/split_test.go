@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -132,5 +133,58 @@ func TestSubset(t *testing.T) {
 	}
 	if !panics(func() { Subset(ds, nil) }) || !panics(func() { Subset(ds, []int{3}) }) {
 		t.Error("no panic")
+	}
+}
+
+// TestPartition checks sizes, disjointness and coverage, the agreement with
+// Split for two parts, and the paper's 64/16/20 sizes at BlurbGenreCollection's
+// n = 91,894 (58,812 / 14,703 / 18,379: round(0.64 n), round(0.80 n) − that,
+// the rest, computed by hand).
+func TestPartition(t *testing.T) {
+	for _, c := range []struct {
+		n     int
+		fracs []float64
+		sizes []int
+	}{
+		{91894, []float64{0.64, 0.16, 0.20}, []int{58812, 14703, 18379}},
+		{10, []float64{0.64, 0.16, 0.20}, []int{6, 2, 2}},
+		{0, []float64{0.5, 0.5}, []int{0, 0}},
+		{7, []float64{1}, []int{7}},
+		{5, []float64{0, 1, 0}, []int{0, 5, 0}},
+	} {
+		parts := Partition(c.n, c.fracs, rand.NewPCG(1, 2))
+		seen := make([]bool, c.n)
+		for k, p := range parts {
+			if len(p) != c.sizes[k] {
+				t.Errorf("n=%d %v: part %d has %d, want %d", c.n, c.fracs, k, len(p), c.sizes[k])
+			}
+			if !slices.IsSorted(p) {
+				t.Errorf("part %d not sorted", k)
+			}
+			for _, i := range p {
+				if seen[i] {
+					t.Fatalf("index %d twice", i)
+				}
+				seen[i] = true
+			}
+		}
+		if slices.Contains(seen, false) {
+			t.Errorf("n=%d: an index in no part", c.n)
+		}
+	}
+	a, b := Split(100, 0.7, rand.NewPCG(3, 4))
+	parts := Partition(100, []float64{0.7, 0.3}, rand.NewPCG(3, 4))
+	if !slices.Equal(a, parts[0]) || !slices.Equal(b, parts[1]) {
+		t.Error("Partition with two parts differs from Split")
+	}
+	for _, bad := range [][]float64{{0.5, 0.6}, {-0.1, 1.1}, {}, {math.NaN(), 1}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Partition(10, %v) did not panic", bad)
+				}
+			}()
+			Partition(10, bad, rand.NewPCG(1, 1))
+		}()
 	}
 }

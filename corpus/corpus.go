@@ -1,0 +1,283 @@
+package corpus
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/twl-ldl/twl/tree"
+)
+
+// Doc is one document: its text and its label set.
+type Doc struct {
+	Text string
+	// Labels are indices into the Labels of the Corpus (the tree's user
+	// order when the corpus was read with a tree), sorted ascending and
+	// distinct, closed under ancestors unless Options.AsGiven. Nil for a
+	// corpus read with Options.Unlabeled.
+	Labels []int
+	Line   int // 1-based line where the document's record starts
+}
+
+// Corpus is a collection of labelled documents read from one file.
+type Corpus struct {
+	File   string
+	Format Format
+	Docs   []Doc
+	// Labels names the labels Doc.Labels index: the tree's node names in
+	// user order (tree.Tree.Names) when the corpus was read with a tree;
+	// without one, the label names in the order they first appear.
+	Labels []string
+	Tree   *tree.Tree // the tree the corpus was read with, or nil
+}
+
+// Len returns the number of documents.
+func (c *Corpus) Len() int { return len(c.Docs) }
+
+// At returns "FILE:LINE" of document i, for messages.
+func (c *Corpus) At(i int) string { return fmt.Sprintf("%s:%d", c.File, c.Docs[i].Line) }
+
+// Subset returns a corpus of documents idx[0], idx[1], … of c, sharing
+// their texts and label slices with c (which are never modified). It panics
+// if an index is out of range.
+func (c *Corpus) Subset(idx []int) *Corpus {
+	s := *c
+	s.Docs = make([]Doc, len(idx))
+	for k, i := range idx {
+		s.Docs[k] = c.Docs[i]
+	}
+	return &s
+}
+
+// Format is a corpus file format.
+type Format int
+
+// The formats. Auto, the zero value, detects the format from the content.
+const (
+	Auto      Format = iota
+	Blurb            // BlurbGenreCollection records: <book>…<body>…</body>…<topics><d0>…</d0>…</topics>…</book>
+	JSONL            // JSON Lines: {"text"|"token": …, "labels"|"label": […]}
+	LabelSets        // JSON Lines of label sets only: ["label", …]; every Doc.Text is empty
+)
+
+func (f Format) String() string {
+	switch f {
+	case Auto:
+		return "auto"
+	case Blurb:
+		return "blurb"
+	case JSONL:
+		return "jsonl"
+	case LabelSets:
+		return "label sets"
+	}
+	return fmt.Sprintf("Format(%d)", int(f))
+}
+
+// Options controls how a corpus is read. The zero value (or a nil *Options)
+// gives the defaults.
+type Options struct {
+	// Format of the input. Default Auto: detected from the first byte that
+	// is not white space, '<' for Blurb records, '{' for JSON Lines of
+	// documents and '[' for JSON Lines of label sets.
+	Format Format
+	// AsGiven keeps label sets as the file gives them. Default: each set is
+	// closed under ancestors (every ancestor of a label is added), as
+	// BlurbGenreCollection lists them and as the tree-Wasserstein target of
+	// the paper assumes. Without a tree, sets are always as given.
+	AsGiven bool
+	// Title makes the text of a Blurb record its title, a newline and its
+	// body. Default: the body alone. JSON Lines ignore it.
+	Title bool
+	// Unlabeled reads documents without labels: label keys and elements
+	// are optional and ignored, and Doc.Labels is nil. For prediction.
+	Unlabeled bool
+}
+
+func (o *Options) get() Options {
+	if o == nil {
+		return Options{}
+	}
+	return *o
+}
+
+// DownloadURL is where the BlurbGenreCollection data set is published; its
+// files are not redistributable, so users download them there.
+const DownloadURL = "https://www.inf.uni-hamburg.de/en/inst/ab/lt/resources/data/blurb-genre-collection.html"
+
+// ReadFile reads a corpus from the named file; see Read. If the file does
+// not exist and its name is one of the BlurbGenreCollection files, the
+// error says where to download the data set.
+func ReadFile(path string, t *tree.Tree, opts *Options) (*Corpus, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && strings.HasPrefix(filepath.Base(path), "BlurbGenreCollection") {
+			return nil, fmt.Errorf("%w\n  The BlurbGenreCollection data set is not redistributable: download it from\n  %s\n  (BlurbGenreCollection_EN_{train,dev,test}.txt and hierarchy.txt)", err, DownloadURL)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path, t, opts)
+}
+
+// Read reads a corpus from r; file names the input in error messages. With
+// a tree t, every label must name a node of t, Labels is t.Names() and the
+// label sets are closed under ancestors unless opts.AsGiven. t may be nil
+// to read labels by name only.
+func Read(r io.Reader, file string, t *tree.Tree, opts *Options) (*Corpus, error) {
+	o := opts.get()
+	br := bufio.NewReaderSize(r, 64<<10)
+	format := o.Format
+	if format == Auto {
+		var err error
+		if format, err = detect(br, file); err != nil {
+			return nil, err
+		}
+	}
+	lb := newLabeler(t, o.AsGiven || t == nil, o.Unlabeled)
+	c := &Corpus{File: file, Format: format, Tree: t}
+	var err error
+	switch format {
+	case Blurb:
+		c.Docs, err = readBlurb(br, file, lb, o)
+	case JSONL, LabelSets:
+		c.Docs, err = readJSONL(br, file, lb, o, format == LabelSets)
+	default:
+		panic(fmt.Sprintf("corpus: unknown format %v", format))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(c.Docs) == 0 {
+		return nil, &Error{File: file, Err: ErrEmpty}
+	}
+	c.Labels = lb.names()
+	return c, nil
+}
+
+// detect peeks at the first bytes of br that are not white space (after a
+// byte order mark) and tells the format.
+func detect(br *bufio.Reader, file string) (Format, error) {
+	line := 1
+	for n := 512; ; n *= 2 {
+		b, err := br.Peek(n)
+		b = bytes.TrimPrefix(b, []byte(bom))
+		for i, c := range b {
+			switch c {
+			case ' ', '\t', '\r':
+				continue
+			case '\n':
+				line++
+				continue
+			case '<':
+				return Blurb, nil
+			case '{':
+				return JSONL, nil
+			case '[':
+				return LabelSets, nil
+			}
+			return Auto, &Error{File: file, Line: line, Err: ErrFormat,
+				Msg: fmt.Sprintf("starts with %s: want BlurbGenreCollection records (<book …>), JSON Lines of documents ({\"text\": …, \"labels\": […]}) or of label sets ([\"label\", …])", describe(b[i:]))}
+		}
+		if err != nil { // the input ends within white space
+			if err == io.EOF || err == bufio.ErrBufferFull && n >= 64<<10 {
+				return Auto, &Error{File: file, Err: ErrEmpty}
+			}
+			if err != bufio.ErrBufferFull {
+				return Auto, fmt.Errorf("%s: %w", file, err)
+			}
+		}
+	}
+}
+
+const bom = "\xef\xbb\xbf"
+
+// describe quotes the first few characters of b for a message.
+func describe(b []byte) string {
+	if len(b) > 12 {
+		b = b[:12]
+	}
+	return fmt.Sprintf("%q", b)
+}
+
+// labeler turns label names into indices, checks them against the tree,
+// and closes the sets.
+type labeler struct {
+	t         *tree.Tree
+	asGiven   bool
+	unlabeled bool
+	index     map[string]int // without a tree
+	order     []string       // without a tree: names in order of first appearance
+	seen      []int          // seen[i] == gen when label i is in the current set
+	gen       int
+	set       []int
+}
+
+func newLabeler(t *tree.Tree, asGiven, unlabeled bool) *labeler {
+	lb := &labeler{t: t, asGiven: asGiven, unlabeled: unlabeled}
+	if t == nil {
+		lb.index = make(map[string]int)
+	} else {
+		lb.seen = make([]int, t.Len())
+	}
+	return lb
+}
+
+func (lb *labeler) names() []string {
+	if lb.t != nil {
+		return lb.t.Names()
+	}
+	return slices.Clone(lb.order)
+}
+
+// start begins a new label set.
+func (lb *labeler) start() {
+	lb.gen++
+	lb.set = lb.set[:0]
+}
+
+// add adds the label name to the current set; it returns an error message
+// for a label not in the tree. A repeated label is added once.
+func (lb *labeler) add(name string) (msg string) {
+	var i int
+	if lb.t == nil {
+		j, ok := lb.index[name]
+		if !ok {
+			j = len(lb.order)
+			lb.index[name] = j
+			lb.order = append(lb.order, name)
+			lb.seen = append(lb.seen, 0)
+		}
+		i = j
+	} else {
+		j, ok := lb.t.Index(name)
+		if !ok {
+			return fmt.Sprintf("%q is not a node of the tree", name)
+		}
+		i = j
+	}
+	for !lb.asGiven && i >= 0 && lb.seen[i] != lb.gen {
+		lb.seen[i] = lb.gen
+		lb.set = append(lb.set, i)
+		i = lb.t.Parent(i)
+	}
+	if lb.asGiven && lb.seen[i] != lb.gen {
+		lb.seen[i] = lb.gen
+		lb.set = append(lb.set, i)
+	}
+	return ""
+}
+
+// done returns the current set, sorted, in a new slice.
+func (lb *labeler) done() []int {
+	s := slices.Clone(lb.set)
+	slices.Sort(s)
+	return s
+}

@@ -1,0 +1,74 @@
+// Package corpus reads labelled text for hierarchical multi-label
+// classification: documents, each with a set of labels that are nodes of a
+// label tree, in the formats such data sets are distributed in.
+//
+// # Formats
+//
+// Read detects the format from the first byte of the input that is not
+// white space (Options.Format forces one):
+//
+//   - '<': BlurbGenreCollection records (Aly, Remus & Biemann 2019), as in
+//     BlurbGenreCollection_EN_{train,dev,test}.txt:
+//
+//     <book date="…" xml:lang="en"><title>…</title><body>…</body><copyright>…</copyright>
+//     <metadata><topics><d0>…</d0><d1>…</d1>…</topics><author>…</author>…</metadata></book>
+//
+//     The files look like XML but are not: there is no root element, and
+//     text holds bare '&' (and could hold '<'). The reader is lenient
+//     about that: an element's text runs to its closing tag whatever it
+//     holds, and HTML and XML entities (&amp; &quot; &#39; &#8217; …) are
+//     decoded; CRLF becomes LF, and white space around a text is trimmed.
+//     The document's text is its <body> (Options.Title: the title, a
+//     newline, the body); its labels are every genre <dN> under <topics>.
+//     Other elements are read and ignored, in any order; an XML declaration
+//     and comments are skipped. Strict where a mistake would lose data: a
+//     record without a body or without genres, a tag not closed before the
+//     next record or the end of the file (a file cut short), text outside
+//     the elements, a genre not in the tree: each is an error at its line.
+//     The data set is not redistributable: users download it from
+//     DownloadURL, and ReadFile says so when such a file is missing.
+//
+//   - '{': JSON Lines of documents, one object per line, in either of two
+//     layouts: {"text": "…", "labels": ["…", …]} (plain) or {"token": "…"
+//     or ["tok", …], "label": ["…", …]} (the hierarchical text
+//     classification toolkits, HiAGM and its successors, whose taxonomy
+//     files tree.ReadTaxonomy reads). A text given as an array of tokens is
+//     joined with single spaces; a label set may be a single string. Other
+//     keys ("id", "topic", …) are skipped whatever their value. Two text
+//     keys or two label keys on a line, a missing key, an empty label set
+//     and malformed JSON are errors, with their column.
+//
+//   - '[': JSON Lines of label sets alone, ["label", …] per line: the true
+//     labels for 'twl eval --multilabel'. Format LabelSets; every Doc.Text
+//     is empty, and callers that need text refuse it.
+//
+// A UTF-8 byte order mark is skipped; blank lines are skipped in JSON
+// Lines. Every problem is an *Error printing as "FILE:LINE: what is
+// wrong", wrapping a sentinel error (ErrSyntax, ErrUnknownLabel, …);
+// nothing is silently dropped. Reading stops at the first error.
+//
+// # Labels
+//
+// With a tree, labels are the tree's user indices, and every label must be
+// a node of the tree (the virtual root of a forest is never a label). Label
+// sets are closed under ancestors unless Options.AsGiven: BlurbGenreCollection
+// and AAPD list every ancestor already, 20 Newsgroups lists the newsgroup
+// alone. A label repeated in one set counts once. Without a tree (nil),
+// labels are numbered by first appearance and kept as given.
+//
+// # Targets
+//
+// Label-distribution learning trains against a distribution. Target turns a
+// label set Y into one: Uniform (the default) puts 1/|Y| on every label of
+// the set, which with closed sets spreads the mass along the paths from the
+// top-level genres down to the most specific ones; Specific puts it only on
+// the most specific labels, those with no descendant in the set. The
+// paper does not say which it used; Uniform keeps every label of the set a
+// positive of the distribution, as the multi-label measures count them.
+//
+// # Splits
+//
+// Files that come split (BlurbGenreCollection's train, dev and test) are
+// read one by one. Otherwise dataset.Partition draws the paper's random
+// 64/16/20 split from a seed.
+package corpus
