@@ -3,11 +3,13 @@ package corpus
 import (
 	"errors"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/twl-ldl/twl/tree"
+	"github.com/twl-ldl/twl/vocab"
 )
 
 // small is a hand-made genre forest for the tests that do not need the
@@ -386,5 +388,36 @@ func TestRealAAPD(t *testing.T) {
 		if !slices.Equal(closed.Docs[i].Labels, given.Docs[i].Labels) {
 			t.Fatalf("%s: closed %q, given %q", closed.At(i), names(closed, i), names(given, i))
 		}
+	}
+}
+
+// TestDescribe checks the statistics of a three-document corpus on the
+// small tree, counted by hand: token counts 4, 0 and 2; label sets
+// {Fiction, Fantasy, Epic Fantasy}, {Poetry} and {Poetry}.
+func TestDescribe(t *testing.T) {
+	tr := smallTree(t)
+	in := `{"text": "the cat, the dog", "labels": ["Epic Fantasy"]}
+{"text": "--", "labels": ["Poetry"]}
+{"text": "a cat", "labels": ["Poetry"]}`
+	c, err := Read(strings.NewReader(in), "in", tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Describe(c, &vocab.Tokenizer{MaxLen: 3}, nil)
+	want := Stats{
+		Docs: 3, Tokens: 6, Empty: 1, LenMean: 2, LenMedian: 2, LenP90: 4, LenMax: 4,
+		MaxLen: 3, Truncated: 1, KeptTokens: 5, // "the cat the" and "a cat"
+		Types: 3, VocabWords: 2, VocabCoverage: 4.0 / 5, // the, cat twice; a once
+		LabelDocs:    []int{1, 1, 1, 0, 0, 0, 2},
+		LabelsPerDoc: 5.0 / 3, MinLabels: 1, MaxLabels: 3, UsedLabels: 4, DistinctLabelSets: 2,
+		Depth: []DepthStats{
+			{Depth: 1, Labels: 3, Used: 2, Docs: 3, Occurrences: 3}, // Fiction, Nonfiction, Poetry
+			{Depth: 2, Labels: 3, Used: 1, Docs: 1, Occurrences: 1}, // Fantasy, Mystery, Cooking
+			{Depth: 3, Labels: 1, Used: 1, Docs: 1, Occurrences: 1}, // Epic Fantasy
+		},
+	}
+	s.Vocab = nil
+	if !reflect.DeepEqual(*s, want) {
+		t.Errorf("got  %+v\nwant %+v", *s, want)
 	}
 }

@@ -37,6 +37,7 @@ var commands = []*command{
 	{"bench", "time the tree-Wasserstein kernels on random trees", runBench},
 	{"synth", "generate the paper's synthetic data set (Algorithm 1)", runSynth},
 	{"experiment", "reproduce the paper's experiments and tables as reports", runExperiment},
+	{"text", "labelled text: corpus statistics (text stats)", runText},
 }
 
 func lookup(name string) *command {

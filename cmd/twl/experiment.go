@@ -3,13 +3,11 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/twl-ldl/twl/experiment/efficiency"
@@ -17,76 +15,32 @@ import (
 )
 
 // experiments are the subcommands of twl experiment, in the order of its
-// help. Adding one is one entry; an entry whose run is nil is listed as
-// not implemented yet.
-var experiments = []*command{
-	{"efficiency", "the paper's Table 3: time and memory of TW and Sinkhorn against L", runEfficiency},
-	{"synthetic", "the paper's Table 1: five losses on synthetic data, over seeds", runSynthetic},
-	{"all", "every experiment into one report folder with REPORT.md", runAll},
-}
-
-const experimentAbout = `
+// help. Adding one is one entry.
+var experiments = &group{
+	name: "experiment",
+	noun: "experiment",
+	subs: []*command{
+		{"efficiency", "the paper's Table 3: time and memory of TW and Sinkhorn against L", runEfficiency},
+		{"synthetic", "the paper's Table 1: five losses on synthetic data, over seeds", runSynthetic},
+		{"all", "every experiment into one report folder with REPORT.md", runAll},
+	},
+	about: `
 Experiment reproduces the experiments of the tree-Wasserstein paper
 (Toyokuni et al.) and writes each as a report: a Markdown table laid out
 like the paper's with the paper's numbers beside twl's, a JSON file with
 every measurement, and plots (PNG and SVG). Progress goes to standard
-error.`
-
-const experimentExamples = `  # Both tables, plots and REPORT.md into ./report (about 5 minutes on 2 cores).
+error.`,
+	examples: `  # Both tables, plots and REPORT.md into ./report (about 5 minutes on 2 cores).
   twl experiment all --out report
 
   # Table 3 into ./report (about a minute on 2 cores).
   twl experiment efficiency --out report
 
   # The flags of one experiment.
-  twl experiment efficiency --help`
-
-// experimentUsage writes the help of twl experiment: with full, the
-// description and examples as well.
-func experimentUsage(w io.Writer, full bool) {
-	fmt.Fprint(w, "Usage:\n  twl experiment <name> [flags]\n")
-	if full {
-		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(experimentAbout))
-	}
-	fmt.Fprint(w, "\nExperiments:\n")
-	for _, c := range experiments {
-		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
-	}
-	fmt.Fprint(w, "\nFlags:\n  Each experiment has its own: run 'twl experiment <name> --help'.\n")
-	if full {
-		fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(experimentExamples, "\n"))
-	}
+  twl experiment efficiency --help`,
 }
 
-// experimentError is a mistake in the experiment name: the message and the
-// short usage.
-func experimentError(format string, args ...any) error {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, format+"\n\n", args...)
-	experimentUsage(&b, false)
-	return &usageError{msg: strings.TrimRight(b.String(), "\n")}
-}
-
-func runExperiment(e *env, args []string) error {
-	if len(args) == 0 {
-		return experimentError("missing the experiment name")
-	}
-	switch args[0] {
-	case "-h", "-help", "--help", "help":
-		experimentUsage(e.stdout, true)
-		return flag.ErrHelp
-	}
-	for _, c := range experiments {
-		if c.name != args[0] {
-			continue
-		}
-		if c.run == nil {
-			return experimentError("experiment %q is not implemented yet", c.name)
-		}
-		return c.run(e, args[1:])
-	}
-	return experimentError("unknown experiment %q", args[0])
-}
+func runExperiment(e *env, args []string) error { return experiments.run(e, args) }
 
 // init makes a copy of twl started by efficiency.Run to measure peak
 // memory (with efficiency.ChildEnv set) measure one case and exit here,

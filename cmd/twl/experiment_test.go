@@ -120,7 +120,7 @@ func TestExperimentHelp(t *testing.T) {
 		if code != 0 || errOut != "" {
 			t.Errorf("twl %q: exit %d, stderr %q", args, code, errOut)
 		}
-		for _, c := range experiments {
+		for _, c := range experiments.subs {
 			if !strings.Contains(out, "\n  "+c.name+" ") {
 				t.Errorf("twl %q does not list %s:\n%s", args, c.name, out)
 			}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// genresTree is a small forest of genres for the text tests.
+const genresTree = "Fiction\tFantasy\nFantasy\tEpic Fantasy\nNonfiction\tCooking\n"
+
+// genresTaxonomy is the same forest as a toolkit taxonomy.
+const genresTaxonomy = "Root\tFiction\tNonfiction\nFiction\tFantasy\nFantasy\tEpic Fantasy\nNonfiction\tCooking\n"
+
+const genresDocs = `{"text": "Dragons and kings, dragons!", "labels": ["Epic Fantasy"]}
+{"text": "Soup for kings.", "labels": ["Cooking"]}
+{"text": "", "labels": ["Fantasy", "Cooking"]}
+`
+
+// TestTextStats checks the statistics of three documents, counted by hand:
+// 4, 3 and 0 tokens; "dragons" and "kings" twice, the others once, so
+// --min-count 2 keeps 2 words covering 4 of 7 tokens; label sets closed
+// under ancestors: {Fiction, Fantasy, Epic Fantasy}, {Nonfiction, Cooking},
+// {Fiction, Fantasy, Nonfiction, Cooking}: 9 labels in all.
+func TestTextStats(t *testing.T) {
+	dir := write(t, map[string]string{"g.tree": genresTree, "g.taxonomy": genresTaxonomy, "d.jsonl": genresDocs,
+		"e.vec": "2 3\ndragons 1 2 3\nsoup 0 0 1\n"})
+	for _, tr := range []string{"g.tree", "g.taxonomy"} {
+		code, out, errOut := twl(t, "", "text", "stats", "--data", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, tr),
+			"--emb", filepath.Join(dir, "e.vec"), "--format", "json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var got struct {
+			Labels    []string
+			Embedding map[string]any
+			Stats     map[string]any
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		s := got.Stats
+		for k, want := range map[string]float64{"documents": 3, "tokens": 7, "empty_documents": 1, "tokens_max": 4,
+			"types": 5, "vocab_words": 2, "vocab_token_coverage": 4.0 / 7, "labels_used": 5, "labels_max": 4,
+			"labels_per_document": 3} {
+			if s[k] != want {
+				t.Errorf("%s: %s = %v, want %v", tr, k, s[k], want)
+			}
+		}
+		// Of the vocabulary words dragons, kings: dragons has a vector; it
+		// is 2 of the 7 tokens.
+		if e := got.Embedding; e["in_vocabulary"] != 1.0 || e["missing"] != 1.0 || e["token_coverage"] != 2.0/7 || e["dim"] != 3.0 {
+			t.Errorf("%s: embedding %v", tr, e)
+		}
+		docs := map[string]float64{}
+		for i, name := range got.Labels {
+			docs[name] = s["label_documents"].([]any)[i].(float64)
+		}
+		if docs["Fantasy"] != 2 || docs["Epic Fantasy"] != 1 || docs["Nonfiction"] != 2 || docs["Cooking"] != 2 || docs["Fiction"] != 2 {
+			t.Errorf("%s: label documents %v", tr, docs)
+		}
+	}
+	code, out, errOut := twl(t, "", "text", "stats", "--data", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "g.tree"), "--max-len", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"3 documents", "7 in all", "--max-len 2 truncates 2 documents, keeping 4 tokens", "1 document without a token",
+		"\n     3        1        1          1            1\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestTextStatsErrors(t *testing.T) {
+	dir := write(t, map[string]string{"g.tree": genresTree, "d.jsonl": genresDocs,
+		"bad.jsonl": "{\"text\": \"a\", \"labels\": [\"Fantasy\"]}\n{\"text\": \"b\", \"labels\": [\"Jazz\"]}\n",
+		"sets.jsonl": "[\"Fantasy\"]\n", "cyc.taxonomy": "Root\tx\na\tb\nb\ta\n", "ragged.vec": "2 3\nx 1 2 3\ny 1 2\n"})
+	for _, c := range []struct {
+		args     []string
+		status   int
+		msgs     []string
+		withLine bool
+	}{
+		{[]string{"--tree", "$D/g.tree"}, 2, []string{"--data is required"}, false},
+		{[]string{"--data", "$D/d.jsonl", "extra"}, 2, []string{"takes no arguments"}, false},
+		{[]string{"--data", "$D/d.jsonl", "--keep", "middle"}, 2, []string{"--keep must be first or last"}, false},
+		{[]string{"--data", "$D/bad.jsonl", "--tree", "$D/g.tree"}, 1, []string{"$D/bad.jsonl:2: unknown label", `"Jazz"`}, true},
+		{[]string{"--data", "$D/sets.jsonl"}, 1, []string{"holds label sets", "no text"}, false},
+		{[]string{"--data", "$D/d.jsonl", "--tree", "$D/cyc.taxonomy"}, 1, []string{"$D/cyc.taxonomy:3: cycle"}, true},
+		{[]string{"--data", "$D/d.jsonl", "--emb", "$D/ragged.vec"}, 1, []string{"$D/ragged.vec:3:"}, true},
+		{[]string{"--data", "$D/BlurbGenreCollection_EN_train.txt"}, 1, []string{"uni-hamburg.de"}, false},
+	} {
+		args := []string{"text", "stats"}
+		for _, a := range c.args {
+			args = append(args, strings.ReplaceAll(a, "$D", dir))
+		}
+		code, out, errOut := twl(t, "", args...)
+		expectFailure(t, code, out, errOut, c.status, c.msgs, dir, c.withLine)
+	}
+	code, out, errOut := twl(t, "", "text", "nope")
+	expectFailure(t, code, out, errOut, 2, []string{`unknown command "nope"`, "stats"}, dir, false)
+}
