@@ -75,7 +75,7 @@ func TestTextStats(t *testing.T) {
 
 func TestTextStatsErrors(t *testing.T) {
 	dir := write(t, map[string]string{"g.tree": genresTree, "d.jsonl": genresDocs,
-		"bad.jsonl": "{\"text\": \"a\", \"labels\": [\"Fantasy\"]}\n{\"text\": \"b\", \"labels\": [\"Jazz\"]}\n",
+		"bad.jsonl":  "{\"text\": \"a\", \"labels\": [\"Fantasy\"]}\n{\"text\": \"b\", \"labels\": [\"Jazz\"]}\n",
 		"sets.jsonl": "[\"Fantasy\"]\n", "cyc.taxonomy": "Root\tx\na\tb\nb\ta\n", "ragged.vec": "2 3\nx 1 2 3\ny 1 2\n"})
 	for _, c := range []struct {
 		args     []string
