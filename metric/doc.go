@@ -73,8 +73,67 @@
 // standard deviation is NaN (undefined); a metric that is +Inf on some row
 // has mean +Inf and standard deviation NaN.
 //
+// # Multi-label measures
+//
+// For hierarchical multi-label classification (the paper's Table 2,
+// BlurbGenreCollection, Section 4.2), MultiLabel scores a predicted
+// distribution p over the L labels of a tree, in its user order, against
+// the set Y of a document's true labels (user indices, sorted ascending,
+// distinct, non-empty), with the names of MultiLabelNames:
+//
+//	pseudo_recall    |P ∩ Y| / |Y|, P the |Y| labels of highest p             ↑
+//	top_k_cost       (1/k) Σ_{j=1..k} min_{ℓ∈Y} d(ℓ_j, ℓ)                     ↓
+//	roc_auc          ROC-AUC over all (document, label) pairs pooled (micro)  ↑
+//	roc_auc_macro    mean over labels of the ROC-AUC over documents            ↑
+//	roc_auc_samples  mean over documents of the ROC-AUC over labels            ↑
+//
+// ℓ_j is the label of j-th highest p, and d the tree's shortest-path
+// distance (tree.Tree.Distance): in a forest, a path between two trees runs
+// through the virtual root, whose edges weigh tree.Options.VirtualRootWeight
+// (1 by default, as in the paper). k is a parameter, 5 in the paper. The
+// paper prints pseudo-recall as |P ∪ Y| / |Y|; that would be at least 1,
+// and the intersection is meant (it is the recall of the top |Y| labels,
+// also known as R-precision).
+//
+// Ranking: where scores tie, the smaller user index ranks first. P and ℓ_j
+// are then well defined, and a prediction with exact ties (a uniform row,
+// say) is scored as if it ranked the tied labels in label order.
+//
+// ROC-AUC takes p as scores and the labels in Y as positives. Ties count
+// one half (the Mann–Whitney statistic, the area under the trapezoidal ROC
+// curve; see AUC), which is what scikit-learn's roc_auc_score computes:
+// roc_auc equals roc_auc_score(Y, P, average="micro"). A label that every
+// document has, or none, has no AUC: it is left out of roc_auc_macro, and
+// a document whose Y holds every label is left out of roc_auc_samples.
+// MultiLabelResult counts both (SkippedLabels, SkippedRows). scikit-learn
+// raises an error instead ("Only one class present in y_true"), so its
+// average="macro" and average="samples" equal ours when called on the
+// labels and documents kept. roc_auc is NaN only when every pair, or none,
+// is positive. The paper does not say which average its AUC column is; all
+// three are reported.
+//
+// The per-row methods (PseudoRecall, TopKCost, SampleAUC) take O(L log m)
+// time for the selection of the m = max(k, |Y|) best labels or the sorting
+// of the positives, plus O(k·|Y|·log L) for the distances of top-k cost,
+// and allocate nothing. Evaluate scores a set of documents and adds the
+// two AUCs over documents, O(nL log n) for n documents. A NaN score makes
+// the measures it enters NaN; a label set that is empty, out of range, not
+// sorted or with a duplicate is a programmer error and panics, as a vector
+// of the wrong length does. Means and standard deviations follow the
+// section above: the sample standard deviation over documents (over labels
+// for roc_auc_macro); roc_auc, a single pooled AUC, has no standard
+// deviation.
+//
 // # References
 //
 // X. Geng, "Label distribution learning", IEEE TKDE 28(7), 2016, for the six
 // measures. PyLDL: https://github.com/SpriteMisaka/PyLDL.
+//
+// A. Toyokuni, S. Yokoi, H. Kashima, M. Yamada, "Computationally efficient
+// Wasserstein loss for structured labels", 2021, Section 4.2, for
+// pseudo-recall and top-k cost. J. A. Hanley, B. J. McNeil, "The meaning
+// and use of the area under a receiver operating characteristic (ROC)
+// curve", Radiology 143(1), 1982, and T. Fawcett, "An introduction to ROC
+// analysis", Pattern Recognition Letters 27(8), 2006, for ROC-AUC.
+// scikit-learn's roc_auc_score: https://scikit-learn.org (sklearn.metrics).
 package metric

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"math"
 	"strconv"
 
+	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/metric"
 )
@@ -45,10 +47,39 @@ reported as FILE:LINE: what is wrong, with exit status 1.
 measure's name, its mean; and the name with the suffix "_std", its standard
 deviation ("wasserstein", "wasserstein_std", ...). JSON has no infinity or
 NaN: such a value is written as the string "+Inf", "-Inf" or "NaN", which
-Go's strconv.ParseFloat and Python's float() read back.`
+Go's strconv.ParseFloat and Python's float() read back.
+
+With --multilabel the second file holds true label sets instead of target
+distributions, for hierarchical multi-label classification (the paper's
+Table 2): a JSON array of label names per line, ["Fantasy", "Fiction"], or
+any labelled corpus file that 'twl text' reads (BlurbGenreCollection
+records, JSON Lines with "labels" or "label"). Label sets are closed under
+ancestors unless --as-given. Then eval prints
+
+  pseudo_recall    ↑  |P ∩ Y| / |Y|, P the |Y| labels of highest mass
+  top_k_cost       ↓  (1/k) Σ_{j≤k} min_{ℓ∈Y} d(ℓ_j, ℓ), ℓ_j the j-th most
+                      probable label, d the path length in TREE
+  roc_auc          ↑  ROC-AUC of the masses as scores, Y as positives, over
+                      all (row, label) pairs (micro)
+  roc_auc_macro    ↑  the mean over labels of each label's ROC-AUC over the
+                      rows, for labels that some rows have and some lack
+  roc_auc_samples  ↑  the mean over rows of each row's ROC-AUC over the
+                      labels, for rows that lack some label
+
+(ties in the ranking go to the label that comes first in TREE; tied scores
+get average ranks, as scikit-learn does), and the LDL measures above
+between each prediction and the target distribution of its label set:
+uniform on its labels, or with --target specific on its most specific
+labels (those with no descendant in the set). The JSON object has "rows",
+"k", "target", each measure with its "_std" (none for the micro roc_auc,
+which is not a mean), the number of labels and rows the macro and samples
+averages leave out, and the LDL measures.`
 
 const evalExamples = `  # The measures of predictions against their targets.
   twl eval --tree labels.tree predictions.jsonl targets.jsonl
+
+  # Multi-label: predictions against the true label sets of a test file.
+  twl eval --multilabel --k 5 --tree hierarchy.txt predictions.jsonl test.jsonl
 
   # As PyLDL computes them, as JSON for a script.
   twl eval --tree labels.tree --pyldl --format json predictions.jsonl targets.jsonl
@@ -58,12 +89,16 @@ const evalExamples = `  # The measures of predictions against their targets.
   twl eval --tree twl-demo/figure1.tree twl-demo/predictions.jsonl twl-demo/targets.jsonl`
 
 func runEval(e *env, args []string) error {
-	fs := newFlags("eval", "twl eval --tree TREE [flags] PRED.jsonl TARGET.jsonl", evalAbout, evalExamples)
+	fs := newFlags("eval", "twl eval --tree TREE [flags] PRED.jsonl TARGET.jsonl\n  twl eval --multilabel --tree TREE [flags] PRED.jsonl LABELS.jsonl", evalAbout, evalExamples)
 	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, or chain:N or star:N for labels named 0 … N−1 (required)")
 	format := fs.String("format", "text", "output `FORMAT`: text or json")
 	pyldl := fs.Bool("pyldl", false, "clip masses to [2.2e-16, 1] before clark, canberra and kl, as PyLDL does")
 	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")
 	out := fs.String("out", "", "write the output to `FILE`, all or nothing, instead of standard output")
+	multilabel := fs.Bool("multilabel", false, "score against true label sets (LABELS instead of TARGET): pseudo-recall, top-k cost, ROC-AUC")
+	k := fs.Int("k", 5, "with --multilabel: the k of top-k cost")
+	target := fs.String("target", "uniform", "with --multilabel: the target distribution of a label set for the LDL measures, `uniform` on its labels or specific (on its most specific labels)")
+	asGiven := fs.Bool("as-given", false, "with --multilabel: keep label sets as given, instead of adding every ancestor of a label")
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
@@ -79,6 +114,21 @@ func runEval(e *env, args []string) error {
 		return fs.fail("--format must be text or json, not %q", *format)
 	}
 
+	mode, err := corpus.ParseTarget(*target)
+	if err != nil {
+		return fs.fail("--target must be uniform or specific, not %q", *target)
+	}
+	if !*multilabel {
+		set := ""
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "k" || f.Name == "target" || f.Name == "as-given" {
+				set = f.Name
+			}
+		})
+		if set != "" {
+			return fs.fail("--%s applies only with --multilabel", set)
+		}
+	}
 	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"PRED": pos[0], "TARGET": pos[1], "--tree": *treePath}); err != nil {
 		return err
 	}
@@ -86,10 +136,31 @@ func runEval(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *multilabel && (*k < 1 || *k > t.Len()) {
+		return fs.fail("--k must be between 1 and the %d labels of the tree", t.Len())
+	}
 	opts := &labeldist.Options{Normalize: *normalize}
 	P, err := readSet(e, pos[0], t, opts)
 	if err != nil {
 		return err
+	}
+	if *multilabel {
+		Y, err := readLabelSets(e, pos[1], t, *asGiven)
+		if err != nil {
+			return err
+		}
+		o := multilabelOptions{k: *k, target: mode, asGiven: *asGiven, pyldl: *pyldl}
+		ml, ldl, err := evalMultilabel(t, P, Y, o)
+		if err != nil {
+			return err
+		}
+		var buf bytes.Buffer
+		if *format == "json" {
+			writeMultilabelJSON(&buf, ml, ldl, o)
+		} else {
+			writeMultilabelText(&buf, ml, ldl, o, P)
+		}
+		return e.output(*out, buf.Bytes())
 	}
 	T, err := readSet(e, pos[1], t, opts)
 	if err != nil {
@@ -166,13 +237,7 @@ func writeEvalText(buf *bytes.Buffer, res *metric.Result, P *labeldist.Set) {
 // infinities and NaN, which JSON lacks, as the strings "+Inf", "-Inf" and
 // "NaN".
 func writeEvalJSON(buf *bytes.Buffer, res *metric.Result) {
-	num := func(v float64) {
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			buf.WriteString(`"` + strconv.FormatFloat(v, 'g', -1, 64) + `"`)
-			return
-		}
-		buf.Write(strconv.AppendFloat(nil, v, 'g', -1, 64))
-	}
+	num := func(v float64) { jsonFloat(buf, v) }
 	fmt.Fprintf(buf, `{"rows":%d`, res.Rows)
 	for _, name := range metric.Names {
 		fmt.Fprintf(buf, `,"%s":`, name)

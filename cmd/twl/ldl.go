@@ -247,7 +247,7 @@ func resolveTree(fs *flags, spec string, c int) (*tree.Tree, string, error) {
 		}
 		return tree.Star(n), fmt.Sprintf("star:%d", n), nil
 	}
-	t, err := tree.ReadFile(spec, nil)
+	t, err := readLabelTree(spec)
 	if err != nil {
 		return nil, "", err
 	}

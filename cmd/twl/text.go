@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/twl-ldl/twl/corpus"
@@ -88,10 +89,11 @@ func (tf *textFlags) tokenizer(fs *flags) (*vocab.Tokenizer, *vocab.Options, err
 		&vocab.Options{MinCount: *tf.minCount, MaxSize: *tf.maxVocab}, nil
 }
 
-// readLabelTree reads the label tree of a text data set: an edge list, or a
-// toolkit taxonomy when spec is taxonomy:FILE, the file's name ends in
-// .taxonomy, or the file has a line that starts with Root<TAB> and no line
-// with Root as a child.
+// readLabelTree reads a label tree from a file: an edge list, or a toolkit
+// taxonomy when spec is taxonomy:FILE, the file's name ends in .taxonomy,
+// or the file is one no edge list can be (a line of more than three fields,
+// or of three whose last is not a number) and has a line starting with
+// Root<TAB>. A valid edge-list file is always read as one.
 func readLabelTree(spec string) (*tree.Tree, error) {
 	if path, ok := strings.CutPrefix(spec, "taxonomy:"); ok {
 		return tree.ReadTaxonomyFile(path, nil)
@@ -106,24 +108,24 @@ func readLabelTree(spec string) (*tree.Tree, error) {
 	return tree.Read(bytes.NewReader(data), spec, nil)
 }
 
-// isTaxonomy reports whether data looks like a toolkit taxonomy: a line
-// that starts with Root<TAB>, and no line with Root as a child.
+// isTaxonomy reports whether data is a toolkit taxonomy that no edge list
+// can be: a line starting with Root<TAB>, and a line of more than three
+// fields or of three whose last is not a number.
 func isTaxonomy(data []byte) bool {
-	root := false
+	root, notEdges := false, false
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		fields := strings.Split(strings.TrimSuffix(sc.Text(), "\r"), "\t")
-		if strings.TrimSpace(fields[0]) == tree.TaxonomyRoot && len(fields) > 1 {
-			root = true
-		}
-		for _, f := range fields[1:] {
-			if strings.TrimSpace(f) == tree.TaxonomyRoot {
-				return false
-			}
+		root = root || strings.TrimSpace(fields[0]) == tree.TaxonomyRoot && len(fields) > 1
+		if len(fields) > 3 {
+			notEdges = true
+		} else if len(fields) == 3 {
+			_, err := strconv.ParseFloat(strings.TrimSpace(fields[2]), 64)
+			notEdges = notEdges || err != nil
 		}
 	}
-	return root
+	return root && notEdges
 }
 
 // readCorpus reads the corpus at path with the tree (nil for none) and the

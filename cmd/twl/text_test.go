@@ -102,3 +102,35 @@ func TestTextStatsErrors(t *testing.T) {
 	code, out, errOut := twl(t, "", "text", "nope")
 	expectFailure(t, code, out, errOut, 2, []string{`unknown command "nope"`, "stats"}, dir, false)
 }
+
+// TestReadLabelTree checks which files are read as taxonomies: by prefix, by
+// extension, or by content no edge list can have; a valid edge list with a
+// node named Root stays an edge list.
+func TestReadLabelTree(t *testing.T) {
+	dir := write(t, map[string]string{
+		"a.txt":      "Root\tcs\tmath\ncs\tcs.lg\tcs.cv\n", // three fields, the last no number
+		"b.tree":     "Root\tcs\ncs\tcs.lg\n",              // an edge list: Root is a label
+		"c.taxonomy": "Root\tcs\ncs\tcs.lg\n",
+	})
+	for _, c := range []struct {
+		spec     string
+		root     bool // Root is a label
+		children int  // children of cs
+	}{
+		{"a.txt", false, 2}, {"b.tree", true, 1}, {"c.taxonomy", false, 1}, {"taxonomy:" + filepath.Join(dir, "b.tree"), false, 1},
+	} {
+		spec := c.spec
+		if !strings.HasPrefix(spec, "taxonomy:") {
+			spec = filepath.Join(dir, spec)
+		}
+		tr, err := readLabelTree(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, root := tr.Index("Root")
+		cs, _ := tr.Index("cs")
+		if root != c.root || len(tr.Children(nil, cs)) != c.children {
+			t.Errorf("%s: Root a label %v, cs has %d children", c.spec, root, len(tr.Children(nil, cs)))
+		}
+	}
+}
