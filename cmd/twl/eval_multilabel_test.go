@@ -35,7 +35,7 @@ const (
 //   - roc_auc_macro: per label over the two rows, Fiction 0 (.1 against
 //     .4) and the others 1: mean .8, std √(.8/4).
 //   - wasserstein against the uniform targets: row 1 .1 + 2/15 + 1/6 + .1
-//     + .1 = .6 (edges above Fiction, Fantasy, Epic Fantasy, Nonfiction,
+//   - .1 = .6 (edges above Fiction, Fantasy, Epic Fantasy, Nonfiction,
 //     Cooking), row 2 .4 + .4 + .1 = .9; mean .75.
 func TestEvalMultilabel(t *testing.T) {
 	dir := write(t, map[string]string{"g.tree": genresTree, "p.jsonl": mlPred, "y.jsonl": mlSets,
