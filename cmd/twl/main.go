@@ -16,6 +16,7 @@
 //	bench      time the kernels (tw, emd, sinkhorn) at several sizes
 //	synth      generate the paper's synthetic data set (Algorithm 1)
 //	experiment reproduce the paper's experiments and tables as reports
+//	text       labelled text for hierarchical multi-label classification (stats)
 //
 // Run "twl help <command>" for a command's flags and examples.
 //
