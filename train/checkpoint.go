@@ -14,81 +14,54 @@ import (
 
 	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/loss"
-	"github.com/twl-ldl/twl/model"
-	"github.com/twl-ldl/twl/optim"
 )
 
-const checkpointFormat = "twl-checkpoint/1"
+const checkpointFormat = "twl-checkpoint/2"
 
 var errNoCheckpoint = errors.New("no checkpoint")
 
-// checkpoint is the resumable state of Fit, stored as JSON (floats in
-// shortest round-trip form, so a resumed run is bit-identical).
+// checkpoint is the resumable state of Train, stored as JSON: the learner's
+// state and best parameters as the bytes its AppendState and AppendParams
+// write (base64 in the JSON), exact, so that a resumed run is
+// bit-identical.
 type checkpoint struct {
-	Format     string          `json:"format"`
-	Key        checkpointKey   `json:"key"`
-	Epoch      int             `json:"epoch"`
-	Done       bool            `json:"done"`
-	Params     []float64       `json:"params"`
-	Adam       optim.AdamState `json:"-"`
-	AdamT      int             `json:"adam_t"`
-	AdamM      []float64       `json:"adam_m"`
-	AdamV      []float64       `json:"adam_v"`
-	RNG        []byte          `json:"rng"`
-	History    History         `json:"history"`
-	Best       float64         `json:"-"`
-	BestJSON   *float64        `json:"best,omitempty"` // absent while +Inf
-	BestParams []float64       `json:"best_params,omitempty"`
-	SinceBest  int             `json:"since_best"`
+	Format     string        `json:"format"`
+	Key        checkpointKey `json:"key"`
+	Epoch      int           `json:"epoch"`
+	Done       bool          `json:"done"`
+	State      []byte        `json:"state"`
+	RNG        []byte        `json:"rng"`
+	History    History       `json:"history"`
+	Best       float64       `json:"-"`
+	BestJSON   *float64      `json:"best,omitempty"` // absent while +Inf
+	BestParams []byte        `json:"best_params,omitempty"`
+	SinceBest  int           `json:"since_best"`
 }
 
 // checkpointKey identifies the run a checkpoint belongs to.
 type checkpointKey struct {
-	In, L, N int
+	Learner  string // Learner.Key: the model, its settings and data
+	L, N     int
 	Loss     string
 	Batch    int
 	Seed     uint64
 	ValRows  int
-	LR       float64
-	Beta1    float64
-	Beta2    float64
-	Eps      float64
-	Decay    float64
-	DecayEnd int
+	Val      string // FNV-1a hash of the validation rows
 	Patience int
-	Data     string // FNV-1a hash of X, Y and the validation rows
 	Tag      string // Config.Tag
 }
 
-func (c *checkpoint) setKey(m *model.Linear, l loss.Loss, d Data, cfg Config, epochs, batch int) {
-	c.Key = makeKey(m, l, d, cfg, batch)
-}
-
-func makeKey(m *model.Linear, l loss.Loss, d Data, cfg Config, batch int) checkpointKey {
-	return checkpointKey{
-		In: m.In, L: m.Out, N: d.N, Loss: l.Name(), Batch: batch, Seed: cfg.Seed,
-		ValRows: len(cfg.ValRows), LR: cfg.Adam.LR, Beta1: cfg.Adam.Beta1, Beta2: cfg.Adam.Beta2,
-		Eps: cfg.Adam.Eps, Decay: cfg.Adam.WeightDecay, DecayEnd: cfg.Adam.DecayEnd, Patience: cfg.Patience,
-		Data: dataHash(d, cfg.ValRows), Tag: cfg.Tag,
-	}
-}
-
-// dataHash fingerprints the training data, so that a checkpoint is not
-// resumed on other data of the same shape.
-func dataHash(d Data, val []int) string {
+func makeKey(ln Learner, l loss.Loss, cfg Config, batch int) checkpointKey {
 	h := fnv.New64a()
 	var b [8]byte
-	for _, xs := range [][]float64{d.X, d.Y} {
-		for _, x := range xs {
-			binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
-			h.Write(b[:])
-		}
-	}
-	for _, r := range val {
+	for _, r := range cfg.ValRows {
 		binary.LittleEndian.PutUint64(b[:], uint64(r))
 		h.Write(b[:])
 	}
-	return fmt.Sprintf("%016x", h.Sum64())
+	return checkpointKey{
+		Learner: ln.Key(), L: ln.Labels(), N: ln.Rows(), Loss: l.Name(), Batch: batch, Seed: cfg.Seed,
+		ValRows: len(cfg.ValRows), Val: fmt.Sprintf("%016x", h.Sum64()), Patience: cfg.Patience, Tag: cfg.Tag,
+	}
 }
 
 // describeDiff lists the fields in which two keys differ.
@@ -99,8 +72,12 @@ func describeDiff(have, want checkpointKey) string {
 		a, b := hv.Field(i).Interface(), wv.Field(i).Interface()
 		if a != b {
 			name := hv.Type().Field(i).Name
-			if name == "Data" {
-				parts = append(parts, "the training data differ")
+			switch name {
+			case "Val":
+				parts = append(parts, "the validation rows differ")
+				continue
+			case "Learner":
+				parts = append(parts, fmt.Sprintf("model and data %q, this run %q", a, b))
 				continue
 			}
 			parts = append(parts, fmt.Sprintf("%s %v, this run %v", name, a, b))
@@ -109,24 +86,19 @@ func describeDiff(have, want checkpointKey) string {
 	return strings.Join(parts, "; ")
 }
 
-func (c *checkpoint) matches(m *model.Linear, l loss.Loss, d Data, cfg Config, epochs, batch int) error {
-	if want := makeKey(m, l, d, cfg, batch); c.Key != want {
+// matches checks that the checkpoint belongs to the run of key want, and
+// clears Done when the run asks for more epochs than a finished checkpoint
+// holds (so that a finished run can be extended), unless it stopped early.
+func (c *checkpoint) matches(want checkpointKey, epochs int) error {
+	if c.Key != want {
 		return fmt.Errorf("checkpoint belongs to another run (%s); remove it to start afresh", describeDiff(c.Key, want))
 	}
-	if len(c.Params) != len(m.Params) || len(c.AdamM) != len(m.Params) || len(c.AdamV) != len(m.Params) ||
-		(c.BestParams != nil && len(c.BestParams) != len(m.Params)) {
-		return errors.New("checkpoint is corrupt: parameter counts differ")
-	}
-	if c.Done && (c.History.Stopped || c.Epoch >= epochs) {
-		return nil
-	}
-	c.Done = false
+	c.Done = c.Done && (c.History.Stopped || c.Epoch >= epochs)
 	return nil
 }
 
 func (c *checkpoint) save(path string) error {
 	c.Format = checkpointFormat
-	c.AdamT, c.AdamM, c.AdamV = c.Adam.T, c.Adam.M, c.Adam.V
 	c.BestJSON = nil
 	if !math.IsInf(c.Best, 1) {
 		b := c.Best
@@ -154,7 +126,6 @@ func loadCheckpoint(path string) (*checkpoint, error) {
 	if c.Format != checkpointFormat {
 		return nil, fmt.Errorf("%s: not a twl checkpoint (format %q, want %q)", path, c.Format, checkpointFormat)
 	}
-	c.Adam = optim.AdamState{T: c.AdamT, M: c.AdamM, V: c.AdamV}
 	c.Best = math.Inf(1)
 	if c.BestJSON != nil {
 		c.Best = *c.BestJSON

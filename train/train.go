@@ -19,7 +19,7 @@ type Config struct {
 	Epochs int    // number of epochs; 0 means 100
 	Batch  int    // rows per mini-batch; 0 means 10 (the paper's synthetic setting)
 	Seed   uint64 // seeds the shuffling (and nothing else)
-	Adam   optim.Adam
+	Adam   optim.Adam // the optimizer of Fit's linear model (Train's learners bring their own)
 
 	// ValRows, if not nil, are rows of the data held out for validation:
 	// they are not trained on, the loss on them is reported each epoch, and
@@ -83,9 +83,22 @@ func (d Data) check(m *model.Linear, l loss.Loss) {
 	}
 }
 
-// Fit trains m in place on data with loss l and returns the history.
+// Fit trains the softmax-linear model m in place on data with loss l and
+// Adam configured by cfg.Adam, and returns the history: Train with m, its
+// data and its optimizer as the Learner.
 func Fit(m *model.Linear, l loss.Loss, data Data, cfg Config) (History, error) {
 	data.check(m, l)
+	return Train(newLinear(m, data, cfg.Adam), l, cfg)
+}
+
+// Train trains the learner ln with loss l, and returns the history. The
+// learner brings its own optimizer: cfg.Adam is Fit's, and Train does not
+// use it. On return the learner holds the parameters of the best epoch
+// (see Config.ValRows).
+func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
+	if ln.Labels() != l.Labels() {
+		panic("train: learner and loss have different numbers of labels")
+	}
 	epochs := cfg.Epochs
 	if epochs == 0 {
 		epochs = 100
@@ -97,80 +110,99 @@ func Fit(m *model.Linear, l loss.Loss, data Data, cfg Config) (History, error) {
 	if epochs < 0 || batch < 0 || cfg.Patience < 0 {
 		panic("train: negative Epochs, Batch or Patience")
 	}
-	trainRows, valRows := splitRows(data.N, cfg.ValRows)
+	n := ln.Rows()
+	trainRows, valRows := splitRows(n, cfg.ValRows)
 	if len(trainRows) == 0 {
 		return History{}, errors.New("train: no training rows")
 	}
 
-	adam := cfg.Adam
 	pcg := rand.NewPCG(cfg.Seed, 0x7477_6c) // "twl"
 	rng := rand.New(pcg)
 	var h History
 	best := math.Inf(1)
-	var bestParams []float64
+	var bestParams []byte
 	sinceBest := 0
 	start := 0
+	key := makeKey(ln, l, cfg, batch)
 
 	if cfg.Checkpoint != "" {
 		ck, err := loadCheckpoint(cfg.Checkpoint)
 		switch {
 		case err == nil:
-			if err := ck.matches(m, l, data, cfg, epochs, batch); err != nil {
+			if err := ck.matches(key, epochs); err != nil {
 				return History{}, fmt.Errorf("%s: %w", cfg.Checkpoint, err)
 			}
-			copy(m.Params, ck.Params)
-			adam.SetState(ck.Adam)
 			if err := pcg.UnmarshalBinary(ck.RNG); err != nil {
 				return History{}, fmt.Errorf("%s: %w", cfg.Checkpoint, err)
+			}
+			if bp := ck.BestParams; bp != nil {
+				// Check the best parameters before the state changes
+				// anything, then restore the state.
+				saved := ln.AppendParams(nil)
+				err := ln.SetParams(bp)
+				ln.SetParams(saved)
+				if err != nil {
+					return History{}, fmt.Errorf("%s: corrupt checkpoint: best parameters: %w", cfg.Checkpoint, err)
+				}
+			}
+			if err := ln.SetState(ck.State); err != nil {
+				return History{}, fmt.Errorf("%s: corrupt checkpoint: %w", cfg.Checkpoint, err)
 			}
 			h = ck.History
 			h.Resumed = ck.Epoch
 			best, bestParams, sinceBest, start = ck.Best, ck.BestParams, ck.SinceBest, ck.Epoch
 			if ck.Done {
-				return finish(m, h, bestParams), nil
+				return finish(ln, h, bestParams), nil
 			}
 		case !errors.Is(err, errNoCheckpoint):
 			return History{}, err
 		}
 	}
 
-	L, in := data.L, data.In
+	L := ln.Labels()
 	// Each epoch shuffles the training rows afresh from their sorted order,
 	// so that the order depends only on the generator's state, which the
 	// checkpoint holds (shuffling last epoch's order again would make it
 	// depend on every earlier epoch, which a resumed run does not have).
 	order := make([]int, len(trainRows))
-	xb := make([]float64, batch*in)
 	yb := make([]float64, batch*L)
 	zb := make([]float64, batch*L)
-	grad := make([]float64, len(m.Params))
 	// A loss with a term of the targets alone (KL's Σ y log y) gets it
 	// computed once per row here rather than once per row and epoch.
 	tl, _ := l.(loss.Targeted)
 	var terms, tb []float64
 	if tl != nil {
-		terms = make([]float64, data.N)
-		tl.TargetTerms(terms, data.Y)
+		terms = make([]float64, n)
+		all := make([]int, n)
+		for r := range all {
+			all[r] = r
+		}
+		for s := 0; s < n; s += batch {
+			rows := all[s:min(s+batch, n)]
+			ln.Targets(yb[:len(rows)*L], rows)
+			tl.TargetTerms(terms[s:s+len(rows)], yb[:len(rows)*L])
+		}
 		tb = make([]float64, batch)
 	}
+	counter, _ := ln.(Counter)
 	began := time.Now()
 	for e := start; e < epochs; e++ {
 		t0 := time.Now()
 		copy(order, trainRows)
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		var sum float64
+		units := 0
 		for s := 0; s < len(order); s += batch {
 			rows := order[s:min(s+batch, len(order))]
 			B := len(rows)
-			for k, r := range rows {
-				copy(xb[k*in:(k+1)*in], data.X[r*in:(r+1)*in])
-				copy(yb[k*L:(k+1)*L], data.Y[r*L:(r+1)*L])
-				if tl != nil {
+			if tl != nil {
+				for k, r := range rows {
 					tb[k] = terms[r]
 				}
 			}
-			x, y, z := xb[:B*in], yb[:B*L], zb[:B*L]
-			m.Logits(z, x)
+			y, z := yb[:B*L], zb[:B*L]
+			ln.Targets(y, rows)
+			ln.Logits(z, rows)
 			v, err := evalBatch(l, tl, z, y, tb[:min(B, len(tb))])
 			if err != nil {
 				return h, fmt.Errorf("train: epoch %d: %w", e+1, err)
@@ -179,13 +211,16 @@ func Fit(m *model.Linear, l loss.Loss, data Data, cfg Config) (History, error) {
 				return h, fmt.Errorf("%w at epoch %d", ErrDiverged, e+1)
 			}
 			sum += v * float64(B)
-			m.Backward(grad, z, x)
-			adam.Step(m.Params, grad)
+			ln.Update(z)
+			if counter != nil {
+				units += counter.Count(rows)
+			}
 		}
+		trainSeconds := time.Since(t0).Seconds()
 		ep := Epoch{Epoch: e + 1, TrainLoss: sum / float64(len(trainRows))}
 		improved := true
 		if len(valRows) > 0 {
-			vl, err := evaluate(m, l, data, valRows, batch, terms)
+			vl, err := evaluate(ln, l, valRows, batch, terms)
 			if err != nil {
 				return h, fmt.Errorf("train: epoch %d: validation: %w", e+1, err)
 			}
@@ -193,7 +228,7 @@ func Fit(m *model.Linear, l loss.Loss, data Data, cfg Config) (History, error) {
 			improved = vl < best
 			if improved {
 				best = vl
-				bestParams = append(bestParams[:0], m.Params...)
+				bestParams = ln.AppendParams(bestParams[:0])
 				h.BestEpoch = e + 1
 				sinceBest = 0
 			} else {
@@ -216,6 +251,9 @@ func Fit(m *model.Linear, l loss.Loss, data Data, cfg Config) (History, error) {
 					line += " *"
 				}
 			}
+			if counter != nil && trainSeconds > 0 {
+				line += fmt.Sprintf("  %.0f %s/s", float64(units)/trainSeconds, counter.Unit())
+			}
 			line += fmt.Sprintf("  elapsed %s  remaining %s", elapsed.Round(time.Millisecond), remaining.Round(time.Second))
 			if stop {
 				line += fmt.Sprintf("  (no improvement for %d epochs: stopping)", cfg.Patience)
@@ -229,10 +267,9 @@ func Fit(m *model.Linear, l loss.Loss, data Data, cfg Config) (History, error) {
 		if cfg.Checkpoint != "" && (last || cfg.CheckpointEvery <= 1 || (e+1)%cfg.CheckpointEvery == 0) {
 			rngState, _ := pcg.MarshalBinary()
 			ck := checkpoint{
-				Epoch: e + 1, Done: last, Params: m.Params, Adam: adam.State(), RNG: rngState,
+				Key: key, Epoch: e + 1, Done: last, State: ln.AppendState(nil), RNG: rngState,
 				History: h, Best: best, BestParams: bestParams, SinceBest: sinceBest,
 			}
-			ck.setKey(m, l, data, cfg, epochs, batch)
 			if err := ck.save(cfg.Checkpoint); err != nil {
 				return h, err
 			}
@@ -241,12 +278,14 @@ func Fit(m *model.Linear, l loss.Loss, data Data, cfg Config) (History, error) {
 			break
 		}
 	}
-	return finish(m, h, bestParams), nil
+	return finish(ln, h, bestParams), nil
 }
 
-func finish(m *model.Linear, h History, bestParams []float64) History {
+func finish(ln Learner, h History, bestParams []byte) History {
 	if bestParams != nil {
-		copy(m.Params, bestParams)
+		if err := ln.SetParams(bestParams); err != nil {
+			panic("train: " + err.Error()) // not reached: the learner wrote them
+		}
 	}
 	return h
 }
@@ -272,7 +311,14 @@ func splitRows(n int, val []int) (trainRows, valRows []int) {
 // Evaluate returns the mean loss of m on the given rows of data, computed in
 // mini-batches of the given size (0: 256).
 func Evaluate(m *model.Linear, l loss.Loss, data Data, rows []int, batch int) (float64, error) {
-	return evaluate(m, l, data, rows, batch, nil)
+	data.check(m, l)
+	return evaluate(newLinear(m, data, optim.Adam{}), l, rows, batch, nil)
+}
+
+// EvaluateLearner returns the mean loss of the learner on the given rows,
+// computed in mini-batches of the given size (0: 256).
+func EvaluateLearner(ln Learner, l loss.Loss, rows []int, batch int) (float64, error) {
+	return evaluate(ln, l, rows, batch, nil)
 }
 
 // evalBatch evaluates l on one batch, with the targets' terms tb when the
@@ -284,14 +330,13 @@ func evalBatch(l loss.Loss, tl loss.Targeted, z, y, tb []float64) (float64, erro
 	return l.Eval(z, z, y)
 }
 
-// evaluate is Evaluate given the targets' terms of every row of data (nil:
-// the loss computes them, or takes none).
-func evaluate(m *model.Linear, l loss.Loss, data Data, rows []int, batch int, terms []float64) (float64, error) {
+// evaluate is Evaluate given the targets' terms of every row (nil: the
+// loss computes them, or takes none).
+func evaluate(ln Learner, l loss.Loss, rows []int, batch int, terms []float64) (float64, error) {
 	if batch <= 0 {
 		batch = 256
 	}
-	L, in := data.L, data.In
-	xb := make([]float64, batch*in)
+	L := ln.Labels()
 	yb := make([]float64, batch*L)
 	zb := make([]float64, batch*L)
 	var tl loss.Targeted
@@ -304,16 +349,15 @@ func evaluate(m *model.Linear, l loss.Loss, data Data, rows []int, batch int, te
 	for s := 0; s < len(rows); s += batch {
 		part := rows[s:min(s+batch, len(rows))]
 		B := len(part)
-		for k, r := range part {
-			copy(xb[k*in:(k+1)*in], data.X[r*in:(r+1)*in])
-			copy(yb[k*L:(k+1)*L], data.Y[r*L:(r+1)*L])
-			if tl != nil {
+		if tl != nil {
+			for k, r := range part {
 				tb[k] = terms[r]
 			}
 		}
-		z := zb[:B*L]
-		m.Logits(z, xb[:B*in])
-		v, err := evalBatch(l, tl, z, yb[:B*L], tb[:min(B, len(tb))])
+		y, z := yb[:B*L], zb[:B*L]
+		ln.Targets(y, part)
+		ln.Logits(z, part)
+		v, err := evalBatch(l, tl, z, y, tb[:min(B, len(tb))])
 		if err != nil {
 			return 0, err
 		}

@@ -310,13 +310,19 @@ func TestCheckpointCorrupt(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.ckpt")
 	cfg.Checkpoint, cfg.Epochs = good, 2
-	if _, _, err := fit(t, l, data, cfg); err != nil {
+	want, _, err := fit(t, l, data, cfg)
+	if err != nil {
 		t.Fatal(err)
 	}
 	raw, err := os.ReadFile(good)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var saved struct{ State []byte }
+	if err := json.Unmarshal(raw, &saved); err != nil {
+		t.Fatal(err)
+	}
+	state := saved.State // parameters, step count, two moment buffers
 	// edit returns the good checkpoint with one field replaced.
 	edit := func(key string, v any) []byte {
 		var m map[string]any
@@ -339,10 +345,12 @@ func TestCheckpointCorrupt(t *testing.T) {
 		{"garbage", []byte("\x00\x01not json"), "corrupt"},
 		{"truncated", raw[:len(raw)/2], "corrupt"},
 		{"other format", edit("format", "something/2"), "not a twl checkpoint"},
-		{"params short", edit("params", []float64{1, 2}), "corrupt"},
-		{"adam moments short", edit("adam_m", []float64{1}), "corrupt"},
+		{"state short", edit("state", []byte{1, 2, 3}), "corrupt"},
+		{"state without the moments", edit("state", state[:len(state)-16*len(want.Params)]), "corrupt"},
+		{"state missing", edit("state", nil), "corrupt"},
+		{"best parameters short", edit("best_params", []byte{1, 2, 3, 4, 5, 6, 7, 8}), "corrupt"},
 		{"rng state", edit("rng", []byte("xx")), "ckpt"},
-		{"params wrong type", edit("params", "abc"), "corrupt"},
+		{"state wrong type", edit("state", 12), "corrupt"},
 	} {
 		path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".ckpt")
 		if err := os.WriteFile(path, c.contents, 0o644); err != nil {

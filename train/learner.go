@@ -1,0 +1,174 @@
+package train
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+
+	"github.com/twl-ldl/twl/model"
+	"github.com/twl-ldl/twl/optim"
+)
+
+// Learner is what Train trains: a model together with its data and its
+// optimizer. Rows are numbered 0 … Rows()−1; Train picks the rows of each
+// mini-batch, asks the Learner for their logits and targets, evaluates the
+// loss, and hands the loss's gradient back to Update. The Learner keeps what
+// its Update needs from the last Logits call.
+//
+// A Learner need not be safe for concurrent use, but its results must be
+// deterministic: the same calls in the same order give the same bits.
+type Learner interface {
+	// Rows returns the number of rows of the data.
+	Rows() int
+	// Labels returns L, the number of logits (and target masses) per row.
+	Labels() int
+	// Targets stores the target distributions of rows in dst,
+	// len(rows)×L, row-major.
+	Targets(dst []float64, rows []int)
+	// Logits stores the logits of rows in dst, len(rows)×L, row-major,
+	// and keeps what Update needs.
+	Logits(dst []float64, rows []int)
+	// Update takes ∂loss/∂logits (len(rows)×L) for the rows of the last
+	// Logits call and makes one optimizer step.
+	Update(dz []float64)
+	// AppendState appends what resuming a run needs, the parameters and
+	// the optimizer's state, to b; SetState restores it, with an error if
+	// b is not such a state (a corrupt checkpoint).
+	AppendState(b []byte) []byte
+	SetState(b []byte) error
+	// AppendParams and SetParams do the same for the parameters alone,
+	// which Train keeps for the epoch of the best validation loss.
+	AppendParams(b []byte) []byte
+	SetParams(b []byte) error
+	// Key identifies the model, its settings and its data: a checkpoint
+	// written with another key is not resumed.
+	Key() string
+}
+
+// Counter is an optional interface of a Learner whose rows have a size,
+// such as the tokens of a document: progress then reports the rate.
+type Counter interface {
+	Count(rows []int) int
+	Unit() string // what Count counts, plural: "tokens"
+}
+
+// linear is the Learner of Fit: a softmax-linear model on Data, with Adam.
+type linear struct {
+	m    *model.Linear
+	d    Data
+	adam optim.Adam
+	xb   []float64 // the features of the rows of the last Logits call
+	rows int
+	grad []float64
+}
+
+func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {
+	return &linear{m: m, d: d, adam: adam, grad: make([]float64, len(m.Params))}
+}
+
+func (ln *linear) Rows() int   { return ln.d.N }
+func (ln *linear) Labels() int { return ln.d.L }
+
+func (ln *linear) Targets(dst []float64, rows []int) {
+	L := ln.d.L
+	for k, r := range rows {
+		copy(dst[k*L:(k+1)*L], ln.d.Y[r*L:(r+1)*L])
+	}
+}
+
+func (ln *linear) Logits(dst []float64, rows []int) {
+	in := ln.d.In
+	if cap(ln.xb) < len(rows)*in {
+		ln.xb = make([]float64, len(rows)*in)
+	}
+	ln.xb = ln.xb[:len(rows)*in]
+	for k, r := range rows {
+		copy(ln.xb[k*in:(k+1)*in], ln.d.X[r*in:(r+1)*in])
+	}
+	ln.rows = len(rows)
+	ln.m.Logits(dst, ln.xb)
+}
+
+func (ln *linear) Update(dz []float64) {
+	ln.m.Backward(ln.grad, dz, ln.xb)
+	ln.adam.Step(ln.m.Params, ln.grad)
+}
+
+// The state is little-endian: the parameters, Adam's step count and its
+// two moment buffers (empty before the first step).
+func (ln *linear) AppendState(b []byte) []byte {
+	s := ln.adam.State()
+	b = appendFloats(b, ln.m.Params)
+	b = binary.LittleEndian.AppendUint64(b, uint64(s.T))
+	b = appendFloats(b, s.M)
+	return appendFloats(b, s.V)
+}
+
+func (ln *linear) SetState(b []byte) error {
+	P := len(ln.m.Params)
+	if len(b) != 8*P+8 && len(b) != 24*P+8 {
+		return errors.New("state size does not match the model")
+	}
+	params := readFloats(b[:8*P])
+	t := int(binary.LittleEndian.Uint64(b[8*P:]))
+	rest := b[8*P+8:]
+	var s optim.AdamState
+	s.T = t
+	if len(rest) > 0 {
+		s.M, s.V = readFloats(rest[:8*P]), readFloats(rest[8*P:])
+	}
+	if (t == 0) != (len(rest) == 0) || t < 0 {
+		return errors.New("optimizer state does not match its step count")
+	}
+	copy(ln.m.Params, params)
+	ln.adam.SetState(s)
+	return nil
+}
+
+func (ln *linear) AppendParams(b []byte) []byte { return appendFloats(b, ln.m.Params) }
+
+func (ln *linear) SetParams(b []byte) error {
+	if len(b) != 8*len(ln.m.Params) {
+		return errors.New("parameter count does not match the model")
+	}
+	copy(ln.m.Params, readFloats(b))
+	return nil
+}
+
+// Key: the shapes, Adam's settings and a hash of the data.
+func (ln *linear) Key() string {
+	a := ln.adam
+	return fmt.Sprintf("linear in=%d L=%d n=%d lr=%v beta1=%v beta2=%v eps=%v decay=%v decay_end=%d data=%s",
+		ln.m.In, ln.m.Out, ln.d.N, a.LR, a.Beta1, a.Beta2, a.Eps, a.WeightDecay, a.DecayEnd, dataHash(ln.d))
+}
+
+// dataHash fingerprints the training data, so that a checkpoint is not
+// resumed on other data of the same shape.
+func dataHash(d Data) string {
+	h := fnv.New64a()
+	var b [8]byte
+	for _, xs := range [][]float64{d.X, d.Y} {
+		for _, x := range xs {
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
+			h.Write(b[:])
+		}
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+func appendFloats(b []byte, x []float64) []byte {
+	for _, v := range x {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	return b
+}
+
+func readFloats(b []byte) []float64 {
+	x := make([]float64, len(b)/8)
+	for i := range x {
+		x[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return x
+}
