@@ -16,9 +16,9 @@ import (
 // Config controls Fit. The zero value trains 100 epochs with batch 10, Adam
 // at lr 1e-3, seed 0, no validation and no checkpoints.
 type Config struct {
-	Epochs int    // number of epochs; 0 means 100
-	Batch  int    // rows per mini-batch; 0 means 10 (the paper's synthetic setting)
-	Seed   uint64 // seeds the shuffling (and nothing else)
+	Epochs int        // number of epochs; 0 means 100
+	Batch  int        // rows per mini-batch; 0 means 10 (the paper's synthetic setting)
+	Seed   uint64     // seeds the shuffling (and nothing else)
 	Adam   optim.Adam // the optimizer of Fit's linear model (Train's learners bring their own)
 
 	// ValRows, if not nil, are rows of the data held out for validation:
