@@ -233,3 +233,21 @@ func truncate[T any](dst []T, start, maxLen int, k Keep) []T {
 	}
 	return dst
 }
+
+// MarshalText writes k as "first" or "last".
+func (k Keep) MarshalText() ([]byte, error) {
+	if k != First && k != Last {
+		return nil, fmt.Errorf("vocab: unknown Keep %d", int(k))
+	}
+	return []byte(k.String()), nil
+}
+
+// UnmarshalText reads "first" or "last".
+func (k *Keep) UnmarshalText(b []byte) error {
+	v, err := ParseKeep(string(b))
+	if err != nil {
+		return err
+	}
+	*k = v
+	return nil
+}

@@ -1,0 +1,218 @@
+package textmodel
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/twl-ldl/twl/lstm"
+	"github.com/twl-ldl/twl/vocab"
+)
+
+// The file format: a first line "twl-text-model", a second line holding
+// the header, one JSON object (Header), and then the parameters, float32
+// little-endian, the tensors in the order of lstm.TensorNames, each
+// row-major: exactly header.payload_bytes bytes, whose SHA-256 is
+// header.payload_sha256. The header carries everything but the numbers, so
+// `head -2 model.twl` shows what a model is; the numbers are binary because
+// a vocabulary's word vectors run to millions of values.
+const (
+	Magic   = "twl-text-model"
+	Version = 1
+)
+
+// Sentinel errors wrapped by *Error.
+var (
+	ErrNotModel = errors.New("not a twl text model")
+	ErrVersion  = errors.New("unsupported text model version")
+	ErrInvalid  = errors.New("invalid text model")
+)
+
+// Error describes an unreadable model file.
+type Error struct {
+	File string
+	Err  error
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	s := e.Err.Error()
+	if e.File != "" {
+		s = e.File + ": " + s
+	}
+	if e.Msg != "" {
+		s += ": " + e.Msg
+	}
+	return s
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// TreeRef names the label tree a model was trained on.
+type TreeRef struct {
+	Source string `json:"source"` // the file or spec it was given as
+	SHA256 string `json:"sha256"` // of its canonical edge list, tree.Tree.Format
+}
+
+// EmbeddingRef records where the initial word vectors came from.
+type EmbeddingRef struct {
+	Source  string `json:"source,omitempty"` // the file, "" for random vectors
+	SHA256  string `json:"sha256,omitempty"` // of the file
+	InVocab int    `json:"in_vocabulary"`    // vocabulary words found in it
+	Subword int    `json:"from_subwords"`    // built from character n-grams (fastText .bin)
+	Random  int    `json:"random"`           // drawn at random
+	Trained bool   `json:"trained"`          // the vectors were trained with the model
+}
+
+// Header is the JSON header of a model file.
+type Header struct {
+	Format        string          `json:"format"`  // Magic
+	Version       int             `json:"version"` // Version
+	Model         string          `json:"model"`   // "lstm"
+	Config        lstm.Config     `json:"config"`
+	Tokenizer     vocab.Tokenizer `json:"tokenizer"`
+	Vocab         []string        `json:"vocab"` // word of each ID; "<unk>" first
+	Labels        []string        `json:"labels"`
+	Tree          TreeRef         `json:"tree"`
+	Target        string          `json:"target"`   // how label sets became targets: "uniform" or "specific"
+	AsGiven       bool            `json:"as_given"` // label sets were not closed under ancestors
+	Embeddings    EmbeddingRef    `json:"embeddings"`
+	Loss          string          `json:"loss"`
+	Train         *TrainInfo      `json:"train,omitempty"`
+	PayloadBytes  int64           `json:"payload_bytes"`
+	PayloadSHA256 string          `json:"payload_sha256"`
+}
+
+// TrainInfo records how a model was trained; informational.
+type TrainInfo struct {
+	Data      string   `json:"data"`
+	Docs      int      `json:"documents"`
+	ValDocs   int      `json:"val_documents"`
+	Epochs    int      `json:"epochs"`
+	EpochsRun int      `json:"epochs_run"`
+	BestEpoch int      `json:"best_epoch"`
+	Stopped   bool     `json:"stopped_early"`
+	Batch     int      `json:"batch"`
+	LR        float64  `json:"lr"`
+	Seed      uint64   `json:"seed"`
+	TrainLoss float64  `json:"train_loss"`
+	ValLoss   *float64 `json:"val_loss,omitempty"`
+	Seconds   float64  `json:"seconds"`
+}
+
+// Model is a trained text classifier: how text becomes token IDs, the
+// labels, and the network.
+type Model struct {
+	Header            // the header, payload fields excepted, which Write sets
+	Vocab  *vocab.Vocab
+	Net    *lstm.Model
+}
+
+// Write writes m to w in the file format.
+func Write(w io.Writer, m *Model) error {
+	var payload bytes.Buffer
+	payload.Grow(4 * len(m.Net.Params))
+	var b [4]byte
+	for _, v := range m.Net.Params {
+		binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
+		payload.Write(b[:])
+	}
+	sum := sha256.Sum256(payload.Bytes())
+	h := m.Header
+	h.Format, h.Version, h.Model = Magic, Version, "lstm"
+	h.Config = m.Net.Config
+	h.Vocab = m.Vocab.Words()
+	h.PayloadBytes = int64(payload.Len())
+	h.PayloadSHA256 = hex.EncodeToString(sum[:])
+	head, err := json.Marshal(h)
+	if err != nil {
+		return fmt.Errorf("textmodel: %w", err)
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString(Magic + "\n")
+	bw.Write(head)
+	bw.WriteByte('\n')
+	bw.Write(payload.Bytes())
+	return bw.Flush()
+}
+
+// Read reads a model written by Write; file names the input in errors. It
+// checks everything: the magic line, the version, the header's fields
+// (unknown ones are errors), the sizes, the payload's length and checksum,
+// and that every parameter is finite.
+func Read(r io.Reader, file string) (*Model, error) {
+	bad := func(err error, format string, args ...any) error {
+		return &Error{File: file, Err: err, Msg: fmt.Sprintf(format, args...)}
+	}
+	br := bufio.NewReaderSize(r, 1<<16)
+	magic, err := br.ReadString('\n')
+	if err != nil || magic != Magic+"\n" {
+		return nil, bad(ErrNotModel, "the first line is not %q", Magic)
+	}
+	line, err := br.ReadBytes('\n')
+	if err != nil {
+		return nil, bad(ErrInvalid, "the header line is cut short")
+	}
+	var h Header
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&h); err != nil {
+		return nil, bad(ErrInvalid, "header: %v", err)
+	}
+	switch {
+	case h.Format != Magic:
+		return nil, bad(ErrNotModel, "header format %q", h.Format)
+	case h.Version != Version:
+		return nil, bad(ErrVersion, "version %d; this twl reads version %d", h.Version, Version)
+	case h.Model != "lstm":
+		return nil, bad(ErrVersion, "model %q; this twl knows \"lstm\"", h.Model)
+	}
+	c := h.Config
+	if c.Vocab < 1 || c.Dim < 1 || c.Hidden < 1 || c.Labels < 1 || c.Vocab > 1<<28 || c.Dim > 1<<16 || c.Hidden > 1<<16 || c.Labels > 1<<24 {
+		return nil, bad(ErrInvalid, "sizes %+v", c)
+	}
+	if len(h.Vocab) != c.Vocab {
+		return nil, bad(ErrInvalid, "%d vocabulary words for a vocabulary of %d", len(h.Vocab), c.Vocab)
+	}
+	if len(h.Labels) != c.Labels {
+		return nil, bad(ErrInvalid, "%d labels for %d outputs", len(h.Labels), c.Labels)
+	}
+	if h.Tokenizer.MaxLen < 0 || (h.Tokenizer.Keep != vocab.First && h.Tokenizer.Keep != vocab.Last) {
+		return nil, bad(ErrInvalid, "tokenizer %+v", h.Tokenizer)
+	}
+	v, err := vocab.New(h.Vocab)
+	if err != nil {
+		return nil, bad(ErrInvalid, "%v", err)
+	}
+	want := 4 * int64(c.NumParams())
+	if h.PayloadBytes != want {
+		return nil, bad(ErrInvalid, "payload of %d bytes; the sizes need %d", h.PayloadBytes, want)
+	}
+	payload := make([]byte, want)
+	if _, err := io.ReadFull(br, payload); err != nil {
+		return nil, bad(ErrInvalid, "the parameters are cut short (%v)", err)
+	}
+	if n, _ := br.Read(make([]byte, 1)); n > 0 {
+		return nil, bad(ErrInvalid, "data after the parameters")
+	}
+	if sum := sha256.Sum256(payload); hex.EncodeToString(sum[:]) != h.PayloadSHA256 {
+		return nil, bad(ErrInvalid, "the parameters' checksum does not match (a damaged file)")
+	}
+	net := lstm.NewModel(c)
+	for i := range net.Params {
+		x := math.Float32frombits(binary.LittleEndian.Uint32(payload[4*i:]))
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return nil, bad(ErrInvalid, "parameter %d is %v", i, x)
+		}
+		net.Params[i] = x
+	}
+	h.PayloadBytes, h.PayloadSHA256 = 0, ""
+	return &Model{Header: h, Vocab: v, Net: net}, nil
+}

@@ -1,0 +1,185 @@
+package textmodel
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"time"
+
+	"github.com/twl-ldl/twl/corpus"
+	"github.com/twl-ldl/twl/embedding"
+	"github.com/twl-ldl/twl/loss"
+	"github.com/twl-ldl/twl/lstm"
+	"github.com/twl-ldl/twl/optim"
+	"github.com/twl-ldl/twl/train"
+	"github.com/twl-ldl/twl/vocab"
+)
+
+// Options control Fit. The zero value gives the paper's model and
+// training (hidden size 200, 100 epochs, batch 100, Adam at 1e-3) with
+// random 100-dimensional word vectors.
+type Options struct {
+	Tokenizer vocab.Tokenizer
+	Vocab     vocab.Options
+	Hidden    int // H; 0 means 200, the paper's
+
+	// Emb gives the initial word vectors; nil: random vectors of EmbDim
+	// (0 means 100) dimensions. EmbRef records their source in the model
+	// file (Fit fills in the coverage).
+	Emb      embedding.Source
+	EmbDim   int
+	EmbRef   EmbeddingRef
+	TrainEmb bool // train the word vectors; default: frozen
+
+	Target   corpus.Target // how label sets become target distributions
+	AsGiven  bool          // the label sets were read as given (recorded in the model file)
+	Loss     loss.Loss     // the training loss; nil means KL
+	Epochs   int           // 0 means 100
+	Batch    int           // 0 means 100
+	LR       float64       // Adam's step size; 0 means 1e-3
+	Patience int           // early stopping on the validation loss; 0: never
+	Seed     uint64        // initialization and mini-batches
+
+	Progress   io.Writer // one line per epoch, when not nil
+	Checkpoint string    // resumable training, when not empty
+	Tree       TreeRef   // recorded in the model file
+	Data       string    // recorded in the model file
+}
+
+// Prepared is a training run's data before training: the vocabulary of
+// the training documents, the encoded documents (training first, then
+// validation) and their targets. Fit makes it; experiments that train
+// several losses on the same data make it once with Prepare.
+type Prepared struct {
+	Vocab   *vocab.Vocab
+	Docs    [][]int32
+	Y       []float64
+	NTrain  int // the first NTrain documents are the training ones
+	Tokens  int // tokens of the training documents
+	Labels  []string
+	options Options
+}
+
+// Prepare counts the vocabulary of trainSet under opts, encodes both sets
+// and makes their targets. val may be nil. Both must be read with the same
+// tree.
+func Prepare(trainSet, val *corpus.Corpus, opts Options) (*Prepared, error) {
+	if trainSet.Tree == nil || (val != nil && val.Tree != trainSet.Tree) {
+		return nil, errors.New("textmodel: the corpora must be read with the same label tree")
+	}
+	tk := opts.Tokenizer
+	cnt := vocab.NewCounter()
+	for _, d := range trainSet.Docs {
+		cnt.Add(&tk, d.Text)
+	}
+	v := cnt.Vocab(&opts.Vocab)
+	p := &Prepared{Vocab: v, NTrain: trainSet.Len(), Labels: trainSet.Labels, options: opts}
+	sets := []*corpus.Corpus{trainSet}
+	if val != nil {
+		sets = append(sets, val)
+	}
+	for k, c := range sets {
+		for _, d := range c.Docs {
+			ids := v.Encode(nil, &tk, d.Text)
+			if k == 0 {
+				p.Tokens += len(ids)
+			}
+			p.Docs = append(p.Docs, ids)
+		}
+		p.Y = append(p.Y, c.Targets(opts.Target)...)
+	}
+	return p, nil
+}
+
+// NewNet returns the network for p, initialized from seed: lstm.Model.Init,
+// then the word vectors of opts.Emb where it has them (embedding.NewTable,
+// random rows for the others, from the same seed).
+func (p *Prepared) NewNet(seed uint64) (*lstm.Model, EmbeddingRef) {
+	o := p.options
+	dim := o.EmbDim
+	if o.Emb != nil {
+		dim = o.Emb.Dim()
+	} else if dim == 0 {
+		dim = 100
+	}
+	hidden := o.Hidden
+	if hidden == 0 {
+		hidden = 200
+	}
+	net := lstm.NewModel(lstm.Config{Vocab: p.Vocab.Len(), Dim: dim, Hidden: hidden, Labels: len(p.Labels)})
+	net.Init(rand.NewPCG(seed, 0x6c73746d)) // "lstm"
+	ref := o.EmbRef
+	ref.Trained = o.TrainEmb
+	if o.Emb != nil {
+		tab := embedding.NewTable(p.Vocab.Words(), o.Emb, rand.NewPCG(seed, 0x656d62), nil) // "emb"
+		net.SetEmbeddings(tab.Data)
+		ref.InVocab, ref.Subword, ref.Random = tab.Coverage.InVocab, tab.Coverage.Subword, tab.Coverage.Random
+	} else {
+		ref.Random = p.Vocab.Len()
+	}
+	return net, ref
+}
+
+// Fit trains a model on trainSet, validating on val (nil: none) each epoch
+// and keeping the parameters of the best epoch, and returns it with the
+// history of training.
+func Fit(trainSet, val *corpus.Corpus, opts Options) (*Model, train.History, error) {
+	p, err := Prepare(trainSet, val, opts)
+	if err != nil {
+		return nil, train.History{}, err
+	}
+	return p.Fit(opts.Seed, opts.Loss)
+}
+
+// Fit trains a network from seed with loss l (nil: KL) on the prepared
+// data.
+func (p *Prepared) Fit(seed uint64, l loss.Loss) (*Model, train.History, error) {
+	o := p.options
+	if l == nil {
+		l = loss.NewKL(len(p.Labels))
+	}
+	if l.Labels() != len(p.Labels) {
+		return nil, train.History{}, fmt.Errorf("textmodel: the loss has %d labels, the data %d", l.Labels(), len(p.Labels))
+	}
+	net, ref := p.NewNet(seed)
+	ln := lstm.NewLearner(net, p.Docs, p.Y, lstm.LearnerOptions{Adam: optim.Adam32{LR: o.LR}, TrainEmb: o.TrainEmb})
+	var valRows []int
+	for r := p.NTrain; r < len(p.Docs); r++ {
+		valRows = append(valRows, r)
+	}
+	batch := o.Batch
+	if batch == 0 {
+		batch = 100
+	}
+	epochs := o.Epochs
+	if epochs == 0 {
+		epochs = 100
+	}
+	cfg := train.Config{Epochs: epochs, Batch: batch, Seed: seed, ValRows: valRows, Patience: o.Patience,
+		Progress: o.Progress, Checkpoint: o.Checkpoint, Tag: o.Tree.SHA256}
+	t0 := time.Now()
+	h, err := train.Train(ln, l, cfg)
+	if err != nil {
+		return nil, h, err
+	}
+	lr := o.LR
+	if lr == 0 {
+		lr = 1e-3
+	}
+	info := &TrainInfo{Data: o.Data, Docs: p.NTrain, ValDocs: len(valRows), Epochs: epochs, EpochsRun: len(h.Epochs),
+		BestEpoch: h.BestEpoch, Stopped: h.Stopped, Batch: batch, LR: lr, Seed: seed, Seconds: time.Since(t0).Seconds()}
+	if n := len(h.Epochs); n > 0 {
+		info.TrainLoss = h.Epochs[n-1].TrainLoss
+		if len(valRows) > 0 && h.BestEpoch > 0 {
+			v := h.Epochs[h.BestEpoch-1].ValLoss
+			info.ValLoss = &v
+		}
+	}
+	m := &Model{
+		Header: Header{Tokenizer: o.Tokenizer, Labels: p.Labels, Tree: o.Tree, Target: o.Target.String(), AsGiven: o.AsGiven,
+			Embeddings: ref, Loss: l.Name(), Train: info},
+		Vocab: p.Vocab, Net: net,
+	}
+	return m, h, nil
+}

@@ -1,0 +1,152 @@
+package textmodel
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/twl-ldl/twl/corpus"
+	"github.com/twl-ldl/twl/tree"
+	"github.com/twl-ldl/twl/vocab"
+)
+
+const genres = "Fiction\tFantasy\nFantasy\tEpic Fantasy\nNonfiction\tCooking\n"
+
+// toyCorpus: the label follows from the words (dragons → Epic Fantasy,
+// soup → Cooking).
+func toyCorpus(t *testing.T) (*corpus.Corpus, *corpus.Corpus) {
+	tr, err := tree.Read(strings.NewReader(genres), "g.tree", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trainLines, valLines []string
+	for i := range 60 {
+		doc := `{"text": "a tale of dragons and kings, book ` + string(rune('a'+i%26)) + `", "labels": ["Epic Fantasy"]}`
+		if i%2 == 1 {
+			doc = `{"text": "soup for the kings, a cooking book ` + string(rune('a'+i%26)) + `", "labels": ["Cooking"]}`
+		}
+		if i%5 == 0 {
+			valLines = append(valLines, doc)
+		} else {
+			trainLines = append(trainLines, doc)
+		}
+	}
+	read := func(lines []string) *corpus.Corpus {
+		c, err := corpus.Read(strings.NewReader(strings.Join(lines, "\n")), "toy", tr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	return read(trainLines), read(valLines)
+}
+
+func fitToy(t *testing.T) *Model {
+	tr, val := toyCorpus(t)
+	m, h, err := Fit(tr, val, Options{Hidden: 8, EmbDim: 6, Epochs: 15, Batch: 8, LR: 0.02, Seed: 1,
+		Tokenizer: vocab.Tokenizer{MaxLen: 20}, Vocab: vocab.Options{MinCount: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.BestEpoch == 0 {
+		t.Fatal("no best epoch")
+	}
+	return m
+}
+
+// TestFitPredict: on the toy corpus the model learns the genre; Predict
+// gives distributions (rows sum to 1) putting most mass on the right
+// branch.
+func TestFitPredict(t *testing.T) {
+	m := fitToy(t)
+	p := m.NewPredictor()
+	L := len(m.Labels)
+	dst := make([]float64, 2*L)
+	p.Predict(dst, []string{"dragons and kings", "soup, a cooking book"})
+	idx := func(name string) int { return slices.Index(m.Labels, name) }
+	for r, want := range [][]string{{"Fiction", "Fantasy", "Epic Fantasy"}, {"Nonfiction", "Cooking"}} {
+		row := dst[r*L : (r+1)*L]
+		var sum, on float64
+		for j, v := range row {
+			sum += v
+			if slices.Contains(want, m.Labels[j]) {
+				on += v
+			}
+		}
+		if math.Abs(sum-1) > 1e-12 || on < 0.9 {
+			t.Errorf("row %d: sum %v, mass on %q %.3f (%v)", r, sum, want, on, row)
+		}
+		_ = idx
+	}
+}
+
+// TestWriteRead: a model survives Write and Read bit for bit.
+func TestWriteRead(t *testing.T) {
+	m := fitToy(t)
+	var buf bytes.Buffer
+	if err := Write(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(bytes.NewReader(buf.Bytes()), "m.twl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Net.Params, m.Net.Params) || !slices.Equal(got.Vocab.Words(), m.Vocab.Words()) ||
+		!slices.Equal(got.Labels, m.Labels) || got.Tokenizer != m.Tokenizer || got.Net.Config != m.Net.Config ||
+		got.Embeddings != m.Embeddings || got.Train.BestEpoch != m.Train.BestEpoch {
+		t.Error("the model read back differs")
+	}
+}
+
+// TestReadErrors damages a good file in every way Read checks.
+func TestReadErrors(t *testing.T) {
+	m := fitToy(t)
+	var buf bytes.Buffer
+	if err := Write(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	good := buf.Bytes()
+	nl := bytes.IndexByte(good, '\n')
+	headEnd := nl + 1 + bytes.IndexByte(good[nl+1:], '\n')
+	header := string(good[nl+1 : headEnd])
+	withHeader := func(h string) []byte {
+		return append(append([]byte(good[:nl+1:nl+1]), h...), good[headEnd:]...)
+	}
+	flipped := bytes.Clone(good)
+	flipped[len(flipped)-3] ^= 1
+	// The first parameter NaN, with the checksum of the changed payload, so
+	// that the check of the values is what fails.
+	payload := bytes.Clone(good[headEnd+1:])
+	copy(payload, []byte{0, 0, 0xc0, 0x7f})
+	sum := sha256.Sum256(payload)
+	oldSum := good[headEnd+1:]
+	old := sha256.Sum256(oldSum)
+	nan := append(withHeader(strings.Replace(header, hex.EncodeToString(old[:]), hex.EncodeToString(sum[:]), 1))[:headEnd+1:headEnd+1], payload...)
+	for _, c := range []struct {
+		name string
+		data []byte
+		want error
+		msg  string
+	}{
+		{"empty", nil, ErrNotModel, ""},
+		{"other magic", append([]byte("twl-model\n"), good[nl+1:]...), ErrNotModel, ""},
+		{"header cut", good[:nl+10], ErrInvalid, ""},
+		{"payload cut", good[:len(good)-5], ErrInvalid, ""},
+		{"trailing data", append(bytes.Clone(good), 0), ErrInvalid, ""},
+		{"checksum", flipped, ErrInvalid, "checksum"},
+		{"version", withHeader(strings.Replace(header, `"version":1`, `"version":2`, 1)), ErrVersion, ""},
+		{"unknown field", withHeader(strings.Replace(header, `{"format"`, `{"colour":"red","format"`, 1)), ErrInvalid, "colour"},
+		{"labels short", withHeader(strings.Replace(header, `"labels":["Fiction",`, `"labels":[`, 1)), ErrInvalid, "labels"},
+		{"NaN", nan, ErrInvalid, "parameter 0 is NaN"},
+	} {
+		_, err := Read(bytes.NewReader(c.data), "m.twl")
+		if !errors.Is(err, c.want) || !strings.HasPrefix(err.Error(), "m.twl: ") || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: error %v, want %v", c.name, err, c.want)
+		}
+	}
+}
