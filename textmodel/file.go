@@ -110,7 +110,7 @@ type TrainInfo struct {
 // Model is a trained text classifier: how text becomes token IDs, the
 // labels, and the network.
 type Model struct {
-	Header            // the header, payload fields excepted, which Write sets
+	Header // the header, payload fields excepted, which Write sets
 	Vocab  *vocab.Vocab
 	Net    *lstm.Model
 }
