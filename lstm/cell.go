@@ -13,6 +13,11 @@ package lstm
 // storing i, f, ĝ, o over g, c in c, tanh(c) in tc and h in h (c and h
 // flushed below tiny). cp holds c₋ (nil at the first step: zero).
 func cellForwardGo(rows, H int, g, bias, cp, c, tc, h []float32) {
+	cellForwardCols(rows, H, 0, g, bias, cp, c, tc, h)
+}
+
+// cellForwardCols is cellForwardGo on the units j0 … H−1 of each row.
+func cellForwardCols(rows, H, j0 int, g, bias, cp, c, tc, h []float32) {
 	for r := range rows {
 		gr := g[r*4*H : (r+1)*4*H]
 		var cpr []float32
@@ -20,7 +25,7 @@ func cellForwardGo(rows, H int, g, bias, cp, c, tc, h []float32) {
 			cpr = cp[r*H : (r+1)*H]
 		}
 		cr, tcr, hr := c[r*H:(r+1)*H], tc[r*H:(r+1)*H], h[r*H:(r+1)*H]
-		for j := range H {
+		for j := j0; j < H; j++ {
 			i := sigmoid(gr[j] + bias[j])
 			f := sigmoid(gr[H+j] + bias[H+j])
 			gg := tanhf(gr[2*H+j] + bias[2*H+j])
@@ -52,6 +57,11 @@ func cellForwardGo(rows, H int, g, bias, cp, c, tc, h []float32) {
 // which it stores over g, flushed below tiny; ∂c₋, flushed, goes over dc.
 // dh is not changed.
 func cellBackwardGo(rows, H int, g, cp, tc, dh, dc []float32) {
+	cellBackwardCols(rows, H, 0, g, cp, tc, dh, dc)
+}
+
+// cellBackwardCols is cellBackwardGo on the units j0 … H−1 of each row.
+func cellBackwardCols(rows, H, j0 int, g, cp, tc, dh, dc []float32) {
 	for r := range rows {
 		gr := g[r*4*H : (r+1)*4*H]
 		var cpr []float32
@@ -59,7 +69,7 @@ func cellBackwardGo(rows, H int, g, cp, tc, dh, dc []float32) {
 			cpr = cp[r*H : (r+1)*H]
 		}
 		tcr, dhr, dcr := tc[r*H:(r+1)*H], dh[r*H:(r+1)*H], dc[r*H:(r+1)*H]
-		for j := range H {
+		for j := j0; j < H; j++ {
 			i, f, gg, o := gr[j], gr[H+j], gr[2*H+j], gr[3*H+j]
 			t, d := tcr[j], dhr[j]
 			dcn := dcr[j] + float32(float32(d*o)*(1-float32(t*t)))
