@@ -130,6 +130,9 @@ func (p *blurbReader) records() error {
 		start := p.pos
 		name, self, ok := p.openTag()
 		if !ok || name != "book" {
+			if p.cutTag(start) {
+				return p.errAt(start, ErrSyntax, "the file ends inside the tag %s (a file cut short?)", p.snippet(start))
+			}
 			return p.errAt(start, ErrSyntax, "want a record <book …>, found %s", p.snippet(start))
 		}
 		if err := p.book(start, self); err != nil {
@@ -146,6 +149,12 @@ func (p *blurbReader) skipPast(end, what string) error {
 	}
 	p.pos += i + len(end)
 	return nil
+}
+
+// cutTag reports whether pos holds a '<' with no '>' after it: a tag cut
+// off by the end of the file.
+func (p *blurbReader) cutTag(pos int) bool {
+	return pos < len(p.data) && p.data[pos] == '<' && bytes.IndexByte(p.data[pos:], '>') < 0
 }
 
 // snippet quotes the text at pos for a message.
@@ -224,6 +233,9 @@ func (p *blurbReader) book(start int, self bool) error {
 	if !p.hasBody {
 		return &Error{File: p.file, Line: p.recLine, Err: ErrNoText, Msg: "the record has no <body>"}
 	}
+	if p.body == "" && !p.opts.AllowEmpty {
+		return &Error{File: p.file, Line: p.recLine, Err: ErrEmptyText, Msg: "the record's <body> is empty"}
+	}
 	d := Doc{Text: p.body, Line: p.recLine}
 	if p.opts.Title && p.title != "" {
 		d.Text = p.title + "\n" + p.body
@@ -255,6 +267,9 @@ func (p *blurbReader) children(parent string, start int) error {
 			return nil
 		}
 		at := p.pos
+		if p.cutTag(at) {
+			return p.errAt(at, ErrSyntax, "the file ends inside the tag %s (a file cut short?)", p.snippet(at))
+		}
 		if p.has("</") {
 			return p.errAt(at, ErrSyntax, "%s closes no open element (in <%s>)", p.snippet(at), parent)
 		}
@@ -328,7 +343,11 @@ func (p *blurbReader) element(parent, name, text string, start int) error {
 			return p.errAt(start, ErrSyntax, "a second <title> in the record")
 		}
 		p.title, p.hasTitle = clean(text), true
-	case parent == "topics" && isGenre(name):
+	case parent == "topics" && !isGenre(name):
+		return p.errAt(start, ErrSyntax, "<%s> in <topics>, which holds genres <d0>, <d1>, …", name)
+	case parent != "topics" && isGenre(name):
+		return p.errAt(start, ErrSyntax, "genre <%s> outside <topics>", name)
+	case parent == "topics":
 		if p.opts.Unlabeled {
 			return nil
 		}
@@ -357,14 +376,52 @@ func isGenre(name string) bool {
 	return true
 }
 
-// clean decodes the entities of text (HTML's, which include XML's; a bare
-// '&' stays), turns CRLF into LF and trims white space at both ends.
+// clean decodes the entities of text, turns CRLF into LF and trims white
+// space at both ends.
 func clean(text string) string {
 	if strings.IndexByte(text, '&') >= 0 {
-		text = html.UnescapeString(text)
+		text = unescape(text)
 	}
 	if strings.IndexByte(text, '\r') >= 0 {
 		text = strings.ReplaceAll(text, "\r\n", "\n")
 	}
 	return strings.TrimSpace(text)
+}
+
+// unescape decodes the character references of text that end with a
+// semicolon: named ones (HTML's, which include XML's: &amp; &quot; &shy;)
+// and numeric ones (&#39; &#x2019;). Anything else stays as it is: a bare
+// '&', and the legacy HTML references without a semicolon that a browser
+// would decode ("Salt &not" is not "Salt ¬").
+func unescape(text string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] != '&' {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && j-i <= 32 && (isNameByte(text[j]) || text[j] == '#') {
+			j++
+		}
+		if j >= len(text) || text[j] != ';' || j == i+1 {
+			continue
+		}
+		ref := text[i : j+1]
+		dec := html.UnescapeString(ref)
+		if dec == ref || dec != ";" && strings.HasSuffix(dec, ";") {
+			// Not a reference HTML knows; or, like "&notanentity;", a
+			// longer name that begins with a legacy one.
+			continue
+		}
+		b.WriteString(text[last:i])
+		b.WriteString(dec)
+		last = j + 1
+		i = j
+	}
+	if last == 0 {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
 }

@@ -99,6 +99,10 @@ type Options struct {
 	// Unlabeled reads documents without labels: label keys and elements
 	// are optional and ignored, and Doc.Labels is nil. For prediction.
 	Unlabeled bool
+	// AllowEmpty keeps documents whose text is empty (after trimming white
+	// space); a model gives them its initial state. Default: an error,
+	// since an empty blurb or post is more likely a mistake in the file.
+	AllowEmpty bool
 }
 
 func (o *Options) get() Options {
@@ -134,21 +138,27 @@ func ReadFile(path string, t *tree.Tree, opts *Options) (*Corpus, error) {
 func Read(r io.Reader, file string, t *tree.Tree, opts *Options) (*Corpus, error) {
 	o := opts.get()
 	br := bufio.NewReaderSize(r, 64<<10)
+	lead, first, err := leading(br, file)
+	if err != nil {
+		return nil, err
+	}
 	format := o.Format
 	if format == Auto {
-		var err error
-		if format, err = detect(br, file); err != nil {
+		head, _ := br.Peek(12)
+		if format, err = detect(first, head, lead, file); err != nil {
 			return nil, err
 		}
 	}
+	// The readers see the input from its start: the white space leading
+	// has been read already, and is given back in front.
+	in := io.MultiReader(bytes.NewReader(lead), br)
 	lb := newLabeler(t, o.AsGiven || t == nil, o.Unlabeled)
 	c := &Corpus{File: file, Format: format, Tree: t}
-	var err error
 	switch format {
 	case Blurb:
-		c.Docs, err = readBlurb(br, file, lb, o)
+		c.Docs, err = readBlurb(in, file, lb, o)
 	case JSONL, LabelSets:
-		c.Docs, err = readJSONL(br, file, lb, o, format == LabelSets)
+		c.Docs, err = readJSONL(in, file, lb, o, format == LabelSets)
 	default:
 		panic(fmt.Sprintf("corpus: unknown format %v", format))
 	}
@@ -162,50 +172,54 @@ func Read(r io.Reader, file string, t *tree.Tree, opts *Options) (*Corpus, error
 	return c, nil
 }
 
-// detect peeks at the first bytes of br that are not white space (after a
-// byte order mark) and tells the format.
-func detect(br *bufio.Reader, file string) (Format, error) {
-	line := 1
-	for n := 512; ; n *= 2 {
-		b, err := br.Peek(n)
-		b = bytes.TrimPrefix(b, []byte(bom))
-		for i, c := range b {
-			switch c {
-			case ' ', '\t', '\r':
-				continue
-			case '\n':
-				line++
-				continue
-			case '<':
-				return Blurb, nil
-			case '{':
-				return JSONL, nil
-			case '[':
-				return LabelSets, nil
-			}
-			return Auto, &Error{File: file, Line: line, Err: ErrFormat,
-				Msg: fmt.Sprintf("starts with %s: want BlurbGenreCollection records (<book …>), JSON Lines of documents ({\"text\": …, \"labels\": […]}) or of label sets ([\"label\", …])", describe(b[i:]))}
+// leading reads br up to its first byte that is not white space (after a
+// byte order mark) and returns what it read, lead, and that byte, first
+// (0 at the end of the input), which stays unread.
+func leading(br *bufio.Reader, file string) (lead []byte, first byte, err error) {
+	for {
+		c, err := br.ReadByte()
+		if err == io.EOF {
+			return lead, 0, nil
 		}
-		if err != nil { // the input ends within white space
-			if err == io.EOF || err == bufio.ErrBufferFull && n >= 64<<10 {
-				return Auto, &Error{File: file, Err: ErrEmpty}
-			}
-			if err != bufio.ErrBufferFull {
-				return Auto, fmt.Errorf("%s: %w", file, err)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", file, err)
+		}
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			lead = append(lead, c)
+			continue
+		case len(lead) == 0 && c == bom[0]:
+			if b, _ := br.Peek(2); string(b) == bom[1:] {
+				br.Discard(2)
+				lead = append(lead, bom...) // given back, for the readers' columns
+				continue
 			}
 		}
+		br.UnreadByte()
+		return lead, c, nil
 	}
+}
+
+// detect tells the format from the first byte of the input that is not
+// white space; head is the input from that byte on (a few bytes, for the
+// message), lead what came before it.
+func detect(first byte, head, lead []byte, file string) (Format, error) {
+	if len(head) == 0 {
+		return Auto, &Error{File: file, Err: ErrEmpty}
+	}
+	switch first {
+	case '<':
+		return Blurb, nil
+	case '{':
+		return JSONL, nil
+	case '[':
+		return LabelSets, nil
+	}
+	return Auto, &Error{File: file, Line: 1 + bytes.Count(lead, []byte("\n")), Err: ErrFormat,
+		Msg: fmt.Sprintf("starts with %q: want BlurbGenreCollection records (<book …>), JSON Lines of documents ({\"text\": …, \"labels\": […]}) or of label sets ([\"label\", …])", head)}
 }
 
 const bom = "\xef\xbb\xbf"
-
-// describe quotes the first few characters of b for a message.
-func describe(b []byte) string {
-	if len(b) > 12 {
-		b = b[:12]
-	}
-	return fmt.Sprintf("%q", b)
-}
 
 // labeler turns label names into indices, checks them against the tree,
 // and closes the sets.

@@ -33,7 +33,7 @@ func names(c *Corpus, d int) []string {
 	return s
 }
 
-var sentinels = []error{ErrFormat, ErrSyntax, ErrNoText, ErrNoLabels, ErrUnknownLabel, ErrEmpty}
+var sentinels = []error{ErrFormat, ErrSyntax, ErrNoText, ErrEmptyText, ErrNoLabels, ErrUnknownLabel, ErrEmpty}
 
 // checkErr checks that err is an *Error wrapping want (and no other
 // sentinel) at file:line.
@@ -229,6 +229,13 @@ func TestReadErrors(t *testing.T) {
 		{"NUL", rec + "<book>\x00", nil, ErrFormat, 2},
 		{"Latin-1", rec + "\n<book><body>caf\xe9</body></book>", nil, ErrFormat, 3},
 		{"declaration and comment", "<?xml version=\"1.0\"?>\n<!-- x -->\n" + rec, nil, nil, 0},
+		{"empty body", rec + "<book><body> \n </body><metadata><topics><d0>Poetry</d0></topics></metadata></book>", nil, ErrEmptyText, 2},
+		{"empty body allowed", "<book><body/><metadata><topics><d0>Poetry</d0></topics></metadata></book>", &Options{AllowEmpty: true}, nil, 0},
+		{"genre outside topics", "<book><body>b</body><metadata>\n<d0>Fiction</d0><topics><d0>Poetry</d0></topics></metadata></book>", nil, ErrSyntax, 2},
+		{"other element in topics", "<book><body>b</body><metadata><topics><d0>Poetry</d0>\n<genre>Fiction</genre></topics></metadata></book>", nil, ErrSyntax, 2},
+		{"upper-case genre tag", "<book><body>b</body><metadata><topics><d0>Poetry</d0><D1>Fiction</D1></topics></metadata></book>", nil, ErrSyntax, 1},
+		{"cut inside a closing tag", rec + "<book><body>b</body><metadata><topics><d0>Poetry</d0></topics></metadata></boo", nil, ErrSyntax, 2},
+		{"cut inside an opening tag", rec + "\n<book date=\"2016", nil, ErrSyntax, 3},
 		// JSON Lines.
 		{"no text", `{"labels": ["Poetry"]}`, nil, ErrNoText, 1},
 		{"no labels", "{\"text\": \"a\", \"labels\": [\"Poetry\"]}\n{\"text\": \"a\"}", nil, ErrNoLabels, 2},
@@ -245,6 +252,10 @@ func TestReadErrors(t *testing.T) {
 		{"array line in documents", "{\"text\": \"a\", \"labels\": [\"Poetry\"]}\n[\"Poetry\"]", nil, ErrSyntax, 2},
 		{"object line in label sets", "[\"Poetry\"]\n{\"text\": \"a\"}", nil, ErrSyntax, 2},
 		{"empty label set", "[\"Poetry\"]\n[]", nil, ErrNoLabels, 2},
+		{"empty text", "{\"text\": \"a\", \"labels\": [\"Poetry\"]}\n{\"text\": \" \", \"labels\": [\"Poetry\"]}", nil, ErrEmptyText, 2},
+		{"empty text allowed", "{\"text\": \"\", \"labels\": [\"Poetry\"]}", &Options{AllowEmpty: true}, nil, 0},
+		{"invalid UTF-8 in JSON", "{\"text\": \"a\", \"labels\": [\"Poetry\"]}\n{\"text\": \"caf\xe9\", \"labels\": [\"Poetry\"]}", nil, ErrFormat, 2},
+		{"long white space first", strings.Repeat("\n", 70000) + "{\"text\": \"a\", \"labels\": [\"Jazz\"]}", nil, ErrUnknownLabel, 70001},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Read(strings.NewReader(c.in), "f", tr, c.opts)
@@ -256,6 +267,38 @@ func TestReadErrors(t *testing.T) {
 			}
 			checkErr(t, err, c.want, "f", c.line)
 		})
+	}
+}
+
+// TestCutShortMessages checks that a file ending inside a tag says so.
+func TestCutShortMessages(t *testing.T) {
+	tr := smallTree(t)
+	for _, in := range []string{
+		"<book><body>b</body><metadata><topics><d0>Poetry</d0></topics></metadata></boo",
+		"<book><body>b</body><metad",
+		"<book date=\"2016",
+	} {
+		_, err := Read(strings.NewReader(in), "f", tr, nil)
+		if err == nil || !strings.Contains(err.Error(), "cut short") {
+			t.Errorf("%q: error %v, want one saying the file is cut short", in, err)
+		}
+	}
+}
+
+// TestEntities checks the decoding of character references: named and
+// numeric ones with a semicolon are decoded, a bare & and legacy names
+// without a semicolon are kept, as is an unknown name.
+func TestEntities(t *testing.T) {
+	for in, want := range map[string]string{
+		"a &amp; b &quot;c&quot; &#39;d&#8217; &#x2019;": "a & b \"c\" 'd’ ’",
+		"Salt & pepper &not now &copy 2016":              "Salt & pepper &not now &copy 2016",
+		"&notanentity; &; &#; &amp":                      "&notanentity; &; &#; &amp",
+		"co&shy;operate":                                 "co\u00adoperate",
+		"&semi;&amp;":                                    ";&",
+	} {
+		if got := unescape(in); got != want {
+			t.Errorf("unescape(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 
@@ -300,6 +343,11 @@ func TestTargets(t *testing.T) {
 	third := 1.0 / 3
 	if want := []float64{third, third, third, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}; !slices.Equal(m, want) {
 		t.Errorf("Targets %v, want %v", m, want)
+	}
+	for _, y := range [][]int{{1, 1}, {2, 1}, {-1}, {7}, {}} {
+		if ok, _ := panics(func() { Uniform.Fill(make([]float64, tr.Len()), tr, y) }); !ok {
+			t.Errorf("Fill with the label set %v did not panic", y)
+		}
 	}
 	for _, s := range []string{"uniform", "specific"} {
 		if m, err := ParseTarget(s); err != nil || m.String() != s {
@@ -351,6 +399,17 @@ func TestReal20NG(t *testing.T) {
 			}
 		}
 	}
+}
+
+// panics reports whether f panics.
+func panics(f func()) (ok bool, v any) {
+	defer func() {
+		if v = recover(); v != nil {
+			ok = true
+		}
+	}()
+	f()
+	return
 }
 
 func mustIndex(t *testing.T, tr *tree.Tree, name string) int {

@@ -24,7 +24,11 @@
 //     and comments are skipped. Strict where a mistake would lose data: a
 //     record without a body or without genres, a tag not closed before the
 //     next record or the end of the file (a file cut short), text outside
-//     the elements, a genre not in the tree: each is an error at its line.
+//     the elements, a genre not in the tree, a genre element outside
+//     <topics> or another element inside it: each is an error at its line.
+//     Character references are decoded when they end with a semicolon
+//     (&amp; &#8217; &shy;); a bare '&', and legacy names without one
+//     ("&not"), stay as they are.
 //     The data set is not redistributable: users download it from
 //     DownloadURL, and ReadFile says so when such a file is missing.
 //
@@ -42,8 +46,9 @@
 //     labels for 'twl eval --multilabel'. Format LabelSets; every Doc.Text
 //     is empty, and callers that need text refuse it.
 //
-// A UTF-8 byte order mark is skipped; blank lines are skipped in JSON
-// Lines. Every problem is an *Error printing as "FILE:LINE: what is
+// Text must be UTF-8 (other bytes are an error, in every format), and a
+// document's text must not be empty unless Options.AllowEmpty. A UTF-8 byte
+// order mark is skipped; blank lines are skipped in JSON Lines. Every problem is an *Error printing as "FILE:LINE: what is
 // wrong", wrapping a sentinel error (ErrSyntax, ErrUnknownLabel, …);
 // nothing is silently dropped. Reading stops at the first error.
 //

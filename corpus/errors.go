@@ -18,6 +18,9 @@ var (
 	// ErrNoText: a record without its text (no <body>, no "text" or
 	// "token" key).
 	ErrNoText = errors.New("no text")
+	// ErrEmptyText: a document whose text is empty, without
+	// Options.AllowEmpty.
+	ErrEmptyText = errors.New("empty text")
 	// ErrNoLabels: a record without labels, or with an empty label set.
 	ErrNoLabels = errors.New("no labels")
 	// ErrUnknownLabel: a label that names no node of the tree.

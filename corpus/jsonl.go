@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/twl-ldl/twl/internal/jsonscan"
 )
@@ -21,10 +22,22 @@ import (
 // With sets, each line is a label set alone: ["label", …].
 func readJSONL(r io.Reader, file string, lb *labeler, opts Options, sets bool) ([]Doc, error) {
 	lines := jsonscan.NewLines(r)
-	p := jsonlParser{lb: lb, unlabeled: opts.Unlabeled, sets: sets}
+	p := jsonlParser{lb: lb, unlabeled: opts.Unlabeled, sets: sets, allowEmpty: opts.AllowEmpty}
 	var docs []Doc
 	for lines.Next() {
 		b, col0 := lines.Line()
+		if !utf8.Valid(b) {
+			i := 0
+			for i < len(b) {
+				r, size := utf8.DecodeRune(b[i:])
+				if r == utf8.RuneError && size == 1 {
+					break
+				}
+				i += size
+			}
+			return nil, &Error{File: file, Line: lines.Num(), Err: ErrFormat,
+				Msg: fmt.Sprintf("column %d: byte 0x%02x is not UTF-8 (text in another encoding?)", col0+i+1, b[i])}
+		}
 		d, e := p.parse(b, col0)
 		if e != nil {
 			e.File, e.Line = file, lines.Num()
@@ -41,12 +54,13 @@ func readJSONL(r io.Reader, file string, lb *labeler, opts Options, sets bool) (
 
 type jsonlParser struct {
 	jsonscan.Scanner
-	lb        *labeler
-	unlabeled bool
-	sets      bool // lines are label sets
-	text      strings.Builder
-	names     []string
-	cols      []int // byte position of each name, for messages
+	lb         *labeler
+	unlabeled  bool
+	sets       bool // lines are label sets
+	allowEmpty bool
+	text       strings.Builder
+	names      []string
+	cols       []int // byte position of each name, for messages
 }
 
 func (p *jsonlParser) syntax(format string, args ...any) *Error {
@@ -136,6 +150,9 @@ func (p *jsonlParser) parse(b []byte, col0 int) (Doc, *Error) {
 	}
 	if text == "" {
 		return Doc{}, &Error{Err: ErrNoText, Msg: `no "text" (or "token") key`}
+	}
+	if strings.TrimSpace(textVal) == "" && !p.allowEmpty {
+		return Doc{}, &Error{Err: ErrEmptyText, Msg: fmt.Sprintf("the %q is empty", text)}
 	}
 	d := Doc{Text: textVal}
 	if p.unlabeled {

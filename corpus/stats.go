@@ -105,7 +105,9 @@ func Describe(c *Corpus, tk *vocab.Tokenizer, opts *vocab.Options) *Stats {
 		s.MaxLabels = max(s.MaxLabels, len(d.Labels))
 	}
 	s.MinLabels = max(s.MinLabels, 0)
-	s.DistinctLabelSets = len(sets)
+	if total > 0 {
+		s.DistinctLabelSets = len(sets) // else unlabeled: no sets at all
+	}
 	if len(c.Docs) > 0 {
 		s.LabelsPerDoc = float64(total) / float64(len(c.Docs))
 	}

@@ -43,15 +43,22 @@ func ParseTarget(s string) (Target, error) {
 }
 
 // Fill stores the target distribution of the label set y, user indices of
-// t's nodes, in dst (length t.Len()) and returns dst. Every entry is
-// written. It panics if len(dst) != t.Len(), y is empty or holds an index out
-// of range. The Specific rule compares every pair of labels of y: O(|y|²).
+// t's nodes sorted ascending and distinct (as Doc.Labels are), in dst
+// (length t.Len()) and returns dst. Every entry is written. It panics if
+// len(dst) != t.Len(), or y is empty, unsorted, repeats a label or holds an
+// index out of range. The Specific rule compares every pair of labels of
+// y: O(|y|²).
 func (m Target) Fill(dst []float64, t *tree.Tree, y []int) []float64 {
 	if len(dst) != t.Len() {
 		panic("corpus: len(dst) != t.Len()")
 	}
 	if len(y) == 0 {
 		panic("corpus: empty label set")
+	}
+	for k, i := range y {
+		if i < 0 || i >= t.Len() || k > 0 && i <= y[k-1] {
+			panic(fmt.Sprintf("corpus: label set %v is not sorted and distinct within [0, %d)", y, t.Len()))
+		}
 	}
 	clear(dst)
 	switch m {

@@ -21,8 +21,9 @@
 // integer word and an integer value, such as "7 3", is read as a header).
 // A row is a word, then its values, separated by single spaces; the word is
 // everything up to the first space (so it cannot contain one) and is kept
-// byte for byte. Values are numbers in the syntax of strconv.ParseFloat,
-// rounded to float32; they must be finite (NaN, Inf and numbers beyond the
+// byte for byte. Values are decimal numbers ("0.25", "-1e-3"; the syntax
+// of strconv.ParseFloat without Go's digit separators and hexadecimal
+// floats, as for tree weights), rounded to float32; they must be finite (NaN, Inf and numbers beyond the
 // float32 range are errors; numbers below it become 0). Without a header
 // the dimension d is the number of values of the first row. Trailing spaces
 // (fastText writes one), CRLF line endings, a UTF-8 byte order mark and a

@@ -222,6 +222,9 @@ func (p *vecParser) line(b []byte, num int, size int64) *Error {
 			return &Error{Err: ErrSyntax, Msg: fmt.Sprintf("%q: value %d is empty (values are separated by single spaces)", word, nv)}
 		}
 		x, err := strconv.ParseFloat(string(f), 32)
+		if err == nil && bytes.ContainsAny(f, "_xXpP") {
+			err = strconv.ErrSyntax // Go's syntax, no decimal number: 1_0, 0x1p-2
+		}
 		if err != nil {
 			if errors.Is(err, strconv.ErrRange) {
 				return &Error{Err: ErrNonFinite, Msg: fmt.Sprintf("%q: value %d, %s, is too large for a float32", word, nv, quote(f))}

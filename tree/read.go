@@ -60,7 +60,9 @@ const TaxonomyRoot = "Root"
 // per parent, parent<TAB>child<TAB>child…, every edge of weight 1. The line
 // whose parent is TaxonomyRoot ("Root") lists the top-level labels; Root is
 // not a label, and the top-level labels are the roots of a forest, joined
-// under the virtual root as usual (see Forests). Blank lines, # comments,
+// under the virtual root as usual (see Forests). A file without a Root line,
+// or with a label that has no parent and is not listed under Root, is an
+// error. Blank lines, # comments,
 // byte order mark, CRLF, spaces around fields and the errors are as for
 // Read; in addition a line with a parent and no child is a syntax error, a
 // label listed under Root twice or listed under Root and under a parent is
@@ -68,8 +70,12 @@ const TaxonomyRoot = "Root"
 // are numbered in the order they first appear, Root excluded.
 func ReadTaxonomy(r io.Reader, file string, opts *Options) (*Tree, error) {
 	b := Builder{file: file}
-	top := make(map[string]int) // top-level label → its line
+	top := make(map[string]int)     // top-level label → its line
+	parents := make(map[string]int) // parent → the first line it heads
 	err := eachLine(r, file, &b, func(line int, fields []string) error {
+		if _, ok := parents[fields[0]]; !ok {
+			parents[fields[0]] = line
+		}
 		if len(fields) < 2 {
 			return &Error{File: file, Line: line, Err: ErrSyntax, Msg: fmt.Sprintf("%q has no children: want parent<TAB>child<TAB>child…", fields[0])}
 		}
@@ -92,10 +98,18 @@ func ReadTaxonomy(r io.Reader, file string, opts *Options) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(top) == 0 && len(b.names) > 0 {
+		return nil, &Error{File: file, Err: ErrSyntax, Msg: fmt.Sprintf("no %s line naming the top-level labels (an edge list?)", TaxonomyRoot)}
+	}
 	for i, name := range b.names {
-		if l := top[name]; l > 0 && b.parent[i] >= 0 {
+		l := top[name]
+		switch {
+		case l > 0 && b.parent[i] >= 0:
 			return nil, &Error{File: file, Line: max(l, b.line[i]), Err: ErrTwoParents,
 				Msg: fmt.Sprintf("%q is listed under %s (line %d) and has parent %q (line %d)", name, TaxonomyRoot, l, b.names[b.parent[i]], b.line[i])}
+		case l == 0 && b.parent[i] < 0:
+			return nil, &Error{File: file, Line: parents[name], Err: ErrSyntax,
+				Msg: fmt.Sprintf("%q has no parent and is not listed under %s", name, TaxonomyRoot)}
 		}
 	}
 	return b.Build(opts)

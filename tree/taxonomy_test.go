@@ -55,6 +55,8 @@ func TestReadTaxonomyErrors(t *testing.T) {
 		{"two parents", "Root\ta\tb\na\tc\nb\tc\n", tree.ErrTwoParents, 3},
 		{"cycle", "Root\ta\nb\tc\nc\tb\n", tree.ErrCycle, 3},
 		{"self-loop", "a\ta\n", tree.ErrSelfLoop, 1},
+		{"no Root line", "a\tb\n", tree.ErrSyntax, 0},
+		{"a root not under Root", "Root\ta\tb\nq\tz\n", tree.ErrSyntax, 2},
 		{"empty field", "Root\t\ta\n", tree.ErrSyntax, 1},
 		{"binary", "Root\ta\n\x00\x01\n", tree.ErrSyntax, 2},
 		{"empty", "# nothing\n", tree.ErrEmpty, 0},

@@ -17,7 +17,10 @@
 //     is "well", "known"), slashes, punctuation and symbols. Punctuation
 //     and symbols (Unicode P and S, and the ' . , above when they join
 //     nothing) are dropped, or with Tokenizer.Punct each becomes a token of
-//     its own. Controls, format characters and U+FFFD are dropped.
+//     its own. Controls, the zero-width space and U+FFFD separate words;
+//     other format characters (the soft hyphen, zero-width joiners, the
+//     word joiner) are dropped without separating them: "co\u00adoperate"
+//     is "cooperate".
 //   - Tokens are lower-cased rune by rune (unicode.ToLower: "ÉCOLE" →
 //     "école"; ß stays ß), unless Tokenizer.Case, and put in Unicode
 //     normalization form C (golang.org/x/text/unicode/norm), so that "café"

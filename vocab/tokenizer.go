@@ -66,6 +66,7 @@ const (
 	cQuote         // ' : joins two letters
 	cPoint         // . and , : join two digits
 	cPunct         // a token of its own with Punct, else a separator
+	cIgnore        // dropped, without separating words
 )
 
 var asciiClass = func() (t [utf8.RuneSelf]uint8) {
@@ -104,8 +105,12 @@ func class(r rune) uint8 {
 		return cLetter
 	case unicode.IsPunct(r) || unicode.IsSymbol(r):
 		return cPunct
+	case r != '\u200b' && unicode.Is(unicode.Cf, r):
+		// Format characters inside words: the soft hyphen (from &shy;),
+		// the zero-width joiner and non-joiner, the word joiner.
+		return cIgnore
 	}
-	return cSpace // spaces, controls, format characters, U+FFFD for bad bytes
+	return cSpace // spaces, controls, the zero-width space, U+FFFD for bad bytes
 }
 
 // Each calls fn with every token of text in order, until fn returns false,
@@ -181,6 +186,7 @@ func (tk *Tokenizer) Each(text string, fn func(tok []byte) bool) {
 		case cPunct:
 			flush()
 			punct(r)
+		case cIgnore:
 		default:
 			flush()
 		}

@@ -30,6 +30,7 @@ func TestTokenize(t *testing.T) {
 		{"numbers and symbols", "x² ½cup 5€ 😀ok", Tokenizer{}, []string{"x²", "½cup", "5", "ok"}},
 		{"white space and controls", "a\tb\nc\r\nd\u00a0e\u200bf\x00g", Tokenizer{}, []string{"a", "b", "c", "d", "e", "f", "g"}},
 		{"invalid UTF-8", "ab\xffcd", Tokenizer{}, []string{"ab", "cd"}},
+		{"format characters inside words", "co\u00adoperate می\u200cخواهم a\u2060b c\u200bd", Tokenizer{}, []string{"cooperate", "میخواهم", "ab", "c", "d"}},
 		{"case kept", "The CAT", Tokenizer{Case: true}, []string{"The", "CAT"}},
 		{"punctuation kept", "Hi, well-known 'x' U.S. a''b 3.", Tokenizer{Punct: true},
 			[]string{"hi", ",", "well", "-", "known", "'", "x", "'", "u", ".", "s", ".", "a", "'", "'", "b", "3", "."}},

@@ -56,10 +56,13 @@ func (c *Counter) Add(tk *Tokenizer, text string) {
 	c.docs++
 }
 
-// AddTokens counts the given tokens as one document.
+// AddTokens counts the given tokens as one document. A token equal to
+// UnknownWord counts as a token but not as a word: it stays unknown.
 func (c *Counter) AddTokens(toks []string) {
 	for _, w := range toks {
-		c.add([]byte(w))
+		if w != UnknownWord {
+			c.add([]byte(w))
+		}
 	}
 	c.tokens += int64(len(toks))
 	c.docs++

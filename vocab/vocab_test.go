@@ -65,6 +65,17 @@ func TestCounterTruncates(t *testing.T) {
 	}
 }
 
+// TestAddTokensUnknown: "<unk>" given as a token counts as a token of the
+// unknown word, not as a word of its own.
+func TestAddTokensUnknown(t *testing.T) {
+	c := NewCounter()
+	c.AddTokens([]string{UnknownWord, "a", UnknownWord, "a"})
+	v := c.Vocab(nil)
+	if !slices.Equal(v.Words(), []string{UnknownWord, "a"}) || v.Count(Unknown) != 2 || c.Tokens() != 4 {
+		t.Errorf("words %q, unknown count %d, tokens %d", v.Words(), v.Count(Unknown), c.Tokens())
+	}
+}
+
 func TestNew(t *testing.T) {
 	if _, err := New([]string{"a"}); err == nil {
 		t.Error("no <unk> first: no error")

@@ -126,7 +126,11 @@ func report(e *env, name string, err error) int {
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintf(e.stderr, "twl %s: %s\n\n", name, ue.msg)
+		prefix := "twl " + name // a subcommand's flags name it: "twl text stats"
+		if ue.fs != nil {
+			prefix = ue.fs.Name()
+		}
+		fmt.Fprintf(e.stderr, "%s: %s\n\n", prefix, ue.msg)
 		if ue.fs != nil {
 			ue.fs.usage(e.stderr, false)
 		}

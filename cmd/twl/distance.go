@@ -218,7 +218,7 @@ const distanceExamples = `  # One distance per pair of lines.
 
 func runDistance(e *env, args []string) error {
 	fs := newFlags("distance", "twl distance --tree TREE [flags] A.jsonl B.jsonl", distanceAbout, distanceExamples)
-	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, or chain:N or star:N for labels named 0 … N−1 (required)")
+	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required)")
 	pairwise := fs.Bool("pairwise", false, "print the matrix of distances between every row of A and every row of B")
 	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")
 	method := fs.String("method", "tw", "the distance `METHOD` to compute; available: "+methodNames())

@@ -90,7 +90,7 @@ const evalExamples = `  # The measures of predictions against their targets.
 
 func runEval(e *env, args []string) error {
 	fs := newFlags("eval", "twl eval --tree TREE [flags] PRED.jsonl TARGET.jsonl\n  twl eval --multilabel --tree TREE [flags] PRED.jsonl LABELS.jsonl", evalAbout, evalExamples)
-	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, or chain:N or star:N for labels named 0 … N−1 (required)")
+	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required)")
 	format := fs.String("format", "text", "output `FORMAT`: text or json")
 	pyldl := fs.Bool("pyldl", false, "clip masses to [2.2e-16, 1] before clark, canberra and kl, as PyLDL does")
 	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")
@@ -104,6 +104,8 @@ func runEval(e *env, args []string) error {
 		return err
 	}
 	switch {
+	case len(pos) != 2 && *multilabel:
+		return fs.fail("want two files, the predictions PRED.jsonl and the label sets LABELS; got %d arguments", len(pos))
 	case len(pos) != 2:
 		return fs.fail("want two files of distributions, PRED.jsonl TARGET.jsonl; got %d arguments", len(pos))
 	case pos[0] == "-" && pos[1] == "-":

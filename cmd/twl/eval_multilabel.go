@@ -23,6 +23,9 @@ type multilabelOptions struct {
 // readLabelSets reads the true label sets of eval --multilabel: a file of
 // label sets, or any corpus file with labels.
 func readLabelSets(e *env, path string, t *tree.Tree, asGiven bool) (*corpus.Corpus, error) {
+	if path != "-" {
+		return corpus.ReadFile(path, t, &corpus.Options{AsGiven: asGiven}) // a missing data set's file says where to get it
+	}
 	r, name, err := e.open(path)
 	if err != nil {
 		return nil, err

@@ -88,7 +88,7 @@ func addTrainFlags(fs *flags) *trainFlags {
 	return &trainFlags{
 		data: fs.String("data", "", "the training data `FILE`: JSON Lines {\"x\": [...], \"y\": {...}}, "+
 			"or a MATLAB .mat file with \"features\" and \"labels\" (required)"),
-		tree: fs.String("tree", "", "the label `TREE`: an edge-list file, or chain, star, chain:N, star:N "+
+		tree: fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain, star, chain:N, star:N "+
 			"(chain and star alone only for .mat data, N = its number of labels) (required)"),
 		loss:        fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw or kl+sinkhorn"),
 		lambda:      fs.Float64("lambda", defLambda, "the weight `λ` of the transport term of kl+tw and kl+sinkhorn"),
@@ -471,6 +471,7 @@ func (s *fitSpec) decayEnd(m *model.Linear) int {
 // same file, by os.SameFile, so also through another path or a link):
 // writing it would destroy the input. Empty names and "-" are skipped.
 func checkNotInput(fs *flags, outputs map[string]string, inputs map[string]string) error {
+	// An input given as taxonomy:FILE or edges:FILE is the file FILE.
 	for oflag, out := range outputs {
 		if out == "" || out == "-" {
 			continue
@@ -483,6 +484,7 @@ func checkNotInput(fs *flags, outputs map[string]string, inputs map[string]strin
 			if in == "" || in == "-" {
 				continue
 			}
+			in = treePath(in)
 			if ifi, err := os.Stat(in); err == nil && os.SameFile(ofi, ifi) {
 				return fs.fail("--%s %s is the %s file: writing it would destroy the input", oflag, out, iflag)
 			}

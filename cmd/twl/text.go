@@ -1,15 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/twl-ldl/twl/corpus"
@@ -32,7 +31,8 @@ BlurbGenreCollection files, the JSON Lines of the hierarchical
 text-classification toolkits ({"token": …, "label": […]}) or plain JSON
 Lines ({"text": …, "labels": […]}); the format is detected from the
 content. The tree is an edge list (parent<TAB>child) or a toolkit taxonomy
-(parent<TAB>child<TAB>child…, with a Root line).`,
+(parent<TAB>child<TAB>child…, with a Root line; named FILE.taxonomy or given
+as taxonomy:FILE).`,
 	examples: `  # What is in 20 Newsgroups, and how much of its vocabulary the word vectors cover.
   twl text stats --data ../shared/data/text/20ng/train.jsonl --tree ../shared/data/text/20ng/20ng.tree \
       --emb ../shared/data/embeddings/novels-fasttext-100d.vec`,
@@ -43,15 +43,16 @@ func runText(e *env, args []string) error { return texts.run(e, args) }
 // textFlags are the flags shared by the text commands that read a corpus
 // and tokenize it.
 type textFlags struct {
-	tree     *string
-	asGiven  *bool
-	title    *bool
-	maxLen   *int
-	keep     *string
-	punct    *bool
-	keepCase *bool
-	minCount *int64
-	maxVocab *int
+	tree       *string
+	asGiven    *bool
+	allowEmpty *bool
+	title      *bool
+	maxLen     *int
+	keep       *string
+	punct      *bool
+	keepCase   *bool
+	minCount   *int64
+	maxVocab   *int
 }
 
 func addTextFlags(fs *flags, treeRequired bool) *textFlags {
@@ -60,15 +61,16 @@ func addTextFlags(fs *flags, treeRequired bool) *textFlags {
 		need = " (required)"
 	}
 	return &textFlags{
-		tree:     fs.String("tree", "", "the label `TREE`: an edge-list file (parent<TAB>child), or a toolkit taxonomy (a .taxonomy file, a file with a Root line, or taxonomy:FILE)"+need),
-		asGiven:  fs.Bool("as-given", false, "keep label sets as the file gives them, instead of adding every ancestor of a label"),
-		title:    fs.Bool("title", false, "BlurbGenreCollection: the text is the title and the body, not the body alone"),
-		maxLen:   fs.Int("max-len", 0, "truncate documents to `N` tokens (0: no limit)"),
-		keep:     fs.String("keep", "first", "which tokens truncation keeps: `first` or last"),
-		punct:    fs.Bool("punct", false, "keep punctuation marks as tokens of their own"),
-		keepCase: fs.Bool("case", false, "keep letter case (default: lower-case every token)"),
-		minCount: fs.Int64("min-count", 2, "the vocabulary keeps words seen at least `N` times in training"),
-		maxVocab: fs.Int("max-vocab", 0, "the vocabulary keeps at most the `N` most frequent words (0: no limit)"),
+		tree:       fs.String("tree", "", "the label `TREE`: an edge-list file (parent<TAB>child), a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N, star:N"+need),
+		asGiven:    fs.Bool("as-given", false, "keep label sets as the file gives them, instead of adding every ancestor of a label"),
+		allowEmpty: fs.Bool("allow-empty", false, "keep documents whose text is empty (default: an error)"),
+		title:      fs.Bool("title", false, "BlurbGenreCollection: the text is the title and the body, not the body alone"),
+		maxLen:     fs.Int("max-len", 0, "truncate documents to `N` tokens (0: no limit)"),
+		keep:       fs.String("keep", "first", "which tokens truncation keeps: `first` or last"),
+		punct:      fs.Bool("punct", false, "keep punctuation marks as tokens of their own"),
+		keepCase:   fs.Bool("case", false, "keep letter case (default: lower-case every token)"),
+		minCount:   fs.Int64("min-count", 2, "the vocabulary keeps words seen at least `N` times in training"),
+		maxVocab:   fs.Int("max-vocab", 0, "the vocabulary keeps at most the `N` most frequent words (0: no limit)"),
 	}
 }
 
@@ -89,49 +91,62 @@ func (tf *textFlags) tokenizer(fs *flags) (*vocab.Tokenizer, *vocab.Options, err
 		&vocab.Options{MinCount: *tf.minCount, MaxSize: *tf.maxVocab}, nil
 }
 
-// readLabelTree reads a label tree from a file: an edge list, or a toolkit
-// taxonomy when spec is taxonomy:FILE, the file's name ends in .taxonomy,
-// or the file is one no edge list can be (a line of more than three fields,
-// or of three whose last is not a number) and has a line starting with
-// Root<TAB>. A valid edge-list file is always read as one.
+// readLabelTree reads a label tree from a file: a toolkit taxonomy when
+// spec is taxonomy:FILE or the file's name ends in .taxonomy, an edge list
+// when spec is edges:FILE or otherwise. A file of neither kind by name that
+// has a line starting with Root<TAB> is refused as ambiguous: read as an
+// edge list it would make "Root" a label, and a taxonomy with one child per
+// line reads as an edge list without error.
 func readLabelTree(spec string) (*tree.Tree, error) {
 	if path, ok := strings.CutPrefix(spec, "taxonomy:"); ok {
 		return tree.ReadTaxonomyFile(path, nil)
+	}
+	if path, ok := strings.CutPrefix(spec, "edges:"); ok {
+		return tree.ReadFile(path, nil)
 	}
 	data, err := os.ReadFile(spec)
 	if err != nil {
 		return nil, err
 	}
-	if filepath.Ext(spec) == ".taxonomy" || isTaxonomy(data) {
+	if filepath.Ext(spec) == ".taxonomy" {
 		return tree.ReadTaxonomy(bytes.NewReader(data), spec, nil)
+	}
+	if line := rootLine(data); line > 0 {
+		return nil, fmt.Errorf("%s:%d: a line starts with Root<TAB>, as in a toolkit taxonomy: "+
+			"give the tree as taxonomy:%s (or name it .taxonomy), or as edges:%s if Root is a node of an edge list", spec, line, spec, spec)
 	}
 	return tree.Read(bytes.NewReader(data), spec, nil)
 }
 
-// isTaxonomy reports whether data is a toolkit taxonomy that no edge list
-// can be: a line starting with Root<TAB>, and a line of more than three
-// fields or of three whose last is not a number.
-func isTaxonomy(data []byte) bool {
-	root, notEdges := false, false
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		fields := strings.Split(strings.TrimSuffix(sc.Text(), "\r"), "\t")
-		root = root || strings.TrimSpace(fields[0]) == tree.TaxonomyRoot && len(fields) > 1
-		if len(fields) > 3 {
-			notEdges = true
-		} else if len(fields) == 3 {
-			_, err := strconv.ParseFloat(strings.TrimSpace(fields[2]), 64)
-			notEdges = notEdges || err != nil
+// treePath returns the file of a tree argument: spec without a taxonomy: or
+// edges: prefix.
+func treePath(spec string) string {
+	for _, p := range []string{"taxonomy:", "edges:"} {
+		if path, ok := strings.CutPrefix(spec, p); ok {
+			return path
 		}
 	}
-	return root && notEdges
+	return spec
+}
+
+// rootLine returns the 1-based number of the first line of data that
+// starts with Root<TAB>, or 0.
+func rootLine(data []byte) int {
+	for n, line := range bytes.Split(data, []byte("\n")) {
+		if bytes.HasPrefix(bytes.TrimPrefix(line, []byte("\ufeff")), []byte(tree.TaxonomyRoot+"\t")) {
+			return n + 1
+		}
+	}
+	return 0
 }
 
 // readCorpus reads the corpus at path with the tree (nil for none) and the
 // flags' options; a file of label sets alone is refused.
 func readCorpus(path string, t *tree.Tree, tf *textFlags, unlabeled bool) (*corpus.Corpus, error) {
-	c, err := corpus.ReadFile(path, t, &corpus.Options{AsGiven: *tf.asGiven, Title: *tf.title, Unlabeled: unlabeled})
+	c, err := corpus.ReadFile(path, t, &corpus.Options{AsGiven: *tf.asGiven, Title: *tf.title, Unlabeled: unlabeled, AllowEmpty: *tf.allowEmpty})
+	if errors.Is(err, corpus.ErrEmptyText) {
+		return nil, fmt.Errorf("%w (--allow-empty keeps such documents)", err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +213,7 @@ func runTextStats(e *env, args []string) error {
 	}
 	var t *tree.Tree
 	if *tf.tree != "" {
-		if t, err = readLabelTree(*tf.tree); err != nil {
+		if t, _, err = resolveTree(fs, *tf.tree, 0); err != nil {
 			return err
 		}
 	}
@@ -261,7 +276,7 @@ func writeStatsJSON(buf *bytes.Buffer, c *corpus.Corpus, st *corpus.Stats, cov *
 		Labels    []string      `json:"labels"`
 		Embedding *embCoverage  `json:"embedding,omitempty"`
 		Stats     *corpus.Stats `json:"stats"`
-	}{c.File, c.Format.String(), c.Labels, cov, st}
+	}{c.File, c.Format.String(), append([]string{}, c.Labels...), cov, st}
 	b, err := json.Marshal(out)
 	if err != nil {
 		panic(err) // not reached: every value is finite

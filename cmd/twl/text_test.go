@@ -28,7 +28,7 @@ func TestTextStats(t *testing.T) {
 		"e.vec": "2 3\ndragons 1 2 3\nsoup 0 0 1\n"})
 	for _, tr := range []string{"g.tree", "g.taxonomy"} {
 		code, out, errOut := twl(t, "", "text", "stats", "--data", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, tr),
-			"--emb", filepath.Join(dir, "e.vec"), "--format", "json")
+			"--emb", filepath.Join(dir, "e.vec"), "--format", "json", "--allow-empty")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -61,7 +61,7 @@ func TestTextStats(t *testing.T) {
 			t.Errorf("%s: label documents %v", tr, docs)
 		}
 	}
-	code, out, errOut := twl(t, "", "text", "stats", "--data", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "g.tree"), "--max-len", "2")
+	code, out, errOut := twl(t, "", "text", "stats", "--data", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "g.tree"), "--max-len", "2", "--allow-empty")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -88,8 +88,9 @@ func TestTextStatsErrors(t *testing.T) {
 		{[]string{"--data", "$D/d.jsonl", "--keep", "middle"}, 2, []string{"--keep must be first or last"}, false},
 		{[]string{"--data", "$D/bad.jsonl", "--tree", "$D/g.tree"}, 1, []string{"$D/bad.jsonl:2: unknown label", `"Jazz"`}, true},
 		{[]string{"--data", "$D/sets.jsonl"}, 1, []string{"holds label sets", "no text"}, false},
-		{[]string{"--data", "$D/d.jsonl", "--tree", "$D/cyc.taxonomy"}, 1, []string{"$D/cyc.taxonomy:3: cycle"}, true},
-		{[]string{"--data", "$D/d.jsonl", "--emb", "$D/ragged.vec"}, 1, []string{"$D/ragged.vec:3:"}, true},
+		{[]string{"--data", "$D/d.jsonl", "--tree", "$D/cyc.taxonomy", "--allow-empty"}, 1, []string{"$D/cyc.taxonomy:3: cycle"}, true},
+		{[]string{"--data", "$D/d.jsonl", "--emb", "$D/ragged.vec", "--allow-empty"}, 1, []string{"$D/ragged.vec:3:"}, true},
+		{[]string{"--data", "$D/d.jsonl"}, 1, []string{"$D/d.jsonl:3: empty text", "--allow-empty"}, true},
 		{[]string{"--data", "$D/BlurbGenreCollection_EN_train.txt"}, 1, []string{"uni-hamburg.de"}, false},
 	} {
 		args := []string{"text", "stats"}
@@ -103,24 +104,25 @@ func TestTextStatsErrors(t *testing.T) {
 	expectFailure(t, code, out, errOut, 2, []string{`unknown command "nope"`, "stats"}, dir, false)
 }
 
-// TestReadLabelTree checks which files are read as taxonomies: by prefix, by
-// extension, or by content no edge list can have; a valid edge list with a
-// node named Root stays an edge list.
+// TestReadLabelTree checks which files are read as taxonomies: by prefix or
+// extension; a file with a Root<TAB> line and neither is refused as
+// ambiguous (a one-child taxonomy reads as an edge list without error),
+// and edges:FILE reads it as an edge list with Root a node.
 func TestReadLabelTree(t *testing.T) {
 	dir := write(t, map[string]string{
-		"a.txt":      "Root\tcs\tmath\ncs\tcs.lg\tcs.cv\n", // three fields, the last no number
-		"b.tree":     "Root\tcs\ncs\tcs.lg\n",              // an edge list: Root is a label
-		"c.taxonomy": "Root\tcs\ncs\tcs.lg\n",
+		"b.tree":     "Root\tcs\ncs\tcs.lg\n",
+		"c.taxonomy": "Root\tcs\ncs\tcs.lg\tcs.cv\n",
+		"plain.tree": "cs\tcs.lg\n",
 	})
 	for _, c := range []struct {
 		spec     string
 		root     bool // Root is a label
 		children int  // children of cs
 	}{
-		{"a.txt", false, 2}, {"b.tree", true, 1}, {"c.taxonomy", false, 1}, {"taxonomy:" + filepath.Join(dir, "b.tree"), false, 1},
+		{"c.taxonomy", false, 2}, {"taxonomy:$D/b.tree", false, 1}, {"edges:$D/b.tree", true, 1}, {"plain.tree", false, 1},
 	} {
-		spec := c.spec
-		if !strings.HasPrefix(spec, "taxonomy:") {
+		spec := strings.ReplaceAll(c.spec, "$D", dir)
+		if !strings.Contains(c.spec, ":") {
 			spec = filepath.Join(dir, spec)
 		}
 		tr, err := readLabelTree(spec)
@@ -133,4 +135,12 @@ func TestReadLabelTree(t *testing.T) {
 			t.Errorf("%s: Root a label %v, cs has %d children", c.spec, root, len(tr.Children(nil, cs)))
 		}
 	}
+	_, err := readLabelTree(filepath.Join(dir, "b.tree"))
+	if err == nil || !strings.Contains(err.Error(), "b.tree:1: a line starts with Root") || !strings.Contains(err.Error(), "taxonomy:") {
+		t.Errorf("ambiguous file: error %v", err)
+	}
+	// An output that is the input given as taxonomy:FILE is refused.
+	code, out, errOut := twl(t, "", "text", "stats", "--data", filepath.Join(dir, "plain.tree"), "--tree",
+		"taxonomy:"+filepath.Join(dir, "c.taxonomy"), "--out", filepath.Join(dir, "c.taxonomy"))
+	expectFailure(t, code, out, errOut, 2, []string{"would destroy the input"}, dir, false)
 }

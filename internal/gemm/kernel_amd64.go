@@ -1,0 +1,36 @@
+//go:build amd64 && !purego
+
+package gemm
+
+import "golang.org/x/sys/cpu"
+
+// useAVX2 selects the AVX2 + FMA microkernel (kernel_amd64.s).
+var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// kernelAVX2 is kernelGo in AVX2 + FMA assembly; strides are in elements.
+//
+//go:noescape
+func kernelAVX2(kc int, a *float32, rsa, csa int, b *float32, csb int, c *float32, ldc, rows, cols int, add bool)
+
+// kernel runs the microkernel (see kernel.go) in assembly where the
+// processor allows, checking the last element each operand reaches.
+func kernel(kc int, a []float32, rsa, csa int, b []float32, csb int, c []float32, ldc, rows, cols int, add bool) {
+	if !useAVX2 {
+		kernelGo(kc, a, rsa, csa, b, csb, c, ldc, rows, cols, add)
+		return
+	}
+	if rows < 1 || rows > mr || cols < 1 || cols > nr {
+		panic("gemm: bad tile")
+	}
+	_ = c[(rows-1)*ldc+cols-1]
+	if kc > 0 {
+		_ = a[(mr-1)*rsa+(kc-1)*csa]
+		_ = b[(kc-1)*csb+nr-1]
+	}
+	kernelAVX2(kc, &a[0], rsa, csa, &b[0], csb, &c[0], ldc, rows, cols, add)
+}
+
+// fmaAsm returns a·b + c by one VFMADD231SS (for the tests of fma32).
+//
+//go:noescape
+func fmaAsm(a, b, c float32) float32
