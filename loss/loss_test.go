@@ -590,3 +590,43 @@ func TestEvalTermsEqualsEval(t *testing.T) {
 		}
 	}
 }
+
+// TestNewPaper checks the five losses of the paper's tables by their names
+// and their values on one row against the losses made directly.
+func TestNewPaper(t *testing.T) {
+	tr := tree.Random(12, rand.NewPCG(1, 2))
+	rng := rand.New(rand.NewPCG(3, 4))
+	z := make([]float64, 12)
+	for i := range z {
+		z[i] = rng.NormFloat64()
+	}
+	y := testutil.Dist(rng, 12)
+	cost := tr.DistanceMatrix(nil).RawMatrix().Data
+	direct := map[string]loss.Loss{"kl": loss.NewKL(12), "kl+0.5tw": loss.NewKLTW(tr, 0.5), "kl+tw": loss.NewKLTW(tr, 1)}
+	for _, lambda := range []float64{0.5, 1} {
+		l, err := loss.NewKLSinkhorn(cost, 12, lambda, loss.PaperSinkhorn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		direct[map[float64]string{0.5: "kl+0.5w1", 1: "kl+w1"}[lambda]] = l
+	}
+	for _, id := range loss.PaperIDs {
+		for _, c := range [][]float64{nil, cost} {
+			l, err := loss.NewPaper(id, tr, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err1 := l.Eval(make([]float64, 12), z, y)
+			want, err2 := direct[id].Eval(make([]float64, 12), z, y)
+			if err1 != nil || err2 != nil || got != want || l.Name() != direct[id].Name() {
+				t.Errorf("%s: %v (%s), want %v (%s)", id, got, l.Name(), want, direct[id].Name())
+			}
+		}
+	}
+	if _, err := loss.NewPaper("kl+2tw", tr, nil); err == nil {
+		t.Error("unknown loss: no error")
+	}
+	if loss.PaperLabel("kl+0.5tw") != "KL + ½TW" || loss.PaperLabel("x") != "x" {
+		t.Error("loss.PaperLabel")
+	}
+}

@@ -34,9 +34,9 @@ func (w *Workspace) Backward(grad []float32, dz []float64, emb bool) {
 			gB2[j] += row[j]
 		}
 	}
-	matmul(gW2, H, w.dz, L, true, w.a1, H, false, L, H, B, true)
+	w.gm.Mul(gW2, H, w.dz, L, true, w.a1, H, false, L, H, B, true)
 	w.da1 = grow(w.da1, B*H)
-	matmul(w.da1, H, w.dz, L, false, m.W2, H, false, B, H, L, false)
+	w.gm.Mul(w.da1, H, w.dz, L, false, m.W2, H, false, B, H, L, false)
 	for r := range B {
 		da, a := w.da1[r*H:(r+1)*H], w.a1[r*H:(r+1)*H]
 		for j := range da {
@@ -46,15 +46,18 @@ func (w *Workspace) Backward(grad []float32, dz []float64, emb bool) {
 			gB1[j] += da[j]
 		}
 	}
-	matmul(gW1, H, w.da1, H, true, w.hfin, H, false, H, H, B, true)
+	w.gm.Mul(gW1, H, w.da1, H, true, w.hfin, H, false, H, H, B, true)
 	w.dhfin = grow(w.dhfin, B*H)
-	matmul(w.dhfin, H, w.da1, H, false, m.W1, H, false, B, H, H, false)
+	w.gm.Mul(w.dhfin, H, w.da1, H, false, m.W1, H, false, B, H, H, false)
 
 	// Back through time. dh and dc hold, for the rows running at step t,
 	// the gradients with respect to h_t and c_t from the later steps; a
 	// document whose last token is t receives its final state's gradient.
 	w.dh = grow(w.dh, B*H)
 	w.dc = grow(w.dc, B*H)
+	if T > 1 {
+		w.wh.Pack(m.Wh, H, false, 4*H, H)
+	}
 	for t := T - 1; t >= 0; t-- {
 		b, o := lay.bt[t], lay.off[t]
 		next := 0
@@ -70,7 +73,7 @@ func (w *Workspace) Backward(grad []float32, dz []float64, emb bool) {
 		g := w.g[o*4*H : (o+b)*4*H]
 		cellBackward(b, H, g, cp, w.tc[o*H:(o+b)*H], w.dh, w.dc)
 		if t > 0 {
-			matmul(w.dh, H, g, 4*H, false, m.Wh, H, false, b, H, 4*H, false)
+			w.gm.MulPacked(w.dh, H, g, 4*H, false, &w.wh, b, false)
 		}
 	}
 	// Empty documents (rows past bt[0]) have no steps: nothing flows
@@ -85,12 +88,12 @@ func (w *Workspace) Backward(grad []float32, dz []float64, emb bool) {
 	}
 	if T > 1 {
 		o1 := lay.off[1]
-		matmul(gWh, H, w.g[o1*4*H:], 4*H, true, w.hp[o1*H:], H, false, 4*H, H, N-o1, true)
+		w.gm.Mul(gWh, H, w.g[o1*4*H:], 4*H, true, w.hp[o1*H:], H, false, 4*H, H, N-o1, true)
 	}
-	matmul(gWx, D, w.g, 4*H, true, w.x, D, false, 4*H, D, N, true)
+	w.gm.Mul(gWx, D, w.g, 4*H, true, w.x, D, false, 4*H, D, N, true)
 	if emb {
 		w.dx = grow(w.dx, N*D)
-		matmul(w.dx, D, w.g, 4*H, false, m.Wx, D, false, N, D, 4*H, false)
+		w.gm.Mul(w.dx, D, w.g, 4*H, false, m.Wx, D, false, N, D, 4*H, false)
 		for n, id := range w.tokens {
 			dst := gEmb[int(id)*D : (int(id)+1)*D]
 			for j, v := range w.dx[n*D : (n+1)*D] {

@@ -1,6 +1,10 @@
 package lstm
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/twl-ldl/twl/internal/gemm"
+)
 
 // Workspace holds a model's activations for one mini-batch, kept by
 // Forward for Backward, and the scratch memory of both, grown to the
@@ -8,6 +12,9 @@ import "fmt"
 // concurrent use; use one per goroutine.
 type Workspace struct {
 	m      *Model
+	gm     *gemm.Workspace
+	whT    gemm.Packed // Whᵀ, packed for the forward recurrence
+	wh     gemm.Packed // Wh, packed for the backward one
 	lay    layout
 	tokens []int32   // N token IDs, time-major in the layout's order
 	x      []float32 // N×D word vectors
@@ -24,7 +31,7 @@ type Workspace struct {
 }
 
 // NewWorkspace returns a Workspace for m.
-func (m *Model) NewWorkspace() *Workspace { return &Workspace{m: m} }
+func (m *Model) NewWorkspace() *Workspace { return &Workspace{m: m, gm: gemm.NewWorkspace(0)} }
 
 // grow returns s resized to n, reusing its memory when it is large enough.
 func grow(s []float32, n int) []float32 {
@@ -70,18 +77,21 @@ func (w *Workspace) Forward(dst []float64, docs [][]int32) {
 	w.hp = grow(w.hp, N*H)
 	w.hfin = grow(w.hfin, B*H)
 	clear(w.hfin) // empty documents keep the zero state
-	matmul(w.g, 4*H, w.x, D, false, m.Wx, D, true, N, 4*H, D, false)
+	w.gm.Mul(w.g, 4*H, w.x, D, false, m.Wx, D, true, N, 4*H, D, false)
 
 	// The recurrence.
 	if T > 0 {
 		clear(w.hp[:lay.bt[0]*H])
+	}
+	if T > 1 {
+		w.whT.Pack(m.Wh, H, true, H, 4*H)
 	}
 	for t := range T {
 		b, o := lay.bt[t], lay.off[t]
 		g := w.g[o*4*H : (o+b)*4*H]
 		var cp []float32
 		if t > 0 {
-			matmul(g, 4*H, w.hp[o*H:(o+b)*H], H, false, m.Wh, H, true, b, 4*H, H, true)
+			w.gm.MulPacked(g, 4*H, w.hp[o*H:(o+b)*H], H, false, &w.whT, b, true)
 			cp = w.c[lay.off[t-1]*H:]
 		}
 		// Rows that go on to step t+1 write h into its hp block; the rest
@@ -104,14 +114,14 @@ func (w *Workspace) Forward(dst []float64, docs [][]int32) {
 	// The classifier: a1 = ReLU(hfin·W1ᵀ + b1), z = a1·W2ᵀ + b2.
 	w.a1 = grow(w.a1, B*H)
 	w.z = grow(w.z, B*L)
-	matmul(w.a1, H, w.hfin, H, false, m.W1, H, true, B, H, H, false)
+	w.gm.Mul(w.a1, H, w.hfin, H, false, m.W1, H, true, B, H, H, false)
 	for r := range B {
 		row := w.a1[r*H : (r+1)*H]
 		for j, v := range row {
 			row[j] = max(v+m.B1[j], 0)
 		}
 	}
-	matmul(w.z, L, w.a1, H, false, m.W2, H, true, B, L, H, false)
+	w.gm.Mul(w.z, L, w.a1, H, false, m.W2, H, true, B, L, H, false)
 	for r := range B {
 		row := w.z[r*L : (r+1)*L]
 		out := dst[lay.perm[r]*L : (lay.perm[r]+1)*L]

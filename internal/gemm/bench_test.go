@@ -30,6 +30,9 @@ var benchShapes = []benchShape{
 	{name: "FC", m: 100, n: 200, k: 200, transB: true},
 	{name: "FC1", m: 1, n: 200, k: 200, transB: true},
 	{name: "FC17", m: 17, n: 200, k: 200, transB: true},
+	{name: "FCPacked", m: 100, n: 200, k: 200, transB: true, packed: true},
+	{name: "FC1Packed", m: 1, n: 200, k: 200, transB: true, packed: true},
+	{name: "FC17Packed", m: 17, n: 200, k: 200, transB: true, packed: true},
 	{name: "Square1000", m: 1000, n: 1000, k: 1000},
 }
 

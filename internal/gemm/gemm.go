@@ -167,6 +167,12 @@ func (w *Workspace) run() {
 	if c := mLoad*work + pack/float64(mParts) + float64(2*kBlocks(k)*loopCost); j.packed == nil && mParts > 1 && c < cost {
 		split = splitShared
 	}
+	if forceSplit != splitAuto {
+		split = forceSplit
+		if split == splitShared && j.packed != nil {
+			split = splitRows
+		}
+	}
 	switch split {
 	case splitCols:
 		w.reserve(nParts)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -139,5 +140,174 @@ func TestMulRandomShapes(t *testing.T) {
 		s := shape{m: 1 + rng.IntN(300), n: 1 + rng.IntN(300), k: 1 + rng.IntN(700),
 			transA: rng.IntN(2) == 0, transB: rng.IntN(2) == 0, accumulate: rng.IntN(2) == 0, pad: rng.IntN(20)}
 		checkShape(t, rng, s, configs)
+	}
+}
+
+// lstmShapes are the products of the LSTM text classifier (batch 100,
+// hidden 200, gates 800, embedding 100, T·B = 20000 tokens; see
+// bench_test.go), with tokens rows, usually 20000.
+func lstmShapes(tokens int) []shape {
+	return []shape{
+		{m: 100, n: 800, k: 200, transB: true, accumulate: true}, // recurrent forward
+		{m: 100, n: 200, k: 800},                                 // recurrent backward
+		{m: tokens, n: 800, k: 100, transB: true},                // input projection
+		{m: 800, n: 200, k: tokens, transA: true, accumulate: true},
+		{m: 800, n: 100, k: tokens, transA: true, accumulate: true}, // weight gradients
+		{m: tokens, n: 100, k: 800},                                 // input gradient
+		{m: 100, n: 200, k: 200, transB: true},                      // fully connected
+		{m: 37, n: 200, k: 200, transB: true},
+	}
+}
+
+// TestMulLSTMShapes runs the LSTM's shapes in every configuration and
+// requires the same bits from all, and the reference's bits on a sample
+// of elements (the reference in Go takes minutes on all of them). With
+// -short, or without the assembly kernel, the token count is 2000.
+func TestMulLSTMShapes(t *testing.T) {
+	defer func(f, b int) { forceSplit, wholeB = f, b }(forceSplit, wholeB)
+	whole := wholeB
+	tokens := 20000
+	if testing.Short() || !useAVX2 {
+		tokens = 2000
+	}
+	rng := rand.New(rand.NewPCG(17, 18))
+	for _, s := range lstmShapes(tokens) {
+		a, lda, b, ldb, c0, ldc := s.operands(rng)
+		var first []float32
+		var p Packed
+		p.Pack(b, ldb, s.transB, s.k, s.n)
+		for _, cf := range configs {
+			forceSplit, wholeB = cf.split, whole
+			if !cf.whole {
+				wholeB = 0
+			}
+			w := NewWorkspace(cf.workers)
+			got := slices.Clone(c0)
+			w.Mul(got, ldc, a, lda, s.transA, b, ldb, s.transB, s.m, s.n, s.k, s.accumulate)
+			if first == nil {
+				first = got
+				for range 500 {
+					i, j := rng.IntN(s.m), rng.IntN(s.n)
+					want := refElement(c0[i*ldc+j], a, lda, s.transA, b, ldb, s.transB, i, j, s.k, s.accumulate)
+					if g := got[i*ldc+j]; math.Float32bits(g) != math.Float32bits(want) {
+						t.Fatalf("%v: C(%d, %d) = %v, reference %v", s, i, j, g, want)
+					}
+				}
+			} else {
+				compareC(t, fmt.Sprintf("%v %+v Mul", s, cf), got, first, ldc)
+			}
+			got = slices.Clone(c0)
+			w.MulPacked(got, ldc, a, lda, s.transA, &p, s.m, s.accumulate)
+			compareC(t, fmt.Sprintf("%v %+v MulPacked", s, cf), got, first, ldc)
+		}
+	}
+}
+
+// TestReferenceAccuracy checks the reference order against the exact
+// product: the float32 products are exact in float64 and the float64 sum
+// of k of them is within k·2⁻⁵³ of the exact sum, negligible here. Any
+// order of k fused multiply-adds and the additions into C, each rounded
+// once with unit roundoff u = 2⁻²⁴, errs by at most about (k+1)·u·(Σ_p
+// |a_ip||b_pj| + |c_ij|) (Higham, Accuracy and Stability of Numerical
+// Algorithms, §3.1); the blocked order's bound is smaller, (kc + ⌈k/kc⌉
+// + 1)·u·(…), which the test uses.
+func TestReferenceAccuracy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	for _, s := range []shape{
+		{m: 7, n: 9, k: 1}, {m: 7, n: 9, k: 100, accumulate: true}, {m: 5, n: 17, k: 1000, transA: true},
+		{m: 3, n: 4, k: 20000, transB: true, accumulate: true}, {m: 13, n: 33, k: kc + 1},
+	} {
+		a, lda, b, ldb, c0, ldc := s.operands(rng)
+		got := slices.Clone(c0)
+		mulRef(got, ldc, a, lda, s.transA, b, ldb, s.transB, s.m, s.n, s.k, s.accumulate)
+		// The Mul under test must equal the reference, so it inherits the
+		// bound.
+		w := NewWorkspace(0)
+		mul := slices.Clone(c0)
+		w.Mul(mul, ldc, a, lda, s.transA, b, ldb, s.transB, s.m, s.n, s.k, s.accumulate)
+		compareC(t, s.String(), mul, got, ldc)
+		gamma := float64(min(s.k, kc)+kBlocks(s.k)+1) * 0x1p-24
+		for i := range s.m {
+			for j := range s.n {
+				var exact, mag float64
+				if s.accumulate {
+					exact, mag = float64(c0[i*ldc+j]), math.Abs(float64(c0[i*ldc+j]))
+				}
+				for p := range s.k {
+					x := float64(opAt(a, lda, s.transA, i, p)) * float64(opAt(b, ldb, s.transB, p, j))
+					exact += x
+					mag += math.Abs(x)
+				}
+				if e := math.Abs(float64(got[i*ldc+j]) - exact); e > gamma*mag {
+					t.Fatalf("%v: C(%d, %d) = %v, exact %v: error %.3g > %.3g", s, i, j, got[i*ldc+j], exact, e, gamma*mag)
+				}
+			}
+		}
+	}
+}
+
+// TestMulAllocs checks that Mul and MulPacked allocate nothing once the
+// workspace has grown, on one worker and on several.
+func TestMulAllocs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, workers := range []int{1, 2, 3} {
+		for _, s := range []shape{
+			{m: 100, n: 800, k: 200, transB: true, accumulate: true},
+			{m: 100, n: 200, k: 800}, {m: 1000, n: 300, k: 600, transA: true},
+			{m: 7, n: 200, k: 200, transB: true},
+		} {
+			a, lda, b, ldb, c, ldc := s.operands(rng)
+			w := NewWorkspace(workers)
+			var p Packed
+			p.Pack(b, ldb, s.transB, s.k, s.n)
+			mul := func() { w.Mul(c, ldc, a, lda, s.transA, b, ldb, s.transB, s.m, s.n, s.k, s.accumulate) }
+			mulPacked := func() { w.MulPacked(c, ldc, a, lda, s.transA, &p, s.m, s.accumulate) }
+			pack := func() { p.Pack(b, ldb, s.transB, s.k, s.n) }
+			for name, f := range map[string]func(){"Mul": mul, "MulPacked": mulPacked, "Pack": pack} {
+				f()
+				if n := testing.AllocsPerRun(5, f); n != 0 {
+					t.Errorf("workers=%d %v: %s allocates %v times a call", workers, s, name, n)
+				}
+			}
+		}
+	}
+}
+
+// TestMulPanics checks that shape mistakes panic with a "gemm: " message.
+func TestMulPanics(t *testing.T) {
+	w := NewWorkspace(1)
+	s := make([]float32, 100)
+	var p Packed
+	p.Pack(s, 5, false, 4, 5) // op(B) 4×5
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"negative m", func() { w.Mul(s, 5, s, 5, false, s, 5, false, -1, 5, 5, false) }},
+		{"negative k", func() { w.Mul(s, 5, s, 5, false, s, 5, false, 5, 5, -1, false) }},
+		{"ldc < n", func() { w.Mul(s, 4, s, 5, false, s, 5, false, 5, 5, 5, false) }},
+		{"lda < k", func() { w.Mul(s, 5, s, 4, false, s, 5, false, 5, 5, 5, false) }},
+		{"lda < m, transposed", func() { w.Mul(s, 6, s, 5, true, s, 6, false, 6, 6, 5, false) }},
+		{"ldb < n", func() { w.Mul(s, 5, s, 5, false, s, 4, false, 5, 5, 5, false) }},
+		{"ldb < k, transposed", func() { w.Mul(s, 5, s, 6, false, s, 5, true, 5, 5, 6, false) }},
+		{"ld 0 with empty matrix", func() { w.Mul(s, 0, s, 1, false, s, 0, false, 0, 0, 1, false) }},
+		{"C short", func() { w.Mul(s[:24], 5, s, 5, false, s, 5, false, 5, 5, 5, false) }},
+		{"A short", func() { w.Mul(s, 5, s[:24], 5, false, s, 5, false, 5, 5, 5, false) }},
+		{"B short", func() { w.Mul(s, 5, s, 5, false, s[:24], 5, false, 5, 5, 5, false) }},
+		{"B short, transposed", func() { w.Mul(s, 10, s, 5, false, s[:44], 5, true, 5, 10, 5, false) }},
+		{"packed, A short", func() { w.MulPacked(s, 5, s[:39], 4, false, &p, 10, false) }},
+		{"packed, C short", func() { w.MulPacked(s[:49], 5, s, 4, false, &p, 10, false) }},
+		{"pack, B short", func() { p.Pack(s[:19], 5, false, 4, 5) }},
+		{"pack, negative n", func() { p.Pack(s, 5, false, 4, -1) }},
+	} {
+		func() {
+			defer func() {
+				r := recover()
+				if msg, ok := r.(string); !ok || !strings.HasPrefix(msg, "gemm: ") {
+					t.Errorf("%s: recovered %v, want a \"gemm: \" panic", c.name, r)
+				}
+			}()
+			c.f()
+		}()
 	}
 }
