@@ -6,8 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/twl-ldl/twl/experiment/internal/expstat"
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/synth"
 )
@@ -48,93 +48,23 @@ type Result struct {
 }
 
 // Machine describes where the runs ran, for the timings.
-type Machine struct {
-	GOOS       string `json:"goos"`
-	GOARCH     string `json:"goarch"`
-	CPUs       int    `json:"cpus"`
-	GOMAXPROCS int    `json:"gomaxprocs"`
-	Go         string `json:"go"`
-}
+type Machine = expstat.Machine
 
 // Stat is a mean and a sample standard deviation (NaN for one value).
-type Stat struct {
-	Mean Float `json:"mean"`
-	Std  Float `json:"std"`
-}
+type Stat = expstat.Stat
 
 // Comparison is a paired comparison of losses A and B on one metric across
-// the seeds: the differences d_k = B_k − A_k.
-type Comparison struct {
-	A      string `json:"a"`
-	B      string `json:"b"`
-	Metric string `json:"metric"`
-	N      int    `json:"n"` // seeds with both runs
-	// MeanDiff and SDDiff are the mean and the sample standard deviation of
-	// the differences.
-	MeanDiff Float `json:"mean_diff"`
-	SDDiff   Float `json:"sd_diff"`
-	// T is the paired t statistic MeanDiff/(SDDiff/√N) and P its two-sided
-	// p-value under Student's t with N − 1 degrees of freedom. For N < 2
-	// both are NaN; when every difference is the same, T is ±Inf (P = 0)
-	// or, if they are all 0, NaN (P = 1).
-	T Float `json:"t"`
-	P Float `json:"p"`
-	// BBetter, ABetter and Ties count the seeds on which B was better
-	// than A, worse, or equal, in the metric's direction.
-	BBetter int `json:"b_better"`
-	ABetter int `json:"a_better"`
-	Ties    int `json:"ties"`
-}
+// the seeds (expstat.Comparison).
+type Comparison = expstat.Comparison
 
 // Comparisons are the pairs (A, B) compared on every metric: the paper's
 // proposal against KL alone, and against the Sinkhorn baseline.
 var Comparisons = [][2]string{{"kl", "kl+tw"}, {"kl+w1", "kl+tw"}, {"kl", "kl+0.5tw"}}
 
-// PairedT returns the paired comparison of the values b[k] − a[k]:
-// see Comparison. lower says that lower values are better. It panics if
+// PairedT returns the paired comparison of the values b[k] − a[k]: see
+// Comparison. lower says that lower values are better. It panics if
 // len(a) != len(b).
-func PairedT(a, b []float64, lower bool) Comparison {
-	if len(a) != len(b) {
-		panic("synthetic: PairedT with samples of different sizes")
-	}
-	n := len(a)
-	c := Comparison{N: n}
-	d := make([]float64, n)
-	for k := range a {
-		d[k] = b[k] - a[k]
-		switch {
-		case d[k] == 0:
-			c.Ties++
-		case (d[k] < 0) == lower:
-			c.BBetter++
-		default:
-			c.ABetter++
-		}
-	}
-	if n == 0 {
-		c.MeanDiff, c.SDDiff, c.T, c.P = Float(math.NaN()), Float(math.NaN()), Float(math.NaN()), Float(math.NaN())
-		return c
-	}
-	mean := stat.Mean(d, nil)
-	c.MeanDiff = Float(mean)
-	if n < 2 {
-		c.SDDiff, c.T, c.P = Float(math.NaN()), Float(math.NaN()), Float(math.NaN())
-		return c
-	}
-	sd := stat.StdDev(d, nil)
-	c.SDDiff = Float(sd)
-	switch {
-	case sd == 0 && mean == 0:
-		c.T, c.P = Float(math.NaN()), 1
-	case sd == 0:
-		c.T, c.P = Float(math.Copysign(math.Inf(1), mean)), 0
-	default:
-		t := mean / (sd / math.Sqrt(float64(n)))
-		st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}
-		c.T, c.P = Float(t), Float(2*st.CDF(-math.Abs(t)))
-	}
-	return c
-}
+func PairedT(a, b []float64, lower bool) Comparison { return expstat.PairedT(a, b, lower) }
 
 // values returns the per-seed test means of metric name for loss id,
 // indexed by seed − 1 (NaN where the run is missing).

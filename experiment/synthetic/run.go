@@ -1,7 +1,6 @@
 package synthetic
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,9 +10,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"time"
 
+	"github.com/twl-ldl/twl/experiment/internal/expstat"
 	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/model"
@@ -89,8 +88,7 @@ func Run(cfg Config) (*Result, error) {
 	}
 	s := r.Settings
 	res := &Result{Format: ResultFormat, Config: r, Differences: r.Differences()}
-	res.Machine = Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(),
-		GOMAXPROCS: runtime.GOMAXPROCS(0), Go: runtime.Version()}
+	res.Machine = expstat.ThisMachine()
 
 	datas := map[uint64]*experimentData{}
 	getData := func(seed uint64) (*experimentData, error) {
@@ -144,7 +142,7 @@ func Run(cfg Config) (*Result, error) {
 			if runDir != "" {
 				ck = filepath.Join(runDir, fmt.Sprintf("%s-seed%d-%s.ckpt", id, seed, key.hash()))
 			}
-			run, err := trainRun(d, key, ck, every, &epochFilter{w: progress, prefix: "    ", every: max(1, s.Epochs/5)})
+			run, err := trainRun(d, key, ck, every, &expstat.EpochFilter{W: progress, Prefix: "    ", Every: max(1, s.Epochs/5)})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", tag, err)
 			}
@@ -257,29 +255,3 @@ func (k RunKey) hash() string {
 	return fmt.Sprintf("%08x", h.Sum32())
 }
 
-// epochFilter passes on the progress lines of train.Fit for every
-// every-th epoch and the last, with a prefix.
-type epochFilter struct {
-	w      io.Writer
-	prefix string
-	every  int
-	buf    []byte
-}
-
-func (f *epochFilter) Write(p []byte) (int, error) {
-	f.buf = append(f.buf, p...)
-	for {
-		i := bytes.IndexByte(f.buf, '\n')
-		if i < 0 {
-			return len(p), nil
-		}
-		line := f.buf[:i+1]
-		var e, n int
-		if _, err := fmt.Sscanf(string(line), "epoch %d/%d", &e, &n); err != nil || e%f.every == 0 || e == n {
-			if _, err := fmt.Fprintf(f.w, "%s%s", f.prefix, line); err != nil {
-				return len(p), err
-			}
-		}
-		f.buf = f.buf[i+1:]
-	}
-}

@@ -1,0 +1,170 @@
+// Package expstat holds what the experiments' reports share: JSON-safe
+// floats, means with standard deviations, the machine a run ran on, paired
+// t-tests across seeds, and a filter for training progress.
+package expstat
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"strconv"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Float is a float64 that JSON can hold whatever its value: finite values
+// are numbers in shortest round-trip form, NaN and the infinities (a
+// standard deviation over one seed, a kl that is +Inf) the strings "NaN",
+// "+Inf" and "-Inf", which Go's strconv.ParseFloat and Python's float()
+// read back.
+type Float float64
+
+// MarshalJSON implements json.Marshaler.
+func (f Float) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return []byte(`"` + strconv.FormatFloat(v, 'g', -1, 64) + `"`), nil
+	}
+	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (f *Float) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = s[1 : len(s)-1]
+		switch s {
+		case "NaN", "+Inf", "-Inf":
+		default:
+			return fmt.Errorf("expstat: %q is not a number", s)
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("expstat: %s is not a number", b)
+	}
+	*f = Float(v)
+	return nil
+}
+
+// Machine describes where the runs ran, for the timings.
+type Machine struct {
+	GOOS       string `json:"goos"`
+	GOARCH     string `json:"goarch"`
+	CPUs       int    `json:"cpus"`
+	GOMAXPROCS int    `json:"gomaxprocs"`
+	Go         string `json:"go"`
+}
+
+// ThisMachine describes the machine the program runs on.
+func ThisMachine() Machine {
+	return Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(),
+		GOMAXPROCS: runtime.GOMAXPROCS(0), Go: runtime.Version()}
+}
+
+// Stat is a mean and a sample standard deviation (NaN for one value).
+type Stat struct {
+	Mean Float `json:"mean"`
+	Std  Float `json:"std"`
+}
+
+// Comparison is a paired comparison of losses A and B on one metric across
+// the seeds: the differences d_k = B_k − A_k.
+type Comparison struct {
+	A      string `json:"a"`
+	B      string `json:"b"`
+	Metric string `json:"metric"`
+	N      int    `json:"n"` // seeds with both runs
+	// MeanDiff and SDDiff are the mean and the sample standard deviation of
+	// the differences.
+	MeanDiff Float `json:"mean_diff"`
+	SDDiff   Float `json:"sd_diff"`
+	// T is the paired t statistic MeanDiff/(SDDiff/√N) and P its two-sided
+	// p-value under Student's t with N − 1 degrees of freedom. For N < 2
+	// both are NaN; when every difference is the same, T is ±Inf (P = 0)
+	// or, if they are all 0, NaN (P = 1).
+	T Float `json:"t"`
+	P Float `json:"p"`
+	// BBetter, ABetter and Ties count the seeds on which B was better
+	// than A, worse, or equal, in the metric's direction.
+	BBetter int `json:"b_better"`
+	ABetter int `json:"a_better"`
+	Ties    int `json:"ties"`
+}
+
+// PairedT returns the paired comparison of the values b[k] − a[k]:
+// see Comparison. lower says that lower values are better. It panics if
+// len(a) != len(b).
+func PairedT(a, b []float64, lower bool) Comparison {
+	if len(a) != len(b) {
+		panic("expstat: PairedT with samples of different sizes")
+	}
+	n := len(a)
+	c := Comparison{N: n}
+	d := make([]float64, n)
+	for k := range a {
+		d[k] = b[k] - a[k]
+		switch {
+		case d[k] == 0:
+			c.Ties++
+		case (d[k] < 0) == lower:
+			c.BBetter++
+		default:
+			c.ABetter++
+		}
+	}
+	if n == 0 {
+		c.MeanDiff, c.SDDiff, c.T, c.P = Float(math.NaN()), Float(math.NaN()), Float(math.NaN()), Float(math.NaN())
+		return c
+	}
+	mean := stat.Mean(d, nil)
+	c.MeanDiff = Float(mean)
+	if n < 2 {
+		c.SDDiff, c.T, c.P = Float(math.NaN()), Float(math.NaN()), Float(math.NaN())
+		return c
+	}
+	sd := stat.StdDev(d, nil)
+	c.SDDiff = Float(sd)
+	switch {
+	case sd == 0 && mean == 0:
+		c.T, c.P = Float(math.NaN()), 1
+	case sd == 0:
+		c.T, c.P = Float(math.Copysign(math.Inf(1), mean)), 0
+	default:
+		t := mean / (sd / math.Sqrt(float64(n)))
+		st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}
+		c.T, c.P = Float(t), Float(2*st.CDF(-math.Abs(t)))
+	}
+	return c
+}
+
+// EpochFilter passes on the progress lines of train.Train ("epoch E/N …")
+// for every Every-th epoch and the last, and every other line, to W with
+// Prefix.
+type EpochFilter struct {
+	W      io.Writer
+	Prefix string
+	Every  int
+	buf    []byte
+}
+
+func (f *EpochFilter) Write(p []byte) (int, error) {
+	f.buf = append(f.buf, p...)
+	for {
+		i := bytes.IndexByte(f.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := f.buf[:i+1]
+		var e, n int
+		if _, err := fmt.Sscanf(string(line), "epoch %d/%d", &e, &n); err != nil || e%f.Every == 0 || e == n {
+			if _, err := fmt.Fprintf(f.W, "%s%s", f.Prefix, line); err != nil {
+				return len(p), err
+			}
+		}
+		f.buf = f.buf[i+1:]
+	}
+}
