@@ -254,4 +254,3 @@ func (k RunKey) hash() string {
 	h.Write(b)
 	return fmt.Sprintf("%08x", h.Sum32())
 }
-
