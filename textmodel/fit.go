@@ -13,6 +13,7 @@ import (
 	"github.com/twl-ldl/twl/lstm"
 	"github.com/twl-ldl/twl/optim"
 	"github.com/twl-ldl/twl/train"
+	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/vocab"
 )
 
@@ -52,6 +53,7 @@ type Options struct {
 // validation) and their targets. Fit makes it; experiments that train
 // several losses on the same data make it once with Prepare.
 type Prepared struct {
+	tree    *tree.Tree
 	Vocab   *vocab.Vocab
 	Docs    [][]int32
 	Y       []float64
@@ -74,7 +76,7 @@ func Prepare(trainSet, val *corpus.Corpus, opts Options) (*Prepared, error) {
 		cnt.Add(&tk, d.Text)
 	}
 	v := cnt.Vocab(&opts.Vocab)
-	p := &Prepared{Vocab: v, NTrain: trainSet.Len(), Labels: trainSet.Labels, options: opts}
+	p := &Prepared{tree: trainSet.Tree, Vocab: v, NTrain: trainSet.Len(), Labels: trainSet.Labels, options: opts}
 	sets := []*corpus.Corpus{trainSet}
 	if val != nil {
 		sets = append(sets, val)
@@ -121,6 +123,18 @@ func (p *Prepared) NewNet(seed uint64) (*lstm.Model, EmbeddingRef) {
 	return net, ref
 }
 
+// Tree returns the label tree of the prepared data.
+func (p *Prepared) Tree() *tree.Tree { return p.tree }
+
+// Run is one training run on prepared data.
+type Run struct {
+	Seed            uint64    // initialization and mini-batches
+	Loss            loss.Loss // nil means KL
+	Progress        io.Writer // one line per epoch, when not nil
+	Checkpoint      string    // resumable training, when not empty
+	CheckpointEvery int       // epochs between checkpoints; 0 means 1
+}
+
 // Fit trains a model on trainSet, validating on val (nil: none) each epoch
 // and keeping the parameters of the best epoch, and returns it with the
 // history of training.
@@ -129,13 +143,13 @@ func Fit(trainSet, val *corpus.Corpus, opts Options) (*Model, train.History, err
 	if err != nil {
 		return nil, train.History{}, err
 	}
-	return p.Fit(opts.Seed, opts.Loss)
+	return p.Fit(Run{Seed: opts.Seed, Loss: opts.Loss, Progress: opts.Progress, Checkpoint: opts.Checkpoint})
 }
 
-// Fit trains a network from seed with loss l (nil: KL) on the prepared
-// data.
-func (p *Prepared) Fit(seed uint64, l loss.Loss) (*Model, train.History, error) {
+// Fit trains a network on the prepared data.
+func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 	o := p.options
+	seed, l := run.Seed, run.Loss
 	if l == nil {
 		l = loss.NewKL(len(p.Labels))
 	}
@@ -157,7 +171,7 @@ func (p *Prepared) Fit(seed uint64, l loss.Loss) (*Model, train.History, error) 
 		epochs = 100
 	}
 	cfg := train.Config{Epochs: epochs, Batch: batch, Seed: seed, ValRows: valRows, Patience: o.Patience,
-		Progress: o.Progress, Checkpoint: o.Checkpoint, Tag: o.Tree.SHA256}
+		Progress: run.Progress, Checkpoint: run.Checkpoint, CheckpointEvery: run.CheckpointEvery, Tag: o.Tree.SHA256}
 	t0 := time.Now()
 	h, err := train.Train(ln, l, cfg)
 	if err != nil {

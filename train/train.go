@@ -53,6 +53,9 @@ type Epoch struct {
 	TrainLoss float64 `json:"train_loss"`
 	ValLoss   float64 `json:"val_loss,omitempty"` // NaN-free: 0 when there is no validation
 	Seconds   float64 `json:"seconds"`
+	// TrainSeconds is the part of Seconds spent training, the validation
+	// excluded.
+	TrainSeconds float64 `json:"train_seconds"`
 }
 
 // History is the record of a run.
@@ -217,7 +220,7 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 			}
 		}
 		trainSeconds := time.Since(t0).Seconds()
-		ep := Epoch{Epoch: e + 1, TrainLoss: sum / float64(len(trainRows))}
+		ep := Epoch{Epoch: e + 1, TrainLoss: sum / float64(len(trainRows)), TrainSeconds: trainSeconds}
 		improved := true
 		if len(valRows) > 0 {
 			vl, err := evaluate(ln, l, valRows, batch, terms)

@@ -22,6 +22,7 @@ var experiments = &group{
 	subs: []*command{
 		{"efficiency", "the paper's Table 3: time and memory of TW and Sinkhorn against L", runEfficiency},
 		{"synthetic", "the paper's Table 1: five losses on synthetic data, over seeds", runSynthetic},
+		{"text", "the paper's Table 2: an LSTM text classifier with five losses, over seeds", runTextExperiment},
 		{"all", "every experiment into one report folder with REPORT.md", runAll},
 	},
 	about: `

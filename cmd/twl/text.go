@@ -23,6 +23,8 @@ var texts = &group{
 	noun: "command",
 	subs: []*command{
 		{"stats", "documents, tokens, vocabulary, labels per depth and embedding coverage of a corpus", runTextStats},
+		{"train", "fit the paper's LSTM text model (KL, KL + λ·TW, KL + λ·Sinkhorn) to labelled documents", runTextTrain},
+		{"predict", "predict label distributions of documents with a trained text model", runTextPredict},
 	},
 	about: `
 Text works with labelled text for hierarchical multi-label classification:

@@ -1,13 +1,11 @@
 package gemm
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
-	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // benchShape is a product of the LSTM text classifier (batch 100, hidden
@@ -18,6 +16,7 @@ type benchShape struct {
 	transA, transB bool
 	accumulate     bool
 	packed         bool // op(B) packed once (MulPacked)
+	mulOnly        bool // a variant of the shape before, for Mul alone
 }
 
 var benchShapes = []benchShape{
@@ -30,12 +29,15 @@ var benchShapes = []benchShape{
 	{name: "FC", m: 100, n: 200, k: 200, transB: true},
 	{name: "FC1", m: 1, n: 200, k: 200, transB: true},
 	{name: "FC17", m: 17, n: 200, k: 200, transB: true},
-	{name: "FCPacked", m: 100, n: 200, k: 200, transB: true, packed: true},
-	{name: "FC1Packed", m: 1, n: 200, k: 200, transB: true, packed: true},
-	{name: "FC17Packed", m: 17, n: 200, k: 200, transB: true, packed: true},
+	{name: "FCPacked", m: 100, n: 200, k: 200, transB: true, packed: true, mulOnly: true},
+	{name: "FC1Packed", m: 1, n: 200, k: 200, transB: true, packed: true, mulOnly: true},
+	{name: "FC17Packed", m: 17, n: 200, k: 200, transB: true, packed: true, mulOnly: true},
 	{name: "Square1000", m: 1000, n: 1000, k: 1000},
+	{name: "Tiny", m: 6, n: 16, k: 8}, // the cost of a call
 }
 
+// operands returns random A and B for s, with their leading dimensions,
+// and C.
 func (s benchShape) operands() (a []float32, lda int, b []float32, ldb int, c []float32) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	lda, ldb = s.k, s.n
@@ -50,6 +52,7 @@ func (s benchShape) operands() (a []float32, lda int, b []float32, ldb int, c []
 	return a, lda, b, ldb, make([]float32, s.m*s.n)
 }
 
+// report reports the rate of floating-point operations (2mnk a product).
 func (s benchShape) report(b *testing.B) {
 	b.ReportMetric(2*float64(s.m)*float64(s.n)*float64(s.k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
 }
@@ -77,12 +80,14 @@ func BenchmarkMul(b *testing.B) {
 	}
 }
 
-// BenchmarkGonum times gonum's pure-Go Sgemm on the same shapes, for
-// comparison.
+// BenchmarkGonum times gonum's pure-Go Sgemm (blas32's default
+// implementation) on the same shapes, for comparison.
 func BenchmarkGonum(b *testing.B) {
-	impl := gonum.Implementation{}
-	_ = blas32.Implementation
+	impl := blas32.Implementation()
 	for _, s := range benchShapes {
+		if s.mulOnly {
+			continue
+		}
 		b.Run(s.name, func(b *testing.B) {
 			a, lda, bm, ldb, c := s.operands()
 			tA, tB := blas.NoTrans, blas.NoTrans
@@ -104,5 +109,25 @@ func BenchmarkGonum(b *testing.B) {
 			s.report(b)
 		})
 	}
-	_ = fmt.Sprint
+}
+
+// BenchmarkPack times the packing of the recurrent weights (800×200),
+// once per optimizer step: op(B) = Wᵀ for the forward steps, W for the
+// backward steps.
+func BenchmarkPack(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	w := randMatrix(rng, 800, 200, 200)
+	for _, trans := range []bool{true, false} {
+		name, k, n := "Wt", 200, 800
+		if !trans {
+			name, k, n = "W", 800, 200
+		}
+		b.Run(name, func(b *testing.B) {
+			var p Packed
+			b.ReportAllocs()
+			for range b.N {
+				p.Pack(w, 200, trans, k, n)
+			}
+		})
+	}
 }

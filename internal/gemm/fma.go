@@ -22,18 +22,25 @@ func fma32(a, b, c float32) float32 {
 	// Whether or not the compiler fuses the multiply and the add, s is the
 	// same: the product is exact.
 	s := float64(a)*float64(b) + float64(c)
-	bits := math.Float64bits(s)
-	// Biased float64 exponents 897 … 1150 are float32's normal range
-	// 2⁻¹²⁶ ≤ |s| < 2¹²⁸.
-	if exp := bits >> 52 & 0x7ff; exp-897 <= 1150-897 && bits&(1<<29-1) != 1<<28 {
+	if roundsOnce(s) {
 		return float32(s)
 	}
-	return fma32Slow(float64(a)*float64(b), float64(c), s)
+	return fma32Slow(a, b, c, s)
 }
 
-// fma32Slow rounds p + c to float32, where p is exact and s = p + c
-// rounded to float64.
-func fma32Slow(p, c, s float64) float32 {
+// roundsOnce reports whether float32(s) is the value of fma32 whose sum
+// rounded to float64 is s: whether s is in float32's normal range and not
+// halfway between two float32 values.
+func roundsOnce(s float64) bool {
+	// Biased float64 exponents 897 … 1150 are float32's normal range
+	// 2⁻¹²⁶ ≤ |s| < 2¹²⁸ (the subtraction wraps the smaller ones above).
+	bits := math.Float64bits(s)
+	return (bits>>52&0x7ff)-897 <= 1150-897 && bits&(1<<29-1) != 1<<28
+}
+
+// fma32Slow returns fma32(a, b, c), s being a·b + c rounded to float64.
+func fma32Slow(a, b, c32 float32, s float64) float32 {
+	p, c := float64(a)*float64(b), float64(c32)
 	f := float32(s)
 	if math.IsInf(s, 0) || math.IsNaN(s) {
 		return f

@@ -50,7 +50,7 @@ type Workspace struct {
 	packFn   func(lo, hi int)
 	sharedFn func(part, lo, hi int)
 	rowsFn   func(part, lo, hi int)
-	colsFn   func(part, lo, hi int)
+	tilesFn  func(part, lo, hi int)
 }
 
 // partBuf is one part's scratch: the last row panel of op(A) and a block
@@ -80,7 +80,7 @@ func NewWorkspace(workers int) *Workspace {
 	w.packFn = w.packShared
 	w.sharedFn = w.shared
 	w.rowsFn = w.rows
-	w.colsFn = w.cols
+	w.tilesFn = w.tiles
 	return w
 }
 
@@ -118,8 +118,8 @@ func (w *Workspace) MulPacked(c []float32, ldc int, a []float32, lda int, transA
 
 // run computes the product in w.job. The tiles of C are split over the
 // parts of a parallel loop by row panels or, when that balances the parts
-// better (few rows), by column panels; each tile is computed the same way
-// whichever part computes it.
+// better (few rows), by ranges of tiles; each tile is computed the same
+// way whichever part computes it.
 func (w *Workspace) run() {
 	j := &w.job
 	defer func() { *j = job{} }() // drop the caller's slices
@@ -147,22 +147,26 @@ func (w *Workspace) run() {
 	if j.packed == nil {
 		pack = packCost * float64(k) * float64(n)
 	}
-	// Parts of at least minPartFlops each.
+	// Parts of at least minPartFlops each: of row panels, or of tiles
+	// (mr×nr, in column-major order).
+	tiles := mPanels * nPanels
 	mChunk := max(1, int(float64(minPartFlops)/(work/float64(mPanels))))
-	nChunk := max(1, int(float64(minPartFlops)/((work+pack)/float64(nPanels))))
+	tChunk := max(1, int(float64(minPartFlops)/((work+pack)/float64(tiles))))
 	mParts := parallel.Parts(mPanels, workers, mChunk)
-	nParts := parallel.Parts(nPanels, workers, nChunk)
+	tParts := parallel.Parts(tiles, workers, tChunk)
 	// The busiest part's share of the row panels (each of mr rows, the
-	// last fewer) or of the column panels.
+	// last fewer) or of the tiles.
 	mLoad := float64((mPanels+mParts-1)/mParts) / float64(mPanels)
-	nLoad := float64((nPanels+nParts-1)/nParts) / float64(nPanels)
-	// The busiest part's cost in each way of splitting: by rows, each part
-	// packs all of op(B) (when it fits wholeB, or in the loop order for
-	// larger ones); by columns, its own columns; shared, the parts pack
-	// op(B) together, in two loops per block of k.
+	tLoad := float64((tiles+tParts-1)/tParts) / float64(tiles)
+	// The busiest part's cost in each way of splitting: by row panels,
+	// each part packs all of op(B) (when it fits wholeB, or in the loop
+	// order for larger ones); by tiles, its own columns and at most two
+	// more panels; shared, the parts pack op(B) together, in two loops per
+	// block of k. Splitting by row panels is preferred when close, as the
+	// parts then read disjoint parts of A.
 	split, cost := splitRows, mLoad*work+pack
-	if c := nLoad * (work + pack); c < cost {
-		split, cost = splitCols, c
+	if c := tLoad * (work + pack); c < 0.97*cost {
+		split, cost = splitTiles, c
 	}
 	if c := mLoad*work + pack/float64(mParts) + float64(2*kBlocks(k)*loopCost); j.packed == nil && mParts > 1 && c < cost {
 		split = splitShared
@@ -174,9 +178,9 @@ func (w *Workspace) run() {
 		}
 	}
 	switch split {
-	case splitCols:
-		w.reserve(nParts)
-		parallel.ForParts(nPanels, workers, nChunk, w.colsFn)
+	case splitTiles:
+		w.reserve(tParts)
+		parallel.ForParts(tiles, workers, tChunk, w.tilesFn)
 	case splitRows:
 		w.reserve(mParts)
 		parallel.ForParts(mPanels, workers, mChunk, w.rowsFn)
@@ -202,7 +206,7 @@ func (w *Workspace) run() {
 const (
 	splitAuto   = iota // run chooses (forceSplit only)
 	splitRows          // by row panels, each part packing op(B) for itself
-	splitCols          // by column panels
+	splitTiles         // by tiles, in column-major order
 	splitShared        // by row panels, op(B) packed by all parts together
 )
 
@@ -241,9 +245,26 @@ func (w *Workspace) rows(part, lo, hi int) {
 	w.region(&w.parts[part], lo*mr, min(hi*mr, w.job.m), 0, w.job.n)
 }
 
-// cols computes the column panels [lo, hi) of C.
-func (w *Workspace) cols(part, lo, hi int) {
-	w.region(&w.parts[part], 0, w.job.m, lo*nr, min(hi*nr, w.job.n))
+// tiles computes the tiles [lo, hi) of C, numbered in column-major
+// order (tile (r, q), rows [r·mr, r·mr+mr) and columns [q·nr, q·nr+nr),
+// is number q·⌈m/mr⌉ + r): a part of a column panel, whole column panels,
+// and a part of one more.
+func (w *Workspace) tiles(part, lo, hi int) {
+	j := &w.job
+	pb := &w.parts[part]
+	mPanels := (j.m + mr - 1) / mr
+	for lo < hi {
+		q, r := lo/mPanels, lo%mPanels
+		if r == 0 && hi-lo >= mPanels {
+			q1 := q + (hi-lo)/mPanels
+			w.region(pb, 0, j.m, q*nr, min(q1*nr, j.n))
+			lo = q1 * mPanels
+			continue
+		}
+		r1 := min(mPanels, r+hi-lo)
+		w.region(pb, r*mr, min(r1*mr, j.m), q*nr, min(q*nr+nr, j.n))
+		lo += r1 - r
+	}
 }
 
 // region computes the rows [i0, i1) (i0 a multiple of mr) of columns

@@ -27,13 +27,34 @@ const (
 // kernelGo is the microkernel in Go.
 func kernelGo(kc int, a []float32, rsa, csa int, b []float32, csb int, c []float32, ldc, rows, cols int, add bool) {
 	var acc [mr][nr]float32
+	var s [nr]float64
 	for p := 0; p < kc; p++ {
 		bp := b[p*csb : p*csb+cols]
 		for i := range rows {
 			ai := a[i*rsa+p*csa]
-			row := &acc[i]
+			row := acc[i][:len(bp)]
+			// fma32(ai, bp[j], row[j]) for every j, its fast path written
+			// out (without a call in the loop, the compiler keeps it in
+			// registers).
+			fai := float64(ai)
+			once := true
 			for j, bj := range bp {
-				row[j] = fma32(ai, bj, row[j])
+				x := fai*float64(bj) + float64(row[j])
+				s[j] = x
+				once = once && roundsOnce(x)
+			}
+			if once {
+				for j := range row {
+					row[j] = float32(s[j])
+				}
+				continue
+			}
+			for j, bj := range bp {
+				if roundsOnce(s[j]) {
+					row[j] = float32(s[j])
+				} else {
+					row[j] = fma32Slow(ai, bj, row[j], s[j])
+				}
 			}
 		}
 	}

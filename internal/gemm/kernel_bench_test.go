@@ -29,8 +29,9 @@ func BenchmarkKernel(b *testing.B) {
 	}
 }
 
-// BenchmarkPack times the packing of a 200×200 block of op(B) and op(A).
-func BenchmarkPack(b *testing.B) {
+// BenchmarkPackPanels times the packing of a 200×200 block of op(B) and
+// op(A), panel by panel.
+func BenchmarkPackPanels(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const n = 200
 	src := randMatrix(rng, n, n, n)

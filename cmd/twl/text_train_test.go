@@ -1,0 +1,148 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// toyDocs are documents whose words give away their genre (genresTree).
+func toyDocs(n int) string {
+	words := map[string]string{"Epic Fantasy": "dragons swords", "Cooking": "soup recipe"}
+	var b strings.Builder
+	for i := range n {
+		g := []string{"Epic Fantasy", "Cooking"}[i%2]
+		fmt.Fprintf(&b, "{\"text\": \"a book of %s, number %d\", \"labels\": [%q]}\n", words[g], i%5, g)
+	}
+	return b.String()
+}
+
+// TestTextTrainPredict trains on toy documents, predicts them, checks the
+// predictions (distributions over the tree's labels, most mass on the
+// right branch), their --top form, and that they score with eval
+// --multilabel; and that the same command gives the same model bit for
+// bit.
+func TestTextTrainPredict(t *testing.T) {
+	dir := write(t, map[string]string{"g.tree": genresTree, "d.jsonl": toyDocs(40),
+		"new.jsonl": "{\"text\": \"dragons and swords\"}\n{\"text\": \"a soup recipe\", \"id\": 7}\n"})
+	model := filepath.Join(dir, "m.twl")
+	args := []string{"text", "train", "--train", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "g.tree"),
+		"--hidden", "8", "--emb-dim", "6", "--epochs", "12", "--batch", "8", "--lr", "0.02", "--min-count", "1",
+		"--loss", "kl+tw", "--quiet", "--out", model}
+	code, out, errOut := twl(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "wrote "+model) || !strings.Contains(out, "best validation loss") {
+		t.Errorf("summary: %q", out)
+	}
+	first, _ := os.ReadFile(model)
+	if code, _, errOut := twl(t, "", args...); code != 0 {
+		t.Fatalf("second run: %s", errOut)
+	}
+	// The header records the training time; the parameters must be equal.
+	payload := func(b []byte) string {
+		_, rest, _ := strings.Cut(string(b), "\n")
+		_, rest, _ = strings.Cut(rest, "\n")
+		return rest
+	}
+	if second, _ := os.ReadFile(model); payload(first) != payload(second) || len(payload(first)) == 0 {
+		t.Error("the same command gave another model")
+	}
+
+	code, out, errOut = twl(t, "", "text", "predict", "--model", model, "--data", filepath.Join(dir, "new.jsonl"))
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines: %q", len(lines), out)
+	}
+	for i, want := range [][]string{{"Fiction", "Fantasy", "Epic Fantasy"}, {"Nonfiction", "Cooking"}} {
+		var p map[string]float64
+		if err := json.Unmarshal([]byte(lines[i]), &p); err != nil {
+			t.Fatal(err)
+		}
+		var sum, on float64
+		for k, v := range p {
+			sum += v
+			for _, w := range want {
+				if k == w {
+					on += v
+				}
+			}
+		}
+		if len(p) != 5 || math.Abs(sum-1) > 1e-9 || on < 0.8 {
+			t.Errorf("line %d: %v", i+1, p)
+		}
+	}
+	code, out, _ = twl(t, "", "text", "predict", "--model", model, "--data", filepath.Join(dir, "new.jsonl"), "--top", "2")
+	if code != 0 || strings.Count(strings.Split(out, "\n")[0], ":") != 2 {
+		t.Errorf("--top 2: %q", out)
+	}
+	pred := filepath.Join(dir, "p.jsonl")
+	if code, _, errOut := twl(t, "", "text", "predict", "--model", model, "--data", filepath.Join(dir, "d.jsonl"), "--out", pred); code != 0 {
+		t.Fatal(errOut)
+	}
+	obj := evalJSON(t, "", "--multilabel", "--tree", filepath.Join(dir, "g.tree"), pred, filepath.Join(dir, "d.jsonl"))
+	if pr := jsonNumber(t, obj["pseudo_recall"]); pr < 0.9 {
+		t.Errorf("pseudo-recall on the training documents %v", pr)
+	}
+}
+
+func TestTextTrainErrors(t *testing.T) {
+	dir := write(t, map[string]string{"g.tree": genresTree, "d.jsonl": toyDocs(10), "bad.jsonl": "{\"text\": \"a\", \"labels\": [\"Jazz\"]}\n",
+		"notmodel": "hello\n"})
+	for _, c := range []struct {
+		args     []string
+		status   int
+		msgs     []string
+		withLine bool
+	}{
+		{[]string{"train", "--tree", "$D/g.tree", "--out", "$D/m"}, 2, []string{"--train is required"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--out", "$D/m"}, 2, []string{"--tree is required"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree"}, 2, []string{"--out is required"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--loss", "kl+w2"}, 2, []string{"--loss must be"}, false},
+		{[]string{"train", "--train", "$D/bad.jsonl", "--tree", "$D/g.tree", "--out", "$D/m"}, 1, []string{"$D/bad.jsonl:1: unknown label"}, true},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/nowhere/m"}, 1, []string{"cannot write"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/d.jsonl"}, 2, []string{"would destroy the input"}, false},
+		{[]string{"predict", "--model", "$D/notmodel", "--data", "$D/d.jsonl"}, 1, []string{"$D/notmodel: not a twl text model"}, false},
+		{[]string{"predict", "--model", "$D/m", "--data", "$D/d.jsonl", "--top", "-1"}, 2, []string{"--top must be"}, false},
+	} {
+		args := []string{"text"}
+		for _, a := range c.args {
+			args = append(args, strings.ReplaceAll(a, "$D", dir))
+		}
+		code, out, errOut := twl(t, "", args...)
+		expectFailure(t, code, out, errOut, c.status, c.msgs, dir, c.withLine)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "m")); err == nil {
+		t.Error("a failed run wrote a model")
+	}
+}
+
+// TestTextExperiment runs the experiment on toy documents, two losses, one
+// seed, tiny sizes, and checks the report files and the printed table.
+func TestTextExperiment(t *testing.T) {
+	dir := write(t, map[string]string{"g.tree": genresTree, "d.jsonl": toyDocs(50)})
+	out := filepath.Join(dir, "report")
+	code, stdout, errOut := twl(t, "", "experiment", "text", "--train", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "g.tree"),
+		"--losses", "kl,kl+tw", "--seeds", "1", "--epochs", "2", "--hidden", "4", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, f := range []string{"text.md", "text.json", "text_curves.png", "text_measure_roc_auc.svg", "runs/kl-seed1.json", "runs/kl+tw-seed1.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if !strings.Contains(stdout, "| KL + TW | twl |") || !strings.Contains(errOut, "[2/2] kl+tw seed 1: done") {
+		t.Errorf("stdout %q\nstderr %q", stdout, errOut)
+	}
+	code, _, errOut = twl(t, "", "experiment", "text", "--train", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "g.tree"), "--dev", filepath.Join(dir, "d.jsonl"))
+	expectFailure(t, code, "", errOut, 2, []string{"--dev needs --test"}, dir, false)
+}

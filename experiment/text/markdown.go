@@ -1,0 +1,208 @@
+package text
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/twl-ldl/twl/loss"
+)
+
+// PaperTable is Table 2 of the paper, on BlurbGenreCollection-EN: per loss
+// the mean and standard deviation over its 10 seeds of pseudo-recall,
+// top-5 cost and ROC-AUC, as printed.
+var PaperTable = map[string]map[string]Stat{
+	"kl":       paperRow(.679, .008, 1.013, .015, .971, .001),
+	"kl+0.5w1": paperRow(.675, .008, 1.009, .013, .970, .002),
+	"kl+w1":    paperRow(.678, .004, 1.008, .018, .970, .001),
+	"kl+0.5tw": paperRow(.678, .010, .993, .013, .971, .002),
+	"kl+tw":    paperRow(.678, .009, .991, .017, .970, .001),
+}
+
+func paperRow(v ...float64) map[string]Stat {
+	row := map[string]Stat{}
+	for i, n := range []string{"pseudo_recall", "top_k_cost", "roc_auc"} {
+		row[n] = Stat{Mean: Float(v[2*i]), Std: Float(v[2*i+1])}
+	}
+	return row
+}
+
+// measureLabel names a measure in tables and plots.
+func measureLabel(name string, k int) string {
+	switch name {
+	case "pseudo_recall":
+		return "Pseudo-recall"
+	case "top_k_cost":
+		return fmt.Sprintf("Top-%d cost", k)
+	case "roc_auc":
+		return "ROC-AUC (micro)"
+	case "roc_auc_macro":
+		return "ROC-AUC (macro)"
+	case "roc_auc_samples":
+		return "ROC-AUC (samples)"
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
+}
+
+func arrow(name string) string {
+	if lowerIsBetter(name) {
+		return "↓"
+	}
+	return "↑"
+}
+
+// cell formats mean ± std with 3 decimals, as Table 2 does.
+func cell(s Stat) string {
+	m, sd := float64(s.Mean), float64(s.Std)
+	switch {
+	case math.IsNaN(m) || math.IsInf(m, 0):
+		return strings.TrimPrefix(fmt.Sprint(m), "+")
+	case math.IsNaN(sd):
+		return fmt.Sprintf("%.3f", m)
+	}
+	return fmt.Sprintf("%.3f ± %.3f", m, sd)
+}
+
+func duration(s float64) string {
+	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
+}
+
+// Markdown returns the report: Table 2 with the paper's values beside
+// twl's, the other measures, the paired comparisons with KL, the setup and
+// how it differs from the paper's, and the plots.
+func (r *Result) Markdown() string {
+	var b strings.Builder
+	s := r.Config.Settings
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	c := r.Config
+
+	p("# Text experiment (Table 2 of the paper)\n\n")
+	p("twl's reproduction of Sec. 4.2 of *Computationally Efficient Wasserstein Loss for Structured Labels*: ")
+	p("an LSTM text classifier (word vectors, one LSTM layer of %d units, a fully connected layer with ReLU, a softmax over the labels) ", s.Hidden)
+	p("trained with five losses, scored on test documents with the multi-label measures of Table 2.\n\n")
+	p("**Data.** Training documents %s", c.Files.Train)
+	if c.Files.Dev != "" {
+		p(", validation %s", c.Files.Dev)
+	}
+	if c.Files.Test != "" {
+		p(", test %s", c.Files.Test)
+	}
+	p("; split: %s. Label tree %s. ", c.Split, c.Tree.Source)
+	if c.Embeddings.Source != "" {
+		p("Word vectors %s (%d words of the vocabulary found, %d from subwords, %d random), ", c.Embeddings.Source,
+			c.Embeddings.InVocab, c.Embeddings.Subword, c.Embeddings.Random)
+	} else {
+		p("Random word vectors, ")
+	}
+	if c.TrainEmb {
+		p("trained with the model. ")
+	} else {
+		p("frozen. ")
+	}
+	p("Targets: %s on the label set closed under ancestors.\n\n", c.Target)
+	if len(r.Runs) > 0 {
+		run := r.Runs[0]
+		p("Seed 1: %d training, %d validation, %d test documents; a vocabulary of %d words; %d training tokens per epoch.\n\n",
+			run.Docs[0], run.Docs[1], run.Docs[2], run.Vocab, run.Tokens)
+	}
+	p("**Protocol: %s.** ", c.Protocol)
+	if diff := r.Differences; len(diff) == 0 {
+		p("The paper's: hidden %d, %d epochs, batch %d, Adam lr %g, %d seeds (documents cut at %d tokens, which the paper does not state).\n\n",
+			s.Hidden, s.Epochs, s.Batch, s.LR, s.Seeds, s.MaxLen)
+	} else {
+		p("It differs from the paper's (hidden %d, %d epochs, batch %d, lr %g, %d seeds; twl cuts documents at %d tokens) in: %s.\n\n",
+			Paper.Hidden, Paper.Epochs, Paper.Batch, Paper.LR, Paper.Seeds, Paper.MaxLen, strings.Join(diff, "; "))
+	}
+	var tps, n float64
+	for _, run := range r.Runs {
+		if run.TokensPerSecond > 0 {
+			tps += float64(run.TokensPerSecond)
+			n++
+		}
+	}
+	p("%d runs (%d losses × %d seeds", len(r.Runs), len(c.Losses), s.Seeds)
+	if r.Kept > 0 {
+		p(", %d kept from an earlier call", r.Kept)
+	}
+	p("); wall-clock time of this call %s, training time of all runs %s", duration(float64(r.Seconds)), duration(float64(r.TrainSeconds)))
+	if len(r.Runs) > 0 {
+		p(" (%s per run", duration(float64(r.TrainSeconds)/float64(len(r.Runs))))
+		if n > 0 {
+			p(", %.0f training tokens/s", tps/n)
+		}
+		p(")")
+	}
+	p(", on %d CPUs (GOMAXPROCS %d, %s/%s, %s).\n\n", r.Machine.CPUs, r.Machine.GOMAXPROCS, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Go)
+
+	p("## Table 2\n\n")
+	p("Mean ± standard deviation across %d seeds of each run's mean over the test documents; ↓ lower is better, ↑ higher. ", s.Seeds)
+	p("**Bold**: the best of twl's rows. The paper's values are for BlurbGenreCollection-EN: compare the order of the rows, not the values, on other data.\n\n")
+	head := []string{"pseudo_recall", "top_k_cost", "roc_auc"}
+	p("| Loss | |")
+	for _, name := range head {
+		p(" %s %s |", measureLabel(name, s.K), arrow(name))
+	}
+	p("\n|---|---|---:|---:|---:|\n")
+	for _, id := range c.Losses {
+		p("| %s | twl |", loss.PaperLabel(id))
+		for _, name := range head {
+			v := cell(r.Table[id][name])
+			if r.Best[name] == id {
+				v = "**" + v + "**"
+			}
+			p(" %s |", v)
+		}
+		p("\n| | paper |")
+		for _, name := range head {
+			p(" %s |", cell(PaperTable[id][name]))
+		}
+		p("\n")
+	}
+	p("\nThe paper computes ROC-AUC \"using the output distribution of each model as a score vector\" without saying how it averages; twl's micro average pools every (document, label) pair.\n\n")
+
+	p("## Other measures\n\n")
+	rest := Measures[3:]
+	p("| Loss |")
+	for _, name := range rest {
+		p(" %s %s |", measureLabel(name, s.K), arrow(name))
+	}
+	p("\n|---|")
+	for range rest {
+		p("---:|")
+	}
+	p("\n")
+	for _, id := range c.Losses {
+		p("| %s |", loss.PaperLabel(id))
+		for _, name := range rest {
+			v := cell(r.Table[id][name])
+			if r.Best[name] == id {
+				v = "**" + v + "**"
+			}
+			p(" %s |", v)
+		}
+		p("\n")
+	}
+	p("\nThe LDL measures compare each prediction with the target distribution of its label set (%s), Wasserstein being the exact tree-Wasserstein distance.\n\n", c.Target)
+
+	if len(r.Comparisons) > 0 {
+		p("## Each loss against KL\n\n")
+		p("Paired across seeds: d = loss − KL per seed; mean, t statistic, two-sided p-value (Student's t, %d degrees of freedom), and on how many seeds the loss was better than KL.\n\n", s.Seeds-1)
+		p("| Loss | Measure | mean d | t | p | better |\n|---|---|---:|---:|---:|---:|\n")
+		for _, cmp := range r.Comparisons {
+			if cmp.Metric != "pseudo_recall" && cmp.Metric != "top_k_cost" && cmp.Metric != "roc_auc" && cmp.Metric != "wasserstein" {
+				continue
+			}
+			p("| %s | %s | %+.4f | %.2f | %.3g | %d of %d |\n", loss.PaperLabel(cmp.B), measureLabel(cmp.Metric, s.K),
+				float64(cmp.MeanDiff), float64(cmp.T), float64(cmp.P), cmp.BBetter, cmp.N)
+		}
+		p("\nAll comparisons, on every measure, are in %s.\n\n", JSONFile)
+	}
+
+	p("## Plots\n\n")
+	p("- `%s.png` / `.svg`: validation loss per epoch, mean over seeds.\n", CurvesPlot)
+	for _, name := range []string{"pseudo_recall", "top_k_cost", "roc_auc", "wasserstein"} {
+		p("- `%s%s.png` / `.svg`: %s per loss, mean ± sd across seeds.\n", MeasurePlot, name, measureLabel(name, s.K))
+	}
+	return b.String()
+}

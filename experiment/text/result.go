@@ -1,0 +1,227 @@
+package text
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/twl-ldl/twl/experiment/internal/expstat"
+	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/internal/plotutil"
+	"github.com/twl-ldl/twl/loss"
+	"github.com/twl-ldl/twl/metric"
+)
+
+// ResultFormat identifies the JSON that Result.WriteJSON writes.
+const ResultFormat = "twl-text/1"
+
+// Stat is a mean and a sample standard deviation (NaN for one value).
+type Stat = expstat.Stat
+
+// Comparison is a paired comparison of two losses on one measure across
+// the seeds.
+type Comparison = expstat.Comparison
+
+// Measures lists the measures of the report, in its column order: the
+// multi-label measures of Table 2, then the LDL measures against the
+// targets.
+var Measures = append(append([]string(nil), metric.MultiLabelNames...), metric.Names...)
+
+// lowerIsBetter tells the direction of a measure of Measures.
+func lowerIsBetter(name string) bool {
+	for _, n := range metric.MultiLabelNames {
+		if n == name {
+			return metric.MultiLabelLowerIsBetter(name)
+		}
+	}
+	return metric.LowerIsBetter(name)
+}
+
+// Result is the outcome of Run.
+type Result struct {
+	Format      string          `json:"format"`
+	Config      Resolved        `json:"config"`
+	Differences []string        `json:"differences_from_paper"`
+	Machine     expstat.Machine `json:"machine"`
+	// Runs are every (loss, seed) run, seed by seed.
+	Runs []LossRun `json:"runs"`
+	// Table is, per loss and measure, the mean and sample standard
+	// deviation across seeds of the per-seed test means.
+	Table map[string]map[string]Stat `json:"table"`
+	// Best is, per measure, the loss with the best mean.
+	Best map[string]string `json:"best"`
+	// Comparisons compare every loss with KL on every measure.
+	Comparisons []Comparison `json:"comparisons"`
+	// Seconds is the wall-clock time of the Run call; TrainSeconds the
+	// training time summed over every run, those kept included.
+	Seconds      Float `json:"seconds"`
+	TrainSeconds Float `json:"train_seconds"`
+	Kept         int   `json:"kept"`
+}
+
+// values returns the per-seed test means of measure name for loss id,
+// indexed by seed − 1 (NaN where the run is missing).
+func (r *Result) values(id, name string) []float64 {
+	v := make([]float64, r.Config.Settings.Seeds)
+	for i := range v {
+		v[i] = math.NaN()
+	}
+	for _, run := range r.Runs {
+		if run.Loss == id && run.Seed >= 1 && run.Seed <= len(v) {
+			v[run.Seed-1] = float64(run.Measures[name])
+		}
+	}
+	return v
+}
+
+// summarize fills Table, Best, Comparisons and TrainSeconds from Runs.
+func (r *Result) summarize() {
+	r.Table = map[string]map[string]Stat{}
+	r.Best = map[string]string{}
+	r.TrainSeconds = 0
+	for _, run := range r.Runs {
+		r.TrainSeconds += run.Seconds
+	}
+	for _, id := range r.Config.Losses {
+		r.Table[id] = map[string]Stat{}
+		for _, name := range Measures {
+			v := r.values(id, name)
+			mean, std := stat.MeanStdDev(v, nil)
+			if len(v) == 1 {
+				std = math.NaN()
+			}
+			r.Table[id][name] = Stat{Mean: Float(mean), Std: Float(std)}
+		}
+	}
+	for _, name := range Measures {
+		best, bv := "", math.NaN()
+		for _, id := range r.Config.Losses {
+			v := float64(r.Table[id][name].Mean)
+			if math.IsNaN(v) {
+				continue
+			}
+			if best == "" || lowerIsBetter(name) && v < bv || !lowerIsBetter(name) && v > bv {
+				best, bv = id, v
+			}
+		}
+		r.Best[name] = best
+	}
+	r.Comparisons = nil
+	if _, ok := r.Table["kl"]; ok {
+		for _, id := range r.Config.Losses[1:] {
+			for _, name := range Measures {
+				c := expstat.PairedT(r.values("kl", name), r.values(id, name), lowerIsBetter(name))
+				c.A, c.B, c.Metric = "kl", id, name
+				r.Comparisons = append(r.Comparisons, c)
+			}
+		}
+	}
+}
+
+// WriteJSON writes r as indented JSON.
+func (r *Result) WriteJSON(w io.Writer) error {
+	b, err := json.MarshalIndent(r, "", " ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// Report file names written by WriteFiles; plots without extension.
+const (
+	MarkdownFile = "text.md"
+	JSONFile     = "text.json"
+	CurvesPlot   = "text_curves"   // validation loss per epoch, per loss
+	MeasurePlot  = "text_measure_" // + measure name, with error bars
+)
+
+// WriteFiles writes the report to dir, creating it if needed: MarkdownFile,
+// JSONFile and the plots as PNG and SVG, every file atomically. It returns
+// the names of the files written, relative to dir.
+func (r *Result) WriteFiles(dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	var js bytes.Buffer
+	if err := r.WriteJSON(&js); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{JSONFile, js.Bytes()}, {MarkdownFile, []byte(r.Markdown())}} {
+		if err := atomicfile.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+			return written, err
+		}
+		written = append(written, f.name)
+	}
+	for base, fig := range r.Figures() {
+		if err := fig.Save(filepath.Join(dir, base)); err != nil {
+			return written, err
+		}
+		written = append(written, base+".png", base+".svg")
+	}
+	return written, nil
+}
+
+// Figures returns the plots by file name without extension: the mean
+// validation loss per epoch of every loss, and the Table 2 measures and
+// Wasserstein per loss with their spread across seeds.
+func (r *Result) Figures() map[string]*plotutil.Figure {
+	figs := map[string]*plotutil.Figure{}
+	var series []plotutil.Series
+	for _, id := range r.Config.Losses {
+		var sum []float64
+		var count []int
+		for _, run := range r.Runs {
+			if run.Loss != id {
+				continue
+			}
+			for e, v := range run.ValLoss {
+				if e >= len(sum) {
+					sum = append(sum, 0)
+					count = append(count, 0)
+				}
+				sum[e] += float64(v)
+				count[e]++
+			}
+		}
+		s := plotutil.Series{Name: loss.PaperLabel(id)}
+		for e := range sum {
+			s.X = append(s.X, float64(e+1))
+			s.Y = append(s.Y, sum[e]/float64(count[e]))
+		}
+		series = append(series, s)
+	}
+	figs[CurvesPlot] = plotutil.Curves("Validation loss (mean over seeds)", "epoch", "validation loss", false, series)
+	labels := make([]string, len(r.Config.Losses))
+	for i, id := range r.Config.Losses {
+		labels[i] = loss.PaperLabel(id)
+	}
+	for _, name := range []string{"pseudo_recall", "top_k_cost", "roc_auc", "wasserstein"} {
+		g := plotutil.Group{}
+		for _, id := range r.Config.Losses {
+			st := r.Table[id][name]
+			g.Mean = append(g.Mean, float64(st.Mean))
+			sd := float64(st.Std)
+			if math.IsNaN(sd) {
+				sd = 0
+			}
+			g.Std = append(g.Std, sd)
+		}
+		dir := "lower is better"
+		if !lowerIsBetter(name) {
+			dir = "higher is better"
+		}
+		figs[MeasurePlot+name] = plotutil.ErrorBars(measureLabel(name, r.Config.Settings.K)+" on the test set (mean ± sd across seeds)",
+			measureLabel(name, r.Config.Settings.K)+" ("+dir+")", labels, []plotutil.Group{g})
+	}
+	return figs
+}

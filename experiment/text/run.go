@@ -1,0 +1,330 @@
+package text
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/twl-ldl/twl/corpus"
+	"github.com/twl-ldl/twl/dataset"
+	"github.com/twl-ldl/twl/experiment/internal/expstat"
+	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/loss"
+	"github.com/twl-ldl/twl/metric"
+	"github.com/twl-ldl/twl/textmodel"
+	"github.com/twl-ldl/twl/vocab"
+)
+
+// Float is a float64 that JSON can hold whatever its value.
+type Float = expstat.Float
+
+// RunFormat identifies the JSON of a run file.
+const RunFormat = "twl-text-run/1"
+
+// streamSplit is the PCG stream of the splits of seed k.
+const streamSplit = 0x7370_6c69_74 // "split"
+
+// RunKey is everything that determines the outcome of one run: a run file
+// whose key differs belongs to another experiment.
+type RunKey struct {
+	Loss       string                 `json:"loss"`
+	Seed       int                    `json:"seed"`
+	Settings   Settings               `json:"settings"`
+	Data       string                 `json:"data"` // a hash of the documents and their labels
+	Tree       string                 `json:"tree"` // SHA-256 of the tree
+	Embeddings textmodel.EmbeddingRef `json:"embeddings"`
+	TrainEmb   bool                   `json:"train_embeddings"`
+	Target     string                 `json:"target"`
+}
+
+// LossRun is one (loss, seed) training run and its scores on the test set.
+type LossRun struct {
+	Format string `json:"format"`
+	RunKey
+	// Measures and MeasuresStd are the test measures: the mean over the
+	// test documents of metric.MultiLabelNames and metric.Names, and their
+	// sample standard deviations (over documents, or labels for
+	// roc_auc_macro; none for the micro roc_auc).
+	Measures    map[string]Float `json:"measures"`
+	MeasuresStd map[string]Float `json:"measures_std"`
+	// TrainLoss and ValLoss are the curves of training, per epoch.
+	TrainLoss []Float `json:"train_loss"`
+	ValLoss   []Float `json:"val_loss"`
+	BestEpoch int     `json:"best_epoch"`
+	// Docs are the training, validation and test documents; Vocab the
+	// words of the vocabulary (<unk> included); Tokens the training tokens
+	// per epoch.
+	Docs   [3]int `json:"documents"`
+	Vocab  int    `json:"vocab"`
+	Tokens int    `json:"tokens"`
+	// Seconds is the training time (resumed parts included, validation
+	// included); TokensPerSecond the training throughput of the epochs.
+	Seconds         Float  `json:"seconds"`
+	TokensPerSecond Float  `json:"tokens_per_second"`
+	Finished        string `json:"finished"` // RFC 3339
+}
+
+func runFile(id string, seed int) string { return fmt.Sprintf("%s-seed%d.json", id, seed) }
+
+// Run trains every loss of cfg on every seed, scores the test set, and
+// summarizes the runs. With cfg.OutDir, finished runs found there are kept
+// and new ones are written there as they finish. Errors: an invalid cfg
+// (wrapping ErrConfig), a run file of other settings in OutDir, I/O, and
+// training errors (a diverged loss).
+func Run(cfg Config) (*Result, error) {
+	r, err := cfg.Resolve()
+	if err != nil {
+		return nil, err
+	}
+	began := time.Now()
+	progress := cfg.Progress
+	if progress == nil {
+		progress = io.Discard
+	}
+	every := cfg.CheckpointEvery
+	if every == 0 {
+		every = 1
+	}
+	runDir := ""
+	if cfg.OutDir != "" {
+		runDir = filepath.Join(cfg.OutDir, "runs")
+		if err := os.MkdirAll(runDir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	s := r.Settings
+	res := &Result{Format: ResultFormat, Config: r, Differences: r.Differences(), Machine: expstat.ThisMachine()}
+	dataHash := hashCorpora(cfg.Train, cfg.Dev, cfg.Test)
+	t := cfg.Train.Tree
+	var cost []float64 // the tree metric, for the Sinkhorn losses
+	total := s.Seeds * len(r.Losses)
+	done := 0
+	for seed := 1; seed <= s.Seeds; seed++ {
+		var prep *prepared // made on the first run of the seed that needs it
+		for _, id := range r.Losses {
+			done++
+			key := RunKey{Loss: id, Seed: seed, Settings: s, Data: dataHash, Tree: r.Tree.SHA256,
+				Embeddings: r.Embeddings, TrainEmb: r.TrainEmb, Target: r.Target}
+			tag := fmt.Sprintf("[%d/%d] %s seed %d", done, total, id, seed)
+			path := ""
+			if runDir != "" {
+				path = filepath.Join(runDir, runFile(id, seed))
+				run, err := loadRun(path, key)
+				if err != nil {
+					return nil, err
+				}
+				if run != nil {
+					fmt.Fprintf(progress, "%s: kept from %s (finished %s)\n", tag, path, run.Finished)
+					res.Runs = append(res.Runs, *run)
+					res.Kept++
+					continue
+				}
+			}
+			if prep == nil {
+				if prep, err = prepare(cfg, s, seed); err != nil {
+					return nil, err
+				}
+				fmt.Fprintf(progress, "text: seed %d: %d training, %d validation, %d test documents; %d words; %d training tokens\n",
+					seed, prep.NTrain, len(prep.Docs)-prep.NTrain, len(prep.test), prep.Vocab.Len(), prep.Tokens)
+			}
+			if cost == nil && (id == "kl+0.5w1" || id == "kl+w1") {
+				cost = t.DistanceMatrix(nil).RawMatrix().Data
+			}
+			l, err := loss.NewPaper(id, t, cost)
+			if err != nil {
+				return nil, err
+			}
+			fmt.Fprintf(progress, "%s: training %d epochs\n", tag, s.Epochs)
+			ck := ""
+			if runDir != "" {
+				ck = filepath.Join(runDir, fmt.Sprintf("%s-seed%d-%s.ckpt", id, seed, key.hash()))
+			}
+			run, err := trainRun(prep, key, l, ck, every, &expstat.EpochFilter{W: progress, Prefix: "    ", Every: 1})
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", tag, err)
+			}
+			fmt.Fprintf(progress, "%s: done in %.0f s (%.0f tokens/s); test pseudo-recall %.4f, top-%d cost %.4f, roc_auc %.4f\n",
+				tag, float64(run.Seconds), float64(run.TokensPerSecond), float64(run.Measures["pseudo_recall"]), s.K,
+				float64(run.Measures["top_k_cost"]), float64(run.Measures["roc_auc"]))
+			if path != "" {
+				b, err := json.MarshalIndent(run, "", " ")
+				if err != nil {
+					return nil, err
+				}
+				if err := atomicfile.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+					return nil, err
+				}
+				if err := os.Remove(ck); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return nil, err
+				}
+			}
+			res.Runs = append(res.Runs, *run)
+		}
+	}
+	res.summarize()
+	res.Seconds = Float(time.Since(began).Seconds())
+	return res, nil
+}
+
+// prepared is the data of one seed: textmodel's prepared training and
+// validation documents, and the test documents with their label sets and
+// targets.
+type prepared struct {
+	*textmodel.Prepared
+	test     [][]int32
+	testSets [][]int
+	testY    []float64
+}
+
+// prepare splits the data for seed (see the package documentation) and
+// encodes it.
+func prepare(cfg Config, s Settings, seed int) (*prepared, error) {
+	trainSet, val, test := cfg.Train, cfg.Dev, cfg.Test
+	src := rand.NewPCG(uint64(seed), streamSplit)
+	switch {
+	case test == nil:
+		parts := dataset.Partition(trainSet.Len(), []float64{0.64, 0.16, 0.20}, src)
+		trainSet, val, test = cfg.Train.Subset(parts[0]), cfg.Train.Subset(parts[1]), cfg.Train.Subset(parts[2])
+	case val == nil:
+		fit, held := dataset.Split(trainSet.Len(), 0.8, src)
+		trainSet, val = cfg.Train.Subset(fit), cfg.Train.Subset(held)
+	}
+	for _, c := range []*corpus.Corpus{trainSet, val, test} {
+		if c.Len() == 0 {
+			return nil, fmt.Errorf("text: %s has too few documents to split for seed %d", cfg.Train.File, seed)
+		}
+	}
+	opts := textmodel.Options{
+		Tokenizer: vocab.Tokenizer{MaxLen: s.MaxLen}, Vocab: vocab.Options{MinCount: s.MinCount}, Hidden: s.Hidden,
+		Emb: cfg.Emb, EmbRef: cfg.EmbRef, TrainEmb: cfg.TrainEmb, Target: cfg.Target,
+		Epochs: s.Epochs, Batch: s.Batch, LR: s.LR,
+	}
+	p, err := textmodel.Prepare(trainSet, val, opts)
+	if err != nil {
+		return nil, err
+	}
+	tk := vocab.Tokenizer{MaxLen: s.MaxLen}
+	pr := &prepared{Prepared: p, testY: test.Targets(cfg.Target)}
+	for _, d := range test.Docs {
+		pr.test = append(pr.test, p.Vocab.Encode(nil, &tk, d.Text))
+		pr.testSets = append(pr.testSets, d.Labels)
+	}
+	return pr, nil
+}
+
+// trainRun trains one run, predicts the test documents and scores them.
+func trainRun(p *prepared, key RunKey, l loss.Loss, checkpoint string, every int, progress io.Writer) (*LossRun, error) {
+	m, h, err := p.Fit(textmodel.Run{Seed: uint64(key.Seed), Loss: l, Progress: progress, Checkpoint: checkpoint, CheckpointEvery: every})
+	if err != nil {
+		return nil, err
+	}
+	L := len(p.Labels)
+	P := make([]float64, len(p.test)*L)
+	pred := m.NewPredictor()
+	for s := 0; s < len(p.test); s += 256 {
+		e := min(s+256, len(p.test))
+		pred.PredictIDs(P[s*L:e*L], p.test[s:e])
+	}
+	tree := p.Tree()
+	ml := metric.NewMultiLabel(tree, key.Settings.K).Evaluate(P, p.testSets)
+	ldl := metric.NewEvaluator(tree, nil).Evaluate(P, p.testY)
+	run := &LossRun{Format: RunFormat, RunKey: key, Measures: map[string]Float{}, MeasuresStd: map[string]Float{},
+		BestEpoch: h.BestEpoch, Docs: [3]int{p.NTrain, len(p.Docs) - p.NTrain, len(p.test)}, Vocab: p.Vocab.Len(),
+		Tokens: p.Tokens, Finished: time.Now().UTC().Format(time.RFC3339)}
+	for _, name := range metric.MultiLabelNames {
+		run.Measures[name] = Float(ml.Mean[name])
+		if sd, ok := ml.Std[name]; ok {
+			run.MeasuresStd[name] = Float(sd)
+		}
+	}
+	for _, name := range metric.Names {
+		run.Measures[name] = Float(ldl.Mean[name])
+		run.MeasuresStd[name] = Float(ldl.Std[name])
+	}
+	var trainSeconds float64
+	for _, e := range h.Epochs {
+		run.TrainLoss = append(run.TrainLoss, Float(e.TrainLoss))
+		run.ValLoss = append(run.ValLoss, Float(e.ValLoss))
+		run.Seconds += Float(e.Seconds)
+		trainSeconds += e.TrainSeconds
+	}
+	if trainSeconds > 0 {
+		run.TokensPerSecond = Float(float64(p.Tokens) * float64(len(h.Epochs)) / trainSeconds)
+	}
+	return run, nil
+}
+
+// loadRun reads the run file path. It returns nil and no error if there is
+// none, and an error if it is corrupt or belongs to other settings.
+func loadRun(path string, key RunKey) (*LossRun, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var run LossRun
+	if err := json.Unmarshal(b, &run); err != nil || run.Format != RunFormat {
+		return nil, fmt.Errorf("%s: not a run file of twl's text experiment (%v); remove it to run again", path, err)
+	}
+	if run.RunKey != key {
+		got, _ := json.Marshal(run.RunKey)
+		want, _ := json.Marshal(key)
+		return nil, fmt.Errorf("%s belongs to another experiment:\n  it has %s\n  this is %s\nuse another output directory, or remove %s to run again",
+			path, got, want, filepath.Dir(path))
+	}
+	if len(run.Measures) != len(metric.MultiLabelNames)+len(metric.Names) || len(run.TrainLoss) == 0 {
+		return nil, fmt.Errorf("%s: incomplete run file; remove it to run again", path)
+	}
+	return &run, nil
+}
+
+// hash returns 8 hex digits identifying the key, for checkpoint names.
+func (k RunKey) hash() string {
+	b, _ := json.Marshal(k)
+	h := fnv.New32a()
+	h.Write(b)
+	return fmt.Sprintf("%08x", h.Sum32())
+}
+
+// hashCorpora fingerprints the documents and label sets of the corpora.
+func hashCorpora(cs ...*corpus.Corpus) string {
+	h := sha256.New()
+	var b [8]byte
+	for _, c := range cs {
+		if c == nil {
+			h.Write([]byte{0})
+			continue
+		}
+		for _, d := range c.Docs {
+			binary.LittleEndian.PutUint64(b[:], uint64(len(d.Text)))
+			h.Write(b[:])
+			io.WriteString(h, d.Text)
+			binary.LittleEndian.PutUint64(b[:], uint64(len(d.Labels)))
+			h.Write(b[:])
+			for _, l := range d.Labels {
+				binary.LittleEndian.PutUint64(b[:], uint64(l))
+				h.Write(b[:])
+			}
+		}
+		h.Write([]byte{1})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// treeHash is the SHA-256 of the tree's canonical edge list.
+func treeHash(c *corpus.Corpus) string {
+	sum := sha256.Sum256([]byte(c.Tree.Format()))
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,114 @@
+// Package gemm multiplies float32 matrices, fast and deterministically:
+// the matrix products of the LSTM text classifier.
+//
+// # What it computes
+//
+// For row-major matrices (element (i, j) of a matrix with leading
+// dimension ld at index i·ld + j),
+//
+//	C = op(A)·op(B)    or    C += op(A)·op(B)
+//
+// with C m×n, op(A) m×k (A, or Aᵀ when A is given k×m) and op(B) k×n (B, or
+// Bᵀ when B is given n×k). Workspace.Mul computes it; Packed holds op(B)
+// packed once for Workspace.MulPacked, for a B used in many products (the
+// recurrent weights, used at every time step). A Workspace holds the
+// buffers, so that products allocate nothing once it has grown; it runs
+// its loops on the team of internal/parallel. Inputs are never modified;
+// C must not overlap A or B. Shape mistakes (negative sizes, leading
+// dimensions smaller than the rows they hold, slices too short) panic
+// with a "gemm: " message; there is nothing else to fail.
+//
+// # Arithmetic order
+//
+// Every element of C is computed by the same operations in the same order,
+// whatever computes it. With kc = 256, k is cut into nb = ⌈k/kc⌉ blocks
+// of nearly equal depth, block t being [⌊t·k/nb⌋, ⌊(t+1)·k/nb⌋). For each
+// block, in increasing t,
+//
+//	s = +0
+//	s = fma(a(i, p), b(p, j), s)    for p in the block, in increasing order
+//	C(i, j) = s                     (t = 0, not accumulating)
+//	C(i, j) = C(i, j) + s           (otherwise)
+//
+// where fma rounds a·b + s once to float32 and the addition rounds to
+// float32 (round to nearest even, subnormals kept). With k = 0, C is set
+// to zero, or left as it is when accumulating. The error of an element is
+// at most about (kc + nb + 1)·2⁻²⁴·(Σ_p |a(i, p)||b(p, j)| + |C(i, j)|),
+// smaller than the k·2⁻²⁴·(…) of a plain loop for k > kc.
+//
+// # Determinism
+//
+// The value of every element of C depends only on the inputs and on kc:
+// not on the number of workers or of processors, nor on how the work is
+// split, the other blockings (mc, nc), the leading dimensions, Mul or
+// MulPacked, or the processor. The assembly kernel and the Go reference
+// give the same bits (the Go form's fma32 is the exact single-rounding
+// FMA; the tests compare them on millions of inputs), so a product gives
+// the same bits on amd64 with AVX2 and FMA, on other processors, and with
+// the purego build tag. The one exception: where a result is NaN, its
+// payload may differ.
+//
+// # Kernels
+//
+// The structure is Goto's (Goto and van de Geijn, "Anatomy of
+// High-Performance Matrix Multiplication", ACM TOMS 34(3), 2008; BLIS's
+// loops): a microkernel computes a tile of mr×nr = 6×16 elements of C
+// over one block of k, in twelve 8-float ymm accumulators, broadcasting
+// each a(i, p) (VBROADCASTSS) and fusing it with a row of 16 values of
+// op(B) (VFMADD231PS). op(B) is packed into panels of 16 columns, row
+// after row, zero-padded at the right edge (Mul packs it on each call,
+// Packed once); op(A) is read in place, its rows or columns by stride
+// (A's row-major rows keep the 6 streams the kernel reads contiguous, and
+// transposed A gives 6 contiguous values per p), except for a last panel
+// of fewer than 6 rows, packed zero-padded. Edge tiles of C are stored
+// through masks (VMASKMOVPS), touching no element outside C. The kernel is
+// AVX2 + FMA assembly (kernel_amd64.s), chosen at run time with
+// golang.org/x/sys/cpu; kernelGo is its reference, the same operations in
+// Go, which runs on other processors and with -tags purego (at about 1
+// GFLOPS: each fma takes a float64 sum and a check for the rare double
+// rounding).
+//
+// An AVX-512 kernel was not written: on this project's AMD EPYC (Zen 4) a
+// 512-bit FMA runs as two 256-bit halves, so it cannot do more
+// floating-point operations a cycle, and the AVX2 kernel already runs at
+// 114 GFLOPS on one core with its operands in L1 (BenchmarkKernel): two
+// 8-lane FMAs a cycle at about 3.6 GHz, the core's peak.
+//
+// # Blocking and the parallel split
+//
+// A panel of op(B) (kc×nr floats, 16 KiB) stays in L1 while the kernel
+// runs over mc = 96 rows of A (in L2); the columns are taken nc = 4096 at
+// a time. When all of op(B) for those columns is at most 128 Ki floats,
+// the rows go mc at a time through all blocks of k (their rows of A and C
+// stay in cache); otherwise all rows go through one block of k before the
+// next (op(B)'s block stays in cache). kc = 256 and mc = 96 were chosen by
+// measurement: kc = 192 … 512 and mc = 48 … 384 were within ±5 % on the
+// benchmarks, kc = 192 slower by 5–10 % on the long sums.
+//
+// The tiles of C are split over the parts of a parallel loop (at most one
+// per worker, each of at least some 400 000 floating-point operations) in
+// one of three ways, chosen by a cost model that counts the busiest part's
+// tiles and the packing of op(B): by row panels, each part packing op(B)
+// for itself (large m, small op(B)); by ranges of tiles in column-major
+// order, which balances shapes with few rows (100×800: 25 of the 50 column
+// panels each, where 17 row panels split 9 and 8); or by row panels with
+// op(B) packed by all parts together, block by block (large op(B), such
+// as the weight gradients' k = 20000). Work is never split over k.
+//
+// # Costs
+//
+// Measured with go test -bench 'Mul|Gonum' -cpu 1,2 on this project's
+// 2-core AMD EPYC (Zen 4), Go 1.26, on a quiet machine (the machine is
+// shared: with other jobs running, figures drop by up to half); GFLOPS =
+// 2mnk per second, ranges over runs; 0 allocations a call once warm. For
+// comparison, gonum's pure-Go Sgemm (blas32) on the same shapes, and
+// OpenBLAS sgemm measured earlier on this kind of machine (1000³, one
+// thread: about 29 GFLOPS).
+//
+//	shape (m×n×k)                               1 core   2 cores   gonum
+//	recurrent forward 100×800×200, C += A·Bᵀ     …
+//
+// The per-step products run 200 times a batch, one after the other: the
+// forward step takes about … µs on one core and … µs on two; a call
+// costs about … µs beyond its arithmetic (BenchmarkMul/Tiny).
+package gemm
