@@ -206,4 +206,3 @@ func readEmbeddings(path string) (embedding.Source, textmodel.EmbeddingRef, erro
 	}
 	return src, textmodel.EmbeddingRef{Source: path, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
-
