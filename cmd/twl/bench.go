@@ -36,10 +36,21 @@ workspace) and the memory the case holds: workspaces plus inputs and outputs.
 Cases that would hold more than --max-memory are skipped. Progress goes to
 standard error; --format json writes one JSON object per case, with the keys
 method, labels, batch, seconds_per_op, bytes_per_op, entries_per_second,
-memory_bytes, workers, iterations, order.`
+memory_bytes, workers, iterations, order.
+
+'twl bench lstm' times one training step of the LSTM text model (forward,
+KL loss, backward through time, Adam) on --batch random documents of --len
+tokens, word vectors of --dim, --hidden units and --labels outputs, with
+frozen and trained word vectors; it reports training tokens per second,
+and in JSON the keys method ("lstm-train"), tokens_per_second,
+seconds_per_op, bytes_per_op, batch, len, dim, hidden, labels, vocab,
+train_emb, workers, iterations.`
 
 const benchExamples = `  # The default sizes, 100 to 10^6 labels (about 20 s).
   twl bench tw
+
+  # Training tokens per second of the LSTM text model at the paper's shapes.
+  twl bench lstm --batch 100 --len 200 --dim 100 --hidden 200 --labels 147
 
   # Two sizes, a batch of 256 rows, as JSON Lines for a script.
   twl bench tw --labels 1000,1e5 --batch 256 --format json > bench.jsonl`
@@ -106,7 +117,7 @@ var twCases = []benchCase{
 const treeBytesPerLabel = 160
 
 func runBench(e *env, args []string) error {
-	fs := newFlags("bench", "twl bench [flags] [tw|emd|sinkhorn|all ...]", benchAbout, benchExamples)
+	fs := newFlags("bench", "twl bench [flags] [tw|emd|sinkhorn|lstm|all ...]", benchAbout, benchExamples)
 	var labels intList
 	fs.Var(&labels, "labels", "comma-separated numbers of labels `L` (default: tw 100,…,1000000; emd 100,1000,3000; sinkhorn 100,…,100000)")
 	batch := fs.Int("batch", 100, "`N` rows per call in the batch cases")
@@ -115,6 +126,13 @@ func runBench(e *env, args []string) error {
 	workers := fs.Int("workers", 0, "`N` goroutines in the batch cases; 0 means GOMAXPROCS")
 	target := fs.Duration("time", 500*time.Millisecond, "run each case for about `D` (such as 500ms, 2s)")
 	order := fs.String("order", "bfs,random", "comma-separated label `ORDERS`: bfs, random")
+	var ls lstmShape
+	fs.IntVar(&ls.length, "len", 200, "lstm: `N` tokens per document")
+	fs.IntVar(&ls.dim, "dim", 100, "lstm: word vectors of `D` dimensions")
+	fs.IntVar(&ls.hidden, "hidden", 200, "lstm: `H` hidden units")
+	fs.IntVar(&ls.vocab, "vocab", 20000, "lstm: `V` words in the vocabulary")
+	fs.BoolVar(&ls.freeze, "freeze", false, "lstm: time frozen word vectors only (default: frozen and trained)")
+	fs.BoolVar(&ls.trainEmb, "train-emb", false, "lstm: time trained word vectors only")
 	maxMem := byteSize(8 << 30)
 	fs.Var(&maxMem, "max-memory", "skip cases that would hold more than `SIZE` (and report what they would need)")
 	pos, err := fs.parse(e, args)
@@ -132,7 +150,12 @@ func runBench(e *env, args []string) error {
 		return fs.fail("--batch must be at least 1")
 	case *target <= 0:
 		return fs.fail("--time must be positive")
+	case ls.length < 1 || ls.dim < 1 || ls.hidden < 1 || ls.vocab < 1:
+		return fs.fail("--len, --dim, --hidden and --vocab must be positive")
+	case ls.freeze && ls.trainEmb:
+		return fs.fail("--freeze and --train-emb exclude each other")
 	}
+	ls.batch = *batch
 	if *workers <= 0 {
 		*workers = runtime.GOMAXPROCS(0)
 	}
@@ -143,7 +166,7 @@ func runBench(e *env, args []string) error {
 		}
 	}
 
-	if *format == "text" {
+	if *format == "text" && !(len(kernels) == 1 && kernels[0] == "lstm") {
 		fmt.Fprintf(e.stdout, "%-22s %-6s %9s %6s %10s %10s %10s %10s\n",
 			"method", "order", "labels", "batch", "time/op", "entries/s", "bytes/op", "memory")
 	}
@@ -167,6 +190,8 @@ func runBench(e *env, args []string) error {
 				err = benchEMD(e, L, *seed, *target, maxMem, asJSON, enc)
 			case "sinkhorn":
 				err = benchSinkhorn(e, L, *seed, *target, maxMem, asJSON, enc)
+			case "lstm":
+				err = benchLSTM(e, L, ls, *seed, *target, asJSON, enc)
 			}
 			if err != nil {
 				return err

@@ -18,6 +18,7 @@ var benchDefaultLabels = map[string]intList{
 	"tw":       {100, 1000, 10000, 100000, 1000000},
 	"emd":      {100, 1000, 3000},
 	"sinkhorn": {100, 1000, 10000, 100000},
+	"lstm":     {147}, // BlurbGenreCollection's genres, as in REFERENCE.md
 }
 
 // benchKernels resolves the positional arguments of bench: kernel names or
@@ -30,11 +31,11 @@ func benchKernels(pos []string) ([]string, error) {
 	for _, p := range pos {
 		switch p {
 		case "all":
-			ks = append(ks, "tw", "emd", "sinkhorn")
-		case "tw", "emd", "sinkhorn":
+			ks = append(ks, "tw", "emd", "sinkhorn", "lstm")
+		case "tw", "emd", "sinkhorn", "lstm":
 			ks = append(ks, p)
 		default:
-			return nil, fmt.Errorf("unknown kernel %q: the kernels are tw, emd, sinkhorn (or all)", p)
+			return nil, fmt.Errorf("unknown kernel %q: the kernels are tw, emd, sinkhorn, lstm (or all)", p)
 		}
 	}
 	// Keep the first occurrence of each, in the order given.

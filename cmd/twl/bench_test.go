@@ -136,3 +136,34 @@ func TestBenchOT(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchLSTM times tiny LSTM steps and checks the JSON rows.
+func TestBenchLSTM(t *testing.T) {
+	code, out, errOut := twl(t, "", "bench", "lstm", "--batch", "4", "--len", "5", "--dim", "3", "--hidden", "8", "--vocab", "10",
+		"--labels", "6", "--time", "1ms", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d rows: %q", len(lines), out)
+	}
+	for i, line := range lines {
+		var rec struct {
+			Method          string  `json:"method"`
+			TokensPerSecond float64 `json:"tokens_per_second"`
+			Labels, Hidden  int
+			TrainEmb        bool `json:"train_emb"`
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Method != "lstm-train" || !(rec.TokensPerSecond > 0) || rec.Labels != 6 || rec.Hidden != 8 || rec.TrainEmb != (i == 1) {
+			t.Errorf("row %d: %+v", i, rec)
+		}
+	}
+	code, _, errOut = twl(t, "", "bench", "lstm", "--freeze", "--train-emb")
+	if code != 2 || !strings.Contains(errOut, "exclude each other") {
+		t.Errorf("exit %d, %q", code, errOut)
+	}
+}
