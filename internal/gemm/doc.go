@@ -82,8 +82,9 @@
 // the rows go mc at a time through all blocks of k (their rows of A and C
 // stay in cache); otherwise all rows go through one block of k before the
 // next (op(B)'s block stays in cache). kc = 256 and mc = 96 were chosen by
-// measurement: kc = 192 … 512 and mc = 48 … 384 were within ±5 % on the
-// benchmarks, kc = 192 slower by 5–10 % on the long sums.
+// measurement: kc = 384 or 512 and mc = 48 … 384 were within ±5 % on the
+// benchmarks, kc = 192 was 5–13 % slower on the sums with k ≥ 1000; a
+// smaller kc also bounds the rounding error better.
 //
 // The tiles of C are split over the parts of a parallel loop (at most one
 // per worker, each of at least some 400 000 floating-point operations) in
@@ -98,17 +99,39 @@
 // # Costs
 //
 // Measured with go test -bench 'Mul|Gonum' -cpu 1,2 on this project's
-// 2-core AMD EPYC (Zen 4), Go 1.26, on a quiet machine (the machine is
-// shared: with other jobs running, figures drop by up to half); GFLOPS =
-// 2mnk per second, ranges over runs; 0 allocations a call once warm. For
-// comparison, gonum's pure-Go Sgemm (blas32) on the same shapes, and
-// OpenBLAS sgemm measured earlier on this kind of machine (1000³, one
-// thread: about 29 GFLOPS).
+// 2-core AMD EPYC (Zen 4), Go 1.26, in runs where no other process used
+// the processors (the machine is shared: with other jobs running, the
+// two-core figures fall to the one-core ones or below); GFLOPS = 2mnk per
+// second, ranges over three runs; no allocation a call once warm. gonum's
+// pure-Go Sgemm (blas32) on the same shapes ran at the rate shown on one
+// core and was no faster on two; OpenBLAS's sgemm, measured earlier on
+// this kind of machine, ran 1000³ at about 29 GFLOPS on one thread.
 //
-//	shape (m×n×k)                               1 core   2 cores   gonum
-//	recurrent forward 100×800×200, C += A·Bᵀ     …
+//	shape, m×n×k                          1 core     2 cores    time, 2 cores    gonum
+//	recurrent forward, C += A·Bᵀ, packed
+//	  100×800×200                         106–110    187–206    155–171 µs       13
+//	recurrent backward, C = A·B, packed
+//	  100×200×800                         102–103    178–194    165–180 µs       12
+//	input projection, A·Bᵀ, 20000×800×100     107    206–212    15.1–15.6 ms     13
+//	weight gradients, C += Aᵀ·B
+//	  800×200×20000                            94    152–179    36–42 ms          8
+//	  800×100×20000                            84    132–158    20–24 ms          9
+//	input gradient, A·B, 20000×100×800      87–89    172–176    18.2–18.6 ms     12
+//	fully connected, A·Bᵀ, 100×200×200         85    112–158    50–71 µs         13
+//	  the same, packed                        105    176–190    42–45 µs
+//	  17×200×200                            42–43     61–70     19–22 µs         13
+//	  17×200×200, packed                       93    105–134    10–13 µs
+//	  1×200×200                               3.5    5.3–5.9    14–15 µs          7
+//	  1×200×200, packed                        15         15    5.2 µs
+//	square, A·B, 1000×1000×1000            95–101    177–200    10.0–11.3 ms     12
 //
-// The per-step products run 200 times a batch, one after the other: the
-// forward step takes about … µs on one core and … µs on two; a call
-// costs about … µs beyond its arithmetic (BenchmarkMul/Tiny).
+// On one core the large shapes run at 74–94 % of the kernel's peak (114
+// GFLOPS); those with n = 100 or 200 lose up to 11 % to their last column
+// panel, 4 or 8 columns computed 16 wide, and the long sums go through C
+// once per block of k. The per-step products (200 a batch, one after the
+// other) split over two cores at 1.7–1.9 times the one-core speed. Packing op(B) costs 0.3–0.45 ns an element (both
+// recurrent weights, 800×200, in 45 and 69 µs, BenchmarkPack), which
+// dominates a Mul with few rows and B transposed: use MulPacked for a B
+// used more than once. A call costs about 0.1 µs beyond its arithmetic
+// (BenchmarkMul/Tiny, 6×16×8).
 package gemm

@@ -8,11 +8,11 @@ import (
 
 // Cache blocking, chosen by measurement (see doc.go). kc alone enters the
 // arithmetic: it fixes where the sums over k are cut; mc and nc only
-// change which tiles are computed together.
+// change the order in which tiles are computed.
 const (
-	kc = 256  // largest depth of a block of k (a B panel, kc×nr, fills half of L1)
-	mc = 96   // rows of op(A) packed at a time, a multiple of mr (mc×kc in L2)
-	nc = 4096 // columns of op(B) packed at a time, a multiple of nr
+	kc = 256  // largest depth of a block of k (a panel of op(B), kc×nr, fills half of L1)
+	mc = 96   // rows of C run against a panel of op(B) in turn, a multiple of mr (mc×kc of A in L2)
+	nc = 4096 // columns of C done in one pass (op(B) packed for them), a multiple of nr
 )
 
 // wholeB is the most floats of op(B), all blocks of k for nc columns,
@@ -106,7 +106,8 @@ func (w *Workspace) Mul(c []float32, ldc int, a []float32, lda int, transA bool,
 
 // MulPacked is Mul with op(B) taken from p (k×n as packed): C = op(A)·op(B)
 // or C += op(A)·op(B), C being m×p.N() and op(A) m×p.K(). The result
-// equals Mul's bit for bit.
+// equals Mul's bit for bit. A is not modified; C must not overlap A.
+// Shape mistakes panic as in Mul.
 func (w *Workspace) MulPacked(c []float32, ldc int, a []float32, lda int, transA bool, p *Packed, m int, accumulate bool) {
 	n, k := p.n, p.k
 	checkSizes(m, n, k)

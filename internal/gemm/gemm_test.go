@@ -81,6 +81,8 @@ func checkShape(t *testing.T, rng *rand.Rand, s shape, cfgs []config) {
 	}
 }
 
+// compareC fails the test at the first element of got whose bits differ
+// from want's.
 func compareC(t *testing.T, what string, got, want []float32, ldc int) {
 	t.Helper()
 	for x := range want {
@@ -90,8 +92,9 @@ func compareC(t *testing.T, what string, got, want []float32, ldc int) {
 	}
 }
 
-// TestMulSmallShapes compares Mul with the reference on every m ≤ 2·mr+1
-// and n ≤ 2·nr+1, for depths up to a few, both transposes and accumulate
+// TestMulSmallShapes compares Mul with the reference on every m ≤ 2·mr+1,
+// n ≤ 2·nr+1 and k ≤ 9 (the kernel's loop does four steps at a time), both
+// transposes and accumulate
 // on and off, each in three of the configurations (taken in turn), with
 // loops cut into parts of a single panel, so that even these shapes are
 // split.
@@ -101,7 +104,7 @@ func TestMulSmallShapes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for m := 0; m <= 2*mr+1; m++ {
 		for n := 0; n <= 2*nr+1; n++ {
-			for _, k := range []int{0, 1, 2, 3, 5, 8, 9} {
+			for k := range 10 {
 				for v := range 4 {
 					s := shape{m: m, n: n, k: k, transA: v&1 != 0, transB: v&2 != 0, accumulate: rng.IntN(2) == 0, pad: rng.IntN(3)}
 					x := 3 * ((m*(2*nr+2)+n)*4 + v) % len(configs)
@@ -135,9 +138,11 @@ func TestMulWide(t *testing.T) {
 	minPartFlops = 1
 	rng := rand.New(rand.NewPCG(23, 24))
 	for _, n := range []int{nc - 1, nc + 1, 2*nc + nr + 3} {
-		for v := range 8 {
-			s := shape{m: 1 + 6*(v%2), n: n, k: []int{3, kc + 1}[v/4], transA: v&2 != 0, transB: v&1 != 0, accumulate: v&4 != 0, pad: 1}
-			checkShape(t, rng, s, configs)
+		for _, m := range []int{1, mr + 1} {
+			for v := range 8 {
+				s := shape{m: m, n: n, k: []int{3, kc + 1}[(v+m)%2], transA: v&1 != 0, transB: v&2 != 0, accumulate: v&4 != 0, pad: 1}
+				checkShape(t, rng, s, configs)
+			}
 		}
 	}
 }
@@ -181,12 +186,12 @@ func lstmShapes(tokens int) []shape {
 func TestMulLSTMShapes(t *testing.T) {
 	defer func(f, b int) { forceSplit, wholeB = f, b }(forceSplit, wholeB)
 	whole := wholeB
-	tokens, configs := 20000, configs
+	tokens, cfgs := 20000, configs
 	if testing.Short() {
 		tokens = 2000
 	}
 	if !useAVX2 {
-		tokens, configs = 500, configs[:4]
+		tokens, cfgs = 500, configs[:4]
 	}
 	rng := rand.New(rand.NewPCG(17, 18))
 	for _, s := range lstmShapes(tokens) {
@@ -194,7 +199,7 @@ func TestMulLSTMShapes(t *testing.T) {
 		var first []float32
 		var p Packed
 		p.Pack(b, ldb, s.transB, s.k, s.n)
-		for _, cf := range configs {
+		for _, cf := range cfgs {
 			forceSplit, wholeB = cf.split, whole
 			if !cf.whole {
 				wholeB = 0

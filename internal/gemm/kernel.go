@@ -1,18 +1,20 @@
 package gemm
 
-// The microkernel computes one mr×nr tile of a product from a panel of
-// op(A) (mr rows, kc columns) and a panel of op(B) (kc rows, nr columns):
+// The microkernel computes one mr×nr tile of a product over one block of
+// k, from a panel of op(A) (mr rows, kc columns) and a panel of op(B) (kc
+// rows, nr columns):
 //
-//	acc = 0;  acc = fma(a(i, p), b(p, j), acc) for p = 0, 1, …, kc−1 in order
+//	acc = +0;  acc = fma(a(i, p), b(p, j), acc) for p = 0, 1, …, kc−1 in order
 //	c(i, j) = acc            (add false)
 //	c(i, j) = c(i, j) + acc  (add true)
 //
-// for i < rows ≤ mr, j < cols ≤ nr (an edge tile of C is smaller than
-// the panels, which are then zero-padded or hold data past C's edge), each
-// fma rounded once to float32. Element (i, p) of the
-// A panel is a[i·rsa + p·csa] (a packed panel has rsa = 1, csa = mr; rows of
-// a row-major A read in place have rsa = lda, csa = 1); element (p, j) of the
-// B panel is b[p·csb + j]; element (i, j) of the tile is c[i·ldc + j].
+// for i < rows ≤ mr and j < cols ≤ nr (an edge tile of C is smaller than
+// the panels, whose other rows and columns are computed but not stored),
+// each fma rounded once to float32. Element (i, p) of the A panel is
+// a[i·rsa + p·csa] (a packed panel has rsa = 1, csa = mr; A read in place
+// has rsa = lda, csa = 1, or rsa = 1, csa = lda when transposed); element
+// (p, j) of the B panel is b[p·csb + j]; element (i, j) of the tile is
+// c[i·ldc + j].
 //
 // kernelGo is the reference; on amd64 an AVX2 + FMA assembly form
 // (kernel_amd64.s) computes the same bits.

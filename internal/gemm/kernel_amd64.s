@@ -20,6 +20,9 @@
 //	DI, R13    &c(0, 0), &c(3, 0); DX = ldc in bytes
 //	AX, BX     rows and columns of the tile to store (an edge tile of C
 //	           has fewer than 6 or 16; its lanes are masked)
+//	R14        add (0: store acc, 1: add it to C)
+//	Y12, Y13   at the edge: the column masks (from colmask, via SI);
+//	           Y14, Y15 the masked rows of C
 
 // STEP does one p: twelve FMAs acc += a(i, p)·b(p, j), then moves the A
 // and B pointers to p+1.

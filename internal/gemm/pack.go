@@ -3,7 +3,10 @@ package gemm
 // Packed holds op(B) packed for MulPacked: a k×n matrix cut into the blocks
 // of k of the arithmetic order (kBlocks) and panels of nr columns, each
 // panel stored row after row (nr values per row, the columns past n zero).
-// Packing once saves the packing of every Mul that uses the same B.
+// Packing once saves the packing of every Mul that uses the same B. The
+// zero value is an empty 0×0 matrix. MulPacked only reads a Packed, so
+// several may use one at once (each with its own Workspace), but not
+// while Pack rewrites it.
 type Packed struct {
 	k, n   int
 	panels int // ⌈n/nr⌉
