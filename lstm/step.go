@@ -9,11 +9,11 @@ import (
 
 // BenchStep returns one training step of a model of sizes c on a fixed
 // mini-batch of batch random documents of length tokens each, with random
-// one-label targets: forward, the KL loss, backward and Adam, the work of
-// every step of training. It is what `twl bench lstm` and BenchmarkStep
+// one-label targets: forward, the loss l (nil: KL), backward and Adam, the
+// work of every step of training. It is what `twl bench lstm` and BenchmarkStep
 // time, at the shapes of the paper's model (and of the PyTorch anchor of
 // testdata/bench_torch.py). The first call grows the buffers.
-func BenchStep(c Config, batch, length int, trainEmb bool, seed uint64) (step func()) {
+func BenchStep(c Config, batch, length int, trainEmb bool, l loss.Loss, seed uint64) (step func()) {
 	m := NewModel(c)
 	m.Init(rand.NewPCG(seed, 1))
 	rng := rand.New(rand.NewPCG(seed, 2))
@@ -30,7 +30,9 @@ func BenchStep(c Config, batch, length int, trainEmb bool, seed uint64) (step fu
 		y[r*L+rng.IntN(L)] = 1
 	}
 	ln := NewLearner(m, docs, y, LearnerOptions{TrainEmb: trainEmb, Adam: optim.Adam32{}})
-	kl := loss.NewKL(L)
+	if l == nil {
+		l = loss.NewKL(L)
+	}
 	rows := make([]int, batch)
 	for i := range rows {
 		rows[i] = i
@@ -40,7 +42,7 @@ func BenchStep(c Config, batch, length int, trainEmb bool, seed uint64) (step fu
 	return func() {
 		ln.Targets(yb, rows)
 		ln.Logits(z, rows)
-		if _, err := kl.Eval(z, z, yb); err != nil {
+		if _, err := l.Eval(z, z, yb); err != nil {
 			panic("lstm: BenchStep: " + err.Error()) // not reached: the targets are valid
 		}
 		ln.Update(z)

@@ -49,7 +49,7 @@ func benchLSTM(e *env, L int, s lstmShape, seed uint64, target time.Duration, as
 	for _, train := range modes {
 		fmt.Fprintf(e.stderr, "bench: lstm-train batch=%d len=%d dim=%d hidden=%d labels=%d train_emb=%v ...\n",
 			s.batch, s.length, s.dim, s.hidden, L, train)
-		step := lstm.BenchStep(lstm.Config{Vocab: s.vocab, Dim: s.dim, Hidden: s.hidden, Labels: L}, s.batch, s.length, train, seed)
+		step := lstm.BenchStep(lstm.Config{Vocab: s.vocab, Dim: s.dim, Hidden: s.hidden, Labels: L}, s.batch, s.length, train, nil, seed)
 		n, sec, bytes := measure(step, target)
 		rec := lstmRecord{Method: "lstm-train", TokensPerSecond: float64(s.batch*s.length) / sec, SecondsPerOp: sec, BytesPerOp: bytes,
 			Batch: s.batch, Len: s.length, Dim: s.dim, Hidden: s.hidden, Labels: L, Vocab: s.vocab, TrainEmb: train,
