@@ -39,8 +39,8 @@ const (
 
 // Workspace holds the packing buffers of Mul and MulPacked, so that the
 // products allocate nothing once the buffers have grown to the largest
-// shapes seen. A Workspace is not safe for concurrent use; the zero value
-// is not usable: call NewWorkspace.
+// shapes seen. A Workspace is not safe for concurrent use. The zero value
+// is NewWorkspace(0).
 type Workspace struct {
 	workers int
 	bbuf    []float32 // one block of op(B), packed by Mul for all parts
@@ -77,11 +77,16 @@ type job struct {
 // team of internal/parallel.
 func NewWorkspace(workers int) *Workspace {
 	w := &Workspace{workers: workers}
+	w.init()
+	return w
+}
+
+// init makes the loops' bodies.
+func (w *Workspace) init() {
 	w.packFn = w.packShared
 	w.sharedFn = w.shared
 	w.rowsFn = w.rows
 	w.tilesFn = w.tiles
-	return w
 }
 
 // Mul computes C = op(A)·op(B), or C += op(A)·op(B) when accumulate is
@@ -124,6 +129,9 @@ func (w *Workspace) MulPacked(c []float32, ldc int, a []float32, lda int, transA
 func (w *Workspace) run() {
 	j := &w.job
 	defer func() { *j = job{} }() // drop the caller's slices
+	if w.rowsFn == nil {
+		w.init() // the zero Workspace
+	}
 	m, n, k := j.m, j.n, j.k
 	if m == 0 || n == 0 {
 		return
