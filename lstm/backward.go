@@ -1,6 +1,10 @@
 package lstm
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/twl-ldl/twl/internal/parallel"
+)
 
 // Backward adds the gradient of the loss with respect to every parameter
 // to grad (a slab laid out as Params), given dz, the gradient with respect
@@ -71,7 +75,7 @@ func (w *Workspace) Backward(grad []float32, dz []float64, emb bool) {
 			cp = w.c[lay.off[t-1]*H:]
 		}
 		g := w.g[o*4*H : (o+b)*4*H]
-		cellBackward(b, H, g, cp, w.tc[o*H:(o+b)*H], w.dh, w.dc)
+		w.backwardCells(b, H, g, cp, w.tc[o*H:(o+b)*H], w.dh, w.dc)
 		if t > 0 {
 			w.gm.MulPacked(w.dh, H, g, 4*H, false, &w.wh, b, false)
 		}
@@ -80,12 +84,9 @@ func (w *Workspace) Backward(grad []float32, dz []float64, emb bool) {
 	// further back from them.
 
 	// The weights of the gates, over every step at once.
-	for n := range N {
-		row := w.g[n*4*H : (n+1)*4*H]
-		for j, v := range row {
-			gB[j] += v
-		}
-	}
+	w.cell = cellJob{H: H, g: w.g, gb: gB, n: N}
+	parallel.For(4*H, 0, 64, w.biasGradFn)
+	w.cell = cellJob{}
 	if T > 1 {
 		o1 := lay.off[1]
 		w.gm.Mul(gWh, H, w.g[o1*4*H:], 4*H, true, w.hp[o1*H:], H, false, 4*H, H, N-o1, true)

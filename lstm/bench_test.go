@@ -31,9 +31,10 @@ func BenchmarkStep(b *testing.B) {
 			step() // warm up: buffers grow
 			b.ReportAllocs()
 			b.ResetTimer()
-			for b.Loop() {
+			for range b.N {
 				step()
 			}
+			b.StopTimer()
 			b.ReportMetric(float64(B*T)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
 		})
 	}

@@ -134,18 +134,20 @@ func BenchmarkCell(b *testing.B) {
 		}
 		b.Run(k.name+"/forward", func(b *testing.B) {
 			b.ReportAllocs()
-			for b.Loop() {
+			for range b.N {
 				copy(work, g)
 				k.fwd(rows, H, work, bias, cp, c, tc, h)
 			}
+			b.StopTimer()
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(rows*H), "ns/unit")
 		})
 		b.Run(k.name+"/backward", func(b *testing.B) {
 			b.ReportAllocs()
-			for b.Loop() {
+			for range b.N {
 				copy(work, g)
 				k.bwd(rows, H, work, cp, tc, dh, dc)
 			}
+			b.StopTimer()
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(rows*H), "ns/unit")
 		})
 	}
