@@ -57,7 +57,9 @@ type textFlags struct {
 	maxVocab   *int
 }
 
-func addTextFlags(fs *flags, treeRequired bool) *textFlags {
+// addTextFlags adds the flags of reading and tokenizing a corpus;
+// defMaxLen is the default of --max-len (0: no limit).
+func addTextFlags(fs *flags, treeRequired bool, defMaxLen int) *textFlags {
 	need := ""
 	if treeRequired {
 		need = " (required)"
@@ -189,7 +191,7 @@ const textStatsExamples = `  # 20 Newsgroups with its tree.
 func runTextStats(e *env, args []string) error {
 	fs := newFlags("text stats", "twl text stats --data FILE [--tree TREE] [--emb FILE] [flags]", textStatsAbout, textStatsExamples)
 	data := fs.String("data", "", "the corpus `FILE`: BlurbGenreCollection records or JSON Lines (required)")
-	tf := addTextFlags(fs, false)
+	tf := addTextFlags(fs, false, 0)
 	emb := fs.String("emb", "", "word vectors `FILE`: .vec/.txt text format or a fastText .bin model")
 	unlabeled := fs.Bool("unlabeled", false, "the documents have no labels")
 	format := fs.String("format", "text", "output `FORMAT`: text or json")

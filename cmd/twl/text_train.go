@@ -61,7 +61,7 @@ func runTextTrain(e *env, args []string) error {
 	fs := newFlags("text train", "twl text train --train FILE [--dev FILE] --tree TREE --out MODEL [flags]", textTrainAbout, textTrainExamples)
 	trainPath := fs.String("train", "", "the training documents `FILE` (required)")
 	devPath := fs.String("dev", "", "validation documents `FILE` (default: --val of --train)")
-	tf := addTextFlags(fs, true)
+	tf := addTextFlags(fs, true, 200)
 	emb := fs.String("emb", "", "initial word vectors `FILE`: .vec/.txt or fastText .bin (default: random)")
 	embDim := fs.Int("emb-dim", 100, "the dimension `D` of random word vectors, without --emb")
 	trainEmb := fs.Bool("train-emb", false, "train the word vectors with the model (default: fixed)")
