@@ -260,4 +260,8 @@ func (d *Sinkhorn) BatchGrad(values, grads, P, Y []float64) error {
 }
 
 // Name returns "sinkhorn".
-func (d *Sinkhorn) Name() string { return "sinkhorn" }
+// Name returns "sinkhorn(λ=Λ,iters=N)": the settings change the loss, so
+// they are part of its name (a checkpoint is resumed only by the same loss).
+func (d *Sinkhorn) Name() string {
+	return fmt.Sprintf("sinkhorn(λ=%g,iters=%d)", d.Solver.Lambda(), d.Solver.Iters())
+}

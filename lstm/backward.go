@@ -34,7 +34,7 @@ func (w *Workspace) Backward(grad []float32, dz []float64, emb bool) {
 		src := dz[lay.perm[r]*L : (lay.perm[r]+1)*L]
 		row := w.dz[r*L : (r+1)*L]
 		for j, v := range src {
-			row[j] = float32(v)
+			row[j] = flush(float32(v)) // a logit gradient below 2⁻⁶⁰ is no gradient at all
 			gB2[j] += row[j]
 		}
 	}

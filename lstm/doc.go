@@ -57,8 +57,10 @@
 // processors a microcode assist of a hundred cycles or more (PyTorch on an
 // Intel machine trains this model 20 times slower without
 // torch.set_flush_denormal). The cell kernels flush their results below
-// 2⁻⁶⁰ to zero, so the matrix products only ever see zero or numbers whose
-// products are normal; Adam32 flushes its moments below 2⁻¹⁰⁰. What is
+// 2⁻⁶⁰ to zero, and so does Backward the gradient of the logits it is
+// given, so the matrix products only ever see zero or numbers whose
+// products with the activations are normal (TestNoSubnormals); Adam32
+// flushes its moments below 2⁻¹⁰⁰. What is
 // flushed is below 1e-18: no float32 step can see it. (On the AMD EPYC
 // machine of the benchmarks a product of subnormal matrices costs only
 // 1.2 times a normal one; on Intel processors it is many times.)
@@ -71,9 +73,11 @@
 //
 // # Cost
 //
-// A token costs 2·4H·(D+H) multiply-adds forward and twice that backward:
-// 1.44 MFLOP at the paper's D = 100, H = 200; a batch keeps about
-// 4·N·(2H + D) float32 values of activations. BenchmarkStep and `twl
+// A token costs 4H·(D+H) multiply-adds forward and 4H·(2H+D) backward
+// (4H·(2H+2D) when the word vectors are trained): 1.28 MFLOP at the
+// paper's D = 100, H = 200 with frozen vectors, 1.44 with trained ones. A
+// batch of N tokens keeps N·(7H + D) float32 activations (and N·D more for
+// the gradient of trained word vectors). BenchmarkStep and `twl
 // bench lstm` time training steps at the paper's shapes; the README gives
 // the figures beside PyTorch's.
 package lstm

@@ -97,11 +97,12 @@ func tensorOf(m *Model, i int) string {
 	return "?"
 }
 
-// TestNoSubnormals runs a backward pass whose gradients are tiny (∂/∂z
+// TestNoSubnormals runs backward passes whose gradients are tiny (∂/∂z
 // scaled by 1e-30, so that the recurrence drives them through the
-// subnormal range) and checks that no subnormal number is left in the
-// buffers that feed the matrix products (the gates' gradients, ∂h, ∂c) or
-// in the parameters' gradient: the cell kernels flush below 2⁻⁶⁰.
+// subnormal range, and by 3e-40, itself subnormal in float32) and checks
+// that no subnormal number is left in the buffers that feed the matrix
+// products (∂z, ∂a1, ∂h_final, the gates' gradients, ∂h, ∂c) or in the
+// parameters' gradient: the kernels flush below 2⁻⁶⁰.
 func TestNoSubnormals(t *testing.T) {
 	m, _ := smallModel(9)
 	rng := rand.New(rand.NewPCG(10, 11))
@@ -112,31 +113,34 @@ func TestNoSubnormals(t *testing.T) {
 			docs[i][k] = int32(rng.IntN(m.Vocab))
 		}
 	}
-	w := m.NewWorkspace()
-	z := make([]float64, len(docs)*m.Labels)
-	w.Forward(z, docs)
-	dz := make([]float64, len(z))
-	for i := range dz {
-		dz[i] = 1e-30 * rng.NormFloat64()
-	}
-	grad := make([]float32, len(m.Params))
-	w.Backward(grad, dz, true)
-	for name, buf := range map[string][]float32{"gates": w.g, "dh": w.dh, "dc": w.dc, "grad": grad, "c": w.c, "h": w.hp} {
-		for i, v := range buf {
-			if v != 0 && math.Abs(float64(v)) < 0x1p-126 {
-				t.Fatalf("%s[%d] = %g is subnormal", name, i, v)
+	for _, scale := range []float64{1e-30, 3e-40} {
+		w := m.NewWorkspace()
+		z := make([]float64, len(docs)*m.Labels)
+		w.Forward(z, docs)
+		dz := make([]float64, len(z))
+		for i := range dz {
+			dz[i] = scale * rng.NormFloat64()
+		}
+		grad := make([]float32, len(m.Params))
+		w.Backward(grad, dz, true)
+		for name, buf := range map[string][]float32{"dz": w.dz, "da1": w.da1, "dhfin": w.dhfin, "gates": w.g,
+			"dh": w.dh, "dc": w.dc, "grad": grad, "c": w.c, "h": w.hp} {
+			for i, v := range buf {
+				if v != 0 && math.Abs(float64(v)) < 0x1p-126 {
+					t.Fatalf("scale %g: %s[%d] = %g is subnormal", scale, name, i, v)
+				}
 			}
 		}
-	}
-	// The tiny gradients did reach the flushing: some are zero that a
-	// plain float32 computation would have kept as tiny numbers.
-	zeros := 0
-	for _, v := range w.g[:len(w.lay.bt)*4*m.Hidden] {
-		if v == 0 {
-			zeros++
+		// The tiny gradients did reach the flushing: some are zero that a
+		// plain float32 computation would have kept as tiny numbers.
+		zeros := 0
+		for _, v := range w.g[:len(w.lay.bt)*4*m.Hidden] {
+			if v == 0 {
+				zeros++
+			}
 		}
-	}
-	if zeros == 0 {
-		t.Error("no gate gradient was flushed: the test does not reach the subnormal range")
+		if zeros == 0 {
+			t.Errorf("scale %g: no gate gradient was flushed: the test does not reach the subnormal range", scale)
+		}
 	}
 }

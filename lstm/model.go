@@ -15,9 +15,18 @@ type Config struct {
 }
 
 func (c Config) check() {
-	if c.Vocab < 1 || c.Dim < 1 || c.Hidden < 1 || c.Labels < 1 {
-		panic(fmt.Sprintf("lstm: sizes must be positive: %+v", c))
+	if c.Vocab < 1 || c.Dim < 1 || c.Hidden < 1 || c.Labels < 1 || c.Vocab > math.MaxInt32 {
+		panic(fmt.Sprintf("lstm: sizes must be positive, and the vocabulary at most 2³¹−1 (token IDs are int32): %+v", c))
 	}
+}
+
+// Bytes returns about how much memory training a model of sizes c on
+// batches of batch documents of length tokens holds: the parameters, their
+// gradient and Adam's two moments, and the activations of a batch.
+func (c Config) Bytes(batch, length int) float64 {
+	N := float64(batch) * float64(length)
+	H, D := float64(c.Hidden), float64(c.Dim)
+	return 4 * (4*float64(c.NumParams()) + N*(7*H+2*D))
 }
 
 // The parameter tensors, in the order of the slab.

@@ -143,6 +143,31 @@ func Write(w io.Writer, m *Model) error {
 	return bw.Flush()
 }
 
+// maxHeader bounds the header line: 256 MiB holds the vocabulary of
+// millions of words.
+const maxHeader = 256 << 20
+
+// readLine reads br up to and without its next '\n', refusing a line longer
+// than limit bytes or cut short by the end of the input.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		frag, err := br.ReadSlice('\n')
+		line = append(line, frag...)
+		switch {
+		case len(line) > limit:
+			return nil, fmt.Errorf("longer than %d bytes", limit)
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF:
+			return nil, errors.New("cut short")
+		case err != nil:
+			return nil, err
+		}
+		return line[:len(line)-1], nil
+	}
+}
+
 // Read reads a model written by Write; file names the input in errors. It
 // checks everything: the magic line, the version, the header's fields
 // (unknown ones are errors), the sizes, the payload's length and checksum,
@@ -152,13 +177,13 @@ func Read(r io.Reader, file string) (*Model, error) {
 		return &Error{File: file, Err: err, Msg: fmt.Sprintf(format, args...)}
 	}
 	br := bufio.NewReaderSize(r, 1<<16)
-	magic, err := br.ReadString('\n')
-	if err != nil || magic != Magic+"\n" {
+	magic := make([]byte, len(Magic)+1)
+	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != Magic+"\n" {
 		return nil, bad(ErrNotModel, "the first line is not %q", Magic)
 	}
-	line, err := br.ReadBytes('\n')
+	line, err := readLine(br, maxHeader)
 	if err != nil {
-		return nil, bad(ErrInvalid, "the header line is cut short")
+		return nil, bad(ErrInvalid, "the header line: %v", err)
 	}
 	var h Header
 	dec := json.NewDecoder(bytes.NewReader(line))
@@ -195,11 +220,16 @@ func Read(r io.Reader, file string) (*Model, error) {
 	if h.PayloadBytes != want {
 		return nil, bad(ErrInvalid, "payload of %d bytes; the sizes need %d", h.PayloadBytes, want)
 	}
-	payload := make([]byte, want)
-	if _, err := io.ReadFull(br, payload); err != nil {
-		return nil, bad(ErrInvalid, "the parameters are cut short (%v)", err)
-	}
-	if n, _ := br.Read(make([]byte, 1)); n > 0 {
+	// Read what is there, up to one byte more than the header promises,
+	// growing as the bytes arrive: a header that lies about the sizes
+	// cannot make Read allocate more than the file holds.
+	payload, err := io.ReadAll(io.LimitReader(br, want+1))
+	switch {
+	case err != nil:
+		return nil, bad(ErrInvalid, "reading the parameters: %v", err)
+	case int64(len(payload)) < want:
+		return nil, bad(ErrInvalid, "the parameters are cut short: %d bytes of %d", len(payload), want)
+	case int64(len(payload)) > want:
 		return nil, bad(ErrInvalid, "data after the parameters")
 	}
 	if sum := sha256.Sum256(payload); hex.EncodeToString(sum[:]) != h.PayloadSHA256 {

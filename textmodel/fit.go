@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"time"
 
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/embedding"
@@ -172,7 +171,6 @@ func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 	}
 	cfg := train.Config{Epochs: epochs, Batch: batch, Seed: seed, ValRows: valRows, Patience: o.Patience,
 		Progress: run.Progress, Checkpoint: run.Checkpoint, CheckpointEvery: run.CheckpointEvery, Tag: o.Tree.SHA256}
-	t0 := time.Now()
 	h, err := train.Train(ln, l, cfg)
 	if err != nil {
 		return nil, h, err
@@ -181,8 +179,13 @@ func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 	if lr == 0 {
 		lr = 1e-3
 	}
+	// The time of every epoch run, those before a resume included.
+	var seconds float64
+	for _, e := range h.Epochs {
+		seconds += e.Seconds
+	}
 	info := &TrainInfo{Data: o.Data, Docs: p.NTrain, ValDocs: len(valRows), Epochs: epochs, EpochsRun: len(h.Epochs),
-		BestEpoch: h.BestEpoch, Stopped: h.Stopped, Batch: batch, LR: lr, Seed: seed, Seconds: time.Since(t0).Seconds()}
+		BestEpoch: h.BestEpoch, Stopped: h.Stopped, Batch: batch, LR: lr, Seed: seed, Seconds: seconds}
 	if n := len(h.Epochs); n > 0 {
 		info.TrainLoss = h.Epochs[n-1].TrainLoss
 		if len(valRows) > 0 && h.BestEpoch > 0 {

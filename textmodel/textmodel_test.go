@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -68,7 +69,6 @@ func TestFitPredict(t *testing.T) {
 	L := len(m.Labels)
 	dst := make([]float64, 2*L)
 	p.Predict(dst, []string{"dragons and kings", "soup, a cooking book"})
-	idx := func(name string) int { return slices.Index(m.Labels, name) }
 	for r, want := range [][]string{{"Fiction", "Fantasy", "Epic Fantasy"}, {"Nonfiction", "Cooking"}} {
 		row := dst[r*L : (r+1)*L]
 		var sum, on float64
@@ -81,7 +81,6 @@ func TestFitPredict(t *testing.T) {
 		if math.Abs(sum-1) > 1e-12 || on < 0.9 {
 			t.Errorf("row %d: sum %v, mass on %q %.3f (%v)", r, sum, want, on, row)
 		}
-		_ = idx
 	}
 }
 
@@ -127,6 +126,12 @@ func TestReadErrors(t *testing.T) {
 	oldSum := good[headEnd+1:]
 	old := sha256.Sum256(oldSum)
 	nan := append(withHeader(strings.Replace(header, hex.EncodeToString(old[:]), hex.EncodeToString(sum[:]), 1))[:headEnd+1:headEnd+1], payload...)
+	// A header that claims 2¹⁶ hidden units, with the payload size to match
+	// (86 GB): Read must find the file cut short, not try to allocate it.
+	big := m.Net.Config
+	big.Hidden = 65536
+	lie := strings.Replace(header, `"hidden":8`, `"hidden":65536`, 1)
+	lie = strings.Replace(lie, fmt.Sprintf(`"payload_bytes":%d`, 4*m.Net.NumParams()), fmt.Sprintf(`"payload_bytes":%d`, 4*big.NumParams()), 1)
 	for _, c := range []struct {
 		name string
 		data []byte
@@ -143,6 +148,8 @@ func TestReadErrors(t *testing.T) {
 		{"unknown field", withHeader(strings.Replace(header, `{"format"`, `{"colour":"red","format"`, 1)), ErrInvalid, "colour"},
 		{"labels short", withHeader(strings.Replace(header, `"labels":["Fiction",`, `"labels":[`, 1)), ErrInvalid, "labels"},
 		{"NaN", nan, ErrInvalid, "parameter 0 is NaN"},
+		{"sizes that lie", withHeader(lie), ErrInvalid, "cut short"},
+		{"endless first line", bytes.Repeat([]byte{0}, 1<<20), ErrNotModel, ""},
 	} {
 		_, err := Read(bytes.NewReader(c.data), "m.twl")
 		if !errors.Is(err, c.want) || !strings.HasPrefix(err.Error(), "m.twl: ") || !strings.Contains(err.Error(), c.msg) {

@@ -227,6 +227,9 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 			if err != nil {
 				return h, fmt.Errorf("train: epoch %d: validation: %w", e+1, err)
 			}
+			if math.IsNaN(vl) || math.IsInf(vl, 0) {
+				return h, fmt.Errorf("%w at epoch %d (the validation loss is %v)", ErrDiverged, e+1, vl)
+			}
 			ep.ValLoss = vl
 			improved = vl < best
 			if improved {

@@ -509,6 +509,13 @@ func TestDiverged(t *testing.T) {
 	if len(h.Epochs) != 0 {
 		t.Errorf("history of a run diverged in epoch 1 has %d epochs", len(h.Epochs))
 	}
+	// A NaN in a validation row alone: training is finite, the validation
+	// loss is not, and that is divergence too, not an epoch without
+	// improvement.
+	_, _, err = fit(t, l, bad, train.Config{Epochs: 5, Batch: 30, ValRows: []int{7 / 3}})
+	if !errors.Is(err, train.ErrDiverged) || !strings.Contains(err.Error(), "validation") {
+		t.Errorf("NaN validation loss: error %v, want ErrDiverged", err)
+	}
 }
 
 // TestProgress checks the per-epoch line: epoch k/N, train loss, validation

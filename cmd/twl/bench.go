@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"strings"
@@ -152,6 +153,8 @@ func runBench(e *env, args []string) error {
 		return fs.fail("--time must be positive")
 	case ls.length < 1 || ls.dim < 1 || ls.hidden < 1 || ls.vocab < 1:
 		return fs.fail("--len, --dim, --hidden and --vocab must be positive")
+	case ls.vocab > math.MaxInt32 || ls.hidden > 1<<16 || ls.dim > 1<<16 || ls.length > 1<<24:
+		return fs.fail("--vocab must be at most 2³¹−1, --hidden and --dim at most 65536, --len at most 2²⁴")
 	case ls.freeze && ls.trainEmb:
 		return fs.fail("--freeze and --train-emb exclude each other")
 	}
@@ -191,7 +194,7 @@ func runBench(e *env, args []string) error {
 			case "sinkhorn":
 				err = benchSinkhorn(e, L, *seed, *target, maxMem, asJSON, enc)
 			case "lstm":
-				err = benchLSTM(e, L, ls, *seed, *target, asJSON, enc)
+				err = benchLSTM(e, L, ls, *workers, *seed, *target, maxMem, asJSON, enc)
 			}
 			if err != nil {
 				return err

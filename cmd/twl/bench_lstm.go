@@ -34,7 +34,13 @@ type lstmRecord struct {
 
 // benchLSTM times training steps of the LSTM text model with L labels,
 // frozen and trained word vectors (or one of them).
-func benchLSTM(e *env, L int, s lstmShape, seed uint64, target time.Duration, asJSON bool, enc *json.Encoder) error {
+func benchLSTM(e *env, L int, s lstmShape, workers int, seed uint64, target time.Duration, maxMem byteSize, asJSON bool, enc *json.Encoder) error {
+	c := lstm.Config{Vocab: s.vocab, Dim: s.dim, Hidden: s.hidden, Labels: L}
+	if need := c.Bytes(s.batch, s.length); need > float64(maxMem) {
+		return fmt.Errorf("bench lstm: these sizes need about %s, more than --max-memory %s", formatBytes(need), maxMem.String())
+	}
+	// The products and cell steps run on GOMAXPROCS threads.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
 	var modes []bool
 	if !s.trainEmb {
 		modes = append(modes, false)
@@ -49,11 +55,11 @@ func benchLSTM(e *env, L int, s lstmShape, seed uint64, target time.Duration, as
 	for _, train := range modes {
 		fmt.Fprintf(e.stderr, "bench: lstm-train batch=%d len=%d dim=%d hidden=%d labels=%d train_emb=%v ...\n",
 			s.batch, s.length, s.dim, s.hidden, L, train)
-		step := lstm.BenchStep(lstm.Config{Vocab: s.vocab, Dim: s.dim, Hidden: s.hidden, Labels: L}, s.batch, s.length, train, nil, seed)
+		step := lstm.BenchStep(c, s.batch, s.length, train, nil, seed)
 		n, sec, bytes := measure(step, target)
 		rec := lstmRecord{Method: "lstm-train", TokensPerSecond: float64(s.batch*s.length) / sec, SecondsPerOp: sec, BytesPerOp: bytes,
 			Batch: s.batch, Len: s.length, Dim: s.dim, Hidden: s.hidden, Labels: L, Vocab: s.vocab, TrainEmb: train,
-			Workers: runtime.GOMAXPROCS(0), Iterations: n}
+			Workers: workers, Iterations: n}
 		if asJSON {
 			if err := enc.Encode(rec); err != nil {
 				return err

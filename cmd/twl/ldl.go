@@ -108,26 +108,39 @@ func addTrainFlags(fs *flags) *trainFlags {
 }
 
 // check validates the values of the flags.
+// checkLossFlags checks the flags of the loss and Adam's step size, shared
+// by train, cv and text train.
+func checkLossFlags(fs *flags, loss string, lambda, reg float64, iters int, lr float64) error {
+	switch {
+	case loss != "kl" && loss != "kl+tw" && loss != "kl+sinkhorn":
+		return fs.fail("--loss must be kl, kl+tw or kl+sinkhorn, not %q", loss)
+	case !(lambda >= 0) || math.IsInf(lambda, 1):
+		return fs.fail("--lambda must be a finite number ≥ 0, not %v", lambda)
+	case !(reg > 0) || math.IsInf(reg, 1):
+		return fs.fail("--reg must be a finite number > 0, not %v", reg)
+	case iters < 1:
+		return fs.fail("--iters must be at least 1, not %d", iters)
+	case !(lr > 0) || math.IsInf(lr, 1):
+		return fs.fail("--lr must be a finite number > 0, not %v", lr)
+	}
+	return nil
+}
+
 func (tf *trainFlags) check(e *env, fs *flags) error {
 	switch {
 	case *tf.data == "":
 		return fs.fail("--data is required")
 	case *tf.tree == "":
 		return fs.fail("--tree is required")
-	case *tf.loss != "kl" && *tf.loss != "kl+tw" && *tf.loss != "kl+sinkhorn":
-		return fs.fail("--loss must be kl, kl+tw or kl+sinkhorn, not %q", *tf.loss)
-	case !(*tf.lambda >= 0) || math.IsInf(*tf.lambda, 1):
-		return fs.fail("--lambda must be a finite number ≥ 0, not %v", *tf.lambda)
-	case !(*tf.reg > 0) || math.IsInf(*tf.reg, 1):
-		return fs.fail("--reg must be a finite number > 0, not %v", *tf.reg)
-	case *tf.iters < 1:
-		return fs.fail("--iters must be at least 1, not %d", *tf.iters)
+	}
+	if err := checkLossFlags(fs, *tf.loss, *tf.lambda, *tf.reg, *tf.iters, *tf.lr); err != nil {
+		return err
+	}
+	switch {
 	case *tf.epochs < 1:
 		return fs.fail("--epochs must be at least 1, not %d", *tf.epochs)
 	case *tf.batch < 1:
 		return fs.fail("--batch must be at least 1, not %d", *tf.batch)
-	case !(*tf.lr > 0) || math.IsInf(*tf.lr, 1):
-		return fs.fail("--lr must be a finite number > 0, not %v", *tf.lr)
 	case !(*tf.weightDecay >= 0) || math.IsInf(*tf.weightDecay, 1):
 		return fs.fail("--weight-decay must be a finite number ≥ 0, not %v", *tf.weightDecay)
 	case !(*tf.val >= 0 && *tf.val < 1):

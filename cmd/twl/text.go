@@ -69,7 +69,7 @@ func addTextFlags(fs *flags, treeRequired bool, defMaxLen int) *textFlags {
 		asGiven:    fs.Bool("as-given", false, "keep label sets as the file gives them, instead of adding every ancestor of a label"),
 		allowEmpty: fs.Bool("allow-empty", false, "keep documents whose text is empty (default: an error)"),
 		title:      fs.Bool("title", false, "BlurbGenreCollection: the text is the title and the body, not the body alone"),
-		maxLen:     fs.Int("max-len", 0, "truncate documents to `N` tokens (0: no limit)"),
+		maxLen:     fs.Int("max-len", defMaxLen, "truncate documents to `N` tokens (0: no limit)"),
 		keep:       fs.String("keep", "first", "which tokens truncation keeps: `first` or last"),
 		punct:      fs.Bool("punct", false, "keep punctuation marks as tokens of their own"),
 		keepCase:   fs.Bool("case", false, "keep letter case (default: lower-case every token)"),

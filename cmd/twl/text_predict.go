@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -101,6 +102,11 @@ func runTextPredict(e *env, args []string) error {
 		p.Predict(dst[:len(texts)*L], texts)
 		for r := range texts {
 			row := dst[r*L : (r+1)*L]
+			for _, v := range row {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("%s: the model predicts %v for the document of %s: its weights are broken (a diverged training?)", *modelPath, v, c.At(s+r))
+				}
+			}
 			for j := range order {
 				order[j] = j
 			}

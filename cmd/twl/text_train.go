@@ -57,6 +57,10 @@ const textTrainExamples = `  # 20 Newsgroups with its tree, fastText vectors and
   twl text train --train BlurbGenreCollection_EN_train.txt --dev BlurbGenreCollection_EN_dev.txt \
       --tree hierarchy.txt --emb cc.en.300.bin --loss kl+tw --checkpoint bgc.ckpt --out bgc.model`
 
+// maxTextHidden bounds --hidden and --emb-dim: at 4096 the LSTM alone holds
+// 4H·(D+H) ≈ 134 M weights, 2 GB with their gradient and Adam's moments.
+const maxTextHidden = 4096
+
 func runTextTrain(e *env, args []string) error {
 	fs := newFlags("text train", "twl text train --train FILE [--dev FILE] --tree TREE --out MODEL [flags]", textTrainAbout, textTrainExamples)
 	trainPath := fs.String("train", "", "the training documents `FILE` (required)")
@@ -96,16 +100,17 @@ func runTextTrain(e *env, args []string) error {
 		return fs.fail("--out is required")
 	case terr != nil:
 		return fs.fail("--target must be uniform or specific, not %q", *target)
-	case *lossName != "kl" && *lossName != "kl+tw" && *lossName != "kl+sinkhorn":
-		return fs.fail("--loss must be kl, kl+tw or kl+sinkhorn, not %q", *lossName)
-	case *hidden < 1 || *embDim < 1 || *epochs < 1 || *batch < 1 || *patience < 0:
-		return fs.fail("--hidden, --emb-dim, --epochs and --batch must be positive, --patience not negative")
-	case !(*lr > 0):
-		return fs.fail("--lr must be positive")
+	case *hidden < 1 || *hidden > maxTextHidden || *embDim < 1 || *embDim > maxTextHidden:
+		return fs.fail("--hidden and --emb-dim must be between 1 and %d", maxTextHidden)
+	case *epochs < 1 || *batch < 1 || *patience < 0:
+		return fs.fail("--epochs and --batch must be positive, --patience not negative")
 	case *devPath == "" && !(*val > 0 && *val < 1):
 		return fs.fail("--val must be between 0 and 1 (or give --dev)")
 	case *checkpoint != "" && *checkpoint == *out:
 		return fs.fail("--checkpoint and --out must be different files")
+	}
+	if err := checkLossFlags(fs, *lossName, *lambda, *reg, *iters, *lr); err != nil {
+		return err
 	}
 	tk, vopts, err := tf.tokenizer(fs)
 	if err != nil {

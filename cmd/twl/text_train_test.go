@@ -54,6 +54,10 @@ func TestTextTrainPredict(t *testing.T) {
 		t.Error("the same command gave another model")
 	}
 
+	// The header records the tokenizer, with the default cut at 200 tokens.
+	if !strings.Contains(strings.SplitN(string(first), "\n", 3)[1], `"tokenizer":{"max_len":200,"keep":"first"`) {
+		t.Errorf("header: %.300s", strings.SplitN(string(first), "\n", 3)[1])
+	}
 	code, out, errOut = twl(t, "", "text", "predict", "--model", model, "--data", filepath.Join(dir, "new.jsonl"))
 	if code != 0 {
 		t.Fatalf("predict: exit %d: %s", code, errOut)
@@ -108,6 +112,10 @@ func TestTextTrainErrors(t *testing.T) {
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree"}, 2, []string{"--out is required"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--loss", "kl+w2"}, 2, []string{"--loss must be"}, false},
 		{[]string{"train", "--train", "$D/bad.jsonl", "--tree", "$D/g.tree", "--out", "$D/m"}, 1, []string{"$D/bad.jsonl:1: unknown label"}, true},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--lambda", "-1"}, 2, []string{"--lambda must be"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--lr", "Inf"}, 2, []string{"--lr must be"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--loss", "kl+sinkhorn", "--iters", "0"}, 2, []string{"--iters must be"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--hidden", "3037000500"}, 2, []string{"--hidden and --emb-dim must be"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/nowhere/m"}, 1, []string{"cannot write"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/d.jsonl"}, 2, []string{"would destroy the input"}, false},
 		{[]string{"predict", "--model", "$D/notmodel", "--data", "$D/d.jsonl"}, 1, []string{"$D/notmodel: not a twl text model"}, false},
@@ -140,7 +148,8 @@ func TestTextExperiment(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if !strings.Contains(stdout, "| KL + TW | twl |") || !strings.Contains(errOut, "[2/2] kl+tw seed 1: done") {
+	if !strings.Contains(stdout, "| KL + TW | twl |") || !strings.Contains(errOut, "[2/2] kl+tw seed 1: done") ||
+		!strings.Contains(stdout, "**The paper's protocol**") {
 		t.Errorf("stdout %q\nstderr %q", stdout, errOut)
 	}
 	code, _, errOut = twl(t, "", "experiment", "text", "--train", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "g.tree"), "--dev", filepath.Join(dir, "d.jsonl"))

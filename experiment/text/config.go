@@ -72,8 +72,10 @@ type Config struct {
 	Emb      embedding.Source
 	EmbRef   textmodel.EmbeddingRef
 	TrainEmb bool
-	// Target makes target distributions of the label sets.
-	Target corpus.Target
+	// Target makes target distributions of the label sets; AsGiven
+	// records that the corpora were read with corpus.Options.AsGiven.
+	Target  corpus.Target
+	AsGiven bool
 
 	// Losses are the IDs of the losses to run, a subset of loss.PaperIDs
 	// in any order; nil means all five.
@@ -88,6 +90,13 @@ type Config struct {
 
 	// Progress receives a line per run and per epoch.
 	Progress io.Writer
+
+	// EstimatePaper times a few training steps of the paper's model (hidden
+	// 200, 200 tokens a document) to estimate how long the paper's protocol
+	// would take on these data on this machine (Result.PaperEstimate): a
+	// few seconds. Unused with ProtocolPaper, whose report has the real
+	// times.
+	EstimatePaper bool
 }
 
 // Resolved is what a Result records of its Config.
@@ -100,7 +109,8 @@ type Resolved struct {
 	Embeddings textmodel.EmbeddingRef `json:"embeddings"`
 	TrainEmb   bool                   `json:"train_embeddings"`
 	Target     string                 `json:"target"`
-	Split      string                 `json:"split"` // how the data were split
+	AsGiven    bool                   `json:"as_given"` // label sets not closed under ancestors
+	Split      string                 `json:"split"`    // how the data were split
 }
 
 // Files names the data.
@@ -180,7 +190,7 @@ func (cfg Config) Resolve() (Resolved, error) {
 	}
 	r := Resolved{Protocol: cfg.Protocol, Settings: s, Losses: slices.Clone(losses),
 		Files: Files{Train: cfg.Train.File}, Tree: textmodel.TreeRef{Source: cfg.TreeSource, SHA256: treeHash(cfg.Train)},
-		Embeddings: cfg.EmbRef, TrainEmb: cfg.TrainEmb, Target: cfg.Target.String()}
+		Embeddings: cfg.EmbRef, TrainEmb: cfg.TrainEmb, Target: cfg.Target.String(), AsGiven: cfg.AsGiven}
 	switch {
 	case cfg.Test == nil:
 		r.Split = "random 64/16/20 split of the training documents by seed"

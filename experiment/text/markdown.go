@@ -100,7 +100,11 @@ func (r *Result) Markdown() string {
 	} else {
 		p("frozen. ")
 	}
-	p("Targets: %s on the label set closed under ancestors.\n\n", c.Target)
+	if c.AsGiven {
+		p("Targets: %s on the label set as the files give it.\n\n", c.Target)
+	} else {
+		p("Targets: %s on the label set closed under ancestors.\n\n", c.Target)
+	}
 	if len(r.Runs) > 0 {
 		run := r.Runs[0]
 		p("Seed 1: %d training, %d validation, %d test documents; a vocabulary of %d words; %d training tokens per epoch.\n\n",
@@ -134,6 +138,14 @@ func (r *Result) Markdown() string {
 		p(")")
 	}
 	p(", on %d CPUs (GOMAXPROCS %d, %s/%s, %s).\n\n", r.Machine.CPUs, r.Machine.GOMAXPROCS, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Go)
+	if e := r.PaperEstimate; e != nil {
+		p("**The paper's protocol** (hidden %d, documents cut at %d tokens, %d epochs, %d seeds × 5 losses) would take about %s per epoch, %s per run and %s in all on these data on this machine: ",
+			Paper.Hidden, Paper.MaxLen, Paper.Epochs, Paper.Seeds, duration(float64(e.EpochSeconds)), duration(float64(e.RunSeconds)), duration(float64(e.AllSeconds)))
+		p("an estimate from %d training and %d validation tokens per epoch (seed 1's split) and %.0f training tokens/s, measured now on the paper's model (validation counted as a third of training, forward only).\n\n",
+			e.TrainTokens, e.ValTokens, float64(e.TokensPerSecond))
+	} else if c.Protocol == ProtocolPaper {
+		p("This is the paper's protocol: the times above are its times on these data on this machine.\n\n")
+	}
 
 	p("## Table 2\n\n")
 	p("Mean ± standard deviation across %d seeds of each run's mean over the test documents; ↓ lower is better, ↑ higher. ", s.Seeds)

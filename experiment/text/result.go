@@ -62,6 +62,27 @@ type Result struct {
 	Seconds      Float `json:"seconds"`
 	TrainSeconds Float `json:"train_seconds"`
 	Kept         int   `json:"kept"`
+	// PaperEstimate, when not nil, estimates the time of the paper's
+	// protocol on these data (Config.EstimatePaper).
+	PaperEstimate *Estimate `json:"paper_estimate,omitempty"`
+}
+
+// Estimate is how long the paper's protocol would take on the data of an
+// experiment, from training steps of the paper's model timed on this
+// machine.
+type Estimate struct {
+	// TokensPerSecond is the measured training throughput of the paper's
+	// model (hidden 200, batches of 100 documents of 200 tokens).
+	TokensPerSecond Float `json:"tokens_per_second"`
+	// TrainTokens and ValTokens are the tokens of an epoch of seed 1's
+	// split, documents cut at 200 tokens.
+	TrainTokens int `json:"train_tokens"`
+	ValTokens   int `json:"val_tokens"`
+	// EpochSeconds counts a validation token as a third of a training one
+	// (forward only); RunSeconds is 100 epochs, AllSeconds 50 runs.
+	EpochSeconds Float `json:"epoch_seconds"`
+	RunSeconds   Float `json:"run_seconds"`
+	AllSeconds   Float `json:"all_seconds"`
 }
 
 // values returns the per-seed test means of measure name for loss id,

@@ -20,6 +20,7 @@ import (
 	"github.com/twl-ldl/twl/experiment/internal/expstat"
 	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/loss"
+	"github.com/twl-ldl/twl/lstm"
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/textmodel"
 	"github.com/twl-ldl/twl/vocab"
@@ -39,12 +40,28 @@ const streamSplit = 0x7370_6c69_74 // "split"
 type RunKey struct {
 	Loss       string                 `json:"loss"`
 	Seed       int                    `json:"seed"`
-	Settings   Settings               `json:"settings"`
+	Settings   RunSettings            `json:"settings"`
 	Data       string                 `json:"data"` // a hash of the documents and their labels
 	Tree       string                 `json:"tree"` // SHA-256 of the tree
 	Embeddings textmodel.EmbeddingRef `json:"embeddings"`
 	TrainEmb   bool                   `json:"train_embeddings"`
 	Target     string                 `json:"target"`
+}
+
+// RunSettings are the Settings that shape one run: all but the number of
+// seeds, so that more seeds can be added to an experiment.
+type RunSettings struct {
+	Hidden   int     `json:"hidden"`
+	Epochs   int     `json:"epochs"`
+	Batch    int     `json:"batch"`
+	LR       float64 `json:"lr"`
+	MaxLen   int     `json:"max_len"`
+	MinCount int64   `json:"min_count"`
+	K        int     `json:"k"`
+}
+
+func runSettings(s Settings) RunSettings {
+	return RunSettings{Hidden: s.Hidden, Epochs: s.Epochs, Batch: s.Batch, LR: s.LR, MaxLen: s.MaxLen, MinCount: s.MinCount, K: s.K}
 }
 
 // LossRun is one (loss, seed) training run and its scores on the test set.
@@ -113,7 +130,7 @@ func Run(cfg Config) (*Result, error) {
 		var prep *prepared // made on the first run of the seed that needs it
 		for _, id := range r.Losses {
 			done++
-			key := RunKey{Loss: id, Seed: seed, Settings: s, Data: dataHash, Tree: r.Tree.SHA256,
+			key := RunKey{Loss: id, Seed: seed, Settings: runSettings(s), Data: dataHash, Tree: r.Tree.SHA256,
 				Embeddings: r.Embeddings, TrainEmb: r.TrainEmb, Target: r.Target}
 			tag := fmt.Sprintf("[%d/%d] %s seed %d", done, total, id, seed)
 			path := ""
@@ -172,8 +189,51 @@ func Run(cfg Config) (*Result, error) {
 		}
 	}
 	res.summarize()
+	if cfg.EstimatePaper && r.Protocol != ProtocolPaper {
+		fmt.Fprintf(progress, "text: timing the paper's model to estimate its protocol\n")
+		if res.PaperEstimate, err = paperEstimate(cfg); err != nil {
+			return nil, err
+		}
+	}
 	res.Seconds = Float(time.Since(began).Seconds())
 	return res, nil
+}
+
+// paperEstimate times training steps of the paper's model on this
+// machine and counts the tokens of an epoch of the paper's protocol on
+// seed 1's split.
+func paperEstimate(cfg Config) (*Estimate, error) {
+	p := Paper
+	trainSet, val, _, err := split(cfg, 1)
+	if err != nil {
+		return nil, err
+	}
+	tk := vocab.Tokenizer{MaxLen: p.MaxLen}
+	e := &Estimate{}
+	count := func(c *corpus.Corpus) (n int) {
+		for _, d := range c.Docs {
+			n += min(tk.Count(d.Text), p.MaxLen)
+		}
+		return n
+	}
+	e.TrainTokens, e.ValTokens = count(trainSet), count(val)
+	dim := 100
+	if cfg.Emb != nil {
+		dim = cfg.Emb.Dim()
+	}
+	c := lstm.Config{Vocab: 20000, Dim: dim, Hidden: p.Hidden, Labels: cfg.Train.Tree.Len()}
+	step := lstm.BenchStep(c, p.Batch, p.MaxLen, cfg.TrainEmb, nil, 1)
+	step() // buffers grow
+	const steps = 3
+	t0 := time.Now()
+	for range steps {
+		step()
+	}
+	e.TokensPerSecond = Float(float64(steps*p.Batch*p.MaxLen) / time.Since(t0).Seconds())
+	e.EpochSeconds = Float((float64(e.TrainTokens) + float64(e.ValTokens)/3) / float64(e.TokensPerSecond))
+	e.RunSeconds = Float(p.Epochs) * e.EpochSeconds
+	e.AllSeconds = Float(p.Seeds*len(loss.PaperIDs)) * e.RunSeconds
+	return e, nil
 }
 
 // prepared is the data of one seed: textmodel's prepared training and
@@ -189,20 +249,9 @@ type prepared struct {
 // prepare splits the data for seed (see the package documentation) and
 // encodes it.
 func prepare(cfg Config, s Settings, seed int) (*prepared, error) {
-	trainSet, val, test := cfg.Train, cfg.Dev, cfg.Test
-	src := rand.NewPCG(uint64(seed), streamSplit)
-	switch {
-	case test == nil:
-		parts := dataset.Partition(trainSet.Len(), []float64{0.64, 0.16, 0.20}, src)
-		trainSet, val, test = cfg.Train.Subset(parts[0]), cfg.Train.Subset(parts[1]), cfg.Train.Subset(parts[2])
-	case val == nil:
-		fit, held := dataset.Split(trainSet.Len(), 0.8, src)
-		trainSet, val = cfg.Train.Subset(fit), cfg.Train.Subset(held)
-	}
-	for _, c := range []*corpus.Corpus{trainSet, val, test} {
-		if c.Len() == 0 {
-			return nil, fmt.Errorf("text: %s has too few documents to split for seed %d", cfg.Train.File, seed)
-		}
+	trainSet, val, test, err := split(cfg, seed)
+	if err != nil {
+		return nil, err
 	}
 	opts := textmodel.Options{
 		Tokenizer: vocab.Tokenizer{MaxLen: s.MaxLen}, Vocab: vocab.Options{MinCount: s.MinCount}, Hidden: s.Hidden,
@@ -220,6 +269,26 @@ func prepare(cfg Config, s Settings, seed int) (*prepared, error) {
 		pr.testSets = append(pr.testSets, d.Labels)
 	}
 	return pr, nil
+}
+
+// split returns the training, validation and test documents of seed.
+func split(cfg Config, seed int) (trainSet, val, test *corpus.Corpus, err error) {
+	trainSet, val, test = cfg.Train, cfg.Dev, cfg.Test
+	src := rand.NewPCG(uint64(seed), streamSplit)
+	switch {
+	case test == nil:
+		parts := dataset.Partition(trainSet.Len(), []float64{0.64, 0.16, 0.20}, src)
+		trainSet, val, test = cfg.Train.Subset(parts[0]), cfg.Train.Subset(parts[1]), cfg.Train.Subset(parts[2])
+	case val == nil:
+		fit, held := dataset.Split(trainSet.Len(), 0.8, src)
+		trainSet, val = cfg.Train.Subset(fit), cfg.Train.Subset(held)
+	}
+	for _, c := range []*corpus.Corpus{trainSet, val, test} {
+		if c.Len() == 0 {
+			return nil, nil, nil, fmt.Errorf("text: %s has too few documents to split for seed %d", cfg.Train.File, seed)
+		}
+	}
+	return trainSet, val, test, nil
 }
 
 // trainRun trains one run, predicts the test documents and scores them.

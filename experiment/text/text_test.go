@@ -2,6 +2,7 @@ package text
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,6 +84,16 @@ func TestRun(t *testing.T) {
 	if again.Kept != 10 || again.Table["kl+tw"]["roc_auc"] != res.Table["kl+tw"]["roc_auc"] {
 		t.Errorf("second call kept %d runs", again.Kept)
 	}
+	// One more seed: the runs of seeds 1 and 2 are kept.
+	more := cfg
+	more.Seeds = 3
+	three, err := Run(more)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if three.Kept != 10 || len(three.Runs) != 15 {
+		t.Errorf("three seeds: %d runs, %d kept", len(three.Runs), three.Kept)
+	}
 	// Other settings in the same directory: refused.
 	other := cfg
 	other.Epochs = 4
@@ -106,5 +117,96 @@ func TestResolveErrors(t *testing.T) {
 		if _, err := cfg.Resolve(); err == nil {
 			t.Errorf("%+v: no error", cfg)
 		}
+	}
+}
+
+// crashAt is a progress writer that panics on the second epoch line of the
+// second run, after that epoch's checkpoint: a process killed mid-run.
+type crashAt struct{ runs, epochs int }
+
+func (c *crashAt) Write(p []byte) (int, error) {
+	s := string(p)
+	if strings.Contains(s, ": training ") {
+		c.runs++
+	}
+	if c.runs == 2 && strings.Contains(s, "epoch 2/") {
+		panic("crash")
+	}
+	return len(p), nil
+}
+
+// TestResumeAfterCrash: an experiment killed in the middle of its second
+// run, then run again, keeps the finished first run, resumes the second
+// from its checkpoint, and gives the measures and curves of an
+// uninterrupted experiment, bit for bit.
+func TestResumeAfterCrash(t *testing.T) {
+	tr, err := tree.Read(strings.NewReader(genres), "genres.tree", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := Config{Train: toyCorpus(t, 60, tr), TreeSource: "genres.tree", Hidden: 8, Epochs: 3, Seeds: 1, LR: 0.01,
+		Losses: []string{"kl", "kl+tw"}}
+	clean := base
+	clean.OutDir = t.TempDir()
+	want, err := Run(clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crashed := base
+	crashed.OutDir = t.TempDir()
+	crashed.Progress = &crashAt{}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("the crash writer did not stop the experiment")
+			}
+		}()
+		Run(crashed)
+	}()
+	crashed.Progress = nil
+	got, err := Run(crashed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Kept != 1 {
+		t.Errorf("kept %d runs, want 1 (the first, finished before the crash)", got.Kept)
+	}
+	for i := range want.Runs {
+		w, g := want.Runs[i], got.Runs[i]
+		for _, name := range Measures {
+			if w.Measures[name] != g.Measures[name] && !(w.Measures[name] != w.Measures[name]) {
+				t.Errorf("%s: %s %v, uninterrupted %v", w.Loss, name, g.Measures[name], w.Measures[name])
+			}
+		}
+		if fmt.Sprint(w.ValLoss) != fmt.Sprint(g.ValLoss) || fmt.Sprint(w.TrainLoss) != fmt.Sprint(g.TrainLoss) {
+			t.Errorf("%s: curves differ", w.Loss)
+		}
+	}
+}
+
+// TestPaperEstimate checks the estimate's arithmetic and its token counts:
+// the toy documents (fewer than 200 tokens each) of seed 1's training and
+// validation parts, counted by the tokenizer here.
+func TestPaperEstimate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times training steps of the paper's model")
+	}
+	tr, _ := tree.Read(strings.NewReader(genres), "genres.tree", nil)
+	cfg := Config{Train: toyCorpus(t, 40, tr)}
+	e, err := paperEstimate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trainSet, val, _, _ := split(cfg, 1)
+	want := 0
+	for _, d := range trainSet.Docs {
+		want += len(strings.Fields(strings.NewReplacer(",", " ").Replace(d.Text)))
+	}
+	if e.TrainTokens != want || e.ValTokens == 0 || val.Len() == 0 || !(e.TokensPerSecond > 0) {
+		t.Errorf("%+v, want %d training tokens", e, want)
+	}
+	epoch := (float64(e.TrainTokens) + float64(e.ValTokens)/3) / float64(e.TokensPerSecond)
+	if math.Abs(float64(e.EpochSeconds)-epoch) > 1e-9*epoch || e.RunSeconds != 100*e.EpochSeconds || e.AllSeconds != 50*e.RunSeconds {
+		t.Errorf("%+v", e)
 	}
 }

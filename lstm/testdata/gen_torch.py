@@ -19,7 +19,7 @@ import torch
 
 torch.set_flush_denormal(True)
 rng = np.random.default_rng(20261123)
-V, D, H, L = 11, 6, 5, 7
+V, D, H, L = 11, 6, 9, 7
 docs = [[1, 2, 3, 4, 5, 6], [7, 0, 2], [], [10, 9, 8, 7, 6, 5], [3]]
 
 

@@ -160,6 +160,10 @@ func (s *Solver) Dims() (n, m int) { return s.n, s.m }
 // Lambda returns the resolved λ.
 func (s *Solver) Lambda() float64 { return s.set.lambda }
 
+// Iters returns the iteration count of the solver's settings (the most
+// iterations when a tolerance stops them earlier).
+func (s *Solver) Iters() int { return s.set.iters }
+
 // par returns the goroutines used by a single solve.
 func (s *Solver) par() int {
 	if s.n*s.m < parMin {

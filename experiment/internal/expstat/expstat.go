@@ -102,15 +102,20 @@ func PairedT(a, b []float64, lower bool) Comparison {
 	if len(a) != len(b) {
 		panic("expstat: PairedT with samples of different sizes")
 	}
-	n := len(a)
-	c := Comparison{N: n}
-	d := make([]float64, n)
+	// Pairs with a NaN (a run missing, a measure undefined) are left out.
+	var d []float64
 	for k := range a {
-		d[k] = b[k] - a[k]
+		if a[k] == a[k] && b[k] == b[k] {
+			d = append(d, b[k]-a[k])
+		}
+	}
+	n := len(d)
+	c := Comparison{N: n}
+	for _, v := range d {
 		switch {
-		case d[k] == 0:
+		case v == 0:
 			c.Ties++
-		case (d[k] < 0) == lower:
+		case (v < 0) == lower:
 			c.BBetter++
 		default:
 			c.ABetter++

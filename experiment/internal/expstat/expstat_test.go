@@ -45,3 +45,12 @@ func TestEpochFilter(t *testing.T) {
 		t.Errorf("got %q, want %q", out.String(), want)
 	}
 }
+
+// TestPairedTNaN: pairs with a NaN are left out of the test and the counts.
+func TestPairedTNaN(t *testing.T) {
+	nan := math.NaN()
+	c := PairedT([]float64{1, 2, nan, 4}, []float64{2, nan, 5, 5}, false)
+	if c.N != 2 || c.BBetter != 2 || c.ABetter != 0 || c.MeanDiff != 1 || c.SDDiff != 0 {
+		t.Errorf("%+v", c)
+	}
+}
