@@ -450,7 +450,7 @@ func TestName(t *testing.T) {
 		{loss.NewKL(3), "kl", 3},
 		{loss.NewKLTW(ch, 0.5), "kl+0.5·tw", 3},
 		{loss.NewKLTW(ch, 1), "kl+1·tw", 3},
-		{loss.NewKLTW(ch, 0), "kl", 3}, // λ = 0 is plain KL
+		{loss.NewKLTW(ch, 0), "kl", 3},            // λ = 0 is plain KL
 		{sk, "kl+1·sinkhorn(λ=50,iters=1000)", 3}, // the defaults of Settings{}
 		{sk0, "kl", 3},
 	} {
