@@ -43,6 +43,38 @@ error.`,
 
 func runExperiment(e *env, args []string) error { return experiments.run(e, args) }
 
+// experimentResult is what an experiment's Run returns.
+type experimentResult interface {
+	WriteFiles(dir string) ([]string, error)
+	WriteJSON(w io.Writer) error
+	Markdown() string
+}
+
+// writeReport writes the report's files to out, names them on standard
+// error unless quiet, and prints the report: its Markdown, or with format
+// json its JSON.
+func writeReport(e *env, res experimentResult, out, format string, quiet bool) error {
+	files, err := res.WriteFiles(out)
+	if err != nil {
+		return err
+	}
+	if !quiet {
+		for _, f := range files {
+			fmt.Fprintf(e.stderr, "experiment: wrote %s\n", filepath.Join(out, f))
+		}
+	}
+	if format == "json" {
+		var js bytes.Buffer
+		if err := res.WriteJSON(&js); err != nil {
+			return err
+		}
+		_, err = e.stdout.Write(js.Bytes())
+		return err
+	}
+	_, err = io.WriteString(e.stdout, res.Markdown())
+	return err
+}
+
 // init makes a copy of twl started by efficiency.Run to measure peak
 // memory (with efficiency.ChildEnv set) measure one case and exit here,
 // before main.

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
-	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/twl-ldl/twl/experiment/synthetic"
@@ -137,23 +133,5 @@ func runSynthetic(e *env, args []string) error {
 		}
 		return err
 	}
-	files, err := res.WriteFiles(*out)
-	if err != nil {
-		return err
-	}
-	if !*quiet {
-		for _, f := range files {
-			fmt.Fprintf(e.stderr, "experiment: wrote %s\n", filepath.Join(*out, f))
-		}
-	}
-	if *format == "json" {
-		var js bytes.Buffer
-		if err := res.WriteJSON(&js); err != nil {
-			return err
-		}
-		_, err = e.stdout.Write(js.Bytes())
-		return err
-	}
-	_, err = io.WriteString(e.stdout, res.Markdown())
-	return err
+	return writeReport(e, res, *out, *format, *quiet)
 }

@@ -2,18 +2,15 @@ package synthetic
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
-	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/twl-ldl/twl/experiment/internal/expstat"
-	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/optim"
@@ -149,14 +146,7 @@ func Run(cfg Config) (*Result, error) {
 			fmt.Fprintf(progress, "%s: done in %.1f s; test wasserstein %.4g, kl %.4g, chebyshev %.4g\n",
 				tag, float64(run.Seconds), float64(run.Metrics["wasserstein"]), float64(run.Metrics["kl"]), float64(run.Metrics["chebyshev"]))
 			if path != "" {
-				b, err := json.MarshalIndent(run, "", " ")
-				if err != nil {
-					return nil, err
-				}
-				if err := atomicfile.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-					return nil, err
-				}
-				if err := os.Remove(ck); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				if err := expstat.WriteRun(path, run, ck); err != nil {
 					return nil, err
 				}
 			}
@@ -224,24 +214,16 @@ func trainRun(d *experimentData, key RunKey, checkpoint string, every int, progr
 // loadRun reads the run file path. It returns nil and no error if there is
 // none, and an error if it is corrupt or belongs to other settings.
 func loadRun(path string, key RunKey) (*LossRun, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var run LossRun
-	if err := json.Unmarshal(b, &run); err != nil || run.Format != RunFormat {
+	found, err := expstat.ReadRun(path, &run)
+	switch {
+	case !found && err == nil:
+		return nil, nil
+	case err != nil || run.Format != RunFormat:
 		return nil, fmt.Errorf("%s: not a run file of twl's synthetic experiment (%v); remove it to run again", path, err)
-	}
-	if run.RunKey != key {
-		got, _ := json.Marshal(run.RunKey)
-		want, _ := json.Marshal(key)
-		return nil, fmt.Errorf("%s belongs to another experiment:\n  it has %s\n  this is %s\nuse another output directory, or remove %s to run again",
-			path, got, want, filepath.Dir(path))
-	}
-	if len(run.Metrics) != len(metric.Names) || len(run.TrainLoss) == 0 {
+	case run.RunKey != key:
+		return nil, expstat.OtherExperiment(path, run.RunKey, key)
+	case len(run.Metrics) != len(metric.Names) || len(run.TrainLoss) == 0:
 		return nil, fmt.Errorf("%s: incomplete run file; remove it to run again", path)
 	}
 	return &run, nil

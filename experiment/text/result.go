@@ -1,17 +1,13 @@
 package text
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/twl-ldl/twl/experiment/internal/expstat"
-	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/internal/plotutil"
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/metric"
@@ -166,30 +162,7 @@ const (
 // JSONFile and the plots as PNG and SVG, every file atomically. It returns
 // the names of the files written, relative to dir.
 func (r *Result) WriteFiles(dir string) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	var written []string
-	var js bytes.Buffer
-	if err := r.WriteJSON(&js); err != nil {
-		return nil, err
-	}
-	for _, f := range []struct {
-		name string
-		data []byte
-	}{{JSONFile, js.Bytes()}, {MarkdownFile, []byte(r.Markdown())}} {
-		if err := atomicfile.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
-			return written, err
-		}
-		written = append(written, f.name)
-	}
-	for base, fig := range r.Figures() {
-		if err := fig.Save(filepath.Join(dir, base)); err != nil {
-			return written, err
-		}
-		written = append(written, base+".png", base+".svg")
-	}
-	return written, nil
+	return expstat.WriteReport(dir, JSONFile, r.WriteJSON, MarkdownFile, r.Markdown(), r.Figures())
 }
 
 // Figures returns the plots by file name without extension: the mean

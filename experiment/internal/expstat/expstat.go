@@ -1,18 +1,28 @@
 // Package expstat holds what the experiments' reports share: JSON-safe
 // floats, means with standard deviations, the machine a run ran on, paired
-// t-tests across seeds, and a filter for training progress.
+// t-tests across seeds, a filter for training progress, the run files that
+// make experiments resumable, and the writing of a report's files.
 package expstat
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/internal/plotutil"
 )
 
 // Float is a float64 that JSON can hold whatever its value: finite values
@@ -172,4 +182,78 @@ func (f *EpochFilter) Write(p []byte) (int, error) {
 		}
 		f.buf = f.buf[i+1:]
 	}
+}
+
+// WriteReport writes a report to dir, creating it if needed: the JSON that
+// writeJSON writes to jsonName, the Markdown md to mdName, and each figure
+// as PNG and SVG, every file atomically. It returns the names of the files
+// written, relative to dir.
+func WriteReport(dir, jsonName string, writeJSON func(io.Writer) error, mdName, md string, figs map[string]*plotutil.Figure) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	var js bytes.Buffer
+	if err := writeJSON(&js); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{jsonName, js.Bytes()}, {mdName, []byte(md)}} {
+		if err := atomicfile.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+			return written, err
+		}
+		written = append(written, f.name)
+	}
+	names := make([]string, 0, len(figs))
+	for base := range figs {
+		names = append(names, base)
+	}
+	slices.Sort(names)
+	for _, base := range names {
+		if err := figs[base].Save(filepath.Join(dir, base)); err != nil {
+			return written, err
+		}
+		written = append(written, base+".png", base+".svg")
+	}
+	return written, nil
+}
+
+// ReadRun reads the JSON run file path into run. It reports false, and no
+// error, when there is no such file.
+func ReadRun(path string, run any) (bool, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, json.Unmarshal(b, run)
+}
+
+// OtherExperiment is the error for a run file whose key, got, is not the
+// key of the run the experiment wants.
+func OtherExperiment(path string, got, want any) error {
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	return fmt.Errorf("%s belongs to another experiment:\n  it has %s\n  this is %s\nuse another output directory, or remove %s to run again",
+		path, g, w, filepath.Dir(path))
+}
+
+// WriteRun writes run as indented JSON to path, atomically, then removes
+// the run's checkpoint, which the finished run replaces.
+func WriteRun(path string, run any, checkpoint string) error {
+	b, err := json.MarshalIndent(run, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	if err := os.Remove(checkpoint); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
