@@ -31,27 +31,13 @@ func (r *Result) Figures() map[string]*plotutil.Figure {
 	figs := map[string]*plotutil.Figure{}
 	var series []plotutil.Series
 	for _, id := range r.Config.Losses {
-		var sum []float64
-		var count []int
+		var curves [][]Float
 		for _, run := range r.Runs {
-			if run.Loss != id {
-				continue
-			}
-			for e, v := range run.TrainLoss {
-				if e >= len(sum) {
-					sum = append(sum, 0)
-					count = append(count, 0)
-				}
-				sum[e] += float64(v)
-				count[e]++
+			if run.Loss == id {
+				curves = append(curves, run.TrainLoss)
 			}
 		}
-		s := plotutil.Series{Name: LossLabel(id)}
-		for e := range sum {
-			s.X = append(s.X, float64(e+1))
-			s.Y = append(s.Y, sum[e]/float64(count[e]))
-		}
-		series = append(series, s)
+		series = append(series, expstat.MeanCurve(LossLabel(id), curves))
 	}
 	figs[CurvesPlot] = plotutil.Curves("Training loss (mean over seeds)", "epoch", "training loss", true, series)
 

@@ -257,3 +257,27 @@ func WriteRun(path string, run any, checkpoint string) error {
 	}
 	return nil
 }
+
+// MeanCurve returns the series named name of the mean, epoch by epoch, of
+// the curves (one value per epoch each; curves of different lengths are
+// averaged over those that reach an epoch).
+func MeanCurve(name string, curves [][]Float) plotutil.Series {
+	var sum []float64
+	var count []int
+	for _, c := range curves {
+		for e, v := range c {
+			if e >= len(sum) {
+				sum = append(sum, 0)
+				count = append(count, 0)
+			}
+			sum[e] += float64(v)
+			count[e]++
+		}
+	}
+	s := plotutil.Series{Name: name}
+	for e := range sum {
+		s.X = append(s.X, float64(e+1))
+		s.Y = append(s.Y, sum[e]/float64(count[e]))
+	}
+	return s
+}
