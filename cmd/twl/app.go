@@ -1,21 +1,38 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/twl-ldl/twl/internal/atomicfile"
 )
 
-// env is what a command sees of the process: its streams. Tests run
-// commands in-process with buffers.
+// env is what a command sees of the process: its streams, and a context
+// that is cancelled when the process is asked to stop (SIGINT, SIGTERM).
+// Long-running commands check e.ctx between units of work (rows, epochs,
+// folds) and return e.ctx.Err(); their deferred clean-ups then remove
+// temporary files and keep the last complete checkpoint. Tests run commands
+// in-process with buffers and a context of their own.
 type env struct {
+	ctx            context.Context
 	stdin          io.Reader
 	stdout, stderr io.Writer
+}
+
+// stopped returns the context's error once the process has been asked to
+// stop, and nil before.
+func (e *env) stopped() error {
+	if e.ctx == nil {
+		return nil
+	}
+	return e.ctx.Err()
 }
 
 // A command is one subcommand of twl. Its run function parses its own flags
@@ -81,7 +98,13 @@ func (e *usageError) Error() string { return e.msg }
 // the command line. It recovers from panics, which are bugs, so that a user
 // never sees a stack trace.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	return runContext(context.Background(), args, stdin, stdout, stderr)
+}
+
+// runContext is run with a context whose cancellation asks the command to
+// stop.
+func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "twl: internal error: %v\n"+
@@ -125,6 +148,16 @@ func report(e *env, name string, err error) int {
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
+	case e.ctx != nil && e.ctx.Err() != nil:
+		// Stopped on request: whatever the command was doing when it
+		// noticed, its outputs are untouched or complete.
+		var s *stopSignal
+		if errors.As(context.Cause(e.ctx), &s) {
+			fmt.Fprintf(e.stderr, "twl %s: %v; nothing half-written is left\n", name, s)
+			return signalStatus(s.sig)
+		}
+		fmt.Fprintf(e.stderr, "twl %s: %v\n", name, context.Cause(e.ctx))
+		return 1
 	case errors.As(err, &ue):
 		prefix := "twl " + name // a subcommand's flags name it: "twl text stats"
 		if ue.fs != nil {
@@ -161,4 +194,111 @@ func (e *env) open(path string) (io.ReadCloser, string, error) {
 	}
 	f, err := os.Open(path)
 	return f, path, err
+}
+
+// stopSignal is the cause of the context's cancellation when the process
+// receives a signal.
+type stopSignal struct{ sig os.Signal }
+
+func (s *stopSignal) Error() string { return "stopped by " + signalName(s.sig) }
+
+// signalName returns "SIGINT" or "SIGTERM".
+func signalName(s os.Signal) string {
+	if s == syscall.SIGTERM {
+		return "SIGTERM"
+	}
+	return "SIGINT"
+}
+
+// signalStatus is the exit status after signal s, 128 + its number as
+// shells report it: 130 for SIGINT, 143 for SIGTERM.
+func signalStatus(s os.Signal) int {
+	if s == syscall.SIGTERM {
+		return 143
+	}
+	return 130
+}
+
+// spillBytes is how much output a streaming command holds back from
+// standard output before it starts to write it: an error found in the first
+// spillBytes of output leaves standard output empty, as for the commands
+// that compute everything first.
+const spillBytes = 64 << 20
+
+// stream is the output of a command that writes as it goes: to a file,
+// atomically (nothing at the destination until Commit), or to standard
+// output, held back up to spillBytes and then written through.
+type stream struct {
+	file *atomicfile.File // nil for standard output
+	w    io.Writer        // standard output
+	buf  []byte           // held-back output, until it passes spillBytes
+	err  error
+	out  bool // whether anything reached standard output
+}
+
+// create starts the output of a streaming command: to the file path, or to
+// standard output if path is "" or "-". It fails at once if the file cannot
+// be created, before any work is done. The caller must Commit or Abort.
+func (e *env) create(path string) (*stream, error) {
+	if path == "" || path == "-" {
+		return &stream{w: e.stdout}, nil
+	}
+	f, err := atomicfile.Create(path, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return &stream{file: f}, nil
+}
+
+func (s *stream) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	if s.file != nil {
+		_, s.err = s.file.Write(p)
+		return len(p), s.err
+	}
+	if s.buf != nil || !s.out {
+		s.buf = append(s.buf, p...)
+		if len(s.buf) < spillBytes {
+			return len(p), nil
+		}
+		p, s.buf = s.buf, nil
+	}
+	if !s.out {
+		s.out = true
+		s.w = bufio.NewWriterSize(s.w, 1<<16)
+	}
+	_, s.err = s.w.Write(p)
+	return len(p), s.err
+}
+
+// Commit publishes the output: renames the file into place, or writes what
+// is held back to standard output.
+func (s *stream) Commit() error {
+	if s.file != nil {
+		if s.err != nil {
+			s.file.Abort()
+			return s.err
+		}
+		return s.file.Commit()
+	}
+	if s.err == nil && len(s.buf) > 0 {
+		_, s.err = s.w.Write(s.buf)
+	}
+	s.buf = nil
+	if b, ok := s.w.(*bufio.Writer); ok && s.err == nil {
+		s.err = b.Flush()
+	}
+	return s.err
+}
+
+// Abort drops the output: removes the temporary file, or discards what is
+// held back from standard output. It can be deferred: after Commit it does
+// nothing.
+func (s *stream) Abort() {
+	if s.file != nil {
+		s.file.Abort()
+	}
+	s.buf = nil
 }

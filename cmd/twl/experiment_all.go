@@ -59,7 +59,7 @@ func runAll(e *env, args []string) error {
 	}
 	// Each experiment prints its own report on standard output; 'all'
 	// writes REPORT.md instead, so their standard output is discarded.
-	sub := &env{stdin: e.stdin, stdout: io.Discard, stderr: progress}
+	sub := &env{ctx: e.ctx, stdin: e.stdin, stdout: io.Discard, stderr: progress}
 	start := time.Now()
 	fmt.Fprintf(progress, "experiment all: efficiency (1/2) into %s\n", *out)
 	effArgs := []string{"--out", *out}

@@ -24,10 +24,37 @@
 // files, one distribution per line (see package labeldist). Errors in input
 // files are reported as "FILE:LINE: what is wrong". The exit status is 0 on
 // success, 1 on an error and 2 on a mistake in the command line.
+//
+// SIGINT (Ctrl-C) or SIGTERM asks a command to stop: it finishes the row,
+// epoch or fold at hand, removes its temporary files, keeps the last
+// complete checkpoint, and exits with status 130 (SIGINT) or 143 (SIGTERM).
+// Outputs are written all or nothing, so none is left half-written. A
+// second signal stops at once, removing the temporary files.
 package main
 
-import "os"
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/twl-ldl/twl/internal/atomicfile"
+)
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-sigs
+		cancel(&stopSignal{s})
+		// A second signal stops at once: the temporary files go, the
+		// destinations and the last complete checkpoint stay as they were.
+		s = <-sigs
+		atomicfile.RemoveTemps()
+		fmt.Fprintf(os.Stderr, "twl: stopped at once by a second %s\n", signalName(s))
+		os.Exit(signalStatus(s))
+	}()
+	os.Exit(runContext(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -38,15 +38,17 @@ func WriteFile(name string, data []byte, perm os.FileMode) (err error) {
 	}
 	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
+		return fmt.Errorf("write %s: %w", name, unwrapPath(err))
 	}
 	tmp := f.Name()
+	register(tmp)
 	defer func() {
 		if err != nil {
 			f.Close()
 			os.Remove(tmp)
-			err = fmt.Errorf("write %s: %w", name, err)
+			err = fmt.Errorf("write %s: %w", name, unwrapPath(err))
 		}
+		unregister(tmp)
 	}()
 	if _, err = f.Write(data); err != nil {
 		return err

@@ -1,0 +1,200 @@
+package atomicfile
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// File is an output file written as it goes and published all or nothing:
+// the bytes go to a temporary file beside the destination, which Commit
+// renames over it and Abort removes. Until Commit the destination is
+// untouched. A File is buffered; it is not safe for concurrent use.
+//
+// Every temporary file is recorded until it is committed or aborted, so
+// that RemoveTemps can delete them all when the process must stop at once
+// (a second interrupt).
+type File struct {
+	name  string // the destination, symbolic links resolved
+	shown string // the destination as given, for messages
+	perm  os.FileMode
+	f     *os.File // nil when writing through to a non-regular file
+	raw   *os.File // the non-regular destination, when writing through
+	w     *bufio.Writer
+	tmp   string
+	err   error // the first write error
+	done  bool
+}
+
+// Create starts writing the named file atomically, with permissions perm
+// for a new file (an existing regular file keeps its own). It fails at once
+// if the destination's directory is not writable or the destination is a
+// directory, so that a command can check its outputs before it works.
+// A destination that exists and is not a regular file (/dev/null, a pipe)
+// is written directly, as WriteFile does.
+func Create(name string, perm os.FileMode) (*File, error) {
+	shown := name
+	name, err := resolve(name)
+	if err != nil {
+		return nil, fmt.Errorf("write %s: %w", shown, err)
+	}
+	a := &File{name: name, shown: shown, perm: perm}
+	if fi, err := os.Stat(name); err == nil {
+		switch {
+		case fi.Mode().IsRegular():
+			a.perm = fi.Mode().Perm()
+		case fi.IsDir():
+			return nil, fmt.Errorf("write %s: is a directory", shown)
+		default:
+			raw, err := os.OpenFile(name, os.O_WRONLY, 0)
+			if err != nil {
+				return nil, fmt.Errorf("write %s: %w", shown, err)
+			}
+			a.raw = raw
+			a.w = bufio.NewWriterSize(raw, 1<<16)
+			return a, nil
+		}
+	}
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		return nil, fmt.Errorf("write %s: %w", shown, unwrapPath(err))
+	}
+	a.f, a.tmp = f, f.Name()
+	register(a.tmp)
+	a.w = bufio.NewWriterSize(f, 1<<16)
+	return a, nil
+}
+
+// Name returns the destination as it was given to Create.
+func (a *File) Name() string { return a.shown }
+
+// Write writes p to the temporary file. An error names the destination,
+// not the temporary file.
+func (a *File) Write(p []byte) (int, error) {
+	if a.done {
+		return 0, fmt.Errorf("write %s: already committed or aborted", a.shown)
+	}
+	if a.err != nil {
+		return 0, a.err
+	}
+	n, err := a.w.Write(p)
+	if err != nil {
+		a.err = fmt.Errorf("write %s: %w", a.shown, unwrapPath(err))
+	}
+	return n, a.err
+}
+
+// WriteString writes s, as Write.
+func (a *File) WriteString(s string) (int, error) { return a.Write([]byte(s)) }
+
+// Commit flushes, syncs and renames the temporary file over the
+// destination. After an error nothing is left behind: the temporary file is
+// removed and the destination untouched.
+func (a *File) Commit() error {
+	if a.done {
+		return fmt.Errorf("write %s: already committed or aborted", a.shown)
+	}
+	a.done = true
+	if a.raw != nil {
+		err := a.err
+		if err == nil {
+			err = a.w.Flush()
+		}
+		if cerr := a.raw.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil && err != a.err {
+			err = fmt.Errorf("write %s: %w", a.shown, unwrapPath(err))
+		}
+		return err
+	}
+	err := a.err
+	if err == nil {
+		err = a.w.Flush()
+	}
+	if err == nil {
+		err = a.f.Chmod(a.perm)
+	}
+	if err == nil {
+		err = a.f.Sync()
+	}
+	if cerr := a.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(a.tmp, a.name)
+	}
+	if err != nil {
+		os.Remove(a.tmp)
+	}
+	unregister(a.tmp)
+	if err != nil && err != a.err {
+		err = fmt.Errorf("write %s: %w", a.shown, unwrapPath(err))
+	}
+	return err
+}
+
+// Abort removes the temporary file, leaving the destination as it was. It
+// does nothing after Commit or a first Abort, so it can be deferred.
+func (a *File) Abort() {
+	if a.done {
+		return
+	}
+	a.done = true
+	if a.raw != nil {
+		a.w.Flush()
+		a.raw.Close()
+		return
+	}
+	a.f.Close()
+	os.Remove(a.tmp)
+	unregister(a.tmp)
+}
+
+// unwrapPath drops the *os.PathError around err, whose path would be the
+// temporary file's name.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	if le, ok := err.(*os.LinkError); ok {
+		return le.Err
+	}
+	return err
+}
+
+var temps struct {
+	sync.Mutex
+	names map[string]struct{}
+}
+
+func register(name string) {
+	temps.Lock()
+	defer temps.Unlock()
+	if temps.names == nil {
+		temps.names = make(map[string]struct{})
+	}
+	temps.names[name] = struct{}{}
+}
+
+func unregister(name string) {
+	temps.Lock()
+	defer temps.Unlock()
+	delete(temps.names, name)
+}
+
+// RemoveTemps removes every temporary file of this package that is still
+// open: those of Files not yet committed or aborted and of WriteFile calls
+// in progress. It is meant for a process about to exit at once, on a
+// second interrupt, when deferred Aborts will not run; the destinations are
+// untouched.
+func RemoveTemps() {
+	temps.Lock()
+	defer temps.Unlock()
+	for name := range temps.names {
+		os.Remove(name)
+	}
+	temps.names = nil
+}
