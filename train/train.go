@@ -1,6 +1,7 @@
 package train
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -40,6 +41,13 @@ type Config struct {
 	// configuration), training resumes from it.
 	Checkpoint      string
 	CheckpointEvery int
+
+	// Context, when not nil, stops training once it is done (cancelled or
+	// past its deadline): Train checks it before every mini-batch and then
+	// returns an error wrapping Context.Err(), without writing a checkpoint
+	// for the unfinished epoch, so the last checkpoint written stays the
+	// last complete one and a later run resumes from it.
+	Context context.Context
 
 	// Tag identifies the run beyond the data and the settings Fit sees (for
 	// example a hash of the label tree, which the loss depends on): a
@@ -196,6 +204,9 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 		var sum float64
 		units := 0
 		for s := 0; s < len(order); s += batch {
+			if cfg.Context != nil && cfg.Context.Err() != nil {
+				return h, fmt.Errorf("train: stopped in epoch %d: %w", e+1, cfg.Context.Err())
+			}
 			rows := order[s:min(s+batch, len(order))]
 			B := len(rows)
 			if tl != nil {

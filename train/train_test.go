@@ -2,6 +2,7 @@ package train_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -621,4 +622,47 @@ func Example() {
 	fmt.Printf("p(label 1 | x = 1) = %.3f\n", p[1])
 	// Output:
 	// p(label 1 | x = 1) = 0.881
+}
+
+// TestTrainContext stops a run through its context during epoch 3 (the
+// context is cancelled while epoch 2's progress line is written, before its
+// checkpoint): the error wraps context.Canceled, the directory holds only
+// the checkpoint, of epoch 2, and resuming from it gives the parameters of
+// a run never stopped, bit for bit.
+func TestTrainContext(t *testing.T) {
+	data, l, cfg := resumeData()
+	want, wantH, err := fit(t, l, data, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "run.ckpt")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := cfg
+	c.Checkpoint, c.Context = ck, ctx
+	lines := 0
+	c.Progress = writerFunc(func(p []byte) (int, error) {
+		if lines++; lines == 2 {
+			cancel()
+		}
+		return len(p), nil
+	})
+	if _, _, err := fit(t, l, data, c); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled run returned %v, want context.Canceled", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("the directory holds %d files, want only the checkpoint", len(ents))
+	}
+	if e := checkpointEpoch(t, ck); e != 2 {
+		t.Errorf("the checkpoint holds epoch %d, want 2", e)
+	}
+	c.Context, c.Progress = nil, nil
+	got, h, err := fit(t, l, data, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Resumed != 2 || !slices.Equal(got.Params, want.Params) || !sameHistory(h, wantH) {
+		t.Errorf("resumed from epoch %d; parameters equal %v", h.Resumed, slices.Equal(got.Params, want.Params))
+	}
 }
