@@ -44,3 +44,45 @@ func BenchmarkReadJSONL(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReader streams 100 samples of 20 features with 20 labels a
+// line over stars of several sizes, reading the targets or skipping them.
+func BenchmarkReader(b *testing.B) {
+	for _, L := range []int{1000, 100000} {
+		const n, d, k = 100, 20, 20
+		rng := rand.New(rand.NewPCG(1, 2))
+		tr := tree.Star(L)
+		var buf bytes.Buffer
+		for range n {
+			buf.WriteString(`{"x": [`)
+			for i := range d {
+				if i > 0 {
+					buf.WriteByte(',')
+				}
+				fmt.Fprintf(&buf, "%v", rng.NormFloat64())
+			}
+			buf.WriteString(`], "y": {`)
+			for i, j := range rng.Perm(L)[:k] {
+				if i > 0 {
+					buf.WriteByte(',')
+				}
+				fmt.Fprintf(&buf, `"%s": 0.05`, tr.Name(j))
+			}
+			buf.WriteString("}}\n")
+		}
+		for _, targets := range []Targets{TargetsRequired, TargetsIgnored} {
+			b.Run(fmt.Sprintf("L=%d/targets=%d", L, targets), func(b *testing.B) {
+				b.SetBytes(int64(buf.Len()))
+				b.ReportAllocs()
+				for b.Loop() {
+					rd := NewReader(bytes.NewReader(buf.Bytes()), "b.jsonl", tr, &ReaderOptions{Targets: targets})
+					for rd.Next() {
+					}
+					if err := rd.Err(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -13,22 +13,30 @@
 // Rows of Y sum to 1 within Options.Tol.
 //
 // Storage is dense: 8·n·(d+L) bytes. A data set with 10^5 labels is fine for
-// a few thousand samples, not for millions.
+// a few thousand samples, not for millions. A Reader reads the same files
+// one sample at a time, with the label distribution held sparsely (a Sparse
+// of label indices and masses), in memory that does not grow with the
+// number of samples: use it to stream through data, or to predict for rows
+// that have no "y".
 //
 // # JSON Lines format
 //
-// ReadJSONL and WriteJSONL read and write one sample per line:
+// ReadJSONL, ReadJSONLFile, Reader and WriteJSONL read and write one sample
+// per line:
 //
-//	{"x": [0.5, -1.25, 3], "y": {"Fantasy": 0.7, "Fiction": 0.3}}
+//	{"x": [0.5, -1.25, 3], "y": {"Fantasy": 0.7, "Fiction": 0.3}, "id": "b17"}
 //
 // "x" is an array of d numbers, the same d on every line. "y" maps label
 // names (nodes of the tree, internal nodes included) to masses; absent
 // labels have mass 0. Numbers must be finite: a JSON number that overflows
 // float64, such as 1e999, is an error (one that underflows reads as 0).
-// Masses must be non-negative and not all zero. Other keys, duplicate keys
-// (in the line's object or in "y") and anything but these two JSON values are
-// errors. Blank lines are skipped; a UTF-8 byte order mark and CRLF line
-// endings are accepted; lines may be of any length.
+// Masses must be non-negative and not all zero. Other keys, such as "id",
+// are skipped whatever JSON value they hold; "y" may be absent where a
+// Reader is told that targets are optional (ReaderOptions.Targets). A
+// duplicate "x" or "y", a label named twice in "y", and anything that is not
+// JSON are errors. Blank lines are skipped; a UTF-8 byte order mark and CRLF
+// line endings are accepted; lines may be of any length. WriteJSONL writes
+// "x" and "y" only.
 //
 // # Rows that do not sum to 1
 //

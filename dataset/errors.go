@@ -8,12 +8,13 @@ import (
 
 // Sentinel errors wrapped by *Error; test for them with errors.Is.
 var (
-	// ErrSyntax: malformed JSON, a key other than "x" and "y", a missing
-	// key, or a value of the wrong kind.
+	// ErrSyntax: malformed JSON, a missing "x" (or a missing "y" where
+	// targets are required), or a value of the wrong kind.
 	ErrSyntax = errors.New("syntax error")
 	// ErrUnknownLabel: a key of "y" that names no node of the tree.
 	ErrUnknownLabel = errors.New("unknown label")
-	// ErrDuplicateKey: the same key twice in one object.
+	// ErrDuplicateKey: "x" or "y" twice in a line, or a label twice in
+	// "y".
 	ErrDuplicateKey = errors.New("duplicate key")
 	// ErrNegative: a negative label mass.
 	ErrNegative = errors.New("negative mass")

@@ -75,3 +75,33 @@ func ExampleKFold() {
 	// fold 3: test [0 8], train mean 5.62
 	// fold 4: test [5 7], train mean 5.12
 }
+
+// Reading samples one at a time, with label distributions held sparsely:
+// the second line has no "y", which TargetsOptional allows, and the "id"
+// keys are skipped.
+func ExampleReader() {
+	t, err := tree.FromParents([]int{-1, 0, 0, 1}, nil, []string{"animal", "mammal", "reptile", "dog"}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	const data = `{"id": "rex", "x": [0.5, -1], "y": {"dog": 0.7, "mammal": 0.3}}
+{"id": "new", "x": [2, 0]}
+{"id": "liz", "x": [1, 1], "y": {"reptile": 1}}
+`
+	rd := dataset.NewReader(strings.NewReader(data), "pets.jsonl", t, &dataset.ReaderOptions{Targets: dataset.TargetsOptional})
+	for rd.Next() {
+		s := rd.Sample()
+		fmt.Printf("line %d: x %v", s.Line, s.X)
+		if s.HasY {
+			fmt.Printf(", y labels %v masses %v", s.Y.Index, s.Y.Mass)
+		}
+		fmt.Println()
+	}
+	if err := rd.Err(); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// line 1: x [0.5 -1], y labels [1 3] masses [0.3 0.7]
+	// line 2: x [2 0]
+	// line 3: x [1 1], y labels [2] masses [1]
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -15,7 +17,8 @@ import (
 
 // ReadJSONL reads a data set in the JSON Lines format of the package
 // documentation. Label names are the node names of t, and column j of Y is
-// t's user index j. The name file is used in messages only.
+// t's user index j. The name file is used in messages only. It reads with a
+// Reader (TargetsRequired) and gathers the samples into dense matrices.
 //
 // Invalid data is reported as an *Error ("FILE:LINE: ..."); I/O errors are
 // returned as they are, prefixed by the file name. Label rows that do not sum
@@ -25,90 +28,100 @@ func ReadJSONL(r io.Reader, file string, t *tree.Tree, opts *Options) (*Dataset,
 	if t == nil {
 		panic("dataset: ReadJSONL with a nil tree")
 	}
+	var ro ReaderOptions
+	if opts != nil {
+		ro.Options = *opts
+	}
+	rd := NewReader(r, file, t, &ro)
 	L := t.Len()
-	chk := newChecker(file, opts)
-	p := parser{index: make(map[string]int, L), names: make([]string, L), seen: make([]int, L)}
-	for j := range L {
-		p.names[j] = t.Name(j)
-		p.index[p.names[j]] = j
-	}
 	var (
-		xs, ys   []float64
-		lines    []int
-		d, dLine int // feature dimension and the line that set it
+		xs, ys []float64
+		lines  []int
 	)
-	fail := func(e *Error, line int) (*Dataset, Report, error) {
-		e.File, e.Line = file, line
-		return nil, Report{}, e
+	for rd.Next() {
+		s := rd.Sample()
+		xs = append(xs, s.X...)
+		n := len(ys)
+		ys = slices.Grow(ys, L)[:n+L]
+		s.Y.Dense(ys[n:])
+		lines = append(lines, s.Line)
 	}
-	in := jsonscan.NewLines(r)
-	for in.Next() {
-		// Columns in messages count the bytes of a byte order mark, as
-		// an editor that shows the file's bytes would (col0).
-		b, col0 := in.Line()
-		line := in.Num()
-		n := len(lines)
-		ys = append(ys, make([]float64, L)...)
-		y := ys[n*L:]
-		p.row = n + 1
-		if e := p.parse(b, col0, y); e != nil {
-			return fail(e, line)
-		}
-		switch {
-		case len(p.x) == 0:
-			return fail(&Error{Err: ErrDimension, Msg: `"x" holds no features`}, line)
-		case n == 0:
-			d, dLine = len(p.x), line
-		case len(p.x) != d:
-			return fail(&Error{Err: ErrDimension, Msg: fmt.Sprintf("%d features, want %d as on line %d", len(p.x), d, dLine)}, line)
-		}
-		if e := chk.check(y, n, line); e != nil {
-			return fail(e, line)
-		}
-		xs = append(xs, p.x...)
-		lines = append(lines, line)
+	if err := rd.Err(); err != nil {
+		return nil, Report{}, err
 	}
-	if err := in.Err(); err != nil {
-		return nil, Report{}, fmt.Errorf("%s: %w", file, err)
-	}
-	if len(lines) == 0 {
-		return nil, Report{}, &Error{File: file, Err: ErrEmpty}
-	}
-	chk.rep.Rows = len(lines)
 	names := make([]string, L)
 	for j := range names {
 		names[j] = t.Name(j)
 	}
 	ds := &Dataset{
-		X:      mat.NewDense(len(lines), d, xs),
+		X:      mat.NewDense(len(lines), len(xs)/len(lines), xs),
 		Y:      mat.NewDense(len(lines), L, ys),
 		Labels: names,
 		Lines:  lines,
 	}
-	return ds, chk.rep, nil
+	return ds, rd.Report(), nil
+}
+
+// ReadJSONLFile reads the data set in the JSON Lines file at path, named
+// path in messages; see ReadJSONL.
+func ReadJSONLFile(path string, t *tree.Tree, opts *Options) (*Dataset, Report, error) {
+	if t == nil {
+		panic("dataset: ReadJSONLFile with a nil tree")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, Report{}, err
+	}
+	defer f.Close()
+	return ReadJSONL(f, path, t, opts)
 }
 
 // parser reads one line: a JSON object with the keys "x" (an array of
-// numbers) and "y" (an object of numbers), with JSON's grammar for strings,
-// numbers and white space (RFC 8259).
+// numbers) and "y" (an object of numbers), and any other keys, whose values
+// are skipped, with JSON's grammar for strings, numbers, literals and white
+// space (RFC 8259).
 type parser struct {
 	jsonscan.Scanner // the line and the read position
 
-	index map[string]int // label name → user index
-	names []string       // user index → label name
-	seen  []int          // seen[j] == row when label j was set in the current row
-	row   int            // 1-based number of the row being parsed
+	targets Targets        // what to do with "y"
+	index   map[string]int // label name → user index; nil with TargetsIgnored
+	names   []string       // user index → label name
+	seen    []int          // seen[j] == row when label j was set in the current row
+	row     int            // 1-based number of the row being parsed
 
-	x []float64 // the features of the line
+	x    []float64 // the features of the line
+	y    Sparse    // its label distribution, in the order of the line
+	hasY bool      // whether the line has "y"
+
+	stack []byte // the closing brackets of the containers skipValue is in
 }
 
-// parse reads line b, storing the features in p.x and the masses in y,
-// which is zero and of length t.Len(). The returned *Error has no File or
-// Line yet.
-func (p *parser) parse(b []byte, col0 int, y []float64) *Error {
+// newParser returns a parser for the labels of t, which may be nil only
+// when "y" is ignored.
+func newParser(t *tree.Tree, targets Targets) *parser {
+	p := &parser{targets: targets}
+	if targets == TargetsIgnored {
+		return p
+	}
+	L := t.Len()
+	p.index, p.names, p.seen = make(map[string]int, L), make([]string, L), make([]int, L)
+	for j := range L {
+		p.names[j] = t.Name(j)
+		p.index[p.names[j]] = j
+	}
+	return p
+}
+
+// parse reads line b, storing the features in p.x and the non-zero masses
+// of "y" in p.y, in the order of the line. The returned *Error has no File
+// or Line yet.
+func (p *parser) parse(b []byte, col0 int) *Error {
 	p.Reset(b, col0)
 	p.SkipSpace()
+	p.row++
 	p.x = p.x[:0]
+	p.y.Index, p.y.Mass = p.y.Index[:0], p.y.Mass[:0]
+	p.hasY = false
 	if !p.Accept('{') {
 		return p.syntax(`want a JSON object {"x": [...], "y": {...}}, found %s`, p.Snippet())
 	}
@@ -116,18 +129,24 @@ func (p *parser) parse(b []byte, col0 int, y []float64) *Error {
 	if !p.Accept('}') {
 		for {
 			if p.Peek() != '"' {
-				return p.syntax(`want "x" or "y" in double quotes, found %s`, p.Snippet())
+				return p.syntax(`want a key such as "x" or "y" in double quotes, found %s`, p.Snippet())
 			}
 			at := p.Pos
 			raw, key, e := p.str()
 			if e != nil {
 				return e
 			}
-			if raw != nil {
-				key = string(raw)
-			}
 			if e := p.colon(); e != nil {
 				return e
+			}
+			if raw != nil {
+				// No allocation for the key when it is compared only.
+				switch string(raw) {
+				case "x", "y":
+					key = string(raw)
+				default:
+					key = ""
+				}
 			}
 			switch key {
 			case "x":
@@ -141,9 +160,13 @@ func (p *parser) parse(b []byte, col0 int, y []float64) *Error {
 					return &Error{Err: ErrDuplicateKey, Msg: fmt.Sprintf(`"y" again at column %d`, p.Col(at))}
 				}
 				haveY = true
-				e = p.masses(y)
+				if p.targets == TargetsIgnored {
+					e = p.skipValue()
+				} else {
+					e = p.masses()
+				}
 			default:
-				return p.syntaxAt(at, `unknown key %s; want "x" and "y"`, strconv.Quote(key))
+				e = p.skipValue()
 			}
 			if e != nil {
 				return e
@@ -155,6 +178,9 @@ func (p *parser) parse(b []byte, col0 int, y []float64) *Error {
 			if p.Accept('}') {
 				break
 			}
+			if raw != nil {
+				key = string(raw)
+			}
 			return p.syntax("want ',' or '}' after the value of %q, found %s", key, p.Snippet())
 		}
 	}
@@ -164,9 +190,10 @@ func (p *parser) parse(b []byte, col0 int, y []float64) *Error {
 	switch {
 	case !haveX:
 		return &Error{Err: ErrSyntax, Msg: `no "x" (features)`}
-	case !haveY:
+	case !haveY && p.targets == TargetsRequired:
 		return &Error{Err: ErrSyntax, Msg: `no "y" (label distribution)`}
 	}
+	p.hasY = haveY && p.targets != TargetsIgnored
 	return nil
 }
 
@@ -207,8 +234,8 @@ func (p *parser) features() *Error {
 	}
 }
 
-// masses reads the object of "y" into y.
-func (p *parser) masses(y []float64) *Error {
+// masses reads the object of "y" into p.y, leaving out zero masses.
+func (p *parser) masses() *Error {
 	if !p.Accept('{') {
 		return p.syntax(`want the label distribution "y" as an object {"label": mass, ...}, found %s`, p.Snippet())
 	}
@@ -258,7 +285,10 @@ func (p *parser) masses(y []float64) *Error {
 			return &Error{Err: ErrNegative, Msg: fmt.Sprintf("%q has mass %s", name, p.Line[at:p.Pos])}
 		}
 		p.seen[j] = p.row
-		y[j] = v
+		if v != 0 {
+			p.y.Index = append(p.y.Index, j)
+			p.y.Mass = append(p.y.Mass, v)
+		}
 		next = j + 1
 		p.SkipSpace()
 		switch {
@@ -269,6 +299,91 @@ func (p *parser) masses(y []float64) *Error {
 			return p.syntax(`want ',' or '}' in "y", found %s`, p.Snippet())
 		}
 	}
+}
+
+// skipValue moves past the JSON value at p.Pos (an object, an array, a
+// string, a number, true, false or null), checking its syntax. It keeps its
+// own stack of open containers, so that deep nesting cannot exhaust the
+// goroutine's stack.
+func (p *parser) skipValue() *Error {
+	p.stack = p.stack[:0]
+	for {
+		// A value.
+		switch c := p.Peek(); {
+		case c == '{':
+			p.Accept('{')
+			if p.Accept('}') {
+				break
+			}
+			p.stack = append(p.stack, '}')
+			if e := p.member(); e != nil {
+				return e
+			}
+			continue // the member's value
+		case c == '[':
+			p.Accept('[')
+			if p.Accept(']') {
+				break
+			}
+			p.stack = append(p.stack, ']')
+			continue // the first element
+		case c == '"':
+			if _, _, e := p.str(); e != nil {
+				return e
+			}
+		case c == '-' || '0' <= c && c <= '9':
+			if _, e := p.number(); e != nil {
+				return e // an overflow is no error: the value is not used
+			}
+		case p.literal("true") || p.literal("false") || p.literal("null"):
+		default:
+			return p.syntax("want a JSON value, found %s", p.Snippet())
+		}
+		// After a value: close the containers that end here, then go on
+		// to the next element or member, or return.
+		for {
+			p.SkipSpace()
+			if len(p.stack) == 0 {
+				return nil
+			}
+			end := p.stack[len(p.stack)-1]
+			if p.Accept(end) {
+				p.stack = p.stack[:len(p.stack)-1]
+				continue
+			}
+			if !p.Accept(',') {
+				return p.syntax("want ',' or '%c', found %s", end, p.Snippet())
+			}
+			if end == '}' {
+				if e := p.member(); e != nil {
+					return e
+				}
+			}
+			break
+		}
+	}
+}
+
+// literal moves past lit and reports true if the line holds lit at p.Pos.
+func (p *parser) literal(lit string) bool {
+	b := p.Line[p.Pos:]
+	if len(b) >= len(lit) && string(b[:len(lit)]) == lit {
+		p.Pos += len(lit)
+		return true
+	}
+	return false
+}
+
+// member reads the key of an object member that skipValue skips, and the
+// colon after it.
+func (p *parser) member() *Error {
+	if p.Peek() != '"' {
+		return p.syntax("want a key in double quotes, found %s", p.Snippet())
+	}
+	if _, _, e := p.str(); e != nil {
+		return e
+	}
+	return p.colon()
 }
 
 // str reads the JSON string at p.Pos, which holds '"'. If it has no

@@ -46,6 +46,33 @@ func TestReadJSONL(t *testing.T) {
 	}
 }
 
+// TestReadJSONLExtraKeys reads lines with keys other than "x" and "y",
+// holding every kind of JSON value, which are skipped.
+func TestReadJSONLExtraKeys(t *testing.T) {
+	tr := animals(t)
+	in := `{"id": "a\"}", "x": [1, 2], "meta": {"a": [1, {"b": null}], "c": {}, "d": []}, "y": {"dog": 1}, "ok": true}
+{"x": [3, 4], "tags": [], "y": {"reptile": 1}, "n": -1.5e999, "f": false, "z": [[[["]"]]]]}
+`
+	ds, _, err := ReadJSONL(strings.NewReader(in), "k.jsonl", tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Expected: the "x" and "y" of the lines, as if the other keys were not there.
+	want, _, err := ReadJSONL(strings.NewReader(`{"x": [1, 2], "y": {"dog": 1}}
+{"x": [3, 4], "y": {"reptile": 1}}`), "k.jsonl", tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(ds.X, want.X) || !mat.Equal(ds.Y, want.Y) {
+		t.Errorf("X = %v, Y = %v", mat.Formatted(ds.X), mat.Formatted(ds.Y))
+	}
+	// Deep nesting in a skipped value needs no recursion.
+	deep := `{"x": [1], "y": {"dog": 1}, "id": ` + strings.Repeat("[", 1e6) + strings.Repeat("]", 1e6) + "}"
+	if _, _, err := ReadJSONL(strings.NewReader(deep), "deep.jsonl", tr, nil); err != nil {
+		t.Error(err)
+	}
+}
+
 func TestReadJSONLRescale(t *testing.T) {
 	tr := animals(t)
 	in := `{"x": [1], "y": {"dog": 1}}
@@ -104,7 +131,11 @@ func TestReadJSONLErrors(t *testing.T) {
 		{"unclosed object", `{"x": [1, 2], "y": {"dog": 1}`, ErrSyntax, `e.jsonl:1: syntax error: column 30: want ',' or '}' after the value of "y", found the end of the line`},
 		{"not an object", `[1, 2]`, ErrSyntax, `e.jsonl:1: syntax error: column 1: want a JSON object {"x": [...], "y": {...}}, found "[1, 2]"`},
 		{"trailing data", ok[:len(ok)-1] + " x", ErrSyntax, `e.jsonl:1: syntax error: column 32: data after the end of the JSON object: "x"`},
-		{"unknown key", `{"x": [1], "z": 1}`, ErrSyntax, `e.jsonl:1: syntax error: column 12: unknown key "z"; want "x" and "y"`},
+		{"key not a string", `{"x": [1], z: 1}`, ErrSyntax, `e.jsonl:1: syntax error: column 12: want a key such as "x" or "y" in double quotes, found "z: 1}"`},
+		{"bad extra value", `{"x": [1], "id": [1, tru], "y": {"dog": 1}}`, ErrSyntax, `e.jsonl:1: syntax error: column 22: want a JSON value, found "tru], `},
+		{"unclosed extra value", `{"x": [1], "y": {"dog": 1}, "id": {"a": [1}}`, ErrSyntax, `column 43: want ',' or ']', found "}}"`},
+		{"extra key not a string", `{"x": [1], "y": {"dog": 1}, "id": {a: 1}}`, ErrSyntax, `column 36: want a key in double quotes`},
+		{"bad number in extra value", `{"x": [1], "y": {"dog": 1}, "id": -}`, ErrSyntax, `column 35: want a number, found "-}"`},
 		{"no y", `{"x": [1]}`, ErrSyntax, `e.jsonl:1: syntax error: no "y" (label distribution)`},
 		{"no x", `{"y": {"dog": 1}}`, ErrSyntax, `e.jsonl:1: syntax error: no "x" (features)`},
 		{"string mass", `{"x": [1], "y": {"dog": "1"}}`, ErrSyntax, `e.jsonl:1: syntax error: column 25: want a number, found "\"1\"}}"`},

@@ -18,26 +18,32 @@ type parser struct {
 	seen []int // seen[i] == row when label i was set in the current row
 	row  int   // 1-based number of the row being parsed
 
+	// The non-zero masses of the row, in the order they appear.
+	idx []int
+	val []float64
+
 	// bad is the first error in the values of the line (a label or a mass),
 	// reported only if the line has no syntax error.
 	bad *Error
 }
 
-// parse reads the distribution on line b into row, which is zero and of
-// length t.Len(); col0 is the number of bytes before b on its physical line.
-// The returned *Error has no File or Line yet.
-func (p *parser) parse(row []float64, b []byte, col0 int) *Error {
+// parse reads the distribution on line b into p.idx and p.val, its
+// non-zero masses in the order of the line; col0 is the number of bytes
+// before b on its physical line. The returned *Error has no File or Line
+// yet.
+func (p *parser) parse(b []byte, col0 int) *Error {
 	p.Reset(b, col0)
 	p.SkipSpace()
 	p.bad = nil
+	p.idx, p.val = p.idx[:0], p.val[:0]
 	var e *Error
 	switch p.Peek() {
 	case '{':
-		e = p.object(row)
+		e = p.object()
 	case '[':
-		e = p.array(row)
+		e = p.array(p.t.Len())
 	default:
-		return p.syntax("want a JSON object {\"label\": mass, ...} or an array of %d masses, found %s", len(row), p.What())
+		return p.syntax("want a JSON object {\"label\": mass, ...} or an array of %d masses, found %s", p.t.Len(), p.What())
 	}
 	if e != nil {
 		return e
@@ -55,7 +61,15 @@ func (p *parser) fail(e *Error) {
 	}
 }
 
-func (p *parser) object(row []float64) *Error {
+// set records mass v (finite, non-negative) of label i.
+func (p *parser) set(i int, v float64) {
+	if v != 0 {
+		p.idx = append(p.idx, i)
+		p.val = append(p.val, v)
+	}
+}
+
+func (p *parser) object() *Error {
 	p.Accept('{')
 	if p.Accept('}') {
 		return nil
@@ -91,7 +105,7 @@ func (p *parser) object(row []float64) *Error {
 		case v < 0:
 			p.fail(&Error{Err: ErrNegative, Msg: fmt.Sprintf("%q: %s", name, fmtFloat(v))})
 		case label >= 0:
-			row[label] = v + 0 // +0 turns -0 into 0
+			p.set(label, v)
 		}
 		p.SkipSpace()
 		switch {
@@ -104,7 +118,7 @@ func (p *parser) object(row []float64) *Error {
 	}
 }
 
-func (p *parser) array(row []float64) *Error {
+func (p *parser) array(L int) *Error {
 	p.Accept('[')
 	n := 0
 	if !p.Accept(']') {
@@ -116,11 +130,11 @@ func (p *parser) array(row []float64) *Error {
 				return e
 			case e != nil:
 				p.fail(e)
-			case n > len(row):
+			case n > L:
 			case v < 0:
 				p.fail(&Error{Err: ErrNegative, Msg: fmt.Sprintf("element %d (%q): %s", n, p.t.Name(n-1), fmtFloat(v))})
 			default:
-				row[n-1] = v + 0
+				p.set(n-1, v)
 			}
 			p.SkipSpace()
 			if p.Accept(',') {
@@ -132,8 +146,8 @@ func (p *parser) array(row []float64) *Error {
 			return p.syntax("want ',' or ']' after a value, found %s", p.Found())
 		}
 	}
-	if n != len(row) {
-		p.fail(&Error{Err: ErrLength, Msg: fmt.Sprintf("the array has %d masses, the tree has %d labels", n, len(row))})
+	if n != L {
+		p.fail(&Error{Err: ErrLength, Msg: fmt.Sprintf("the array has %d masses, the tree has %d labels", n, L)})
 	}
 	return nil
 }

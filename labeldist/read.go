@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/twl-ldl/twl/internal/jsonscan"
@@ -82,39 +83,170 @@ var bom = []byte(jsonscan.BOM)
 // input in error messages, which read "FILE:LINE: what is wrong". Invalid
 // input is an *Error wrapping one of the sentinel errors; an input with no
 // distributions at all is not an error and gives a Set with no rows.
+//
+// Read holds every row densely, 8·L bytes each; a Reader reads one sparse
+// row at a time instead, in memory independent of L and of the number of
+// rows.
 func Read(r io.Reader, file string, t *tree.Tree, opts *Options) (*Set, error) {
-	tol := opts.tol()
-	normalize := opts != nil && opts.Normalize
 	L := t.Len()
 	s := &Set{File: file, L: L}
-	p := parser{t: t, seen: make([]int, L)}
-	in := jsonscan.NewLines(r)
-	for in.Next() {
-		b, col0 := in.Line()
-		line := in.Num()
+	rd := NewReader(r, file, t, opts)
+	for rd.Next() {
 		n := len(s.Data)
 		s.Data = append(s.Data, make([]float64, L)...)
 		row := s.Data[n:]
-		p.row++
-		if e := p.parse(row, b, col0); e != nil {
-			e.File, e.Line = file, line
-			return nil, e
-		}
-		if e := finish(row, normalize, tol); e != nil {
-			e.File, e.Line = file, line
-			return nil, e
+		v := rd.Row()
+		for k, i := range v.Index {
+			row[i] = v.Mass[k]
 		}
 		s.Rows++
-		s.Lines = append(s.Lines, line)
+		s.Lines = append(s.Lines, rd.Line())
 	}
-	if err := in.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", file, in.Num(), err)
+	if err := rd.Err(); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
-// finish checks the masses of a parsed row, which are finite and
-// non-negative, and rescales them to sum 1 if normalize is set.
+// Sparse is a distribution held by its non-zero masses: Mass[k] > 0 is the
+// mass of the label with user index Index[k], and Index is increasing.
+// Labels not listed have mass 0.
+type Sparse struct {
+	Index []int
+	Mass  []float64
+}
+
+// Dense stores the distribution in dst, a vector of length L = t.Len()
+// (zeroed first), and returns dst. It panics if an index is out of range.
+func (v Sparse) Dense(dst []float64) []float64 {
+	clear(dst)
+	for k, i := range v.Index {
+		dst[i] = v.Mass[k]
+	}
+	return dst
+}
+
+// Reader reads distributions one line at a time, each as a Sparse row, in
+// memory that depends only on the longest line and the number of labels
+// (one int per label, to find duplicate labels): the way to read files of
+// any number of rows over trees of 10⁶ labels. It checks each row as Read
+// does, and stops at the first error.
+//
+//	rd := labeldist.NewReader(f, "pred.jsonl", t, nil)
+//	for rd.Next() {
+//		row := rd.Row() // valid until the next call of Next
+//		...
+//	}
+//	if err := rd.Err(); err != nil { ... }
+type Reader struct {
+	p         parser
+	in        jsonscan.Lines
+	file      string
+	tol       float64
+	normalize bool
+	line      int
+	rows      int
+	row       Sparse
+	order     []int // permutation sorting the entries of an object by label
+	err       error
+}
+
+// NewReader returns a Reader of the distributions over the labels of t in r;
+// file names the input in error messages.
+func NewReader(r io.Reader, file string, t *tree.Tree, opts *Options) *Reader {
+	return &Reader{
+		p:         parser{t: t, seen: make([]int, t.Len())},
+		in:        jsonscan.NewLines(r),
+		file:      file,
+		tol:       opts.tol(),
+		normalize: opts != nil && opts.Normalize,
+	}
+}
+
+// Next reads the next distribution, skipping blank lines. It returns false
+// at the end of the input or at the first error, which Err then returns.
+func (rd *Reader) Next() bool {
+	if rd.err != nil {
+		return false
+	}
+	if !rd.in.Next() {
+		if err := rd.in.Err(); err != nil {
+			rd.err = fmt.Errorf("%s:%d: %w", rd.file, rd.in.Num(), err)
+		}
+		return false
+	}
+	b, col0 := rd.in.Line()
+	rd.line = rd.in.Num()
+	p := &rd.p
+	p.row++
+	if e := p.parse(b, col0); e != nil {
+		e.File, e.Line = rd.file, rd.line
+		rd.err = e
+		return false
+	}
+	rd.sortRow()
+	if e := finish(rd.row.Mass, rd.normalize, rd.tol); e != nil {
+		e.File, e.Line = rd.file, rd.line
+		rd.err = e
+		return false
+	}
+	rd.rows++
+	return true
+}
+
+// sortRow puts the parsed entries in rd.row in increasing label order.
+func (rd *Reader) sortRow() {
+	idx, val := rd.p.idx, rd.p.val
+	sorted := true
+	for k := 1; k < len(idx); k++ {
+		if idx[k] < idx[k-1] {
+			sorted = false
+			break
+		}
+	}
+	if sorted {
+		rd.row = Sparse{Index: idx, Mass: val}
+		return
+	}
+	o := rd.order[:0]
+	for k := range idx {
+		o = append(o, k)
+	}
+	slices.SortFunc(o, func(a, b int) int { return idx[a] - idx[b] })
+	rd.order = o
+	n := len(idx)
+	// The sorted copies go after the parsed entries, in the same slices.
+	idx, val = slices.Grow(idx, n), slices.Grow(val, n)
+	for _, k := range o {
+		idx = append(idx, idx[k])
+		val = append(val, val[k])
+	}
+	rd.p.idx, rd.p.val = idx, val
+	rd.row = Sparse{Index: idx[n:], Mass: val[n:]}
+}
+
+// Row returns the distribution Next read. Its slices are reused by the next
+// call of Next.
+func (rd *Reader) Row() Sparse { return rd.row }
+
+// Line returns the 1-based physical line of the row Next read.
+func (rd *Reader) Line() int { return rd.line }
+
+// At returns "FILE:LINE" locating the row Next read, for messages.
+func (rd *Reader) At() string { return rd.file + ":" + strconv.Itoa(rd.line) }
+
+// Rows returns the number of rows read so far.
+func (rd *Reader) Rows() int { return rd.rows }
+
+// File returns the name of the input, as given to NewReader.
+func (rd *Reader) File() string { return rd.file }
+
+// Err returns the first error met, nil at a clean end of the input.
+func (rd *Reader) Err() error { return rd.err }
+
+// finish checks the non-zero masses of a parsed row, which are finite and
+// positive, and rescales them to sum 1 if normalize is set. The sum is taken
+// in label order, so it equals the sum over the dense row bit for bit.
 func finish(row []float64, normalize bool, tol float64) *Error {
 	var sum float64
 	for _, v := range row {

@@ -295,3 +295,100 @@ func TestSetAt(t *testing.T) {
 		t.Errorf("At(0) = %q", got)
 	}
 }
+
+// TestReaderSparse reads random rows (objects with labels in random order,
+// arrays, with --normalize) through a Reader and checks every sparse row
+// against the dense row Read gives: the same masses bit for bit, indices
+// increasing, no zero listed.
+func TestReaderSparse(t *testing.T) {
+	tr := fig1(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var in strings.Builder
+	for r := range 300 {
+		perm := rng.Perm(7)[:1+rng.IntN(7)]
+		if r%3 == 0 {
+			in.WriteString("[")
+			for i := range 7 {
+				if i > 0 {
+					in.WriteString(",")
+				}
+				v := 0.0
+				if rng.IntN(2) == 0 {
+					v = rng.Float64()
+				}
+				if i == 3 {
+					v += 0.5 // never all zero
+				}
+				fmt.Fprint(&in, v)
+			}
+			in.WriteString("]\n")
+			continue
+		}
+		in.WriteString("{")
+		for k, i := range perm {
+			if k > 0 {
+				in.WriteString(", ")
+			}
+			v := rng.Float64() + 0.01
+			if k == 1 {
+				v = 0
+			}
+			fmt.Fprintf(&in, "%q: %v", tr.Name(i), v)
+		}
+		in.WriteString("}\n\n")
+	}
+	opts := &Options{Normalize: true}
+	set, err := Read(strings.NewReader(in.String()), "rows.jsonl", tr, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd := NewReader(strings.NewReader(in.String()), "rows.jsonl", tr, opts)
+	dense := make([]float64, 7)
+	for r := 0; rd.Next(); r++ {
+		v := rd.Row()
+		for k := 1; k < len(v.Index); k++ {
+			if v.Index[k] <= v.Index[k-1] {
+				t.Fatalf("row %d: indices %v not increasing", r, v.Index)
+			}
+		}
+		for _, m := range v.Mass {
+			if m == 0 {
+				t.Fatalf("row %d lists a zero mass", r)
+			}
+		}
+		v.Dense(dense)
+		for i, m := range set.Row(r) {
+			if math.Float64bits(m) != math.Float64bits(dense[i]) {
+				t.Fatalf("row %d label %d: reader %v, Read %v", r, i, dense[i], m)
+			}
+		}
+		if rd.Line() != set.Lines[r] || rd.At() != set.At(r) {
+			t.Fatalf("row %d: line %d, Read says %d", r, rd.Line(), set.Lines[r])
+		}
+		if rd.Rows() != r+1 {
+			t.Fatalf("Rows() = %d after %d rows", rd.Rows(), r+1)
+		}
+	}
+	if rd.Err() != nil || rd.Rows() != set.Rows {
+		t.Fatalf("reader: %v after %d rows, Read has %d", rd.Err(), rd.Rows(), set.Rows)
+	}
+}
+
+// TestReaderError: the Reader stops at the first bad row with the error
+// Read gives, after yielding the good rows before it.
+func TestReaderError(t *testing.T) {
+	tr := fig1(t)
+	in := "{\"cat\": 1}\n{\"dog\": 0.5}\n{\"cat\": 1}\n"
+	rd := NewReader(strings.NewReader(in), "p.jsonl", tr, nil)
+	n := 0
+	for rd.Next() {
+		n++
+	}
+	_, want := Read(strings.NewReader(in), "p.jsonl", tr, nil)
+	if n != 1 || rd.Err() == nil || rd.Err().Error() != want.Error() || !errors.Is(rd.Err(), ErrSum) {
+		t.Fatalf("%d rows then %v; Read: %v", n, rd.Err(), want)
+	}
+	if rd.Next() {
+		t.Error("Next after an error returned true")
+	}
+}

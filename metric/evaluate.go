@@ -23,6 +23,7 @@ type Options struct {
 // allocates nothing; an Evaluator is not safe for concurrent use.
 type Evaluator struct {
 	ws     *tw.Workspace
+	sp     *tw.Sparse // for RowSparse, made on first use
 	clip   bool
 	pc, qc []float64 // clipped copies of p and q when clip
 }

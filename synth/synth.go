@@ -1,6 +1,8 @@
 package synth
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -124,6 +126,19 @@ func sigmoid(z float64) float64 {
 // label distributions Y (count×l, columns in the user order of g.Tree,
 // Labels its node names), and how each was drawn. It panics if count < 1.
 func (g *Generator) Sample(count int, src rand.Source) (*dataset.Dataset, []Info) {
+	ds, info, _ := g.sample(nil, count, src)
+	return ds, info
+}
+
+// SampleContext is Sample that stops, between samples, once ctx is done,
+// and then returns an error wrapping ctx.Err(). The samples it returns are
+// those of Sample, whatever ctx.
+func (g *Generator) SampleContext(ctx context.Context, count int, src rand.Source) (*dataset.Dataset, []Info, error) {
+	return g.sample(ctx, count, src)
+}
+
+// sample is Sample, watching ctx when it is not nil.
+func (g *Generator) sample(ctx context.Context, count int, src rand.Source) (*dataset.Dataset, []Info, error) {
 	if count < 1 {
 		panic("synth: Sample needs at least one sample")
 	}
@@ -143,6 +158,9 @@ func (g *Generator) Sample(count int, src rand.Source) (*dataset.Dataset, []Info
 	queue := make([]int32, 0, l)
 	w1, w2 := g.W1.RawMatrix(), g.W2.RawMatrix()
 	for i := range count {
+		if ctx != nil && ctx.Err() != nil {
+			return nil, nil, fmt.Errorf("synth: stopped after %d of %d samples: %w", i, count, ctx.Err())
+		}
 		x = draw(x[:0], n, cfg.X, rng)
 		// h = sigmoid(W₁ᵀx), z = W₂ᵀh, row by row of W so that memory is
 		// read in order.
@@ -196,7 +214,7 @@ func (g *Generator) Sample(count int, src rand.Source) (*dataset.Dataset, []Info
 		Y:      mat.NewDense(count, l, Y),
 		Labels: g.Tree.Names(),
 	}
-	return ds, info
+	return ds, info, nil
 }
 
 // distances stores d(s, k) for every node k in dst by a breadth-first
@@ -241,6 +259,13 @@ type Data struct {
 // depend on train. test may be 0 (no test set); train must be at least 1.
 // It returns an error wrapping ErrConfig for an invalid cfg or counts.
 func Generate(cfg Config, seed uint64, train, test int) (*Data, error) {
+	return GenerateContext(context.Background(), cfg, seed, train, test)
+}
+
+// GenerateContext is Generate that stops, between samples, once ctx is
+// done, and then returns an error wrapping ctx.Err(). The data it returns
+// are those of Generate.
+func GenerateContext(ctx context.Context, cfg Config, seed uint64, train, test int) (*Data, error) {
 	if train < 1 || test < 0 {
 		return nil, errorf("want at least 1 training sample and no negative test count, got %d and %d", train, test)
 	}
@@ -249,9 +274,13 @@ func Generate(cfg Config, seed uint64, train, test int) (*Data, error) {
 		return nil, err
 	}
 	d := &Data{Config: g.Config(), Seed: seed, Tree: g.Tree, Generator: g}
-	d.Train, d.TrainInfo = g.Sample(train, rand.NewPCG(seed, streamTrain))
+	if d.Train, d.TrainInfo, err = g.sample(ctx, train, rand.NewPCG(seed, streamTrain)); err != nil {
+		return nil, err
+	}
 	if test > 0 {
-		d.Test, d.TestInfo = g.Sample(test, rand.NewPCG(seed, streamTest))
+		if d.Test, d.TestInfo, err = g.sample(ctx, test, rand.NewPCG(seed, streamTest)); err != nil {
+			return nil, err
+		}
 	}
 	return d, nil
 }

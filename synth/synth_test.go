@@ -2,6 +2,7 @@ package synth
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/twl-ldl/twl/dataset"
@@ -371,6 +373,87 @@ func TestWriteDir(t *testing.T) {
 	again, _ := Generate(m.Config, m.Seed, m.Train, m.Test)
 	if !bytes.Equal(f64bytes(again.Test.Y.RawMatrix().Data), f64bytes(d.Test.Y.RawMatrix().Data)) {
 		t.Error("the recorded configuration does not regenerate the data")
+	}
+}
+
+// TestWriteDirAllOrNothing checks that WriteDir leaves no temporary folder
+// or file: into a new folder, into an existing one (whose other files stay),
+// and on an error (a parent that is a regular file, a destination that is a
+// directory), which leaves the existing folder as it was.
+func TestWriteDirAllOrNothing(t *testing.T) {
+	d, err := Generate(Config{Nodes: 10, Features: 2, Hidden: 2}, 1, 3, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	names := func(dir string) []string {
+		entries, _ := os.ReadDir(dir)
+		var out []string
+		for _, e := range entries {
+			out = append(out, e.Name())
+		}
+		return out
+	}
+	dir := filepath.Join(root, "new")
+	if err := d.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(root); len(got) != 1 || got[0] != "new" {
+		t.Errorf("beside the new folder: %q, want only new", got)
+	}
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("new folder: %v, %v; want mode 0755", fi, err)
+	}
+	// Again into the existing folder, which holds another file too.
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(dir); strings.Join(got, " ") != "notes.txt synth.json train.jsonl tree.txt" {
+		t.Errorf("existing folder holds %q", got)
+	}
+	// A destination that is a directory: an error, nothing changed.
+	before, _ := os.ReadFile(filepath.Join(dir, TrainFile))
+	if err := os.Mkdir(filepath.Join(dir, TestFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d2, _ := Generate(Config{Nodes: 10, Features: 2, Hidden: 2}, 2, 3, 1)
+	if err := d2.WriteDir(dir); err == nil {
+		t.Error("writing test.jsonl over a directory: no error")
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, TrainFile)); !bytes.Equal(before, after) {
+		t.Error("a failed WriteDir changed train.jsonl")
+	}
+	if got := names(dir); len(got) != 5 {
+		t.Errorf("after a failed write the folder holds %q", got)
+	}
+	// A parent that is a regular file.
+	if err := d.WriteDir(filepath.Join(dir, "notes.txt", "x")); err == nil {
+		t.Error("a folder under a regular file: no error")
+	}
+	if got := names(root); len(got) != 1 {
+		t.Errorf("after failed writes: %q beside the folder", got)
+	}
+}
+
+// TestGenerateContext checks that a done context stops the sampling with
+// its error, and that an open one gives the data of Generate.
+func TestGenerateContext(t *testing.T) {
+	cfg := Config{Nodes: 10, Features: 2, Hidden: 2}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := GenerateContext(ctx, cfg, 1, 5, 5); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err %v, want context.Canceled", err)
+	}
+	a, err := GenerateContext(context.Background(), cfg, 1, 5, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Generate(cfg, 1, 5, 5)
+	if !bytes.Equal(f64bytes(a.Test.Y.RawMatrix().Data), f64bytes(b.Test.Y.RawMatrix().Data)) {
+		t.Error("GenerateContext and Generate differ")
 	}
 }
 

@@ -3,7 +3,9 @@ package synth
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -50,34 +52,51 @@ func (d *Data) Meta() Meta {
 	return m
 }
 
-// WriteDir writes d to the directory dir, creating it if needed: TreeFile,
-// TrainFile, TestFile (if d has a test set) and MetaFile, each atomically,
-// MetaFile last, so that a directory with a MetaFile holds complete data.
+// WriteDir writes d to the directory dir: TreeFile, TrainFile, TestFile
+// (if d has a test set) and MetaFile. It writes all or nothing. A dir that
+// does not exist is written as a temporary folder beside it (".NAME.tmp…")
+// and renamed to dir at the end, so that it appears complete or not at
+// all; the missing parents of dir are created. Into a dir that exists, each
+// file goes to a temporary file beside its destination, and all are
+// renamed into place at the end, MetaFile last, so that a directory with a
+// MetaFile holds complete data. On an error no temporary folder or file is
+// left, and an existing dir keeps its files as they were.
+//
 // The tree file reads back (tree.ReadFile) with the same node order as
 // d.Tree, and the JSON Lines files read back (dataset.ReadJSONL on that
 // tree) bit for bit.
 func (d *Data) WriteDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	files, err := d.render()
+	if err != nil {
 		return err
 	}
-	// Render every file first, and check that none of the destinations is
-	// a directory, so that an error leaves the folder as it was rather than
-	// a tree from one run beside samples from another.
-	var files []struct {
-		name string
-		data []byte
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && !fi.IsDir():
+		return fmt.Errorf("write %s: not a directory", dir)
+	case err == nil:
+		return replaceFiles(dir, files)
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
 	}
-	add := func(name string, data []byte) {
-		files = append(files, struct {
-			name string
-			data []byte
-		}{name, data})
-	}
+	return createDir(dir, files)
+}
+
+// file is one rendered output file.
+type file struct {
+	name string
+	data []byte
+}
+
+// render returns the files of d in the order they are written, MetaFile
+// last.
+func (d *Data) render() ([]file, error) {
+	var files []file
 	var b bytes.Buffer
 	if err := d.Tree.Write(&b); err != nil {
-		return err
+		return nil, err
 	}
-	add(TreeFile, bytes.Clone(b.Bytes()))
+	files = append(files, file{TreeFile, bytes.Clone(b.Bytes())})
 	for _, s := range []struct {
 		name string
 		ds   *dataset.Dataset
@@ -87,25 +106,100 @@ func (d *Data) WriteDir(dir string) error {
 		}
 		b.Reset()
 		if err := dataset.WriteJSONL(&b, s.ds, d.Tree); err != nil {
-			return fmt.Errorf("%s: %w", s.name, err)
+			return nil, fmt.Errorf("%s: %w", s.name, err)
 		}
-		add(s.name, bytes.Clone(b.Bytes()))
+		files = append(files, file{s.name, bytes.Clone(b.Bytes())})
 	}
 	meta, err := json.MarshalIndent(d.Meta(), "", "  ")
 	if err != nil {
+		return nil, err
+	}
+	return append(files, file{MetaFile, append(meta, '\n')}), nil
+}
+
+// createDir writes files into a temporary folder beside dir, which does not
+// exist, and renames it to dir.
+func createDir(dir string, files []file) (err error) {
+	parent := filepath.Dir(filepath.Clean(dir))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
-	add(MetaFile, append(meta, '\n'))
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(filepath.Clean(dir))+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", dir, unwrapPath(err))
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+		}
+	}()
 	for _, f := range files {
-		path := filepath.Join(dir, f.name)
-		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			return fmt.Errorf("write %s: is a directory", path)
+		if err := writeSynced(filepath.Join(tmp, f.name), f.data); err != nil {
+			return fmt.Errorf("write %s: %w", filepath.Join(dir, f.name), unwrapPath(err))
 		}
 	}
+	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp's folder is private
+		return fmt.Errorf("write %s: %w", dir, unwrapPath(err))
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return fmt.Errorf("write %s: %w", dir, unwrapPath(err))
+	}
+	return nil
+}
+
+// writeSynced writes data to a new file and syncs it.
+func writeSynced(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// replaceFiles writes files into the existing directory dir: each to a
+// temporary file, then all renamed into place in order.
+func replaceFiles(dir string, files []file) error {
+	out := make([]*atomicfile.File, 0, len(files))
+	defer func() {
+		for _, f := range out {
+			f.Abort() // nothing after Commit
+		}
+	}()
 	for _, f := range files {
-		if err := atomicfile.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+		a, err := atomicfile.Create(filepath.Join(dir, f.name), 0o644)
+		if err != nil {
+			return err
+		}
+		out = append(out, a)
+		if _, err := a.Write(f.data); err != nil {
+			return err
+		}
+	}
+	for _, a := range out {
+		if err := a.Commit(); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// unwrapPath drops the *os.PathError or *os.LinkError around err, whose
+// path would be a temporary one.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }

@@ -53,7 +53,9 @@
 // weight 1 when omitted. A line holding a single name declares a node (for
 // example an isolated root). Blank lines and lines whose first non-blank
 // character is '#' are ignored. Fields are separated by TAB only, so names may
-// contain spaces; spaces around a field are trimmed. A weight is a decimal
+// contain spaces; spaces around a field are trimmed. (A node named by a line
+// with spaces and no TAB that gets no edge is most likely an edge separated
+// by spaces: Options.Warn hears of it.) A weight is a decimal
 // number ("1", "0.5", "2e-3"; also "NaN" and "Inf", which are rejected as
 // invalid weights); Go's digit separators and hexadecimal floats are not
 // accepted. Nodes are numbered in the order they first appear.

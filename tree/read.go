@@ -18,11 +18,21 @@ const maxLine = 1 << 20
 // Read parses a tree in the edge-list format (see the package documentation)
 // from r. file names the input in error messages, which read
 // "FILE:LINE: what is wrong".
+//
+// A line with spaces and no TAB declares a node whose name has spaces; if
+// such a node gets no edge, opts.Warn (when set) hears of it, as the mark
+// of an edge list separated by spaces.
 func Read(r io.Reader, file string, opts *Options) (*Tree, error) {
 	b := Builder{file: file}
+	var spaced []lineName // single names with spaces
+	edges := false
 	err := eachLine(r, file, &b, func(line int, fields []string) error {
+		edges = edges || len(fields) > 1
 		switch len(fields) {
 		case 1:
+			if strings.ContainsAny(fields[0], " \v\f\u00a0") && opts != nil && opts.Warn != nil {
+				spaced = append(spaced, lineName{line, fields[0]})
+			}
 			b.AddNode(fields[0])
 		case 2:
 			b.AddEdge(fields[0], fields[1], 1)
@@ -48,7 +58,58 @@ func Read(r io.Reader, file string, opts *Options) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.Build(opts)
+	warning := spacedWarning(&b, file, spaced, edges)
+	t, err := b.Build(opts)
+	if err == nil && warning != "" {
+		opts.Warn(warning)
+	}
+	return t, err
+}
+
+// lineName is a node name and the line that declared it.
+type lineName struct {
+	line int
+	name string
+}
+
+// spacedWarning returns the warning about the names of spaced that got no
+// edge in b, or "" if every one of them did. edges says whether the file
+// has any line with a TAB.
+func spacedWarning(b *Builder, file string, spaced []lineName, edges bool) string {
+	if len(spaced) == 0 {
+		return ""
+	}
+	hasChild := make([]bool, len(b.names))
+	for _, p := range b.parent {
+		if p >= 0 {
+			hasChild[p] = true
+		}
+	}
+	var alone []lineName
+	for _, s := range spaced {
+		if i, ok := b.index[s.name]; ok && b.parent[i] < 0 && !hasChild[i] {
+			alone = append(alone, s)
+		}
+	}
+	if len(alone) == 0 {
+		return ""
+	}
+	first := alone[0]
+	fix := "separate parent and child with a TAB, not spaces: parent<TAB>child"
+	if !edges {
+		return fmt.Sprintf("%s:%d: no line has a TAB: each of the %d lines with spaces, such as %q, was read as the name of one node without edges; %s",
+			file, first.line, len(alone), first.name, fix)
+	}
+	more := ""
+	switch len(alone) {
+	case 1:
+	case 2:
+		more = " (and 1 more such line)"
+	default:
+		more = fmt.Sprintf(" (and %d more such lines)", len(alone)-1)
+	}
+	return fmt.Sprintf("%s:%d: %q has spaces but no TAB: it was read as the name of one node without edges%s; if it is an edge, %s",
+		file, first.line, first.name, more, fix)
 }
 
 // TaxonomyRoot is the name that stands for the top of the hierarchy in the

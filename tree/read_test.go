@@ -360,3 +360,38 @@ func TestReadPathOverflow(t *testing.T) {
 		t.Errorf("FromParents: %v, want ErrBadWeight", err)
 	}
 }
+
+// TestReadSpacedWarning checks the warning about lines with spaces and no
+// TAB: given for an edge list separated by spaces and for a stray such line
+// among edges, not for a name with spaces that has edges, and only through
+// Options.Warn.
+func TestReadSpacedWarning(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       string // "" for no warning
+	}{
+		{"all spaces", "# genres\nanimal mammal\nmammal cat\n", `f.tree:2: no line has a TAB: each of the 2 lines with spaces, such as "animal mammal", was read as the name of one node without edges`},
+		{"one stray", "a\tb\nb c\nb\td\nd  e\n", `f.tree:2: "b c" has spaces but no TAB: it was read as the name of one node without edges (and 1 more such line); if it is an edge, separate parent and child with a TAB`},
+		{"declared name with edges", "Science Fiction\nFiction\tScience Fiction\n", ""},
+		{"names with spaces in edges", "Fiction\tScience Fiction\n", ""},
+		{"lone root without spaces", "x\na\tb\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			opts := &tree.Options{Warn: func(msg string) { got = append(got, msg) }}
+			if _, err := tree.Read(strings.NewReader(tc.text), "f.tree", opts); err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tc.want == "" && len(got) != 0:
+				t.Errorf("warnings %q, want none", got)
+			case tc.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tc.want)):
+				t.Errorf("warnings %q, want one starting %q", got, tc.want)
+			}
+			// Without Warn, the same tree and no complaint.
+			if _, err := tree.Read(strings.NewReader(tc.text), "f.tree", nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -24,6 +24,12 @@ type Options struct {
 	// DefaultRootName. If the name is taken by a real node, a suffix "#2",
 	// "#3", ... is appended until it is free.
 	VirtualRootName string
+
+	// Warn, when not nil, receives what Read finds valid but probably
+	// not meant, as one message "FILE:LINE: ..." per file: lines with
+	// spaces and no TAB, each read as the name of a node without edges
+	// (an edge list separated by spaces). Nil means no warnings.
+	Warn func(msg string)
 }
 
 func (o *Options) virtualWeight() float64 {
@@ -160,7 +166,20 @@ type Order struct {
 	Identity bool
 	// Virtual reports that position 0 is a virtual root.
 	Virtual bool
+
+	// Pre[k] is the depth-first preorder number of position k (children
+	// in user order), and the subtree of k holds exactly the positions
+	// whose preorder numbers lie in [Pre[k], PreEnd[k]). Pre[0] = 0.
+	Pre, PreEnd []int32
+	// RootDist[k] is the weighted distance from the root to position k.
+	RootDist []float64
+
+	t *Tree
 }
+
+// LCA returns the position of the lowest common ancestor of positions u and
+// v (the virtual root is position 0). It takes O(log L) time.
+func (o Order) LCA(u, v int32) int32 { return o.t.lca(u, v) }
 
 // Order returns the internal order. See the Order type.
 func (t *Tree) Order() Order {
@@ -171,6 +190,10 @@ func (t *Tree) Order() Order {
 		Position: t.pos,
 		Identity: t.identity,
 		Virtual:  t.virtual,
+		Pre:      t.pre,
+		PreEnd:   t.preEnd,
+		RootDist: t.rootDist,
+		t:        t,
 	}
 }
 

@@ -35,6 +35,32 @@ func (e *env) stopped() error {
 	return e.ctx.Err()
 }
 
+// interruptible runs work, a call into a library that does not watch
+// e.ctx (textmodel, the experiments), and returns its error; or, when the
+// process is asked to stop first, returns the context's error at once,
+// having removed the temporary files of package atomicfile, and leaves work
+// to be cut short when the process exits. Its outputs and checkpoints are
+// written atomically, so what it has written is complete, and a resumable
+// run continues from its last checkpoint. In-process callers must not
+// cancel e.ctx while work runs.
+func (e *env) interruptible(work func() error) error {
+	if err := e.stopped(); err != nil {
+		return err
+	}
+	if e.ctx == nil {
+		return work()
+	}
+	done := make(chan error, 1)
+	go func() { done <- work() }()
+	select {
+	case err := <-done:
+		return err
+	case <-e.ctx.Done():
+		atomicfile.RemoveTemps()
+		return e.ctx.Err()
+	}
+}
+
 // A command is one subcommand of twl. Its run function parses its own flags
 // with newFlags and returns an error; it never exits the process.
 type command struct {
@@ -84,11 +110,15 @@ Start with 'twl demo'.
 `)
 }
 
-// usageError is a mistake in the command line: the command's usage goes to
-// standard error and the exit status is 2.
+// usageError is a mistake in the command line: its message, the command's
+// synopsis and where to find its help go to standard error, and the exit
+// status is 2.
 type usageError struct {
-	fs  *flags // nil for the main usage
+	fs  *flags // nil for a group's mistake (twl experiment nope)
 	msg string
+	// cmd and synopsis, when fs is nil: the command ("twl experiment")
+	// and its usage line.
+	cmd, synopsis string
 }
 
 func (e *usageError) Error() string { return e.msg }
@@ -159,14 +189,20 @@ func report(e *env, name string, err error) int {
 		fmt.Fprintf(e.stderr, "twl %s: %v\n", name, context.Cause(e.ctx))
 		return 1
 	case errors.As(err, &ue):
-		prefix := "twl " + name // a subcommand's flags name it: "twl text stats"
-		if ue.fs != nil {
-			prefix = ue.fs.Name()
+		// The message, the synopsis and a pointer to the help: the flags
+		// and examples are a --help away, not in the way of the message.
+		cmd, synopsis := "twl "+name, ue.synopsis
+		if ue.cmd != "" {
+			cmd = ue.cmd
 		}
-		fmt.Fprintf(e.stderr, "%s: %s\n\n", prefix, ue.msg)
 		if ue.fs != nil {
-			ue.fs.usage(e.stderr, false)
+			cmd, synopsis = ue.fs.Name(), ue.fs.synopsis // a subcommand's flags name it: "twl text stats"
 		}
+		fmt.Fprintf(e.stderr, "%s: %s\n", cmd, ue.msg)
+		if synopsis != "" {
+			fmt.Fprintf(e.stderr, "Usage:\n  %s\n", synopsis)
+		}
+		fmt.Fprintf(e.stderr, "see '%s --help'\n", cmd)
 		return 2
 	default:
 		fmt.Fprintf(e.stderr, "twl: %v\n", err)

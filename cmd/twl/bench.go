@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,9 +35,10 @@ Each case is repeated until it has run for --time. The table gives the time
 per call, the label entries processed per second (batch × L / time), the
 bytes allocated per call by the Go runtime (0 when the hot path reuses its
 workspace) and the memory the case holds: workspaces plus inputs and outputs.
-Cases that would hold more than --max-memory are skipped. Progress goes to
-standard error; --format json writes one JSON object per case, with the keys
-method, labels, batch, seconds_per_op, bytes_per_op, entries_per_second,
+Cases that would hold more than --max-memory are skipped; when every case is
+skipped, bench fails (exit status 1). Progress goes to standard error;
+--format json writes one JSON object per case, with the keys method,
+labels, batch, seconds_per_op, bytes_per_op, entries_per_second,
 memory_bytes, workers, iterations, order.
 
 'twl bench lstm' times one training step of the LSTM text model (forward,
@@ -45,10 +47,23 @@ tokens, word vectors of --dim, --hidden units and --labels outputs, with
 frozen and trained word vectors; it reports training tokens per second,
 and in JSON the keys method ("lstm-train"), tokens_per_second,
 seconds_per_op, bytes_per_op, batch, len, dim, hidden, labels, vocab,
-train_emb, workers, iterations.`
+train_emb, workers, iterations.
+
+'twl bench cli' measures the command line as a user meets it at 10⁵–10⁶
+labels: it writes a random tree of L labels and two files of --rows rows
+with --nnz labels each (default 3,000 rows of 20 labels, the scale of issue
+12's targets) into a temporary folder, runs 'twl distance' and 'twl eval'
+on them 3 times each as child processes, and reports the wall time (min –
+max) and the peak resident memory (max) the operating system measured for
+the child (Linux; n/a elsewhere). JSON keys: method (cli-distance,
+cli-eval), labels, rows, nonzero, input_bytes, seconds_min, seconds_max,
+peak_rss_bytes, runs. 'all' leaves cli out.`
 
 const benchExamples = `  # The default sizes, 100 to 10^6 labels (about 20 s).
   twl bench tw
+
+  # distance and eval on 3,000 rows a side at 10^5 and 10^6 labels: time and peak memory.
+  twl bench cli
 
   # Training tokens per second of the LSTM text model at the paper's shapes.
   twl bench lstm --batch 100 --len 200 --dim 100 --hidden 200 --labels 147
@@ -134,6 +149,8 @@ func runBench(e *env, args []string) error {
 	fs.IntVar(&ls.vocab, "vocab", 20000, "lstm: `V` words in the vocabulary")
 	fs.BoolVar(&ls.freeze, "freeze", false, "lstm: time frozen word vectors only (default: frozen and trained)")
 	fs.BoolVar(&ls.trainEmb, "train-emb", false, "lstm: time trained word vectors only")
+	cliRows := fs.Int("rows", 3000, "cli: `N` rows in each file of distributions")
+	cliNNZ := fs.Int("nnz", 20, "cli: `K` labels with mass in each row")
 	maxMem := byteSize(8 << 30)
 	fs.Var(&maxMem, "max-memory", "skip cases that would hold more than `SIZE` (and report what they would need)")
 	pos, err := fs.parse(e, args)
@@ -155,6 +172,8 @@ func runBench(e *env, args []string) error {
 		return fs.fail("--len, --dim, --hidden and --vocab must be positive")
 	case ls.vocab > math.MaxInt32 || ls.hidden > 1<<16 || ls.dim > 1<<16 || ls.length > 1<<24:
 		return fs.fail("--vocab must be at most 2³¹−1, --hidden and --dim at most 65536, --len at most 2²⁴")
+	case *cliRows < 1 || *cliNNZ < 1:
+		return fs.fail("--rows and --nnz must be at least 1")
 	case ls.freeze && ls.trainEmb:
 		return fs.fail("--freeze and --train-emb exclude each other")
 	}
@@ -169,12 +188,14 @@ func runBench(e *env, args []string) error {
 		}
 	}
 
-	if *format == "text" && !(len(kernels) == 1 && kernels[0] == "lstm") {
+	if *format == "text" && slices.Contains(kernels, "cli") {
+		fmt.Fprint(e.stdout, cliHeader)
+	}
+	if *format == "text" && slices.ContainsFunc(kernels, func(k string) bool { return k != "lstm" && k != "cli" }) {
 		fmt.Fprintf(e.stdout, "%-22s %-6s %9s %6s %10s %10s %10s %10s\n",
 			"method", "order", "labels", "batch", "time/op", "entries/s", "bytes/op", "memory")
 	}
-	enc := json.NewEncoder(e.stdout)
-	asJSON := *format == "json"
+	out := &benchOut{e: e, asJSON: *format == "json", enc: json.NewEncoder(e.stdout)}
 	for _, k := range kernels {
 		Ls := labels
 		if len(Ls) == 0 {
@@ -185,29 +206,53 @@ func runBench(e *env, args []string) error {
 			switch k {
 			case "tw":
 				for _, ord := range orders {
-					if err = benchOne(e, L, ord, *batch, *workers, *seed, *target, maxMem, asJSON, enc); err != nil {
+					if err = benchOne(out, L, ord, *batch, *workers, *seed, *target, maxMem); err != nil {
 						break
 					}
 				}
 			case "emd":
-				err = benchEMD(e, L, *seed, *target, maxMem, asJSON, enc)
+				err = benchEMD(out, L, *seed, *target, maxMem)
 			case "sinkhorn":
-				err = benchSinkhorn(e, L, *seed, *target, maxMem, asJSON, enc)
+				err = benchSinkhorn(out, L, *seed, *target, maxMem)
 			case "lstm":
-				err = benchLSTM(e, L, ls, *workers, *seed, *target, maxMem, asJSON, enc)
+				err = benchLSTM(out, L, ls, *workers, *seed, *target, maxMem)
+			case "cli":
+				err = benchCLI(out, L, *cliRows, *cliNNZ, *seed, maxMem)
 			}
 			if err != nil {
 				return err
 			}
 		}
 	}
+	if out.ran == 0 {
+		return fmt.Errorf("bench: every case was skipped (%d), none timed: raise --max-memory (now %s) or ask for fewer --labels",
+			out.skipped, maxMem.String())
+	}
 	return nil
 }
 
-// emitRecord writes one result as a table row or a JSON line.
-func emitRecord(e *env, rec benchRecord, asJSON bool, enc *json.Encoder) error {
-	if asJSON {
-		return enc.Encode(rec)
+// benchOut is where bench writes its results, and how many cases it timed
+// and skipped.
+type benchOut struct {
+	e            *env
+	asJSON       bool
+	enc          *json.Encoder
+	ran, skipped int
+}
+
+// start checks, before a case, that the process has not been asked to stop.
+func (out *benchOut) start() error { return out.e.stopped() }
+
+// emitRecord writes one result as a table row or a JSON line, and counts it.
+func emitRecord(out *benchOut, rec benchRecord) error {
+	e := out.e
+	if rec.Skipped != "" {
+		out.skipped++
+	} else {
+		out.ran++
+	}
+	if out.asJSON {
+		return out.enc.Encode(rec)
 	}
 	if rec.Skipped != "" {
 		_, err := fmt.Fprintf(e.stdout, "%-22s %-6s %9d %6d %10s %10s %10s %10s  (%s)\n",
@@ -221,7 +266,8 @@ func emitRecord(e *env, rec benchRecord, asJSON bool, enc *json.Encoder) error {
 }
 
 // benchOne times every kernel on one tree.
-func benchOne(e *env, L int, ord string, batch, workers int, seed uint64, target time.Duration, maxMem byteSize, asJSON bool, enc *json.Encoder) error {
+func benchOne(out *benchOut, L int, ord string, batch, workers int, seed uint64, target time.Duration, maxMem byteSize) error {
+	e := out.e
 	{
 		var t *tree.Tree
 		for _, c := range twCases {
@@ -235,7 +281,11 @@ func benchOne(e *env, L int, ord string, batch, workers int, seed uint64, target
 			if need > float64(maxMem) {
 				fmt.Fprintf(e.stderr, "bench: skip %s %s L=%d batch=%d: it needs about %s, more than --max-memory %s\n",
 					c.method, ord, L, b, formatBytes(need), maxMem.String())
+				out.skipped++
 				continue
+			}
+			if err := out.start(); err != nil {
+				return err
 			}
 			if t == nil {
 				t = tree.Random(L, rand.NewPCG(seed, uint64(L)))
@@ -260,7 +310,7 @@ func benchOne(e *env, L int, ord string, batch, workers int, seed uint64, target
 				Iterations:       n,
 				Order:            ord,
 			}
-			if err := emitRecord(e, rec, asJSON, enc); err != nil {
+			if err := emitRecord(out, rec); err != nil {
 				return err
 			}
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"time"
@@ -34,7 +33,8 @@ type lstmRecord struct {
 
 // benchLSTM times training steps of the LSTM text model with L labels,
 // frozen and trained word vectors (or one of them).
-func benchLSTM(e *env, L int, s lstmShape, workers int, seed uint64, target time.Duration, maxMem byteSize, asJSON bool, enc *json.Encoder) error {
+func benchLSTM(out *benchOut, L int, s lstmShape, workers int, seed uint64, target time.Duration, maxMem byteSize) error {
+	e, asJSON := out.e, out.asJSON
 	c := lstm.Config{Vocab: s.vocab, Dim: s.dim, Hidden: s.hidden, Labels: L}
 	if need := c.Bytes(s.batch, s.length); need > float64(maxMem) {
 		return fmt.Errorf("bench lstm: these sizes need about %s, more than --max-memory %s", formatBytes(need), maxMem.String())
@@ -53,15 +53,19 @@ func benchLSTM(e *env, L int, s lstmShape, workers int, seed uint64, target time
 			"method", "vectors", "labels", "batch", "len", "dim", "hidden", "time/step", "tokens/s", "bytes/op")
 	}
 	for _, train := range modes {
+		if err := out.start(); err != nil {
+			return err
+		}
 		fmt.Fprintf(e.stderr, "bench: lstm-train batch=%d len=%d dim=%d hidden=%d labels=%d train_emb=%v ...\n",
 			s.batch, s.length, s.dim, s.hidden, L, train)
 		step := lstm.BenchStep(c, s.batch, s.length, train, nil, seed)
 		n, sec, bytes := measure(step, target)
+		out.ran++
 		rec := lstmRecord{Method: "lstm-train", TokensPerSecond: float64(s.batch*s.length) / sec, SecondsPerOp: sec, BytesPerOp: bytes,
 			Batch: s.batch, Len: s.length, Dim: s.dim, Hidden: s.hidden, Labels: L, Vocab: s.vocab, TrainEmb: train,
 			Workers: workers, Iterations: n}
 		if asJSON {
-			if err := enc.Encode(rec); err != nil {
+			if err := out.enc.Encode(rec); err != nil {
 				return err
 			}
 			continue

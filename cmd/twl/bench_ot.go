@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -19,6 +18,7 @@ var benchDefaultLabels = map[string]intList{
 	"emd":      {100, 1000, 3000},
 	"sinkhorn": {100, 1000, 10000, 100000},
 	"lstm":     {147}, // BlurbGenreCollection's genres, as in REFERENCE.md
+	"cli":      {100000, 1000000},
 }
 
 // benchKernels resolves the positional arguments of bench: kernel names or
@@ -32,10 +32,10 @@ func benchKernels(pos []string) ([]string, error) {
 		switch p {
 		case "all":
 			ks = append(ks, "tw", "emd", "sinkhorn", "lstm")
-		case "tw", "emd", "sinkhorn", "lstm":
+		case "tw", "emd", "sinkhorn", "lstm", "cli":
 			ks = append(ks, p)
 		default:
-			return nil, fmt.Errorf("unknown kernel %q: the kernels are tw, emd, sinkhorn, lstm (or all)", p)
+			return nil, fmt.Errorf("unknown kernel %q: the kernels are tw, emd, sinkhorn, lstm, cli (or all, which leaves out cli)", p)
 		}
 	}
 	// Keep the first occurrence of each, in the order given.
@@ -49,23 +49,27 @@ func benchKernels(pos []string) ([]string, error) {
 }
 
 // skipRecord reports a case that would need more memory than allowed.
-func skipRecord(e *env, method string, L int, need float64, maxMem byteSize, asJSON bool, enc *json.Encoder) error {
-	fmt.Fprintf(e.stderr, "bench: skip %s L=%d: it needs about %s, more than --max-memory %s\n",
+func skipRecord(out *benchOut, method string, L int, need float64, maxMem byteSize) error {
+	fmt.Fprintf(out.e.stderr, "bench: skip %s L=%d: it needs about %s, more than --max-memory %s\n",
 		method, L, formatBytes(need), maxMem.String())
-	return emitRecord(e, benchRecord{
+	return emitRecord(out, benchRecord{
 		Method: method, Labels: L, Batch: 1, MemoryBytes: int64(need), Workers: 1,
 		Skipped: "needs " + formatBytes(need) + ", over --max-memory " + maxMem.String(),
-	}, asJSON, enc)
+	})
 }
 
 // benchEMD times the exact network simplex (ot/emd) on the shortest-path
 // metric of a random tree with unit weights, between two random
 // histograms, as REFERENCE.md times POT's emd2. The cost matrix is built
 // once, outside the timing; memory counts it and the solver's workspace.
-func benchEMD(e *env, L int, seed uint64, target time.Duration, maxMem byteSize, asJSON bool, enc *json.Encoder) error {
+func benchEMD(out *benchOut, L int, seed uint64, target time.Duration, maxMem byteSize) error {
+	e := out.e
 	need := 8 * float64(L) * float64(L) * 1.1
 	if need > float64(maxMem) {
-		return skipRecord(e, "emd", L, need, maxMem, asJSON, enc)
+		return skipRecord(out, "emd", L, need, maxMem)
+	}
+	if err := out.start(); err != nil {
+		return err
 	}
 	fmt.Fprintf(e.stderr, "bench: emd L=%d ...\n", L)
 	t := tree.Random(L, rand.NewPCG(seed, uint64(L)))
@@ -86,11 +90,11 @@ func benchEMD(e *env, L int, seed uint64, target time.Duration, maxMem byteSize,
 	if err != nil {
 		return fmt.Errorf("bench: emd L=%d: %w", L, err)
 	}
-	return emitRecord(e, benchRecord{
+	return emitRecord(out, benchRecord{
 		Method: "emd", Labels: L, Batch: 1, SecondsPerOp: sec, BytesPerOp: bytes,
 		EntriesPerSecond: float64(L) / sec, MemoryBytes: floatBytes(cost, a, b) + wsBytes,
 		Workers: 1, Iterations: n,
-	}, asJSON, enc)
+	})
 }
 
 // benchSinkhorn times Sinkhorn in the paper's efficiency setting (Table 3):
@@ -99,14 +103,18 @@ func benchEMD(e *env, L int, seed uint64, target time.Duration, maxMem byteSize,
 // sinkhorn2 does; sinkhorn reuses the kernel (the training-loss case).
 // Where the dense cost matrix and kernel do not fit in --max-memory, the
 // memory they would need is reported instead.
-func benchSinkhorn(e *env, L int, seed uint64, target time.Duration, maxMem byteSize, asJSON bool, enc *json.Encoder) error {
+func benchSinkhorn(out *benchOut, L int, seed uint64, target time.Duration, maxMem byteSize) error {
+	e := out.e
 	set := sinkhorn.Settings{Lambda: 50, Iters: 10, Tol: -1, MaxBytes: -1}
 	need := float64(sinkhorn.Bytes(L, L, set)) + 8*float64(L)*float64(L)
 	if need > float64(maxMem) {
-		if err := skipRecord(e, "sinkhorn-cold", L, need, maxMem, asJSON, enc); err != nil {
+		if err := skipRecord(out, "sinkhorn-cold", L, need, maxMem); err != nil {
 			return err
 		}
-		return skipRecord(e, "sinkhorn", L, need, maxMem, asJSON, enc)
+		return skipRecord(out, "sinkhorn", L, need, maxMem)
+	}
+	if err := out.start(); err != nil {
+		return err
 	}
 	cost := make([]float64, L*L)
 	for i := range L {
@@ -137,10 +145,13 @@ func benchSinkhorn(e *env, L int, seed uint64, target time.Duration, maxMem byte
 		return fmt.Errorf("bench: sinkhorn L=%d: %w", L, err)
 	}
 	mem := int64(need)
-	if err := emitRecord(e, benchRecord{
+	if err := emitRecord(out, benchRecord{
 		Method: "sinkhorn-cold", Labels: L, Batch: 1, SecondsPerOp: sec, BytesPerOp: bytes,
 		EntriesPerSecond: float64(L) / sec, MemoryBytes: mem, Workers: 1, Iterations: n,
-	}, asJSON, enc); err != nil {
+	}); err != nil {
+		return err
+	}
+	if err := out.start(); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "bench: sinkhorn L=%d ...\n", L)
@@ -155,8 +166,8 @@ func benchSinkhorn(e *env, L int, seed uint64, target time.Duration, maxMem byte
 	if err != nil {
 		return fmt.Errorf("bench: sinkhorn L=%d: %w", L, err)
 	}
-	return emitRecord(e, benchRecord{
+	return emitRecord(out, benchRecord{
 		Method: "sinkhorn", Labels: L, Batch: 1, SecondsPerOp: sec, BytesPerOp: bytes,
 		EntriesPerSecond: float64(L) / sec, MemoryBytes: mem, Workers: 1, Iterations: n,
-	}, asJSON, enc)
+	})
 }

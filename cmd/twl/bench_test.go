@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -122,8 +123,10 @@ func TestBenchOT(t *testing.T) {
 		t.Errorf("methods %q, want %q (each kernel once, in the order given)", got, want)
 	}
 
+	// Every case skipped: the records say why, and the exit status is 1.
 	code, out, errOut = twl(t, "", "bench", "sinkhorn", "--labels", "2000", "--format", "json", "--max-memory", "1MiB")
-	if code != 0 || !strings.Contains(errOut, "bench: skip sinkhorn") {
+	if code != 1 || !strings.Contains(errOut, "bench: skip sinkhorn") ||
+		!strings.Contains(errOut, "twl: bench: every case was skipped (2), none timed: raise --max-memory (now 1MiB)") {
 		t.Fatalf("exit %d, stderr %s", code, errOut)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
@@ -165,5 +168,36 @@ func TestBenchLSTM(t *testing.T) {
 	code, _, errOut = twl(t, "", "bench", "lstm", "--freeze", "--train-emb")
 	if code != 2 || !strings.Contains(errOut, "exclude each other") {
 		t.Errorf("exit %d, %q", code, errOut)
+	}
+}
+
+// TestBenchCLI runs 'twl bench cli' at a small size, with the test binary
+// as the child: both commands run 3 times and report their time and, on
+// Linux, a peak resident memory of at least a megabyte (a Go process's
+// runtime alone takes more).
+func TestBenchCLI(t *testing.T) {
+	code, out, errOut := twl(t, "", "bench", "cli", "--labels", "2000", "--rows", "50", "--nnz", "5", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var methods []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var rec cliRecord
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		methods = append(methods, rec.Method)
+		if rec.Labels != 2000 || rec.Rows != 50 || rec.NonZero != 5 || rec.Runs != 3 || rec.InputBytes <= 0 {
+			t.Errorf("record %+v", rec)
+		}
+		if !(rec.SecondsMin > 0 && rec.SecondsMin <= rec.SecondsMax) {
+			t.Errorf("%s: seconds %v – %v", rec.Method, rec.SecondsMin, rec.SecondsMax)
+		}
+		if runtime.GOOS == "linux" && rec.PeakRSSBytes < 1<<20 {
+			t.Errorf("%s: peak RSS %d bytes", rec.Method, rec.PeakRSSBytes)
+		}
+	}
+	if strings.Join(methods, ",") != "cli-distance,cli-eval" {
+		t.Errorf("methods %v", methods)
 	}
 }

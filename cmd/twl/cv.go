@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -25,16 +26,18 @@ standardization fitted on those only), and every measure of 'twl eval' is
 averaged over the part's rows. That is repeated --repeats times with new
 splits. Cv prints, for each measure, the mean and the sample standard
 deviation (n − 1) of those folds × repeats per-fold means, as LDL papers
-report them; --format json writes one JSON object keyed by the measure names
-of 'twl eval' ("wasserstein", "kl", "chebyshev", "clark", "canberra",
-"cosine", "intersection"), each {"mean": ..., "std": ...}. --pyldl computes
-the measures as PyLDL does (see 'twl eval --help'), to compare with
-published tables.
+report them; --format json writes one JSON object: "folds", "repeats",
+"rows" (the samples of DATA), and for each measure name of 'twl eval'
+("wasserstein", "kl", "chebyshev", "clark", "canberra", "cosine",
+"intersection") {"mean": ..., "std": ...}. --pyldl computes the measures as
+PyLDL does (see 'twl eval --help'), to compare with published tables.
 ` + trainFlagsAbout + `
 
 The splits and the training of run i follow --seed, so the result does not
 depend on --jobs or the machine. Progress (one line per fold) goes to
-standard error.`
+standard error. Ctrl-C (SIGINT) or SIGTERM stops the folds in progress and
+writes nothing (exit status 130 or 143); a run that diverges in any fold is
+an error (see 'twl train --help').`
 
 const cvExamples = `  # SJAFFE, 10 × 10-fold as published for SA-BFGS (PyLDL README).
   twl cv --data SJAFFE.mat --tree star --folds 10 --repeats 10 --pyldl
@@ -95,7 +98,7 @@ func runCV(e *env, args []string) error {
 	}
 	cv := &crossValidation{
 		d: d, spec: tf.spec(*tf.data), folds: *folds, repeats: *repeats,
-		clip: *pyldl, jobs: *jobs, progress: progress,
+		clip: *pyldl, jobs: *jobs, progress: progress, ctx: e.ctx,
 	}
 	means, err := cv.run()
 	if err != nil {
@@ -104,7 +107,8 @@ func runCV(e *env, args []string) error {
 	sum := summarize(means)
 	var buf bytes.Buffer
 	if *format == "json" {
-		kv := make([]any, 0, 2*len(metric.Names))
+		kv := make([]any, 0, 6+2*len(metric.Names))
+		kv = append(kv, "folds", *folds, "repeats", *repeats, "rows", n)
 		for _, name := range metric.Names {
 			var b []byte
 			b = append(b, `{"mean":`...)
@@ -128,6 +132,7 @@ type crossValidation struct {
 	clip           bool
 	jobs           int
 	progress       io.Writer
+	ctx            context.Context // stops the folds; nil: never
 }
 
 // runSeed derives the seed of run i (repeat i / folds, fold i % folds)
@@ -195,13 +200,16 @@ func (cv *crossValidation) run() (map[string][]float64, error) {
 		mu.Lock()
 		stop := failed
 		mu.Unlock()
-		if stop {
+		if stop || cv.ctx != nil && cv.ctx.Err() != nil {
 			break
 		}
 		next <- tk
 	}
 	close(next)
 	wg.Wait()
+	if cv.ctx != nil && cv.ctx.Err() != nil {
+		return nil, fmt.Errorf("cv: stopped: %w", cv.ctx.Err())
+	}
 	for i, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("repeat %d, fold %d: %w", tasks[i].repeat+1, tasks[i].fold+1, err)
@@ -223,7 +231,7 @@ func (cv *crossValidation) run() (map[string][]float64, error) {
 func (cv *crossValidation) fold(ev *metric.Evaluator, test []int, seed uint64) ([]float64, error) {
 	spec := cv.spec
 	spec.seed = seed
-	res, err := fit(cv.d, dataset.Complement(cv.d.ds.Len(), test), spec, nil, "")
+	res, err := fit(cv.d, dataset.Complement(cv.d.ds.Len(), test), spec, fitRun{ctx: cv.ctx})
 	if err != nil {
 		return nil, err
 	}

@@ -17,8 +17,12 @@ import (
 	"github.com/twl-ldl/twl/metric"
 )
 
-// cvJSON runs twl cv with --format json and returns its object.
-func cvJSON(t *testing.T, args ...string) map[string]map[string]any {
+// cvCounts are the keys of twl cv --format json that are not measures.
+var cvCounts = []string{"folds", "repeats", "rows"}
+
+// cvJSON runs twl cv with --format json and returns its measures, keyed by
+// name, and its counts (folds, repeats, rows).
+func cvJSON(t *testing.T, args ...string) (measures map[string]map[string]any, counts map[string]int) {
 	t.Helper()
 	code, out, stderr := twl(t, "", append([]string{"cv", "--format", "json"}, args...)...)
 	if code != 0 {
@@ -27,17 +31,37 @@ func cvJSON(t *testing.T, args ...string) map[string]map[string]any {
 	if strings.Count(out, "\n") != 1 {
 		t.Fatalf("not one line: %q", out)
 	}
-	var obj map[string]map[string]any
+	var obj map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(out), &obj); err != nil {
 		t.Fatalf("%q: %v", out, err)
 	}
-	return obj
+	counts = map[string]int{}
+	for _, k := range cvCounts {
+		var n int
+		if err := json.Unmarshal(obj[k], &n); err != nil {
+			t.Fatalf("%q: %s: %v", out, k, err)
+		}
+		counts[k] = n
+		delete(obj, k)
+	}
+	measures = map[string]map[string]any{}
+	for k, raw := range obj {
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatalf("%q: %s: %v", out, k, err)
+		}
+		measures[k] = m
+	}
+	return measures, counts
 }
 
 func TestCVJSONKeys(t *testing.T) {
 	dir := ldlDir(t)
-	obj := cvJSON(t, append([]string{"--data", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "t.tree"),
+	obj, counts := cvJSON(t, append([]string{"--data", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "t.tree"),
 		"--folds", "3", "--repeats", "2"}, quick...)...)
+	if want := map[string]int{"folds": 3, "repeats": 2, "rows": 30}; !reflect.DeepEqual(counts, want) {
+		t.Errorf("counts %v, want %v", counts, want)
+	}
 	keys := make([]string, 0, len(obj))
 	for k, v := range obj {
 		keys = append(keys, k)
@@ -69,7 +93,7 @@ func TestCVEqualsTrainPredictEval(t *testing.T) {
 	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
 	const seed, folds = 7, 3
 	common := []string{"--tree", filepath.Join(dir, "t.tree"), "--loss", "kl+tw", "--lambda", "0.5", "--epochs", "5", "--batch", "4", "--quiet"}
-	obj := cvJSON(t, append([]string{"--data", filepath.Join(dir, "d.jsonl"), "--folds", strconv.Itoa(folds),
+	obj, _ := cvJSON(t, append([]string{"--data", filepath.Join(dir, "d.jsonl"), "--folds", strconv.Itoa(folds),
 		"--repeats", "1", "--seed", strconv.Itoa(seed)}, common...)...)
 
 	parts := dataset.KFold(len(lines), folds, rand.NewPCG(seed, streamFolds))
@@ -180,7 +204,7 @@ func TestCVSJAFFE(t *testing.T) {
 		t.Skip("-short")
 	}
 	sj := sharedData(t, "SJAFFE.mat")
-	obj := cvJSON(t, "--data", sj, "--tree", "star", "--repeats", "1", "--pyldl", "--quiet")
+	obj, _ := cvJSON(t, "--data", sj, "--tree", "star", "--repeats", "1", "--pyldl", "--quiet")
 	if c := obj["chebyshev"]["mean"].(float64); c < 0.082 || c > 0.107 {
 		t.Errorf("chebyshev %v, want .092 − .010 … .107", c)
 	}

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 
+	"github.com/twl-ldl/twl/internal/parallel"
 	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/ot/emd"
 	"github.com/twl-ldl/twl/ot/sinkhorn"
@@ -17,20 +20,22 @@ import (
 )
 
 // A distanceMethod computes distances between distributions on a tree.
-// Matrices are row-major with t.Len() columns, as in package tw. rows stores
-// d(A_r, B_r) in dst[r]; pairs stores d(A_i, B_j) in dst[i*nB+j].
+// pair returns the function that computes one distance, with scratch memory
+// of its own: each goroutine calls pair once. Rows are sparse: labels in
+// increasing user order and their masses.
 type distanceMethod struct {
-	name  string
-	about string
-	rows  func(dst []float64, c *distanceCtx, A, B []float64) error
-	pairs func(dst []float64, c *distanceCtx, A, B []float64) error
+	name     string
+	about    string
+	parallel bool // whether pair may be called once per goroutine
+	pair     func(c *distanceCtx) (pairFunc, error)
 }
+
+type pairFunc func(ai []int, am []float64, bi []int, bm []float64) (float64, error)
 
 // distanceCtx holds what the methods share: the tree, and for the general
 // solvers the dense cost matrix of the tree metric, built on first use.
 type distanceCtx struct {
 	t        *tree.Tree
-	A, B     *labeldist.Set // for the FILE:LINE of a row a solver fails on
 	sink     sinkhorn.Settings
 	maxBytes byteSize
 	cost     []float64
@@ -52,101 +57,75 @@ func (c *distanceCtx) costMatrix(method string) ([]float64, error) {
 	return c.cost, nil
 }
 
-// forPairs calls f(dst[k], a, b) for the pairs of rows the method is asked
-// for: row r of A with row r of B (pairs == false) or every row of A with
-// every row of B.
-func forPairs(dst []float64, c *distanceCtx, A, B []float64, pairs bool, f func(a, b []float64) (float64, error)) error {
+// densePair adapts a solver of dense vectors to sparse rows, scattering
+// each row into reused buffers of the tree's length.
+func densePair(L int, f func(a, b []float64) (float64, error)) pairFunc {
+	a, b := make([]float64, L), make([]float64, L)
+	return func(ai []int, am []float64, bi []int, bm []float64) (float64, error) {
+		v, err := f(labeldist.Sparse{Index: ai, Mass: am}.Dense(a), labeldist.Sparse{Index: bi, Mass: bm}.Dense(b))
+		return v, err
+	}
+}
+
+func emdPair(c *distanceCtx) (pairFunc, error) {
+	cost, err := c.costMatrix("emd")
+	if err != nil {
+		return nil, err
+	}
+	var s emd.Solver
+	return densePair(c.t.Len(), func(a, b []float64) (float64, error) { return s.Cost(cost, a, b) }), nil
+}
+
+func sinkhornPair(c *distanceCtx) (pairFunc, error) {
 	L := c.t.Len()
-	nA, nB := len(A)/L, len(B)/L
-	for i := 0; i < nA; i++ {
-		a := A[i*L : (i+1)*L]
-		if !pairs {
-			v, err := f(a, B[i*L:(i+1)*L])
-			if err != nil {
-				return fmt.Errorf("%s and %s: %w", c.A.At(i), c.B.At(i), err)
-			}
-			dst[i] = v
-			continue
-		}
-		for j := 0; j < nB; j++ {
-			v, err := f(a, B[j*L:(j+1)*L])
-			if err != nil {
-				return fmt.Errorf("%s and %s: %w", c.A.At(i), c.B.At(j), err)
-			}
-			dst[i*nB+j] = v
-		}
+	set := c.sink
+	set.MaxBytes = int64(c.maxBytes)
+	if need := sinkhorn.Bytes(L, L, set); float64(need)+8*float64(L)*float64(L) > float64(c.maxBytes) {
+		return nil, fmt.Errorf("--method sinkhorn on %d labels needs about %s (cost matrix and kernel), more than --max-memory %s (--method tw needs none)",
+			L, formatBytes(float64(need)+8*float64(L)*float64(L)), c.maxBytes.String())
 	}
-	return nil
-}
-
-func emdPairs(pairs bool) func(dst []float64, c *distanceCtx, A, B []float64) error {
-	return func(dst []float64, c *distanceCtx, A, B []float64) error {
-		cost, err := c.costMatrix("emd")
-		if err != nil {
-			return err
-		}
-		var s emd.Solver
-		return forPairs(dst, c, A, B, pairs, func(a, b []float64) (float64, error) {
-			return s.Cost(cost, a, b)
-		})
+	cost, err := c.costMatrix("sinkhorn")
+	if err != nil {
+		return nil, err
 	}
-}
-
-func sinkhornPairs(pairs bool) func(dst []float64, c *distanceCtx, A, B []float64) error {
-	return func(dst []float64, c *distanceCtx, A, B []float64) error {
-		L := c.t.Len()
-		set := c.sink
-		set.MaxBytes = int64(c.maxBytes)
-		if need := sinkhorn.Bytes(L, L, set); float64(need)+8*float64(L)*float64(L) > float64(c.maxBytes) {
-			return fmt.Errorf("--method sinkhorn on %d labels needs about %s (cost matrix and kernel), more than --max-memory %s (--method tw needs none)",
-				L, formatBytes(float64(need)+8*float64(L)*float64(L)), c.maxBytes.String())
-		}
-		cost, err := c.costMatrix("sinkhorn")
-		if err != nil {
-			return err
-		}
-		s, err := sinkhorn.New(cost, L, L, set)
-		if err != nil {
-			return err
-		}
-		return forPairs(dst, c, A, B, pairs, func(a, b []float64) (float64, error) {
-			r, err := s.Solve(a, b)
-			if err == nil && set.Tol >= 0 && r.MarginalErr > 2*set.Tol {
-				// The iterate is not a transport plan within the tolerance:
-				// its cost is no approximation of the distance (it can
-				// even fall below the exact value).
-				err = fmt.Errorf("sinkhorn did not converge in %d iterations (marginal error %.3g, --tol %g): raise --iters, lower --reg, or pass a negative --tol to accept a fixed number of iterations",
-					r.Iters, r.MarginalErr, set.Tol)
-			}
-			return r.Value, err
-		})
+	s, err := sinkhorn.New(cost, L, L, set)
+	if err != nil {
+		return nil, err
 	}
+	return densePair(L, func(a, b []float64) (float64, error) {
+		r, err := s.Solve(a, b)
+		if err == nil && set.Tol >= 0 && r.MarginalErr > 2*set.Tol {
+			// The iterate is not a transport plan within the tolerance:
+			// its cost is no approximation of the distance (it can
+			// even fall below the exact value).
+			err = fmt.Errorf("sinkhorn did not converge in %d iterations (marginal error %.3g, --tol %g): raise --iters, lower --reg, or pass a negative --tol to accept a fixed number of iterations",
+				r.Iters, r.MarginalErr, set.Tol)
+		}
+		return r.Value, err
+	}), nil
 }
 
 var distanceMethods = []distanceMethod{
 	{
-		name:  "tw",
-		about: "tree-Wasserstein distance: exact, O(L) per pair, no cost matrix",
-		rows: func(dst []float64, c *distanceCtx, A, B []float64) error {
-			tw.NewBatch(c.t, 0).Distance(dst, A, B)
-			return nil
-		},
-		pairs: func(dst []float64, c *distanceCtx, A, B []float64) error {
-			tw.NewBatch(c.t, 0).Pairwise(dst, A, B)
-			return nil
+		name:     "tw",
+		about:    "tree-Wasserstein distance: exact, no cost matrix, time in the rows' non-zero labels",
+		parallel: true,
+		pair: func(c *distanceCtx) (pairFunc, error) {
+			s := tw.NewSparse(c.t)
+			return func(ai []int, am []float64, bi []int, bm []float64) (float64, error) {
+				return s.Distance(ai, am, bi, bm), nil
+			}, nil
 		},
 	},
 	{
 		name:  "emd",
 		about: "exact W1 by the network simplex on the tree's L×L cost matrix (equals tw)",
-		rows:  emdPairs(false),
-		pairs: emdPairs(true),
+		pair:  emdPair,
 	},
 	{
 		name:  "sinkhorn",
 		about: "entropic OT by Sinkhorn on the L×L cost matrix: the transport cost of the entropic plan",
-		rows:  sinkhornPairs(false),
-		pairs: sinkhornPairs(true),
+		pair:  sinkhornPair,
 	},
 }
 
@@ -226,8 +205,9 @@ func runDistance(e *env, args []string) error {
 	reg := fs.Float64("reg", sinkhorn.DefaultLambda, "sinkhorn: the regularization parameter `λ` of the kernel exp(−λ·C)")
 	iters := fs.Int("iters", sinkhorn.DefaultIters, "sinkhorn: at most `N` iterations")
 	tol := fs.Float64("tol", sinkhorn.DefaultTol, "sinkhorn: stop when the relative marginal error is below `TOL`; negative: run all --iters")
+	format := fs.String("format", "text", "output `FORMAT`: text, or json (one object: \"method\", \"pairwise\", \"distances\" and \"rows\", with --pairwise \"cols\")")
 	maxMem := byteSize(4 << 30)
-	fs.Var(&maxMem, "max-memory", "emd, sinkhorn: refuse a cost matrix that needs more than `SIZE`")
+	fs.Var(&maxMem, "max-memory", "refuse work that would hold more than `SIZE`: the cost matrix of emd and sinkhorn, B with --pairwise")
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
@@ -261,50 +241,308 @@ func runDistance(e *env, args []string) error {
 		return fs.fail("--tol must be a number")
 	}
 
+	if *format != "text" && *format != "json" {
+		return fs.fail("--format must be text or json, not %q", *format)
+	}
 	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"A": pos[0], "B": pos[1], "--tree": *treePath}); err != nil {
 		return err
+	}
+	if *pairwise {
+		// B is held in memory, sparse: 16 bytes per listed label, and every
+		// listed label takes at least 2 bytes of the file.
+		if n := fileSize(pos[1]); n >= 0 && 8*float64(n) > float64(maxMem) {
+			return fmt.Errorf("--pairwise holds all of %s in memory, up to %s for its %s, more than --max-memory %s",
+				pos[1], formatBytes(8*float64(n)), formatBytes(float64(n)), maxMem.String())
+		}
 	}
 	t, _, err := resolveTree(fs, *treePath, 0)
 	if err != nil {
 		return err
 	}
+	ctx := &distanceCtx{t: t, maxBytes: maxMem, sink: sinkhorn.Settings{Lambda: *reg, Iters: *iters, Tol: *tol}}
+	d := &distanceRun{e: e, m: m, ctx: ctx, json: *format == "json", pairwise: *pairwise, maxBytes: int64(maxMem)}
+	// emd and sinkhorn refuse a cost matrix over --max-memory before any
+	// input is read.
+	if _, err := d.workers(); err != nil {
+		return err
+	}
 	opts := &labeldist.Options{Normalize: *normalize}
-	A, err := readSet(e, pos[0], t, opts)
+	A, ca, err := rowReader(e, pos[0], t, opts)
 	if err != nil {
 		return err
 	}
-	B, err := readSet(e, pos[1], t, opts)
+	defer ca.Close()
+	B, cb, err := rowReader(e, pos[1], t, opts)
 	if err != nil {
 		return err
 	}
-	if !*pairwise {
-		if err := sameRows(A, B); err != nil {
-			return err
-		}
+	defer cb.Close()
+	// The output is created before the work, so that an unwritable --out
+	// fails at once.
+	w, err := e.create(*out)
+	if err != nil {
+		return err
 	}
-	// No output at all would look like success to a script.
-	for _, s := range []*labeldist.Set{A, B} {
-		if s.Rows == 0 {
-			return fmt.Errorf("%s: no distributions (the file is empty or blank)", s.File)
-		}
-	}
-
-	ctx := &distanceCtx{t: t, A: A, B: B, maxBytes: maxMem, sink: sinkhorn.Settings{Lambda: *reg, Iters: *iters, Tol: *tol}}
-	var buf bytes.Buffer
+	defer w.Abort()
 	if *pairwise {
-		d := make([]float64, A.Rows*B.Rows)
-		if err := m.pairs(d, ctx, A.Data, B.Data); err != nil {
-			return err
-		}
-		writeMatrix(&buf, d, A.Rows, B.Rows)
+		err = d.pairs(w, A, B)
 	} else {
-		d := make([]float64, A.Rows)
-		if err := m.rows(d, ctx, A.Data, B.Data); err != nil {
+		err = d.rows(w, A, B)
+	}
+	if err != nil {
+		return err
+	}
+	return w.Commit()
+}
+
+// distanceRun streams the distances of one 'twl distance' command.
+type distanceRun struct {
+	e        *env
+	m        *distanceMethod
+	ctx      *distanceCtx
+	json     bool
+	pairwise bool
+	maxBytes int64
+	funcs    []pairFunc // one per part of a parallel loop
+	buf      []byte
+	count    int // numbers written
+}
+
+// workers returns the pair functions, one per goroutine.
+func (d *distanceRun) workers() ([]pairFunc, error) {
+	if d.funcs != nil {
+		return d.funcs, nil
+	}
+	n := 1
+	if d.m.parallel {
+		n = runtime.GOMAXPROCS(0)
+	}
+	for range n {
+		f, err := d.m.pair(d.ctx)
+		if err != nil {
+			return nil, err
+		}
+		d.funcs = append(d.funcs, f)
+	}
+	return d.funcs, nil
+}
+
+// compute stores in dst[k] the distance of pair k, a row of A and a row of
+// B, for k in [0, len(dst)), in parallel where the method allows it. at
+// locates pair k for an error.
+func (d *distanceRun) compute(dst []float64, pair func(k int) (ai []int, am []float64, bi []int, bm []float64), at func(k int) string) error {
+	fs, err := d.workers()
+	if err != nil {
+		return err
+	}
+	errs := make([]error, len(fs))
+	bad := make([]int, len(fs))
+	parallel.ForParts(len(dst), len(fs), 64, func(p, lo, hi int) {
+		f := fs[p]
+		for k := lo; k < hi; k++ {
+			v, err := f(pair(k))
+			if err != nil {
+				errs[p], bad[p] = err, k
+				return
+			}
+			dst[k] = v
+		}
+	})
+	for p, err := range errs {
+		if err != nil {
+			return fmt.Errorf("%s: %w", at(bad[p]), err)
+		}
+	}
+	return nil
+}
+
+// number appends v to the output buffer, after the separator sep.
+func (d *distanceRun) number(sep byte, v float64) {
+	if sep != 0 {
+		d.buf = append(d.buf, sep)
+	}
+	if d.json && (math.IsInf(v, 0) || math.IsNaN(v)) {
+		d.buf = append(d.buf, '"')
+		d.buf = strconv.AppendFloat(d.buf, v, 'g', -1, 64)
+		d.buf = append(d.buf, '"')
+	} else {
+		d.buf = strconv.AppendFloat(d.buf, v, 'g', -1, 64)
+	}
+	d.count++
+}
+
+func (d *distanceRun) flush(w io.Writer) error {
+	_, err := w.Write(d.buf)
+	d.buf = d.buf[:0]
+	return err
+}
+
+// rows writes d(A_r, B_r) for every r, reading both files a chunk at a
+// time.
+func (d *distanceRun) rows(w io.Writer, A, B *labeldist.Reader) error {
+	var ca, cb chunk
+	dst := make([]float64, chunkRows)
+	prog := newProgress(d.e.stderr, "twl distance", "pairs")
+	if d.json {
+		d.buf = append(d.buf, `{"method":"`+d.m.name+`","pairwise":false,"distances":[`...)
+	}
+	for {
+		if err := d.e.stopped(); err != nil {
 			return err
 		}
-		writeMatrix(&buf, d, A.Rows, 1)
+		ca.reset()
+		cb.reset()
+		na, err := ca.fill(A, chunkRows)
+		if err != nil {
+			return err
+		}
+		nb, err := cb.fill(B, na)
+		if err != nil {
+			return err
+		}
+		if nb < na {
+			return noPartner(A, B, ca.lines[nb], true, "distance pairs them line by line; --pairwise compares all pairs")
+		}
+		if na < chunkRows && B.Next() {
+			return noPartner(B, A, B.Line(), false, "distance pairs them line by line; --pairwise compares all pairs")
+		}
+		if err := rowsErr(B.Err()); err != nil {
+			return err
+		}
+		err = d.compute(dst[:na], func(k int) ([]int, []float64, []int, []float64) {
+			ai, am := ca.row(k)
+			bi, bm := cb.row(k)
+			return ai, am, bi, bm
+		}, func(k int) string {
+			return fmt.Sprintf("%s:%d and %s:%d", A.File(), ca.lines[k], B.File(), cb.lines[k])
+		})
+		if err != nil {
+			return err
+		}
+		for _, v := range dst[:na] {
+			if d.json {
+				var sep byte
+				if d.count > 0 {
+					sep = ','
+				}
+				d.number(sep, v)
+			} else {
+				d.number(0, v)
+				d.buf = append(d.buf, '\n')
+			}
+		}
+		if err := d.flush(w); err != nil {
+			return err
+		}
+		prog.tick(A.Rows())
+		if na < chunkRows {
+			break
+		}
 	}
-	return e.output(*out, buf.Bytes())
+	if A.Rows() == 0 {
+		return fmt.Errorf("%s: no distributions (the file is empty or blank)", A.File())
+	}
+	if d.json {
+		d.buf = fmt.Appendf(d.buf, `],"rows":%d}`+"\n", A.Rows())
+		if err := d.flush(w); err != nil {
+			return err
+		}
+	}
+	prog.done(A.Rows())
+	return nil
+}
+
+// pairs writes the matrix d(A_i, B_j): B is held in memory (sparse), A is
+// read a row at a time and each row of the matrix written as it is done.
+func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
+	var cb chunk
+	for {
+		if err := d.e.stopped(); err != nil {
+			return err
+		}
+		n, err := cb.fill(B, chunkRows)
+		if err != nil {
+			return err
+		}
+		if cb.bytes() > d.maxBytes {
+			return fmt.Errorf("%s: --pairwise holds all of %s in memory, more than --max-memory %s after %s",
+				B.At(), B.File(), formatBytes(float64(d.maxBytes)), plural(B.Rows(), "distribution"))
+		}
+		if n < chunkRows {
+			break
+		}
+	}
+	nB := cb.rows()
+	var ca chunk
+	dst := make([]float64, nB)
+	prog := newProgress(d.e.stderr, "twl distance --pairwise", "rows of A")
+	if d.json {
+		d.buf = append(d.buf, `{"method":"`+d.m.name+`","pairwise":true,"distances":[`...)
+	}
+	for A.Next() {
+		if err := d.e.stopped(); err != nil {
+			return err
+		}
+		if nB == 0 {
+			break
+		}
+		ca.reset()
+		ca.add(A.Row(), A.Line())
+		ai, am := ca.row(0)
+		err := d.compute(dst, func(k int) ([]int, []float64, []int, []float64) {
+			bi, bm := cb.row(k)
+			return ai, am, bi, bm
+		}, func(k int) string {
+			return fmt.Sprintf("%s:%d and %s:%d", A.File(), ca.lines[0], B.File(), cb.lines[k])
+		})
+		if err != nil {
+			return err
+		}
+		if d.json {
+			if A.Rows() > 1 {
+				d.buf = append(d.buf, ',')
+			}
+			d.buf = append(d.buf, '[')
+		}
+		for j, v := range dst {
+			var sep byte
+			switch {
+			case j == 0:
+			case d.json:
+				sep = ','
+			default:
+				sep = '\t'
+			}
+			d.number(sep, v)
+		}
+		if d.json {
+			d.buf = append(d.buf, ']')
+		} else {
+			d.buf = append(d.buf, '\n')
+		}
+		if len(d.buf) > 1<<20 {
+			if err := d.flush(w); err != nil {
+				return err
+			}
+		}
+		prog.tick(A.Rows())
+	}
+	if err := rowsErr(A.Err()); err != nil {
+		return err
+	}
+	for _, r := range []*labeldist.Reader{A, B} {
+		if r.Rows() == 0 {
+			return fmt.Errorf("%s: no distributions (the file is empty or blank)", r.File())
+		}
+	}
+	if d.json {
+		d.buf = fmt.Appendf(d.buf, `],"rows":%d,"cols":%d}`+"\n", A.Rows(), nB)
+	}
+	if err := d.flush(w); err != nil {
+		return err
+	}
+	prog.done(A.Rows())
+	return nil
 }
 
 // readSet reads the distributions in the file path ("-": standard input).

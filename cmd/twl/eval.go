@@ -5,11 +5,15 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
 	"strconv"
 
 	"github.com/twl-ldl/twl/corpus"
+	"github.com/twl-ldl/twl/internal/parallel"
 	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/metric"
+	"github.com/twl-ldl/twl/tree"
 )
 
 const evalAbout = `
@@ -98,6 +102,8 @@ func runEval(e *env, args []string) error {
 	multilabel := fs.Bool("multilabel", false, "score against true label sets (LABELS instead of TARGET): pseudo-recall, top-k cost, ROC-AUC")
 	k := fs.Int("k", 5, "with --multilabel: the k of top-k cost")
 	target := fs.String("target", "uniform", "with --multilabel: the target distribution of a label set for the LDL measures, `uniform` on its labels or specific (on its most specific labels)")
+	maxMem := byteSize(4 << 30)
+	fs.Var(&maxMem, "max-memory", "with --multilabel: refuse predictions that would take more than `SIZE` held densely (8 bytes per row and label)")
 	asGiven := fs.Bool("as-given", false, "with --multilabel: keep label sets as given, instead of adding every ancestor of a label")
 	pos, err := fs.parse(e, args)
 	if err != nil {
@@ -142,11 +148,13 @@ func runEval(e *env, args []string) error {
 		return fs.fail("--k must be between 1 and the %d labels of the tree", t.Len())
 	}
 	opts := &labeldist.Options{Normalize: *normalize}
-	P, err := readSet(e, pos[0], t, opts)
-	if err != nil {
-		return err
-	}
 	if *multilabel {
+		// The micro ROC-AUC ranks every (row, label) score at once, so the
+		// predictions are held densely.
+		P, err := readDense(e, pos[0], t, opts, int64(maxMem), "--multilabel holds every prediction densely, for the ROC-AUC over all (row, label) pairs")
+		if err != nil {
+			return err
+		}
 		Y, err := readLabelSets(e, pos[1], t, *asGiven)
 		if err != nil {
 			return err
@@ -164,25 +172,112 @@ func runEval(e *env, args []string) error {
 		}
 		return e.output(*out, buf.Bytes())
 	}
-	T, err := readSet(e, pos[1], t, opts)
+	return evalStream(e, t, pos, *out, *format == "json", opts, &metric.Options{Clip: *pyldl})
+}
+
+// evalStream scores the predictions in the file pos[0] against the targets
+// in pos[1], reading both a chunk of rows at a time: memory independent of
+// the number of rows, and time in the rows' non-zero labels rather than in
+// the tree's size.
+func evalStream(e *env, t *tree.Tree, pos []string, out string, asJSON bool, opts *labeldist.Options, mo *metric.Options) error {
+	P, cp, err := rowReader(e, pos[0], t, opts)
 	if err != nil {
 		return err
 	}
-	if err := evalPairs(P, T); err != nil {
+	defer cp.Close()
+	T, ct, err := rowReader(e, pos[1], t, opts)
+	if err != nil {
 		return err
 	}
-	if P.Rows == 0 {
-		return fmt.Errorf("%s and %s hold no distributions to evaluate", P.File, T.File)
+	defer ct.Close()
+	w, err := e.create(out) // an unwritable --out fails before the work
+	if err != nil {
+		return err
 	}
+	defer w.Abort()
 
-	res := metric.NewEvaluator(t, &metric.Options{Clip: *pyldl}).Evaluate(P.Data, T.Data)
+	const why = "eval pairs prediction r with target r, line by line"
+	workers := runtime.GOMAXPROCS(0)
+	evs := make([]*metric.Evaluator, workers)
+	for k := range evs {
+		evs[k] = metric.NewEvaluator(t, mo)
+	}
+	var (
+		cP, cT  chunk
+		sum     metric.Summary
+		inf     evalInf
+		vals    = make([]float64, chunkRows*len(metric.Names))
+		klIndex = slices.Index(metric.Names, "kl")
+	)
+	prog := newProgress(e.stderr, "twl eval", "pairs")
+	for {
+		if err := e.stopped(); err != nil {
+			return err
+		}
+		cP.reset()
+		cT.reset()
+		np, err := cP.fill(P, chunkRows)
+		if err != nil {
+			return err
+		}
+		nt, err := cT.fill(T, np)
+		if err != nil {
+			return err
+		}
+		if nt < np {
+			return noPartner(P, T, cP.lines[nt], true, why)
+		}
+		if np < chunkRows && T.Next() {
+			return noPartner(T, P, T.Line(), false, why)
+		}
+		if err := rowsErr(T.Err()); err != nil {
+			return err
+		}
+		M := len(metric.Names)
+		parallel.ForParts(np, workers, 64, func(part, lo, hi int) {
+			ev := evs[part]
+			for r := lo; r < hi; r++ {
+				pi, pm := cP.row(r)
+				ti, tm := cT.row(r)
+				ev.RowSparse(vals[r*M:(r+1)*M], pi, pm, ti, tm)
+			}
+		})
+		for r := range np {
+			row := vals[r*M : (r+1)*M]
+			sum.Add(row)
+			if math.IsInf(row[klIndex], 1) {
+				if inf.count == 0 {
+					inf.first = fmt.Sprintf("%s:%d", P.File(), cP.lines[r])
+				}
+				inf.count++
+			}
+		}
+		prog.tick(P.Rows())
+		if np < chunkRows {
+			break
+		}
+	}
+	if P.Rows() == 0 {
+		return fmt.Errorf("%s and %s hold no distributions to evaluate", P.File(), T.File())
+	}
+	prog.done(P.Rows())
+	res := sum.Result()
 	var buf bytes.Buffer
-	if *format == "json" {
+	if asJSON {
 		writeEvalJSON(&buf, res)
 	} else {
-		writeEvalText(&buf, res, P)
+		writeEvalText(&buf, res, inf)
 	}
-	return e.output(*out, buf.Bytes())
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	return w.Commit()
+}
+
+// evalInf counts the pairs whose kl is +Inf, and locates the first.
+type evalInf struct {
+	count int
+	first string
 }
 
 // evalPairs checks that predictions and targets pair up line by line, and
@@ -204,7 +299,7 @@ func evalPairs(P, T *labeldist.Set) error {
 // writeEvalText writes the table for people: one line per measure, with
 // its direction, mean and standard deviation, and a note when kl is
 // infinite.
-func writeEvalText(buf *bytes.Buffer, res *metric.Result, P *labeldist.Set) {
+func writeEvalText(buf *bytes.Buffer, res *metric.Result, inf evalInf) {
 	fmt.Fprintf(buf, "%-16s %12s %12s\n", "measure", "mean", "std")
 	for _, name := range metric.Names {
 		arrow := "↑"
@@ -216,20 +311,11 @@ func writeEvalText(buf *bytes.Buffer, res *metric.Result, P *labeldist.Set) {
 	}
 	fmt.Fprintf(buf, "\n%s; mean and sample standard deviation over the pairs.\n",
 		plural(res.Rows, "pair"))
-	infinite, first := 0, -1
-	for r, v := range res.Values["kl"] {
-		if math.IsInf(v, 1) {
-			if first < 0 {
-				first = r
-			}
-			infinite++
-		}
-	}
-	if infinite > 0 {
+	if infinite := inf.count; infinite > 0 {
 		fmt.Fprintf(buf, "kl is +Inf for %s: the prediction has no mass on a label of the target,\n"+
 			"first at %s.\n"+
 			"--pyldl clips masses to [2.2e-16, 1], as PyLDL does, which keeps kl finite.\n",
-			plural(infinite, "pair"), P.At(first))
+			plural(infinite, "pair"), inf.first)
 	}
 }
 

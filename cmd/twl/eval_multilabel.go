@@ -86,7 +86,22 @@ func writeMultilabelText(buf *bytes.Buffer, ml *metric.MultiLabelResult, ldl *me
 		fmt.Fprintf(buf, "roc_auc_samples leaves out %s whose label set holds every label.\n", plural(ml.SkippedRows, "row"))
 	}
 	fmt.Fprintf(buf, "\nAgainst the target distributions of the label sets (%s):\n\n", targetText(o.target))
-	writeEvalText(buf, ldl, P)
+	writeEvalText(buf, ldl, klInfinite(ldl, P))
+}
+
+// klInfinite counts the rows of res whose kl is +Inf and locates the first
+// in P.
+func klInfinite(res *metric.Result, P *labeldist.Set) evalInf {
+	var inf evalInf
+	for r, v := range res.Values["kl"] {
+		if math.IsInf(v, 1) {
+			if inf.count == 0 {
+				inf.first = P.At(r)
+			}
+			inf.count++
+		}
+	}
+	return inf
 }
 
 func targetText(m corpus.Target) string {

@@ -30,7 +30,11 @@ Experiment reproduces the experiments of the tree-Wasserstein paper
 (Toyokuni et al.) and writes each as a report: a Markdown table laid out
 like the paper's with the paper's numbers beside twl's, a JSON file with
 every measurement, and plots (PNG and SVG). Progress goes to standard
-error.`,
+error. The output folder is checked to be writable before anything runs.
+Ctrl-C (SIGINT) or SIGTERM stops an experiment at once, with exit status
+130 (143): its files are complete or absent, and the synthetic and text
+experiments, run again with the same command, resume from the runs and
+checkpoints they had saved.`,
 	examples: `  # Both tables, plots and REPORT.md into ./report (about 5 minutes on 2 cores).
   twl experiment all --out report
 
@@ -152,7 +156,7 @@ func runEfficiency(e *env, args []string) error {
 		}
 	}
 	if *out != "" {
-		if err := os.MkdirAll(*out, 0o755); err != nil {
+		if err := checkDir(*out); err != nil {
 			return err
 		}
 	}
@@ -160,7 +164,11 @@ func runEfficiency(e *env, args []string) error {
 		Labels: labels, Repeats: *repeats, MinTime: *minTime, Seed: *seed,
 		MaxBytes: int64(maxMem), NoRSS: *noRSS, Progress: e.stderr,
 	}
-	res, err := efficiency.Run(cfg)
+	var res *efficiency.Result
+	err = e.interruptible(func() (err error) {
+		res, err = efficiency.Run(cfg)
+		return err
+	})
 	if err != nil {
 		if errors.Is(err, efficiency.ErrConfig) {
 			return fs.fail("%v", err)
@@ -173,6 +181,9 @@ func runEfficiency(e *env, args []string) error {
 		return err
 	}
 	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return err
+		}
 		for _, f := range []struct {
 			name string
 			data []byte

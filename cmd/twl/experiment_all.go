@@ -50,6 +50,12 @@ func runAll(e *env, args []string) error {
 	case *protocol != synthetic.ProtocolReduced && *protocol != synthetic.ProtocolPaper:
 		return fs.fail("--protocol must be %s or %s, not %q", synthetic.ProtocolReduced, synthetic.ProtocolPaper, *protocol)
 	}
+	if err := checkDir(*out); err != nil {
+		return err
+	}
+	if err := e.stopped(); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
@@ -79,6 +85,9 @@ func runAll(e *env, args []string) error {
 	}
 	if err := runSynthetic(sub, synArgs); err != nil {
 		return fmt.Errorf("synthetic: %w", err)
+	}
+	if err := e.stopped(); err != nil {
+		return err
 	}
 	report, err := allReport(*out, *protocol, *quick, time.Since(start))
 	if err != nil {

@@ -121,12 +121,19 @@ func runSynthetic(e *env, args []string) error {
 	if len(cfg.Losses) == 0 {
 		return fs.fail("--losses names no loss; want some of %s", synth.Choices(synthetic.LossIDs))
 	}
+	if err := checkDir(*out); err != nil {
+		return err
+	}
 	cfg.OutDir = *out
 	if !*quiet {
 		cfg.Progress = e.stderr
 	}
 
-	res, err := synthetic.Run(cfg)
+	var res *synthetic.Result
+	err = e.interruptible(func() (err error) {
+		res, err = synthetic.Run(cfg)
+		return err
+	})
 	if err != nil {
 		if errors.Is(err, synthetic.ErrConfig) {
 			return fs.fail("%v", err)

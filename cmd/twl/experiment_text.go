@@ -119,6 +119,9 @@ func runTextExperiment(e *env, args []string) error {
 	if len(cfg.Losses) == 0 {
 		return fs.fail("--losses names no loss; want some of %s", strings.Join(loss.PaperIDs, ", "))
 	}
+	if err := checkDir(*out); err != nil {
+		return err
+	}
 	t, treeSrc, err := resolveTree(fs, *treeSpec, 0)
 	if err != nil {
 		return err
@@ -154,7 +157,11 @@ func runTextExperiment(e *env, args []string) error {
 	if !*quiet {
 		cfg.Progress = e.stderr
 	}
-	res, err := text.Run(cfg)
+	var res *text.Result
+	err = e.interruptible(func() (err error) {
+		res, err = text.Run(cfg)
+		return err
+	})
 	if err != nil {
 		if errors.Is(err, text.ErrConfig) {
 			return fs.fail("%v", err)

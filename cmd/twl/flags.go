@@ -13,11 +13,18 @@ import (
 // flags is a subcommand's flag set with its help text. Flags are written
 // --name or -name, before or after the positional arguments; "--" ends the
 // flags.
+//
+// Its Int, IntVar, Int64, Uint64 and Uint64Var replace those of
+// flag.FlagSet, so that every integer flag of every command reads the same
+// forms, 100000 or 1e5 (see parseInt), as the lists of intList do.
 type flags struct {
 	*flag.FlagSet
 	synopsis string // the usage line(s) after "Usage:"
 	about    string // what the command does
 	examples string // example command lines, with comments
+	// stderr receives warnings about the command's inputs (a tree file
+	// that looks space-separated); parse sets it.
+	stderr io.Writer
 }
 
 func newFlags(name, synopsis, about, examples string) *flags {
@@ -30,11 +37,12 @@ func newFlags(name, synopsis, about, examples string) *flags {
 // parse parses args and returns the positional arguments. For --help it
 // prints the help to standard output and returns flag.ErrHelp.
 func (f *flags) parse(e *env, args []string) ([]string, error) {
+	f.stderr = e.stderr
 	var pos []string
 	for {
 		err := f.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
-			f.usage(e.stdout, true)
+			f.usage(e.stdout)
 			return nil, flag.ErrHelp
 		}
 		if err != nil {
@@ -54,22 +62,30 @@ func (f *flags) parse(e *env, args []string) ([]string, error) {
 	}
 }
 
+// warn writes a warning about the command's input to standard error.
+func (f *flags) warn(msg string) {
+	if f.stderr != nil {
+		fmt.Fprintf(f.stderr, "%s: warning: %s\n", f.Name(), msg)
+	}
+}
+
 // fail returns a usage error for the command.
 func (f *flags) fail(format string, args ...any) error {
 	return &usageError{fs: f, msg: fmt.Sprintf(format, args...)}
 }
 
 // usage prints the command's help: synopsis, description, flags and
-// examples; or, for a mistake in the command line, the synopsis and flags.
-func (f *flags) usage(w io.Writer, full bool) {
+// examples.
+func (f *flags) usage(w io.Writer) {
 	fmt.Fprintf(w, "Usage:\n  %s\n", f.synopsis)
-	if full {
-		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(f.about))
-	}
+	fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(f.about))
 	fmt.Fprint(w, "\nFlags:\n")
 	const indent = 24
 	f.VisitAll(func(fl *flag.Flag) {
 		arg, text := flag.UnquoteUsage(fl)
+		if _, ok := fl.Value.(*intFlag); ok && arg == "value" {
+			arg = "int" // as the flag package names its own integer flags
+		}
 		head := "  --" + fl.Name
 		if arg != "" {
 			head += " " + arg
@@ -88,11 +104,7 @@ func (f *flags) usage(w io.Writer, full bool) {
 			fmt.Fprintf(w, "%-*s%s\n", indent, head, line)
 		}
 	})
-	if full {
-		fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(f.examples, "\n"))
-	} else {
-		fmt.Fprintf(w, "\nRun '%s --help' for more.\n", f.Name())
-	}
+	fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(f.examples, "\n"))
 }
 
 // wrap splits text into lines of at most width bytes, at spaces.
@@ -112,8 +124,154 @@ func wrap(text string, width int) []string {
 	return append(lines, line)
 }
 
+// intFlag is an integer flag of type int, int64 or uint64, read by
+// parseInt or parseUint: 100000 and 1e5 are the same value.
+type intFlag struct {
+	p any // *int, *int64 or *uint64
+}
+
+func (v *intFlag) String() string {
+	switch p := v.p.(type) {
+	case *int:
+		return strconv.Itoa(*p)
+	case *int64:
+		return strconv.FormatInt(*p, 10)
+	case *uint64:
+		return strconv.FormatUint(*p, 10)
+	}
+	return "0" // the zero intFlag that the flag package makes to find defaults
+}
+
+func (v *intFlag) Set(s string) error {
+	s = strings.TrimSpace(s)
+	switch p := v.p.(type) {
+	case *int:
+		i, err := parseInt(s, strconv.IntSize)
+		if err != nil {
+			return err
+		}
+		*p = int(i)
+	case *int64:
+		i, err := parseInt(s, 64)
+		if err != nil {
+			return err
+		}
+		*p = i
+	case *uint64:
+		u, err := parseUint(s)
+		if err != nil {
+			return err
+		}
+		*p = u
+	}
+	return nil
+}
+
+var (
+	errNotInteger = errors.New("not an integer")
+	errIntRange   = errors.New("integer out of range")
+	errNegative   = errors.New("not an integer ≥ 0")
+)
+
+// parseInt reads s as a signed integer of the given bit size: decimal
+// digits (100000, -3), or a number in exponent form whose value is an
+// integer (1e5, 2.5e3). Anything else (1.5, 1.5e0, 0x10, 1_000, NaN) is
+// errNotInteger, and a value beyond the bit size errIntRange.
+func parseInt(s string, bits int) (int64, error) {
+	i, err := strconv.ParseInt(s, 10, bits)
+	if err == nil {
+		return i, nil
+	}
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, errIntRange
+	}
+	f, err := parseIntegral(s)
+	if err != nil {
+		return 0, err
+	}
+	if lim := math.Ldexp(1, bits-1); !(f >= -lim && f < lim) {
+		return 0, errIntRange
+	}
+	return int64(f), nil
+}
+
+// parseUint is parseInt for a 64-bit unsigned integer; a negative value is
+// errNegative.
+func parseUint(s string) (uint64, error) {
+	u, err := strconv.ParseUint(s, 10, 64)
+	if err == nil {
+		return u, nil
+	}
+	if _, ierr := strconv.ParseInt(s, 10, 64); ierr == nil || errors.Is(ierr, strconv.ErrRange) && strings.HasPrefix(s, "-") {
+		return 0, errNegative
+	}
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, errIntRange
+	}
+	f, err := parseIntegral(s)
+	if err != nil {
+		return 0, err
+	}
+	if f < 0 {
+		return 0, errNegative
+	}
+	if !(f < math.Ldexp(1, 64)) {
+		return 0, errIntRange
+	}
+	return uint64(f), nil
+}
+
+// parseIntegral reads a decimal number whose value is an integer, or an
+// infinity for one out of range; hexadecimal floats are refused.
+func parseIntegral(s string) (float64, error) {
+	f, err := strconv.ParseFloat(s, 64)
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange), strings.ContainsAny(s, "xX_"):
+		return 0, errNotInteger
+	case math.IsInf(f, 0):
+		return f, nil
+	case f != math.Trunc(f): // NaN too
+		return 0, errNotInteger
+	}
+	return f, nil
+}
+
+// IntVar defines an int flag that reads the forms of intFlag.
+func (f *flags) IntVar(p *int, name string, value int, usage string) {
+	*p = value
+	f.Var(&intFlag{p}, name, usage)
+}
+
+// Int defines an int flag that reads the forms of intFlag.
+func (f *flags) Int(name string, value int, usage string) *int {
+	p := new(int)
+	f.IntVar(p, name, value, usage)
+	return p
+}
+
+// Int64 defines an int64 flag that reads the forms of intFlag.
+func (f *flags) Int64(name string, value int64, usage string) *int64 {
+	p := new(int64)
+	*p = value
+	f.Var(&intFlag{p}, name, usage)
+	return p
+}
+
+// Uint64Var defines a uint64 flag that reads the forms of intFlag.
+func (f *flags) Uint64Var(p *uint64, name string, value uint64, usage string) {
+	*p = value
+	f.Var(&intFlag{p}, name, usage)
+}
+
+// Uint64 defines a uint64 flag that reads the forms of intFlag.
+func (f *flags) Uint64(name string, value uint64, usage string) *uint64 {
+	p := new(uint64)
+	f.Uint64Var(p, name, value, usage)
+	return p
+}
+
 // intList is a flag holding a comma-separated list of positive integers,
-// which may be written in exponent form (1e5).
+// each read by parseInt (100000 or 1e5).
 type intList []int
 
 func (l *intList) String() string {
@@ -128,8 +286,8 @@ func (l *intList) Set(s string) error {
 	var out intList
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil || v != math.Trunc(v) || v < 1 || v > 1<<31-2 {
+		v, err := parseInt(f, 64)
+		if err != nil || v < 1 || v > 1<<31-2 {
 			return fmt.Errorf("%q is not a positive integer", f)
 		}
 		out = append(out, int(v))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -18,30 +17,22 @@ type group struct {
 	examples string
 }
 
-// usage writes the group's help: with full, the description and examples
-// as well.
-func (g *group) usage(w io.Writer, full bool) {
+// usage writes the group's help.
+func (g *group) usage(w io.Writer) {
 	fmt.Fprintf(w, "Usage:\n  twl %s <%s> [flags]\n", g.name, g.noun)
-	if full {
-		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(g.about))
-	}
+	fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(g.about))
 	fmt.Fprintf(w, "\n%ss:\n", strings.ToUpper(g.noun[:1])+g.noun[1:])
 	for _, c := range g.subs {
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\nFlags:\n  Each %s has its own: run 'twl %s <%s> --help'.\n", g.noun, g.name, g.noun)
-	if full {
-		fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(g.examples, "\n"))
-	}
+	fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(g.examples, "\n"))
 }
 
-// fail is a mistake in the subcommand's name: the message and the short
-// usage.
+// fail is a mistake in the subcommand's name.
 func (g *group) fail(format string, args ...any) error {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, format+"\n\n", args...)
-	g.usage(&b, false)
-	return &usageError{msg: strings.TrimRight(b.String(), "\n")}
+	return &usageError{msg: fmt.Sprintf(format, args...), cmd: "twl " + g.name,
+		synopsis: fmt.Sprintf("twl %s <%s> [flags]", g.name, g.noun)}
 }
 
 // run runs the subcommand named by args[0].
@@ -51,13 +42,15 @@ func (g *group) run(e *env, args []string) error {
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
-		g.usage(e.stdout, true)
+		g.usage(e.stdout)
 		return flag.ErrHelp
 	}
-	for _, c := range g.subs {
+	names := make([]string, len(g.subs))
+	for i, c := range g.subs {
 		if c.name == args[0] {
 			return c.run(e, args[1:])
 		}
+		names[i] = c.name
 	}
-	return g.fail("unknown %s %q", g.noun, args[0])
+	return g.fail("unknown %s %q; the %ss are %s", g.noun, args[0], g.noun, strings.Join(names, ", "))
 }

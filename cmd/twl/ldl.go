@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -18,11 +19,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/twl-ldl/twl/dataset"
+	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/optim"
@@ -165,24 +168,90 @@ type ldlData struct {
 	ref  model.TreeRef
 }
 
-// isMAT reports whether path names a MATLAB file, by its extension.
+// isMAT reports whether path names a MATLAB file: by its extension .mat,
+// or by its header, whose descriptive text starts with "MATLAB" (version 5,
+// "MATLAB 5.0 MAT-file, ...", and 7.3, which package matfile then reports
+// as HDF5). Only regular files are read: a pipe is never a MAT-file here.
 func isMAT(path string) bool {
-	return strings.EqualFold(filepath.Ext(path), ".mat")
+	if strings.EqualFold(filepath.Ext(path), ".mat") {
+		return true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false // the reader of JSON Lines reports the error
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	head := make([]byte, len(matMagic))
+	_, err = io.ReadFull(f, head)
+	return err == nil && string(head) == matMagic
 }
 
+// matMagic starts the 116-byte text of a MAT-file header.
+const matMagic = "MATLAB"
+
 // checkOutDir fails early, before a long computation, when the file path
-// cannot be created because its directory does not exist.
+// cannot be written: its directory is missing or not writable, or path is
+// a directory. It creates a temporary file beside path and removes it;
+// path itself is untouched.
 func checkOutDir(path string) error {
 	if path == "" || path == "-" {
 		return nil
 	}
-	dir := filepath.Dir(path)
-	if fi, err := os.Stat(dir); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	} else if !fi.IsDir() {
-		return fmt.Errorf("cannot write %s: %s is not a directory", path, dir)
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("cannot write %s: it is a directory", path)
 	}
+	f, err := atomicfile.Create(path, 0o644)
+	if err != nil {
+		dir := filepath.Dir(path)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return fmt.Errorf("cannot write %s: directory %s does not exist", path, dir)
+		case errors.Is(err, syscall.ENOTDIR):
+			return fmt.Errorf("cannot write %s: %s is not a directory", path, dir)
+		}
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner // the error without "write PATH: "
+		}
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	f.Abort()
 	return nil
+}
+
+// checkDir fails early when the directory dir cannot be written: it is not
+// a directory, or not writable, or it does not exist and cannot be created
+// because its nearest existing ancestor is not a writable directory.
+// Nothing is created.
+func checkDir(dir string) error {
+	d := filepath.Clean(dir)
+	for {
+		fi, err := os.Stat(d)
+		if err == nil {
+			if !fi.IsDir() {
+				if d == filepath.Clean(dir) {
+					return fmt.Errorf("cannot write to %s: it is not a directory", dir)
+				}
+				return fmt.Errorf("cannot create %s: %s is not a directory", dir, d)
+			}
+			probe, err := os.CreateTemp(d, ".twl-probe*")
+			if err != nil {
+				return fmt.Errorf("cannot write to %s: %w", dir, errors.Unwrap(err))
+			}
+			probe.Close()
+			return os.Remove(probe.Name())
+		}
+		if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return fmt.Errorf("cannot write to %s: %w", dir, err)
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return fmt.Errorf("cannot write to %s: %w", dir, err)
+		}
+		d = up
+	}
 }
 
 // loadLDL reads the data set at dataPath ('-': JSON Lines on standard
@@ -260,7 +329,7 @@ func resolveTree(fs *flags, spec string, c int) (*tree.Tree, string, error) {
 		}
 		return tree.Star(n), fmt.Sprintf("star:%d", n), nil
 	}
-	t, err := readLabelTree(spec)
+	t, err := readTree(spec, fs.warn)
 	if err != nil {
 		return nil, "", err
 	}
@@ -360,11 +429,20 @@ type fitResult struct {
 	seconds float64
 }
 
+// fitRun is how one training run reports and saves itself.
+type fitRun struct {
+	ctx             context.Context // stops training between mini-batches; nil: never
+	progress        io.Writer       // one line per epoch, when not nil
+	checkpoint      string          // resumable training, when not empty
+	checkpointEvery int             // epochs between checkpoints; 0 means 1
+}
+
 // fit trains a model on rows of d (nil: all rows), holding out a
 // validation fraction of them if s.val > 0. The standardization is fitted on
-// the rows trained on only. Progress goes to progress if not nil; a
-// non-empty checkpoint makes the run resumable.
-func fit(d *ldlData, rows []int, s fitSpec, progress io.Writer, checkpoint string) (*fitResult, error) {
+// the rows trained on only. A run that diverges, to a non-finite loss or
+// to one far above that of predicting the uniform distribution (see
+// checkDiverged), is an error, and no model is returned.
+func fit(d *ldlData, rows []int, s fitSpec, run fitRun) (*fitResult, error) {
 	if rows == nil {
 		rows = make([]int, d.ds.Len())
 		for i := range rows {
@@ -397,13 +475,22 @@ func fit(d *ldlData, rows []int, s fitSpec, progress io.Writer, checkpoint strin
 	cfg := train.Config{
 		Epochs: s.epochs, Batch: s.batch, Seed: s.seed,
 		Adam:    optim.Adam{LR: s.lr, WeightDecay: s.weightDecay, DecayEnd: s.decayEnd(m)},
-		ValRows: valRows, Patience: s.patience, Progress: progress, Checkpoint: checkpoint,
+		ValRows: valRows, Patience: s.patience, Progress: run.progress,
+		Checkpoint: run.checkpoint, CheckpointEvery: run.checkpointEvery, Context: run.ctx,
 		Tag: "tree " + treeHash(d.t),
 	}
 	start := time.Now()
-	h, err := train.Fit(m, l, train.Data{X: sub.X.RawMatrix().Data, Y: sub.Y.RawMatrix().Data, N: n, In: in, L: L}, cfg)
-	if errors.Is(err, train.ErrDiverged) {
-		return nil, fmt.Errorf("%w; try a smaller --lr (now %g)", err, s.lr)
+	data := train.Data{X: sub.X.RawMatrix().Data, Y: sub.Y.RawMatrix().Data, N: n, In: in, L: L}
+	h, err := train.Fit(m, l, data, cfg)
+	if err == nil {
+		err = checkDiverged(l, data, trainRows, valRows, h)
+	}
+	if errors.Is(err, train.ErrDiverged) || errors.Is(err, errDiverged) {
+		msg := fmt.Sprintf("%v; no model is written: try a smaller --lr (now %g)", err, s.lr)
+		if run.checkpoint != "" {
+			msg += fmt.Sprintf(", after removing the checkpoint %s", run.checkpoint)
+		}
+		return nil, errors.New(msg)
 	}
 	if err != nil {
 		return nil, err
@@ -430,6 +517,62 @@ func fit(d *ldlData, rows []int, s fitSpec, progress io.Writer, checkpoint strin
 	}
 	f.Train = info
 	return res, nil
+}
+
+// divergedFactor is how many times the loss of predicting the uniform
+// distribution a run's final loss may reach before checkDiverged calls it
+// diverged. A run that learns anything ends below that loss; one whose
+// steps are far too large (--lr 1e10) ends orders of magnitude above it.
+const divergedFactor = 100
+
+// errDiverged is a run whose loss stayed finite but grew far too large.
+var errDiverged = errors.New("training diverged")
+
+// checkDiverged returns an error wrapping errDiverged when the loss
+// that training ended with, on the validation rows if there are any (the
+// best epoch's) or else on the training rows (the last epoch's), is more
+// than divergedFactor times the loss of the uniform prediction on the same
+// rows (zero logits; at most 4096 rows are evaluated for it). A finite but
+// huge loss is as much a divergence as a NaN one.
+func checkDiverged(l loss.Loss, data train.Data, trainRows, valRows []int, h train.History) error {
+	if len(h.Epochs) == 0 {
+		return nil
+	}
+	rows, got, what := trainRows, h.Epochs[len(h.Epochs)-1].TrainLoss, "training"
+	if len(valRows) > 0 && h.BestEpoch > 0 && h.BestEpoch <= len(h.Epochs) {
+		rows, got, what = valRows, h.Epochs[h.BestEpoch-1].ValLoss, "validation"
+	}
+	if rows == nil { // all rows
+		rows = make([]int, data.N)
+		for i := range rows {
+			rows[i] = i
+		}
+	}
+	rows = rows[:min(len(rows), 4096)]
+	L := data.L
+	const batch = 64
+	z := make([]float64, batch*L)
+	y := make([]float64, batch*L)
+	var sum float64
+	for s := 0; s < len(rows); s += batch {
+		part := rows[s:min(s+batch, len(rows))]
+		B := len(part)
+		for k, r := range part {
+			copy(y[k*L:(k+1)*L], data.Y[r*L:(r+1)*L])
+		}
+		clear(z[:B*L])
+		v, err := l.Eval(z[:B*L], z[:B*L], y[:B*L])
+		if err != nil {
+			return nil // no baseline, no verdict: training itself went through
+		}
+		sum += v * float64(B)
+	}
+	uniform := sum / float64(len(rows))
+	if got > divergedFactor*max(uniform, 1e-3) {
+		return fmt.Errorf("%w: the %s loss is %.3g, %.3g times the %.3g of predicting the uniform distribution",
+			errDiverged, what, got, got/max(uniform, 1e-300), uniform)
+	}
+	return nil
 }
 
 // appendJSONFloat appends v as a JSON number in the shortest form that

@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -102,13 +106,144 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"help", "distance", "extra"}, "unknown command"},
 		{[]string{"distance", "--nope"}, "flag provided but not defined: --nope"},
 		{[]string{"bench", "--format"}, "flag needs an argument: --format"},
-		{[]string{"demo", "--labels", "x"}, `invalid value "x" for flag --labels`},
+		{[]string{"demo", "--labels", "x"}, `invalid value "x" for flag --labels: not an integer`},
+		{[]string{"demo", "--labels", "1.5e0"}, `invalid value "1.5e0" for flag --labels: not an integer`},
 		{[]string{"demo", "extra"}, "demo takes no arguments"},
+		{[]string{"experiment", "nope"}, `unknown experiment "nope"; the experiments are efficiency, synthetic, text, all`},
 	} {
 		code, out, errOut := twl(t, "", tc.args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, "Usage:") {
 			t.Errorf("twl %q: exit %d, stdout %q, stderr:\n%s\nwant exit 2 and %q with the usage on stderr", tc.args, code, out, errOut, tc.msg)
 		}
+		// A command's mistake: the message, the synopsis and where the
+		// help is; not the flags.
+		if len(tc.args) > 1 && tc.args[0] != "help" {
+			lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+			help := fmt.Sprintf("see 'twl %s --help'", tc.args[0])
+			if len(lines) > 4 || lines[len(lines)-1] != help || strings.Contains(errOut, "Flags:") {
+				t.Errorf("twl %q: stderr\n%s\nwant the message, the synopsis and %q", tc.args, errOut, help)
+			}
+		}
+	}
+	// A subcommand names itself.
+	if _, _, errOut := twl(t, "", "text", "stats", "--nope"); !strings.HasSuffix(errOut, "see 'twl text stats --help'\n") {
+		t.Errorf("twl text stats --nope: %q", errOut)
+	}
+}
+
+// TestIntegerFlags checks that integer flags read 1e3 as 1000 in every
+// command (integer flags of the flag package once refused it with a bare
+// "parse error").
+func TestIntegerFlags(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"demo", "--labels", "1e3"},
+		{"synth", "--nodes", "1e1", "--samples", "2e0", "--test", "0", "--seed", "1e2", "--quiet", "--out", filepath.Join(dir, "s")},
+		{"bench", "--labels", "1e2", "--batch", "2e0", "--time", "1ms", "--order", "bfs"},
+	} {
+		if code, _, errOut := twl(t, "", args...); code != 0 {
+			t.Errorf("twl %q: exit %d, %s", args, code, errOut)
+		}
+	}
+}
+
+// twlStopped runs the command in-process with a context already cancelled
+// as SIGINT cancels it, and returns its exit status and output.
+func twlStopped(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(&stopSignal{syscall.SIGINT})
+	var out, errb bytes.Buffer
+	code = runContext(ctx, args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// dirNames lists the names in dir.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// TestStopped checks that every long command asked to stop (SIGINT before
+// it starts its work) exits with status 130, says so, and leaves nothing in
+// its output folder: no output, no temporary file, no checkpoint.
+func TestStopped(t *testing.T) {
+	dir := write(t, map[string]string{"t.tree": ldlTree, "d.jsonl": ldlRows(30, 2, 1), "g.tree": genresTree, "docs.jsonl": toyDocs(20)})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	before := dirNames(t, dir)
+	for _, args := range [][]string{
+		append([]string{"train", "--data", p("d.jsonl"), "--tree", p("t.tree"), "--checkpoint", p("ck"), "--out", p("m")}, quick...),
+		append([]string{"cv", "--data", p("d.jsonl"), "--tree", p("t.tree"), "--folds", "3", "--repeats", "1", "--out", p("cv.txt")}, quick...),
+		{"synth", "--nodes", "10", "--samples", "3", "--test", "2", "--quiet", "--out", p("synth")},
+		{"bench", "--labels", "50", "--time", "1ms"},
+		{"bench", "lstm", "--labels", "3", "--batch", "2", "--len", "3", "--dim", "2", "--hidden", "2", "--vocab", "10", "--time", "1ms"},
+		{"text", "train", "--train", p("docs.jsonl"), "--tree", p("g.tree"), "--hidden", "4", "--emb-dim", "3", "--epochs", "2",
+			"--min-count", "1", "--quiet", "--checkpoint", p("tck"), "--out", p("tm")},
+		{"experiment", "synthetic", "--nodes", "5", "--epochs", "1", "--seeds", "1", "--train", "4", "--test", "4", "--quiet", "--out", p("rep")},
+		{"experiment", "efficiency", "--labels", "10", "--repeats", "1", "--no-rss", "--out", p("rep")},
+		{"experiment", "all", "--quick", "--quiet", "--out", p("rep")},
+	} {
+		code, _, errOut := twlStopped(t, args...)
+		if code != 130 || !strings.Contains(errOut, "stopped by SIGINT; nothing half-written is left") {
+			t.Errorf("twl %q: exit %d, stderr %q; want 130 and a word on the stop", args[:2], code, errOut)
+		}
+		if after := dirNames(t, dir); !slices.Equal(after, before) {
+			t.Errorf("twl %q: the folder holds %q, held %q", args[:2], after, before)
+		}
+	}
+}
+
+// TestOutputsCheckedFirst checks that an output location that cannot be
+// written (here under a regular file, which even root cannot write into)
+// is an error before any work: no progress, no data read.
+func TestOutputsCheckedFirst(t *testing.T) {
+	dir := write(t, map[string]string{"t.tree": ldlTree, "d.jsonl": ldlRows(30, 2, 1), "g.tree": genresTree,
+		"docs.jsonl": toyDocs(20), "file": "x"})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	bad := p("file/sub")
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"train", "--data", p("d.jsonl"), "--tree", p("t.tree"), "--out", bad}, "cannot write " + bad + ": " + p("file") + " is not a directory"},
+		{[]string{"train", "--data", p("d.jsonl"), "--tree", p("t.tree"), "--out", p("m"), "--checkpoint", p("no/ck")},
+			"cannot write " + p("no/ck") + ": directory " + p("no") + " does not exist"},
+		{[]string{"train", "--data", p("d.jsonl"), "--tree", p("t.tree"), "--out", dir}, "cannot write " + dir + ": it is a directory"},
+		{[]string{"cv", "--data", p("d.jsonl"), "--tree", p("t.tree"), "--out", bad}, "cannot write " + bad},
+		{[]string{"text", "train", "--train", p("docs.jsonl"), "--tree", p("g.tree"), "--out", bad}, "cannot write " + bad},
+		{[]string{"synth", "--out", bad + "/deeper"}, "cannot create " + bad + "/deeper: " + p("file") + " is not a directory"},
+		{[]string{"synth", "--out", p("file")}, "cannot write to " + p("file") + ": it is not a directory"},
+		{[]string{"experiment", "synthetic", "--out", bad}, "cannot create " + bad},
+		{[]string{"experiment", "efficiency", "--out", bad}, "cannot create " + bad},
+		{[]string{"experiment", "all", "--out", bad}, "cannot create " + bad},
+		{[]string{"experiment", "text", "--train", p("docs.jsonl"), "--tree", p("g.tree"), "--out", bad}, "cannot create " + bad},
+	} {
+		code, out, errOut := twl(t, "", tc.args...)
+		if code != 1 || out != "" || !strings.HasPrefix(errOut, "twl: "+tc.msg) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("twl %q: exit %d, stdout %q, stderr %q; want exit 1 and one line %q…", tc.args, code, out, errOut, tc.msg)
+		}
+	}
+}
+
+// TestTreeSpacesWarning: a tree file separated by spaces is read (a name
+// may have spaces) but draws a warning naming the likely mistake.
+func TestTreeSpacesWarning(t *testing.T) {
+	dir := write(t, map[string]string{"sp.tree": "animal mammal\nmammal cat\n",
+		"d.jsonl": `{"x": [1], "y": {"animal mammal": 1}}` + "\n" + `{"x": [2], "y": {"mammal cat": 1}}` + "\n"})
+	code, _, errOut := twl(t, "", append([]string{"train", "--data", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "sp.tree"),
+		"--out", filepath.Join(dir, "m")}, quick...)...)
+	want := "twl train: warning: " + filepath.Join(dir, "sp.tree") + ":1: no line has a TAB: each of the 2 lines with spaces, " +
+		`such as "animal mammal", was read as the name of one node without edges; separate parent and child with a TAB, not spaces`
+	if code != 0 || !strings.HasPrefix(errOut, want) {
+		t.Errorf("exit %d, stderr %q; want %q", code, errOut, want)
 	}
 }
 
@@ -141,3 +276,13 @@ func TestWriteError(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestMain runs the command line it is given instead of the tests when it
+// is started as a child of 'twl bench cli' (benchChildEnv set), so that the
+// benchmark can run the test binary as it runs twl.
+func TestMain(m *testing.M) {
+	if os.Getenv(benchChildEnv) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}

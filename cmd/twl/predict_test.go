@@ -1,12 +1,23 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/twl-ldl/twl/labeldist"
+	"github.com/twl-ldl/twl/model"
+	"github.com/twl-ldl/twl/tree"
 )
 
 // readDists reads a JSON Lines file of {"label": mass} objects.
@@ -147,6 +158,9 @@ func TestPredictBadInput(t *testing.T) {
 		"other.tree":    "a\tb\nb\tc\n",
 		"test.jsonl":    ldlRows(3, 2, 5),
 		"renamed.jsonl": strings.ReplaceAll(ldlRows(3, 2, 5), `"c"`, `"d"`),
+		"noy3.jsonl":    ldlRows(2, 2, 5) + `{"x": [1, 2], "id": 3}` + "\n",
+		"badid.jsonl":   ldlRows(1, 2, 5) + `{"id": x1, "x": [1, 2]}` + "\n",
+		"late.jsonl":    ldlRows(1000, 2, 5) + `{"x": [1, 2], "y": {"a": 1}` + "\n",
 	}
 	for name, text := range files {
 		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
@@ -163,7 +177,10 @@ func TestPredictBadInput(t *testing.T) {
 		{"unknown label", []string{"--model", m, "--data", p("label.jsonl")}, `label.jsonl:1: unknown label: "zebra" is not a label of the model ` + m + " (3 labels)", true},
 		{"renamed label", []string{"--model", m, "--data", p("renamed.jsonl")}, `renamed.jsonl:1: unknown label: "d"`, true},
 		{"NaN feature", []string{"--model", m, "--data", p("nan.jsonl")}, "nan.jsonl:1: syntax error", true},
-		{"no targets", []string{"--model", m, "--data", p("noy.jsonl")}, `noy.jsonl:1: syntax error: no "y" (label distribution); predict reads the training format`, true},
+		{"no targets", []string{"--model", m, "--data", p("noy.jsonl")}, `noy.jsonl:1: syntax error: no "y" (label distribution); --targets needs a "y" on every line`, true},
+		{"no targets on line 3", []string{"--model", m, "--data", p("noy3.jsonl")}, `noy3.jsonl:3: syntax error: no "y" (label distribution); --targets needs a "y" on every line`, true},
+		{"bad extra key", []string{"--model", m, "--data", p("badid.jsonl")}, `badid.jsonl:2: syntax error: column 8: want a JSON value`, true},
+		{"late error", []string{"--model", m, "--data", p("late.jsonl")}, `late.jsonl:1001: syntax error`, true},
 		{"empty data", []string{"--model", m, "--data", p("empty.jsonl")}, "empty.jsonl: no samples", false},
 		{"missing data", []string{"--model", m, "--data", p("nope.jsonl")}, "nope.jsonl: no such file", false},
 		{"truncated model", []string{"--model", p("trunc.model"), "--data", p("test.jsonl")}, "trunc.model:", true},
@@ -199,6 +216,10 @@ func TestPredictUsage(t *testing.T) {
 		{[]string{"--model", "-", "--data", "-"}, "only one of --model and --data"},
 		{[]string{"--model", "m", "--data", "d", "--targets", "x", "--out", "x"}, "--targets needs a file of its own"},
 		{[]string{"--model", "m", "--data", "d", "extra"}, "predict takes no arguments"},
+		{[]string{"--model", "m", "--data", "d", "--top", "-1"}, "--top -1: want a positive number"},
+		{[]string{"--model", "m", "--data", "d", "--top", "1.5"}, "--top"},
+		{[]string{"--model", "m", "--data", "d", "--min-mass", "1.5"}, "--min-mass 1.5: want a mass between 0 and 1"},
+		{[]string{"--model", "m", "--data", "d", "--min-mass", "NaN"}, "--min-mass NaN"},
 	} {
 		code, stdout, stderr := twl(t, "", append([]string{"predict"}, tc.args...)...)
 		if code != 2 || stdout != "" || !strings.Contains(stderr, tc.msg) {
@@ -284,5 +305,258 @@ func TestMATTrainPredict(t *testing.T) {
 		if code != 1 || !strings.Contains(stderr, "is not a label of the model") {
 			t.Errorf("exit %d, %q", code, stderr)
 		}
+	}
+}
+
+// predictModel writes a model of L labels ("0" … "L−1", a star) and d
+// features with random weights to dir/r.model, with a standardization if
+// std, and returns its path and the model. Labels 1, 2, 3 and 7 have the
+// weights and bias of label 0, so that every prediction has equal masses,
+// often the largest.
+func predictModel(t *testing.T, dir string, L, d int, std bool, seed uint64) (string, *model.File) {
+	t.Helper()
+	m := model.NewLinear(d, L, rand.NewPCG(seed, 1))
+	w := m.W()
+	for i := range w {
+		w[i] *= 6 // predictions far from uniform
+	}
+	m.B()[0] += 2 // often the most probable
+	for _, j := range []int{1, 2, 3, 7} {
+		copy(w[j*d:(j+1)*d], w[:d])
+		m.B()[j] = m.B()[0]
+	}
+	tr := tree.Star(L)
+	f := model.NewFile(m, tr.Names())
+	f.Tree = model.TreeRef{Source: fmt.Sprintf("star:%d", L), SHA256: treeHash(tr)}
+	f.Loss = "kl"
+	if std {
+		rng := rand.New(rand.NewPCG(seed, 2))
+		f.Standardize = &model.Standardization{Mean: make([]float64, d), Scale: make([]float64, d)}
+		for k := range d {
+			f.Standardize.Mean[k], f.Standardize.Scale[k] = rng.NormFloat64(), 0.5+rng.Float64()
+		}
+	}
+	var b bytes.Buffer
+	if err := model.Save(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "r.model")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, loadModelFile(t, path) // as predict reads it
+}
+
+// predictRows returns n rows of d random features as JSON Lines, and the
+// features. Rows alternate between an "id" and no "y", a "y" of labels of
+// a star of L labels, and both.
+func predictRows(n, d, L int, seed uint64) (string, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	var b strings.Builder
+	X := make([]float64, n*d)
+	for i := range n {
+		x := X[i*d : (i+1)*d]
+		for k := range x {
+			x[k] = rng.NormFloat64()
+		}
+		xs, _ := json.Marshal(x)
+		y := fmt.Sprintf(`{"%d": 0.25, "%d": 0.75}`, rng.IntN(L), rng.IntN(L))
+		switch i % 3 {
+		case 0:
+			fmt.Fprintf(&b, `{"id": "s%d", "x": %s}`+"\n", i, xs)
+		case 1:
+			fmt.Fprintf(&b, `{"x": %s, "y": %s}`+"\n", xs, y)
+		default:
+			fmt.Fprintf(&b, `{"y": %s, "x": %s, "id": [%d, {"n": null}]}`+"\n", y, xs, i)
+		}
+	}
+	return b.String(), X
+}
+
+// TestPredictStreamsAsWhole checks that predicting batch by batch writes
+// exactly what the whole-batch computation wrote before streaming:
+// model.File.Predict on all rows at once, formatted by labeldist.Write.
+// Batches of 6 rows and of all rows; data with and without "y" and with
+// other keys; models with and without standardization.
+func TestPredictStreamsAsWhole(t *testing.T) {
+	const n, d, L = 101, 7, 300
+	dir := t.TempDir()
+	rows, X := predictRows(n, d, L, 1)
+	data := filepath.Join(dir, "d.jsonl")
+	os.WriteFile(data, []byte(rows), 0o644)
+	for _, std := range []bool{false, true} {
+		m, f := predictModel(t, dir, L, d, std, 2)
+		P := make([]float64, n*L)
+		f.Predict(P, X)
+		var want bytes.Buffer
+		if err := labeldist.Write(&want, f.LabelTree(), P); err != nil {
+			t.Fatal(err)
+		}
+		for _, batchBytes := range []int{8 * L * 6, 8 * L * 7, predictBatchBytes} {
+			saved := predictBatchBytes
+			predictBatchBytes = batchBytes
+			out := filepath.Join(dir, "p.jsonl")
+			code, stdout, stderr := twl(t, "", "predict", "--model", m, "--data", data)
+			code2, _, stderr2 := twl(t, "", "predict", "--model", m, "--data", data, "--out", out)
+			predictBatchBytes = saved
+			got, _ := os.ReadFile(out)
+			if code != 0 || code2 != 0 || stderr != "" || stderr2 != "" {
+				t.Fatalf("exit %d, %d: %s%s", code, code2, stderr, stderr2)
+			}
+			if stdout != want.String() || string(got) != want.String() {
+				t.Errorf("standardize %v, batch %d bytes: the output differs from the whole-batch prediction", std, batchBytes)
+			}
+		}
+	}
+}
+
+// TestPredictTopMinMass checks --top and --min-mass against the full
+// predictions: the labels kept and their order, by a sort written here.
+func TestPredictTopMinMass(t *testing.T) {
+	const n, d, L = 40, 5, 50
+	dir := t.TempDir()
+	rows, _ := predictRows(n, d, L, 3)
+	data := filepath.Join(dir, "d.jsonl")
+	os.WriteFile(data, []byte(rows), 0o644)
+	m, _ := predictModel(t, dir, L, d, true, 4)
+	code, full, stderr := twl(t, "", "predict", "--model", m, "--data", data)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	P := readDistsString(t, full)
+	ties := 0
+	for _, tc := range []struct {
+		top     int
+		minMass float64
+	}{{1, 0}, {5, 0}, {L, 0}, {2 * L, 0}, {0, 0.01}, {3, 0.02}, {0, 1}} {
+		args := []string{"predict", "--model", m, "--data", data}
+		if tc.top > 0 {
+			args = append(args, "--top", strconv.Itoa(tc.top))
+		}
+		if tc.minMass > 0 {
+			args = append(args, "--min-mass", strconv.FormatFloat(tc.minMass, 'g', -1, 64))
+		}
+		code, out, stderr := twl(t, "", args...)
+		if code != 0 || stderr != "" {
+			t.Fatalf("%q: exit %d, %s", args, code, stderr)
+		}
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != n {
+			t.Fatalf("%q: %d lines", args, len(lines))
+		}
+		for r, line := range lines {
+			// The expected labels: those of mass ≥ minMass, by decreasing
+			// mass and then label, the first top; all in label order
+			// without --top.
+			var keep []int
+			for j := range L {
+				if v := P[r][strconv.Itoa(j)]; v > 0 && v >= tc.minMass {
+					keep = append(keep, j)
+				}
+			}
+			if tc.top > 0 {
+				sort.SliceStable(keep, func(a, b int) bool {
+					return P[r][strconv.Itoa(keep[a])] > P[r][strconv.Itoa(keep[b])]
+				})
+				keep = keep[:min(tc.top, len(keep))]
+				for k := 1; k < len(keep); k++ {
+					if P[r][strconv.Itoa(keep[k-1])] == P[r][strconv.Itoa(keep[k])] {
+						ties++
+					}
+				}
+			}
+			want := "{"
+			for k, j := range keep {
+				if k > 0 {
+					want += ","
+				}
+				want += fmt.Sprintf("%q:%s", strconv.Itoa(j), strconv.FormatFloat(P[r][strconv.Itoa(j)], 'g', -1, 64))
+			}
+			want += "}"
+			if line != want {
+				t.Errorf("%q, row %d:\n%s\nwant\n%s", args[5:], r+1, line, want)
+			}
+		}
+	}
+	if ties == 0 {
+		t.Error("no row had equal masses at the top: the ties are not tested")
+	}
+	// The truncated rows are read by twl eval with --normalize.
+	os.WriteFile(filepath.Join(dir, "top.jsonl"), []byte(mustPredict(t, "--model", m, "--data", data, "--top", "3")), 0o644)
+	if code, _, stderr := twl(t, "", "eval", "--tree", "star:50", "--normalize", filepath.Join(dir, "top.jsonl"), filepath.Join(dir, "top.jsonl")); code != 0 {
+		t.Errorf("eval --normalize: exit %d, %s", code, stderr)
+	}
+}
+
+func mustPredict(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, stderr := twl(t, "", append([]string{"predict"}, args...)...)
+	if code != 0 {
+		t.Fatalf("predict %q: exit %d, %s", args, code, stderr)
+	}
+	return out
+}
+
+// readDistsString reads JSON Lines of {"label": mass} objects.
+func readDistsString(t *testing.T, s string) []map[string]float64 {
+	t.Helper()
+	var out []map[string]float64
+	for _, line := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+		var m map[string]float64
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// TestPredictXOnly predicts rows that have only "x" (and an "id"): the
+// predictions are those of the same features in training rows.
+func TestPredictXOnly(t *testing.T) {
+	dir := ldlDir(t)
+	m := trainQuick(t, dir)
+	train := ldlRows(10, 2, 5)
+	var xonly strings.Builder
+	for i, line := range strings.Split(strings.TrimSpace(train), "\n") {
+		x, _, _ := strings.Cut(strings.TrimPrefix(line, "{"), `, "y"`)
+		fmt.Fprintf(&xonly, `{"id": %d, %s}`+"\n", i, x)
+	}
+	os.WriteFile(filepath.Join(dir, "train.jsonl"), []byte(train), 0o644)
+	os.WriteFile(filepath.Join(dir, "x.jsonl"), []byte(xonly.String()), 0o644)
+	want := mustPredict(t, "--model", m, "--data", filepath.Join(dir, "train.jsonl"))
+	if got := mustPredict(t, "--model", m, "--data", filepath.Join(dir, "x.jsonl")); got != want || strings.Count(got, "\n") != 10 {
+		t.Errorf("x only:\n%s\nwant\n%s", got, want)
+	}
+	// Standard input, and a "y" of labels the model does not have, which is
+	// not read without --targets.
+	other := strings.ReplaceAll(train, `"a"`, `"zebra"`)
+	code, got, stderr := twl(t, other, "predict", "--model", m, "--data", "-")
+	if code != 0 || got != want {
+		t.Errorf("ignored y: exit %d, %s", code, stderr)
+	}
+	// --targets needs every "y".
+	code, got, stderr = twl(t, "", "predict", "--model", m, "--data", filepath.Join(dir, "x.jsonl"), "--targets", filepath.Join(dir, "t.jsonl"))
+	if code != 1 || got != "" || !strings.Contains(stderr, "x.jsonl:1: syntax error: no \"y\"") || exists(filepath.Join(dir, "t.jsonl")) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, got, stderr)
+	}
+}
+
+// TestPredictStopped cancels the run as SIGINT does: exit status 130, and
+// no output file.
+func TestPredictStopped(t *testing.T) {
+	dir := ldlDir(t)
+	m := trainQuick(t, dir)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(&stopSignal{syscall.SIGINT})
+	out, targets := filepath.Join(dir, "p.jsonl"), filepath.Join(dir, "t.jsonl")
+	var stdout, stderr bytes.Buffer
+	code := runContext(ctx, []string{"predict", "--model", m, "--data", filepath.Join(dir, "d.jsonl"), "--out", out, "--targets", targets},
+		strings.NewReader(""), &stdout, &stderr)
+	if code != 130 || exists(out) || exists(targets) || !strings.Contains(stderr.String(), "stopped by SIGINT") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 { // t.tree, d.jsonl, m.model
+		t.Errorf("files left: %v", entries)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"time"
 
@@ -36,7 +37,10 @@ The paper leaves these choices open; each is a flag:
 Everything follows --seed (PCG streams): the same command writes the same
 files, and the test set does not depend on --samples.
 
-DIR receives, each written atomically:
+DIR receives, all or nothing (a new DIR appears complete at the end, an
+existing one gets all four files at the end; DIR is checked to be writable
+before anything is generated; Ctrl-C or SIGTERM leaves nothing behind,
+exit status 130 or 143):
   tree.txt      the tree, one edge per line: parent<TAB>child<TAB>1
   train.jsonl   --samples lines {"x": [...], "y": {"label": mass, ...}}
   test.jsonl    --test lines, drawn from the same tree, W1 and W2
@@ -97,6 +101,9 @@ func runSynth(e *env, args []string) error {
 			*samples+*test, cfg.InputDim(), cfg.Nodes, formatBytes(bytes))
 	}
 
+	if err := checkDir(*out); err != nil {
+		return err
+	}
 	progress := func(format string, args ...any) {
 		if !*quiet {
 			fmt.Fprintf(e.stderr, format, args...)
@@ -105,8 +112,15 @@ func runSynth(e *env, args []string) error {
 	start := time.Now()
 	progress("synth: tree of %d nodes, W1 %d×%d, W2 %d×%d, %d + %d samples (seed %d)\n",
 		cfg.Nodes, cfg.Features, cfg.Hidden, cfg.Hidden, cfg.Nodes+1, *samples, *test, *seed)
-	d, err := synth.Generate(cfg, *seed, *samples, *test)
+	ctx := e.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	d, err := synth.GenerateContext(ctx, cfg, *seed, *samples, *test)
 	if err != nil {
+		return err
+	}
+	if err := e.stopped(); err != nil {
 		return err
 	}
 	progress("synth: generated in %s; writing %s\n", formatSeconds(time.Since(start).Seconds()), *out)

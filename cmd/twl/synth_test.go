@@ -101,8 +101,24 @@ func TestSynthUsageErrors(t *testing.T) {
 func TestSynthWriteError(t *testing.T) {
 	// --out under a regular file cannot be created: exit 1, no panic.
 	dir := write(t, map[string]string{"file": "x"})
-	code, _, errOut := twl(t, "", "synth", "--nodes", "5", "--samples", "2", "--quiet", "--out", filepath.Join(dir, "file", "sub"))
-	if code != 1 || !strings.HasPrefix(errOut, "twl: ") {
-		t.Errorf("exit %d, stderr %q", code, errOut)
+	code, _, errOut := twl(t, "", "synth", "--nodes", "5", "--samples", "2", "--out", filepath.Join(dir, "file", "sub"))
+	if code != 1 || errOut != "twl: cannot create "+filepath.Join(dir, "file", "sub")+": "+filepath.Join(dir, "file")+" is not a directory\n" {
+		t.Errorf("exit %d, stderr %q; want one line, before any work", code, errOut)
+	}
+}
+
+// TestSynthNewFolder: synth writes a new folder whole, with no temporary
+// folder left beside it.
+func TestSynthNewFolder(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "data")
+	if code, _, errOut := twl(t, "", "synth", "--nodes", "8", "--samples", "3", "--test", "2", "--quiet", "--out", out); code != 0 {
+		t.Fatal(errOut)
+	}
+	if names := dirNames(t, dir); len(names) != 1 || names[0] != "data" {
+		t.Errorf("beside the output: %q", names)
+	}
+	if names := dirNames(t, out); strings.Join(names, " ") != "synth.json test.jsonl train.jsonl tree.txt" {
+		t.Errorf("the output holds %q", names)
 	}
 }

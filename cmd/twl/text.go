@@ -101,25 +101,30 @@ func (tf *textFlags) tokenizer(fs *flags) (*vocab.Tokenizer, *vocab.Options, err
 // has a line starting with Root<TAB> is refused as ambiguous: read as an
 // edge list it would make "Root" a label, and a taxonomy with one child per
 // line reads as an edge list without error.
-func readLabelTree(spec string) (*tree.Tree, error) {
+func readLabelTree(spec string) (*tree.Tree, error) { return readTree(spec, nil) }
+
+// readTree is readLabelTree with the options of package tree: warn, when
+// not nil, receives its warnings (an edge list separated by spaces).
+func readTree(spec string, warn func(string)) (*tree.Tree, error) {
+	opts := &tree.Options{Warn: warn}
 	if path, ok := strings.CutPrefix(spec, "taxonomy:"); ok {
-		return tree.ReadTaxonomyFile(path, nil)
+		return tree.ReadTaxonomyFile(path, opts)
 	}
 	if path, ok := strings.CutPrefix(spec, "edges:"); ok {
-		return tree.ReadFile(path, nil)
+		return tree.ReadFile(path, opts)
 	}
 	data, err := os.ReadFile(spec)
 	if err != nil {
 		return nil, err
 	}
 	if filepath.Ext(spec) == ".taxonomy" {
-		return tree.ReadTaxonomy(bytes.NewReader(data), spec, nil)
+		return tree.ReadTaxonomy(bytes.NewReader(data), spec, opts)
 	}
 	if line := rootLine(data); line > 0 {
 		return nil, fmt.Errorf("%s:%d: a line starts with Root<TAB>, as in a toolkit taxonomy: "+
 			"give the tree as taxonomy:%s (or name it .taxonomy), or as edges:%s if Root is a node of an edge list", spec, line, spec, spec)
 	}
-	return tree.Read(bytes.NewReader(data), spec, nil)
+	return tree.Read(bytes.NewReader(data), spec, opts)
 }
 
 // treePath returns the file of a tree argument: spec without a taxonomy: or

@@ -14,6 +14,7 @@ import (
 	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/textmodel"
+	"github.com/twl-ldl/twl/train"
 )
 
 const textTrainAbout = `
@@ -45,9 +46,14 @@ words without a vector get random ones.
 The defaults are the paper's (hidden 200, 100 epochs, batch 100, Adam's lr
 0.001), with documents cut at 200 tokens. Everything random follows --seed:
 the same command gives the same model bit for bit, on any number of cores.
---checkpoint FILE makes training resumable: run the same command again after
-an interruption. Progress (epoch, losses, tokens/s, remaining time) goes to
-standard error, a summary to standard output.`
+--checkpoint FILE saves the state of training after every epoch; the file
+stays after training. After an interruption (Ctrl-C, a kill, a crash), run
+the same command again: training resumes after the last epoch saved. Ctrl-C
+(SIGINT) or SIGTERM stops at once, with exit status 130 (143): MODEL is not
+written, the checkpoint keeps the last complete epoch. The locations of
+MODEL and the checkpoint are checked to be writable before anything is read.
+Progress (epoch, losses, tokens/s, remaining time) goes to standard error, a
+summary to standard output.`
 
 const textTrainExamples = `  # 20 Newsgroups with its tree, fastText vectors and KL + TW; a few epochs.
   twl text train --train ../shared/data/text/20ng/train.jsonl --tree ../shared/data/text/20ng/20ng.tree \
@@ -164,8 +170,20 @@ func runTextTrain(e *env, args []string) error {
 	if opts.Loss, err = spec.newLoss(t); err != nil {
 		return err
 	}
-	m, h, err := textmodel.Fit(trainSet, valSet, opts)
+	var (
+		m *textmodel.Model
+		h train.History
+	)
+	err = e.interruptible(func() (err error) {
+		m, h, err = textmodel.Fit(trainSet, valSet, opts)
+		return err
+	})
 	if err != nil {
+		if e.stopped() != nil && *checkpoint != "" {
+			if _, serr := os.Stat(*checkpoint); serr == nil {
+				fmt.Fprintf(e.stderr, "twl text train: %s keeps the last complete epoch saved; run the same command again to resume\n", *checkpoint)
+			}
+		}
 		return err
 	}
 	var mb bytes.Buffer

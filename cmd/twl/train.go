@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/model"
@@ -19,7 +20,8 @@ star:N for labels named 0 … N−1); or a MATLAB .mat file with the matrices
 benchmarks, whose labels are named 0 … c−1: then TREE may be chain (ordinal
 labels: ages, ratings, time points), star (unordered labels) or a tree file
 with nodes of those names. Label rows that do not sum to 1 are rescaled, with
-a warning.
+a warning (the policy of every command: "Rows that do not sum to 1" in the
+README).
 
 The model is softmax(W·x + b), trained with Adam on mini-batches shuffled per
 epoch, on the loss
@@ -47,15 +49,29 @@ and how they were trained.
 
 --val FRAC holds out that fraction of the rows: the loss on them is printed
 each epoch and the weights of the best epoch are kept; --patience stops
-training after that many epochs without improvement. --checkpoint FILE saves
-the state of training after every epoch, atomically; run the same command
-again after an interruption and training resumes where it stopped, with the
-same result as an uninterrupted run.
+training after that many epochs without improvement.
 
-Progress (epoch, loss, elapsed and remaining time) goes to standard error, a
-summary to standard output (--format json: one JSON object). An error in
-the input is reported as FILE:LINE: what is wrong, with exit status 1, and
-then MODEL is not written; it is written all or nothing.`
+--checkpoint FILE saves the state of training atomically after every epoch
+(every N epochs with --checkpoint-every N, and after the last). The file
+stays after training. To resume after an interruption (Ctrl-C, a kill, a
+crash), run the same command again: training continues after the last
+epoch saved, with the same result, bit for bit, as an uninterrupted run.
+Run again once finished, it writes MODEL from the checkpoint without
+training; with a larger --epochs it trains on. A checkpoint of other data or
+settings is refused: remove it to start afresh.
+
+A run that diverges (a loss that is not finite, or more than 100 times that
+of predicting the uniform distribution, as --lr 1e10 gives) is an error and
+writes no model: lower --lr.
+
+Ctrl-C (SIGINT) or SIGTERM stops training before the next mini-batch:
+MODEL is not written, the checkpoint keeps the last complete epoch, and the
+exit status is 130 (143 for SIGTERM). Progress (epoch, loss, elapsed and
+remaining time) goes to standard error, a summary to standard output
+(--format json: one JSON object). An error in the input is reported as
+FILE:LINE: what is wrong, with exit status 1, and then MODEL is not written;
+it is written all or nothing, and the locations of MODEL and the checkpoint
+are checked to be writable before training starts.`
 
 const trainExamples = `  # An LDL benchmark with unordered labels (the defaults suit it).
   twl train --data SJAFFE.mat --tree star --out sjaffe.model
@@ -71,7 +87,8 @@ func runTrain(e *env, args []string) error {
 	fs := newFlags("train", "twl train --data DATA --tree TREE --out MODEL [flags]", trainAbout, trainExamples)
 	tf := addTrainFlags(fs)
 	out := fs.String("out", "", "write the model to `FILE`, all or nothing (required)")
-	checkpoint := fs.String("checkpoint", "", "save training state to `FILE` after every epoch, and resume from it if it exists")
+	checkpoint := fs.String("checkpoint", "", "save training state to `FILE` after every epoch, and resume from it if it exists (the file stays after training)")
+	checkpointEvery := fs.Int("checkpoint-every", 1, "with --checkpoint, save every `N` epochs (and after the last)")
 	format := fs.String("format", "text", "summary `FORMAT`: text or json")
 	pos, err := fs.parse(e, args)
 	if err != nil {
@@ -90,6 +107,8 @@ func runTrain(e *env, args []string) error {
 		return fs.fail("--format must be text or json, not %q", *format)
 	case *checkpoint != "" && *checkpoint == *out:
 		return fs.fail("--checkpoint and --out must be different files")
+	case *checkpointEvery < 1:
+		return fs.fail("--checkpoint-every must be at least 1, not %d", *checkpointEvery)
 	}
 
 	if err := checkNotInput(fs, map[string]string{"out": *out, "checkpoint": *checkpoint},
@@ -109,8 +128,14 @@ func runTrain(e *env, args []string) error {
 	if !*tf.quiet {
 		progress = e.stderr
 	}
-	res, err := fit(d, nil, tf.spec(*tf.data), progress, *checkpoint)
+	res, err := fit(d, nil, tf.spec(*tf.data), fitRun{ctx: e.ctx, progress: progress,
+		checkpoint: *checkpoint, checkpointEvery: *checkpointEvery})
 	if err != nil {
+		if e.stopped() != nil && *checkpoint != "" {
+			if _, serr := os.Stat(*checkpoint); serr == nil {
+				fmt.Fprintf(e.stderr, "twl train: %s keeps the last complete epoch saved; run the same command again to resume\n", *checkpoint)
+			}
+		}
 		return err
 	}
 	var mb bytes.Buffer

@@ -2,17 +2,23 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/twl-ldl/twl/model"
 )
@@ -378,3 +384,179 @@ func TestTrainChainStar(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// cancelAfter is a standard error that cancels a run, as SIGINT does, once
+// a progress line starts with prefix.
+type cancelAfter struct {
+	prefix string
+	cancel context.CancelCauseFunc
+	buf    bytes.Buffer
+}
+
+func (w *cancelAfter) Write(p []byte) (int, error) {
+	w.buf.Write(p)
+	if bytes.Contains(w.buf.Bytes(), []byte("\n"+w.prefix)) || bytes.HasPrefix(w.buf.Bytes(), []byte(w.prefix)) {
+		w.cancel(&stopSignal{syscall.SIGINT})
+	}
+	return len(p), nil
+}
+
+// TestTrainStopAndResume stops training after epoch 3 with checkpoints
+// every 2 epochs: exit status 130, no model, no temporary file, and the
+// checkpoint of epoch 2, from which the same command resumes and gives the
+// model of an uninterrupted run, bit for bit.
+func TestTrainStopAndResume(t *testing.T) {
+	dir := ldlDir(t)
+	p := func(name string) string { return filepath.Join(dir, name) }
+	args := func(out string, ck ...string) []string {
+		a := []string{"train", "--data", p("d.jsonl"), "--tree", p("t.tree"), "--epochs", "6", "--batch", "4", "--out", p(out)}
+		if len(ck) > 0 {
+			a = append(a, "--checkpoint", p(ck[0]), "--checkpoint-every", "2")
+		}
+		return a
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stderr := &cancelAfter{prefix: "epoch 3/", cancel: cancel}
+	var stdout bytes.Buffer
+	code := runContext(ctx, args("m", "ck"), strings.NewReader(""), &stdout, stderr)
+	if code != 130 || exists(p("m")) || stdout.Len() != 0 ||
+		!strings.Contains(stderr.buf.String(), p("ck")+" keeps the last complete epoch saved; run the same command again to resume") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.buf.String())
+	}
+	if names := dirNames(t, dir); strings.Join(names, " ") != "ck d.jsonl t.tree" {
+		t.Errorf("after the stop the folder holds %q", names)
+	}
+	var ck struct{ Epoch int }
+	if data, err := os.ReadFile(p("ck")); err != nil || json.Unmarshal(data, &ck) != nil || ck.Epoch != 2 {
+		t.Errorf("checkpoint of epoch %d (%v), want 2", ck.Epoch, err)
+	}
+	code, out, errOut := twl(t, "", append(args("m", "ck"), "--quiet")...)
+	if code != 0 || !strings.Contains(out, "(resumed after epoch 2)") {
+		t.Fatalf("resuming: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, _, errOut := twl(t, "", append(args("full"), "--quiet")...); code != 0 {
+		t.Fatal(errOut)
+	}
+	if a, b := loadModelFile(t, p("m")), loadModelFile(t, p("full")); !sameFloats(a.W, b.W) {
+		t.Error("the resumed model differs from the uninterrupted one")
+	}
+	// The checkpoint stays after training.
+	if !exists(p("ck")) {
+		t.Error("the checkpoint is gone after training")
+	}
+}
+
+// TestTrainDiverged: a learning rate far too large makes the loss explode
+// while staying finite; that is an error naming --lr, and no model.
+func TestTrainDiverged(t *testing.T) {
+	dir := ldlDir(t)
+	for _, cmd := range []string{"train", "cv"} {
+		args := append([]string{cmd, "--data", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "t.tree"), "--lr", "1e10"}, quick...)
+		if cmd == "train" {
+			args = append(args, "--out", filepath.Join(dir, "m"))
+		} else {
+			args = append(args, "--folds", "2", "--repeats", "1")
+		}
+		code, out, errOut := twl(t, "", args...)
+		if code != 1 || out != "" || !strings.Contains(errOut, "training diverged: the training loss is ") ||
+			!strings.Contains(errOut, "times the") || !strings.Contains(errOut, "try a smaller --lr (now 1e+10)") || exists(filepath.Join(dir, "m")) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", cmd, code, out, errOut)
+		}
+	}
+}
+
+// TestTrainMATByHeader: a MAT-file is recognized by its header whatever its
+// name; a JSON Lines file is not taken for one.
+func TestTrainMATByHeader(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "matfile", "testdata", "tiny_le.mat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := write(t, map[string]string{"data.bin": string(raw), "d.dat": ldlRows(3, 2, 1), "v73": v73Header()})
+	for name, want := range map[string]bool{"data.bin": true, "v73": true, "d.dat": false, "missing": false} {
+		if got := isMAT(filepath.Join(dir, name)); got != want {
+			t.Errorf("isMAT(%s) = %v", name, got)
+		}
+	}
+	// Read as a MAT-file: its variables are not those of a data set.
+	code, _, errOut := twl(t, "", "train", "--data", filepath.Join(dir, "data.bin"), "--tree", "star", "--out", filepath.Join(dir, "m"))
+	if code != 1 || !strings.Contains(errOut, `"features"`) {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	code, _, errOut = twl(t, "", "train", "--data", filepath.Join(dir, "v73"), "--tree", "star", "--out", filepath.Join(dir, "m"))
+	if code != 1 || !strings.Contains(errOut, "HDF5") {
+		t.Errorf("v7.3: exit %d, stderr %q", code, errOut)
+	}
+	if sj := filepath.Join("..", "..", "..", "shared", "data", "ldl", "SJAFFE.mat"); exists(sj) {
+		data, _ := os.ReadFile(sj)
+		os.WriteFile(filepath.Join(dir, "sjaffe"), data, 0o644)
+		if code, _, errOut := twl(t, "", append([]string{"train", "--data", filepath.Join(dir, "sjaffe"), "--tree", "star",
+			"--out", filepath.Join(dir, "m")}, quick...)...); code != 0 {
+			t.Errorf("SJAFFE without .mat: exit %d, %s", code, errOut)
+		}
+	}
+}
+
+// TestTrainSIGINT runs the built twl, interrupts training with SIGINT
+// once a checkpoint is written, and checks exit status 130, no temporary
+// file, the checkpoint present, and a resumed run from it.
+func TestTrainSIGINT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds twl")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT to send")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "twl")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	data := write(t, map[string]string{"t.tree": ldlTree, "d.jsonl": ldlRows(2000, 2, 1)})
+	p := func(name string) string { return filepath.Join(data, name) }
+	cmd := exec.Command(bin, "train", "--data", p("d.jsonl"), "--tree", p("t.tree"), "--epochs", "1000000",
+		"--batch", "8", "--checkpoint", p("ck"), "--out", p("m"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !exists(p("ck")) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // into later epochs and checkpoints
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("exit: %v; stderr tail %q", err, tail(stderr.String(), 400))
+	}
+	if !strings.HasSuffix(stderr.String(), "twl train: stopped by SIGINT; nothing half-written is left\n") {
+		t.Errorf("stderr tail %q", tail(stderr.String(), 400))
+	}
+	if names := dirNames(t, data); strings.Join(names, " ") != "ck d.jsonl t.tree" {
+		t.Errorf("after SIGINT the folder holds %q", names)
+	}
+	var ck struct{ Epoch int }
+	if raw, err := os.ReadFile(p("ck")); err != nil || json.Unmarshal(raw, &ck) != nil || ck.Epoch < 1 {
+		t.Fatalf("checkpoint: epoch %d, %v", ck.Epoch, err)
+	}
+	// Resumable: one more epoch from it.
+	code, out, errOut := twl(t, "", "train", "--data", p("d.jsonl"), "--tree", p("t.tree"), "--epochs", strconv.Itoa(ck.Epoch+1),
+		"--batch", "8", "--checkpoint", p("ck"), "--out", p("m"), "--quiet")
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("(resumed after epoch %d)", ck.Epoch)) {
+		t.Errorf("resuming: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// v73Header returns the 128-byte header of a MATLAB 7.3 (HDF5) file: its
+// text, 8 bytes of subsystem offset, version 0x0200 and "IM".
+func v73Header() string {
+	text := "MATLAB 7.3 MAT-file, Platform: GLNXA64, Created on: Mon Jan  1 00:00:00 2024 HDF5 schema 1.00 ."
+	return text + strings.Repeat(" ", 116-len(text)) + strings.Repeat("\x00", 8) + "\x00\x02IM" + strings.Repeat("\x00", 384)
+}
+
+func tail(s string, n int) string { return s[max(0, len(s)-n):] }

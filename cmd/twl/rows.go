@@ -1,0 +1,178 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/twl-ldl/twl/labeldist"
+	"github.com/twl-ldl/twl/tree"
+)
+
+// chunkRows is how many rows of a file of distributions the streaming
+// commands (distance, eval) hold at once: a chunk is read, scored in
+// parallel and written before the next is read, so memory does not grow
+// with the number of rows.
+const chunkRows = 4096
+
+// chunk holds sparse rows copied out of a labeldist.Reader: row r has the
+// labels idx[off[r]:off[r+1]] and their masses.
+type chunk struct {
+	idx   []int
+	mass  []float64
+	off   []int
+	lines []int
+}
+
+func (c *chunk) reset() {
+	c.idx, c.mass, c.off, c.lines = c.idx[:0], c.mass[:0], append(c.off[:0], 0), c.lines[:0]
+}
+
+func (c *chunk) add(v labeldist.Sparse, line int) {
+	if len(c.off) == 0 {
+		c.off = append(c.off, 0)
+	}
+	c.idx = append(c.idx, v.Index...)
+	c.mass = append(c.mass, v.Mass...)
+	c.off = append(c.off, len(c.idx))
+	c.lines = append(c.lines, line)
+}
+
+func (c *chunk) rows() int { return len(c.lines) }
+
+func (c *chunk) row(r int) ([]int, []float64) {
+	return c.idx[c.off[r]:c.off[r+1]], c.mass[c.off[r]:c.off[r+1]]
+}
+
+// bytes is the memory the chunk's rows take.
+func (c *chunk) bytes() int64 { return int64(16*len(c.idx) + 16*len(c.lines)) }
+
+// fill reads up to n more rows from rd into c and returns how many it read.
+// A reading error is returned with a hint about --normalize for rows that do
+// not sum to 1.
+func (c *chunk) fill(rd *labeldist.Reader, n int) (int, error) {
+	k := 0
+	for k < n && rd.Next() {
+		c.add(rd.Row(), rd.Line())
+		k++
+	}
+	return k, rowsErr(rd.Err())
+}
+
+// rowsErr adds the hint about --normalize to an ErrSum error.
+func rowsErr(err error) error {
+	if errors.Is(err, labeldist.ErrSum) {
+		return fmt.Errorf("%w (use --normalize to rescale rows; see \"Rows that do not sum to 1\" in the README)", err)
+	}
+	return err
+}
+
+// rowReader opens a file of distributions for streaming ("-": standard
+// input). The caller closes the returned Closer.
+func rowReader(e *env, path string, t *tree.Tree, opts *labeldist.Options) (*labeldist.Reader, io.Closer, error) {
+	r, name, err := e.open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return labeldist.NewReader(r, name, t, opts), r, nil
+}
+
+// noPartner is the error for two files that pair rows line by line when
+// one has more rows: it reads the rest of the longer one to count its rows,
+// and points at its first row without a partner. why ends the message.
+func noPartner(long, short *labeldist.Reader, firstLine int, aFirst bool, why string) error {
+	shortRows := short.Rows()
+	for long.Next() {
+	}
+	if err := long.Err(); err != nil {
+		return rowsErr(err)
+	}
+	a, b := long, short
+	if !aFirst {
+		a, b = short, long
+	}
+	return fmt.Errorf("%s:%d: distribution %d has no partner: %s has %s, %s has %d (%s)",
+		long.File(), firstLine, shortRows+1, a.File(), plural(a.Rows(), "distribution"), b.File(), b.Rows(), why)
+}
+
+// progress reports the rows a long streaming command has done, on standard
+// error, at most every two seconds and only once the command has run for
+// two seconds, so short runs print nothing.
+type progress struct {
+	w     io.Writer
+	what  string // "twl distance"
+	unit  string // "pairs"
+	start time.Time
+	next  time.Time
+	shown bool
+}
+
+func newProgress(w io.Writer, what, unit string) *progress {
+	now := time.Now()
+	return &progress{w: w, what: what, unit: unit, start: now, next: now.Add(2 * time.Second)}
+}
+
+// tick reports n units done, if it is time to.
+func (p *progress) tick(n int) {
+	now := time.Now()
+	if now.Before(p.next) {
+		return
+	}
+	p.next = now.Add(2 * time.Second)
+	p.shown = true
+	el := now.Sub(p.start)
+	fmt.Fprintf(p.w, "%s: %s %s, %s/s, elapsed %s\n", p.what, strconv.Itoa(n), p.unit,
+		strconv.FormatFloat(float64(n)/el.Seconds(), 'f', 0, 64), el.Round(time.Second))
+}
+
+// done reports the total if progress was shown.
+func (p *progress) done(n int) {
+	if p.shown {
+		el := time.Since(p.start)
+		fmt.Fprintf(p.w, "%s: done, %d %s in %s\n", p.what, n, p.unit, el.Round(10*time.Millisecond))
+	}
+}
+
+// fileSize returns the size of the regular file at path, or -1.
+func fileSize(path string) int64 {
+	if path == "-" {
+		return -1
+	}
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return -1
+	}
+	return fi.Size()
+}
+
+// readDense reads the distributions in the file path ("-": standard input)
+// into a dense Set, for the commands that need every row at once, and fails
+// as soon as the rows would take more than limit bytes (8 per row and
+// label), saying why they are held (why) and how much they need so far.
+func readDense(e *env, path string, t *tree.Tree, opts *labeldist.Options, limit int64, why string) (*labeldist.Set, error) {
+	rd, c, err := rowReader(e, path, t, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	L := t.Len()
+	s := &labeldist.Set{File: rd.File(), L: L}
+	for rd.Next() {
+		if need := 8 * float64(s.Rows+1) * float64(L); need > float64(limit) {
+			return nil, fmt.Errorf("%s: %s: %s of %d labels need %s, more than --max-memory %s",
+				rd.At(), why, plural(s.Rows+1, "row"), L, formatBytes(need), formatBytes(float64(limit)))
+		}
+		n := len(s.Data)
+		s.Data = append(s.Data, make([]float64, L)...)
+		rd.Row().Dense(s.Data[n:])
+		s.Rows++
+		s.Lines = append(s.Lines, rd.Line())
+	}
+	if err := rowsErr(rd.Err()); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
