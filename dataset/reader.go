@@ -7,33 +7,15 @@ import (
 	"sort"
 
 	"github.com/twl-ldl/twl/internal/jsonscan"
+	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/tree"
 )
 
-// Sparse is a label distribution held sparsely: Mass[k] is the mass of the
-// label of user index Index[k]; labels not listed have mass 0. The readers
-// give the indices in increasing order, without repeats, and positive
-// masses. The zero value is the empty distribution.
-type Sparse struct {
-	Index []int
-	Mass  []float64
-}
-
-// Len returns the number of labels listed.
-func (s Sparse) Len() int { return len(s.Index) }
-
-// Dense stores the distribution in dst, a row over all the labels: it
-// zeroes dst and sets dst[Index[k]] = Mass[k]. It panics if an index is out
-// of range of dst or the slices have different lengths.
-func (s Sparse) Dense(dst []float64) {
-	if len(s.Index) != len(s.Mass) {
-		panic("dataset: Sparse with len(Index) != len(Mass)")
-	}
-	clear(dst)
-	for k, j := range s.Index {
-		dst[j] = s.Mass[k]
-	}
-}
+// Sparse is a label distribution held sparsely, the type of package
+// labeldist: Mass[k] is the mass of the label of user index Index[k];
+// labels not listed have mass 0. The readers give the indices in increasing
+// order, without repeats, and positive masses.
+type Sparse = labeldist.Sparse
 
 // Targets says what a Reader does with the label distribution "y" of a
 // line.

@@ -192,7 +192,7 @@ func TestReaderMatchesReadJSONL(t *testing.T) {
 		}
 		row := make([]float64, L)
 		for i, s := range got {
-			Sparse{s.Index, s.Mass}.Dense(row)
+			Sparse{Index: s.Index, Mass: s.Mass}.Dense(row)
 			if !sameBits(row, ds.Y.RawRowView(i)) || !sameBits(s.X, ds.X.RawRowView(i)) {
 				t.Fatalf("trial %d, sample %d differs", trial, i)
 			}

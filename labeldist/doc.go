@@ -50,7 +50,11 @@
 // # Complexity
 //
 // Reading costs O(n) time for n bytes of input plus one map lookup per label
-// name, and Rows·L float64s of memory for the result (8·Rows·L bytes).
+// name. Read holds the result densely, Rows·L float64s (8·Rows·L bytes); a
+// Reader yields one row at a time as a Sparse row (its non-zero labels, in
+// increasing order, and their masses), in memory that depends on the longest
+// line and on L (one int per label, to catch duplicates) but not on the
+// number of rows: the way to read files over trees of 10⁵–10⁶ labels.
 // The parser is a hand-written scanner for the restricted grammar above: it
 // catches duplicate labels, which encoding/json silently merges, and runs
 // 1.2–4× faster than merely tokenizing the same input with encoding/json's

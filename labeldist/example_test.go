@@ -74,3 +74,21 @@ func ExampleFormat() {
 	// {"0":0.1,"2":0.2,"3":0.7} <nil>
 	// negative mass: "1": -0.5
 }
+
+// A Reader streams rows as their non-zero labels, whatever the size of the
+// tree or the number of rows.
+func ExampleReader() {
+	t, _ := tree.Read(strings.NewReader("animal\tmammal\nanimal\treptile\nmammal\tdog\nmammal\tcat\n"), "t.tree", nil)
+	in := "{\"cat\": 0.75, \"dog\": 0.25}\n\n{\"reptile\": 2, \"cat\": 2}\n"
+	rd := labeldist.NewReader(strings.NewReader(in), "rows.jsonl", t, &labeldist.Options{Normalize: true})
+	for rd.Next() {
+		row := rd.Row()
+		fmt.Println(rd.At(), row.Index, row.Mass)
+	}
+	if err := rd.Err(); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// rows.jsonl:1 [3 4] [0.25 0.75]
+	// rows.jsonl:3 [2 4] [0.5 0.5]
+}

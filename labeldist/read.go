@@ -110,15 +110,23 @@ func Read(r io.Reader, file string, t *tree.Tree, opts *Options) (*Set, error) {
 
 // Sparse is a distribution held by its non-zero masses: Mass[k] > 0 is the
 // mass of the label with user index Index[k], and Index is increasing.
-// Labels not listed have mass 0.
+// Labels not listed have mass 0. The zero value is the empty distribution.
+// Package dataset holds training targets in the same type.
 type Sparse struct {
 	Index []int
 	Mass  []float64
 }
 
-// Dense stores the distribution in dst, a vector of length L = t.Len()
-// (zeroed first), and returns dst. It panics if an index is out of range.
+// Len returns the number of labels listed.
+func (v Sparse) Len() int { return len(v.Index) }
+
+// Dense stores the distribution in dst, a vector over all the labels
+// (zeroed first), and returns dst. It panics if an index is out of range of
+// dst or Index and Mass differ in length.
 func (v Sparse) Dense(dst []float64) []float64 {
+	if len(v.Index) != len(v.Mass) {
+		panic("labeldist: Sparse with len(Index) != len(Mass)")
+	}
 	clear(dst)
 	for k, i := range v.Index {
 		dst[i] = v.Mass[k]

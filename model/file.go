@@ -2,6 +2,8 @@ package model
 
 import (
 	"bytes"
+	"cmp"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -94,6 +96,29 @@ type TreeRef struct {
 	SHA256 string `json:"sha256"`
 }
 
+// TreeHash returns the lower-case hex SHA-256 of t.Format(), the tree's
+// canonical edge list: the TreeRef.SHA256 of a model trained on t. It panics
+// if t is nil.
+func TreeHash(t *tree.Tree) string {
+	if t == nil {
+		panic("model: TreeHash of a nil tree")
+	}
+	sum := sha256.Sum256([]byte(t.Format()))
+	return hex.EncodeToString(sum[:])
+}
+
+// TreeRefOf returns the reference to t for a model file: source, how the
+// tree was given ("chain:N", "star:N" or a file name), and TreeHash(t). It
+// panics if t is nil.
+func TreeRefOf(t *tree.Tree, source string) TreeRef {
+	return TreeRef{Source: source, SHA256: TreeHash(t)}
+}
+
+// Matches reports whether t is the tree r refers to: whether its hash is
+// r.SHA256 (the source is not compared: the same tree may be given another
+// way). It panics if t is nil.
+func (r TreeRef) Matches(t *tree.Tree) bool { return TreeHash(t) == r.SHA256 }
+
 // Standardization maps feature k to (x_k − Mean[k]) / Scale[k].
 type Standardization struct {
 	Mean  []float64 `json:"mean"`
@@ -141,8 +166,13 @@ type File struct {
 }
 
 // NewFile returns a File holding a copy of m's parameters, with the format,
-// version and model kind set. It panics if len(labels) != m.Out.
+// version and model kind set. It panics if m is nil or len(labels) !=
+// m.Out. The caller fills Tree (see TreeRefOf), Loss and the optional
+// fields.
 func NewFile(m *Linear, labels []string) *File {
+	if m == nil {
+		panic("model: NewFile with a nil model")
+	}
 	if len(labels) != m.Out {
 		panic("model: NewFile needs one label per output")
 	}
@@ -372,9 +402,12 @@ func marshal(v any) []byte {
 }
 
 // Load reads a model file from r. name names it in error messages. Invalid
-// input is a *FileError ("NAME:LINE: ..." for JSON syntax and type errors,
-// "NAME: ..." otherwise) wrapping ErrNotModel, ErrVersion or ErrInvalid;
-// read errors of r are returned prefixed by name. Load never panics.
+// input is a *FileError ("NAME:LINE: ..." for JSON syntax and type errors
+// and for a null where a value belongs, "NAME: ..." otherwise) wrapping
+// ErrNotModel, ErrVersion or ErrInvalid; read errors of r are returned
+// prefixed by name. Every field is strict: a null is an error (ErrInvalid)
+// except as the whole value of "standardize" or "train", where it means
+// none. Load never panics.
 func Load(r io.Reader, name string) (*File, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -426,6 +459,14 @@ func Load(r io.Reader, name string) (*File, error) {
 		if _, ok := head[key]; !ok {
 			return fail(&FileError{Err: ErrInvalid, Msg: fmt.Sprintf("no %q", key)})
 		}
+	}
+
+	// encoding/json reads null into a number, a string or a list as if the
+	// field were absent (0, "", nil) without a word: a file damaged or
+	// edited by hand would then predict with zeros. Only "standardize" and
+	// "train" may be null.
+	if where, want, off, ok := strayNull(data); ok {
+		return fail(&FileError{Line: lineOf(data, off), Err: ErrInvalid, Msg: fmt.Sprintf("%s is null, want %s", where, want)})
 	}
 
 	var f File
@@ -492,6 +533,98 @@ func duplicateKey(data []byte) (key, prev string, off int64, ok bool) {
 		}
 	}
 	return "", "", 0, false
+}
+
+// wantAt says what the format puts at each key, for the message about a
+// null (lists say what their elements are).
+var wantAt = map[string]string{
+	"format": "a string", "model": "a string", "labels": "a string", "tree": "an object",
+	"source": "a string", "sha256": "a string", "loss": "a string", "data": "a string",
+	"stopped_early": "true or false", "version": "a number", "in": "a number", "W": "a number", "b": "a number",
+	"mean": "a number", "scale": "a number", "rows": "a number", "val_rows": "a number",
+	"epochs": "a number", "epochs_run": "a number", "best_epoch": "a number",
+	"resumed_from": "a number", "batch": "a number", "lr": "a number",
+	"weight_decay": "a number", "patience": "a number", "seed": "a number",
+	"train_loss": "a number", "val_loss": "a number", "seconds": "a number",
+	"sinkhorn_reg": "a number", "sinkhorn_iters": "a number",
+}
+
+// strayNull reports the first null of valid JSON data other than the value
+// of the top-level keys "standardize" and "train": where it is (`"W", row
+// 3, number 2`), what belongs there ("a number", ...) and the byte offset
+// just after it.
+func strayNull(data []byte) (where, want string, off int64, ok bool) {
+	type frame struct {
+		obj     bool
+		wantKey bool
+		key     string
+		index   int // 0-based, in an array
+	}
+	var stack []frame
+	// done records that a value of the innermost container is complete.
+	done := func() {
+		if len(stack) == 0 {
+			return
+		}
+		if top := &stack[len(stack)-1]; top.obj {
+			top.wantKey = true
+		} else {
+			top.index++
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", "", 0, false // io.EOF: no stray null (data is valid JSON)
+		}
+		if d, isDelim := tok.(json.Delim); isDelim && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+			done()
+			continue
+		}
+		if len(stack) > 0 {
+			if top := &stack[len(stack)-1]; top.obj && top.wantKey {
+				top.key, _ = tok.(string)
+				top.wantKey = false
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{obj: true, wantKey: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, frame{})
+			continue
+		case nil:
+			if len(stack) == 1 && (stack[0].key == "standardize" || stack[0].key == "train") {
+				break
+			}
+			if len(stack) == 0 {
+				return "", "", 0, false // the whole file: not a model, reported before
+			}
+			var parts []string
+			for i, fr := range stack {
+				switch {
+				case fr.obj:
+					parts = append(parts, fmt.Sprintf("%q", fr.key))
+					want = cmp.Or(wantAt[fr.key], "a value")
+				case i+1 < len(stack) && !stack[i+1].obj:
+					parts = append(parts, fmt.Sprintf("row %d", fr.index+1))
+				case i == 1 && stack[0].key == "W": // a whole row of W
+					parts = append(parts, fmt.Sprintf("row %d", fr.index+1))
+					want = "a list of numbers"
+				case want == "a number":
+					parts = append(parts, fmt.Sprintf("number %d", fr.index+1))
+				default:
+					parts = append(parts, fmt.Sprintf("item %d", fr.index+1))
+				}
+			}
+			return strings.Join(parts, ", "), want, dec.InputOffset(), true
+		}
+		done()
+	}
 }
 
 // jsonError turns an error of encoding/json on data into a *FileError with

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/twl-ldl/twl/model"
+	"github.com/twl-ldl/twl/tree"
 )
 
 // sampleFile returns a valid file with awkward numbers (subnormal, huge,
@@ -219,6 +220,19 @@ func TestLoadErrors(t *testing.T) {
 		{"repeated nested key", replace(`"epochs":5`, `"epochs":5,"epochs":6`), model.ErrInvalid, lineOf(good, `"epochs":5`), `key "epochs" appears twice`},
 		{"escaped repeated key", replace(`  "in": 3,`, `  "in": 3, "\u0069n": 4,`), model.ErrInvalid, lineOf(good, `"in": 3`), `key "in" appears twice`},
 		{"negative epochs", replace(`"epochs":5`, `"epochs":-5`), model.ErrInvalid, 0, `"epochs" is -5`},
+		// A null is read by encoding/json as if the field were absent (0,
+		// "", nil); only "standardize" and "train" may be null.
+		{"null weight", replace(`[5e-324,`, `[null,`), model.ErrInvalid, wLine + 1, `"W", row 1, number 1 is null, want a number`},
+		{"null bias", replace(`  "b": [`, `  "b": [null, `), model.ErrInvalid, lineOf(good, `  "b": [`), `"b", number 1 is null, want a number`},
+		{"null in", replace(`"in": 3`, `"in": null`), model.ErrInvalid, lineOf(good, `"in": 3`), `"in" is null, want a number`},
+		{"null mean", replace(`"mean": [1,`, `"mean": [1, null,`), model.ErrInvalid, lineOf(good, `"mean"`), `"standardize", "mean", number 2 is null`},
+		{"null mean list", replace(`"mean": [1,-2.5,1e-300]`, `"mean": null`), model.ErrInvalid, lineOf(good, `"mean"`), `"standardize", "mean" is null, want a number`},
+		{"null lr", replace(`"lr":0.001`, `"lr":null`), model.ErrInvalid, lineOf(good, `"lr"`), `"train", "lr" is null, want a number`},
+		{"null val_loss", replace(`"val_loss":0.25`, `"val_loss":null`), model.ErrInvalid, lineOf(good, `"lr"`), `"train", "val_loss" is null`},
+		{"null label", replace(`"<root>"`, `null`), model.ErrInvalid, lineOf(good, `"<root>"`), `"labels", item 2 is null, want a string`},
+		{"null tree", replace(`"tree": {`, `"tree": null, "x": {`), model.ErrInvalid, lineOf(good, `"tree"`), `"tree" is null, want an object`},
+		{"null W row", replace(`  "W": [`+"\n    [", `  "W": [`+"\n    null, ["), model.ErrInvalid, wLine + 1, `"W", row 1 is null, want a list of numbers`},
+		{"null version", replace(`"version": 1`, `"version": null`), model.ErrVersion, 0, "version null"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := model.Load(strings.NewReader(tc.text), "dir/m.model")
@@ -251,6 +265,45 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
+// TestLoadNullsAllowed checks the two places where null is the format's
+// own value: "standardize" (features used as they are) and "train" (no
+// record), and that a null inside a string is not mistaken for one.
+func TestLoadNullsAllowed(t *testing.T) {
+	f := sampleFile(t)
+	f.Standardize, f.Train = nil, nil
+	f.Loss = "null"
+	f.Labels[1] = "null"
+	data := save(t, f)
+	g, err := model.Load(bytes.NewReader(data), "m.model")
+	if err != nil || !sameBits(f, g) {
+		t.Errorf("nulls of the format: %v\n%s", err, data)
+	}
+}
+
+// TestTreeRefOf checks the reference to a tree against a hash computed
+// outside Go: tree.Chain(3).Format() is "0\t1\t1\n1\t2\t1\n", whose
+// SHA-256 by `printf '0\t1\t1\n1\t2\t1\n' | sha256sum` is e17aca84…3141c02.
+// The reference validates in a File and matches that tree only.
+func TestTreeRefOf(t *testing.T) {
+	const want = "e17aca845f00659942e04a67d9e74a58872b247f7125bac9920fc514d3141c02"
+	ch := tree.Chain(3)
+	if got := ch.Format(); got != "0\t1\t1\n1\t2\t1\n" {
+		t.Fatalf("Chain(3).Format() = %q; the expected hash is of another text", got)
+	}
+	ref := model.TreeRefOf(ch, "chain:3")
+	if ref.Source != "chain:3" || ref.SHA256 != want || model.TreeHash(ch) != want {
+		t.Errorf("TreeRefOf = %+v, want source chain:3 and sha256 %s", ref, want)
+	}
+	if !ref.Matches(ch) || !ref.Matches(tree.Chain(3)) || ref.Matches(tree.Star(3)) || ref.Matches(tree.Chain(4)) {
+		t.Error("Matches: want true for Chain(3) only")
+	}
+	f := sampleFile(t)
+	f.Tree = ref
+	if err := f.Validate(); err != nil {
+		t.Errorf("a file with TreeRefOf's reference: %v", err)
+	}
+}
+
 // TestLoadReadError checks that an I/O error is reported with the name.
 func TestLoadReadError(t *testing.T) {
 	_, err := model.Load(errReader{}, "m.model")
@@ -274,6 +327,7 @@ func FuzzLoad(f *testing.F) {
 		`"tree":{"source":"s","sha256":"` + strings.Repeat("ab", 32) + `"},"standardize":null,"loss":"kl","train":null,"W":[[1]],"b":[0]}`))
 	f.Add([]byte("null"))
 	f.Add([]byte(`{"W": [[1e999]]}`))
+	f.Add(bytes.Replace(good, []byte("[5e-324,"), []byte("[null,"), 1))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := model.Load(bytes.NewReader(data), "fuzz.model")
 		if err != nil {

@@ -17,10 +17,15 @@ type Linear struct {
 
 // NewLinear returns a model with In inputs and Out labels whose weights and
 // biases are drawn uniformly from [−1/√In, 1/√In], PyTorch's default for a
-// linear layer, from src. It panics if in or out is not positive.
+// linear layer, from src. It panics if in or out is not positive or src is
+// nil (there is no default source: every initialization is reproducible from
+// the seed of the caller's source).
 func NewLinear(in, out int, src rand.Source) *Linear {
 	if in <= 0 || out <= 0 {
 		panic("model: NewLinear needs positive dimensions")
+	}
+	if src == nil {
+		panic("model: NewLinear with a nil rand.Source")
 	}
 	m := &Linear{In: in, Out: out, Params: make([]float64, out*in+out)}
 	rng := rand.New(src)

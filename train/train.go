@@ -28,7 +28,8 @@ type Config struct {
 	// ones returned.
 	ValRows []int
 	// Patience stops training after this many epochs without a lower
-	// validation loss; 0 means never stop early. It needs ValRows.
+	// validation loss; 0 means never stop early. It needs ValRows: a
+	// positive Patience without validation rows is an error.
 	Patience int
 
 	// Progress receives one line per epoch (epoch, losses, elapsed and
@@ -86,6 +87,9 @@ type Data struct {
 }
 
 func (d Data) check(m *model.Linear, l loss.Loss) {
+	if m == nil || l == nil {
+		panic("train: nil model or loss")
+	}
 	if d.In != m.In || d.L != m.Out || l.Labels() != d.L {
 		panic("train: data, model and loss dimensions differ")
 	}
@@ -94,11 +98,34 @@ func (d Data) check(m *model.Linear, l loss.Loss) {
 	}
 }
 
+// checkTargets returns an error naming the first row and label of data
+// whose target mass is negative or not finite: values that are data, not
+// the programmer's mistakes, and that would otherwise train a wrong model
+// quietly. (A non-finite feature makes the loss NaN at once: ErrDiverged.)
+func (d Data) checkTargets() error {
+	for k, v := range d.Y {
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("train: row %d, label %d: target mass %v is negative or not finite", k/d.L, k%d.L, v)
+		}
+	}
+	return nil
+}
+
 // Fit trains the softmax-linear model m in place on data with loss l and
 // Adam configured by cfg.Adam, and returns the history: Train with m, its
 // data and its optimizer as the Learner.
+//
+// Shapes that disagree (data, model and loss), and a nil m or l, are
+// programmer errors and panic. A target mass that is negative or not
+// finite is an error naming its row and label, and so are the
+// configuration errors of Train; m is then left unchanged. A feature that
+// is not finite gives ErrDiverged in the first epoch.
+// Targets need not sum to 1: the loss sees them as given.
 func Fit(m *model.Linear, l loss.Loss, data Data, cfg Config) (History, error) {
 	data.check(m, l)
+	if err := data.checkTargets(); err != nil {
+		return History{}, err
+	}
 	return Train(newLinear(m, data, cfg.Adam), l, cfg)
 }
 
@@ -106,7 +133,15 @@ func Fit(m *model.Linear, l loss.Loss, data Data, cfg Config) (History, error) {
 // learner brings its own optimizer: cfg.Adam is Fit's, and Train does not
 // use it. On return the learner holds the parameters of the best epoch
 // (see Config.ValRows).
+//
+// A positive cfg.Patience without cfg.ValRows is an error. Negative
+// Epochs, Batch or Patience, validation rows out of range or repeated, a
+// nil learner or loss, and learner and loss of different sizes are
+// programmer errors and panic.
 func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
+	if ln == nil || l == nil {
+		panic("train: Train with a nil learner or loss")
+	}
 	if ln.Labels() != l.Labels() {
 		panic("train: learner and loss have different numbers of labels")
 	}
@@ -120,6 +155,9 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 	}
 	if epochs < 0 || batch < 0 || cfg.Patience < 0 {
 		panic("train: negative Epochs, Batch or Patience")
+	}
+	if cfg.Patience > 0 && len(cfg.ValRows) == 0 {
+		return History{}, fmt.Errorf("train: Patience %d needs validation rows (Config.ValRows)", cfg.Patience)
 	}
 	n := ln.Rows()
 	trainRows, valRows := splitRows(n, cfg.ValRows)
@@ -326,7 +364,8 @@ func splitRows(n int, val []int) (trainRows, valRows []int) {
 }
 
 // Evaluate returns the mean loss of m on the given rows of data, computed in
-// mini-batches of the given size (0: 256).
+// mini-batches of the given size (0: 256). Like Fit, it panics on a nil m
+// or l and on shapes that disagree.
 func Evaluate(m *model.Linear, l loss.Loss, data Data, rows []int, batch int) (float64, error) {
 	data.check(m, l)
 	return evaluate(newLinear(m, data, optim.Adam{}), l, rows, batch, nil)
@@ -335,6 +374,9 @@ func Evaluate(m *model.Linear, l loss.Loss, data Data, rows []int, batch int) (f
 // EvaluateLearner returns the mean loss of the learner on the given rows,
 // computed in mini-batches of the given size (0: 256).
 func EvaluateLearner(ln Learner, l loss.Loss, rows []int, batch int) (float64, error) {
+	if ln == nil || l == nil {
+		panic("train: nil learner or loss")
+	}
 	return evaluate(ln, l, rows, batch, nil)
 }
 

@@ -589,6 +589,11 @@ func TestFitErrors(t *testing.T) {
 		{"negative batch", func() { train.Fit(m, l, data, train.Config{Batch: -2}) }},
 		{"validation row out of range", func() { train.Fit(m, l, data, train.Config{ValRows: []int{4}}) }},
 		{"validation row repeated", func() { train.Fit(m, l, data, train.Config{ValRows: []int{1, 1}}) }},
+		{"nil model", func() { train.Fit(nil, l, data, train.Config{}) }},
+		{"nil loss", func() { train.Fit(m, nil, data, train.Config{}) }},
+		{"nil learner", func() { train.Train(nil, l, train.Config{}) }},
+		{"Evaluate nil model", func() { train.Evaluate(nil, l, data, nil, 0) }},
+		{"EvaluateLearner nil learner", func() { train.EvaluateLearner(nil, l, nil, 0) }},
 	} {
 		ok, v := testutil.Panics(c.f)
 		if !ok {
@@ -598,6 +603,53 @@ func TestFitErrors(t *testing.T) {
 		if s, _ := v.(string); !strings.HasPrefix(s, "train: ") {
 			t.Errorf("%s: panic value %v does not start with \"train: \"", c.name, v)
 		}
+	}
+}
+
+// TestFitDataErrors checks the errors of data and settings that Fit
+// returns rather than panics on: Patience without validation rows (the
+// command line refuses --patience without --val the same way), and a
+// negative or non-finite target mass. Each error names what is wrong (the
+// row and label of a bad value), and the model is left as it was.
+func TestFitDataErrors(t *testing.T) {
+	data, _ := teacher(23, 4, 2, 3, 1) // 4 rows, 2 features, 3 labels
+	l := loss.NewKL(3)
+	with := func(f func(d *train.Data)) train.Data {
+		d := data
+		d.X, d.Y = slices.Clone(data.X), slices.Clone(data.Y)
+		f(&d)
+		return d
+	}
+	for _, c := range []struct {
+		name string
+		data train.Data
+		cfg  train.Config
+		want string // in the message
+	}{
+		{"patience without validation", data, train.Config{Patience: 3}, "Patience 3 needs validation rows"},
+		{"patience with empty validation", data, train.Config{Patience: 1, ValRows: []int{}}, "needs validation rows"},
+		{"negative target", with(func(d *train.Data) { d.Y[2*3+1] = -0.25 }), train.Config{}, "row 2, label 1: target mass -0.25"},
+		{"NaN target", with(func(d *train.Data) { d.Y[0] = math.NaN() }), train.Config{}, "row 0, label 0: target mass NaN"},
+		{"infinite target", with(func(d *train.Data) { d.Y[3*3+2] = math.Inf(1) }), train.Config{}, "row 3, label 2: target mass +Inf"},
+	} {
+		m := model.NewLinear(2, 3, rand.NewPCG(1, 1))
+		before := slices.Clone(m.Params)
+		var err error
+		if ok, v := testutil.Panics(func() { _, err = train.Fit(m, l, c.data, c.cfg) }); ok {
+			t.Errorf("%s: panicked with %v, want an error", c.name, v)
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "train: ") {
+			t.Errorf("%s: error %v, want \"train: …%s…\"", c.name, err, c.want)
+		}
+		if !slices.Equal(m.Params, before) {
+			t.Errorf("%s: the model changed", c.name)
+		}
+	}
+	// Zero targets and targets that do not sum to 1 are accepted as given.
+	ok := with(func(d *train.Data) { d.Y[0], d.Y[1], d.Y[2] = 0, 0, 2 })
+	if _, err := train.Fit(model.NewLinear(2, 3, rand.NewPCG(1, 1)), l, ok, train.Config{Epochs: 1}); err != nil {
+		t.Errorf("targets (0, 0, 2): %v", err)
 	}
 }
 

@@ -13,7 +13,8 @@ import (
 // A[r*L : (r+1)*L]. Rows are split into contiguous blocks that run in
 // parallel (on the worker team of internal/parallel), each with its own
 // Workspace, so the results are identical bit for bit to computing the rows
-// one by one with a Workspace.
+// one by one with a Workspace, NaN for a row holding a NaN or an infinity
+// included.
 //
 // The workspaces are kept between calls. A Batch is not safe for concurrent
 // use: give each goroutine its own.
@@ -24,8 +25,11 @@ type Batch struct {
 }
 
 // NewBatch returns a Batch for t running on at most workers goroutines;
-// workers ≤ 0 means runtime.GOMAXPROCS(0).
+// workers ≤ 0 means runtime.GOMAXPROCS(0). It panics if t is nil.
 func NewBatch(t *tree.Tree, workers int) *Batch {
+	if t == nil {
+		panic("tw: NewBatch with a nil tree")
+	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -122,7 +126,8 @@ func (b *Batch) Embed(dst, A []float64) {
 // It embeds both sets once (O((nA+nB)·L) time, (nA+nB)·L extra floats) and
 // takes ℓ₁ distances between embeddings (O(nA·nB·L) time), parallel over the
 // rows of dst. Values agree with Distance up to rounding: the sums are
-// ordered differently.
+// ordered differently. A row of A (of B) holding a NaN or an infinity gives
+// NaN in its whole row (column) of dst, as its embedding is all NaN.
 func (b *Batch) Pairwise(dst, A, B []float64) {
 	L := b.tree.Len()
 	if len(A)%L != 0 || len(B)%L != 0 {

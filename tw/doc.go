@@ -43,10 +43,13 @@
 // Vectors are indexed in the tree's user order (see package tree) and have
 // length t.Len(); the virtual root of a forest never carries mass. A length
 // mismatch is a programmer error and panics. Values are not validated on the
-// hot path: NaN in gives NaN out, and if a and b have different total mass
-// the result is the closed form above, which is then not a transport
-// distance. Validate inputs once where they enter the program (package
-// labeldist does this for files).
+// hot path, but NaN in gives NaN out: a NaN or an infinity anywhere in a or
+// b, the root's mass included, makes the distance NaN, and the gradient or
+// embedding all NaN (as do finite masses so large that Σa − Σb overflows).
+// One test of the total difference, which every mass enters, catches them
+// all. If a and b have different total mass the result is the closed form
+// above, which is then not a transport distance. Validate inputs once where
+// they enter the program (package labeldist does this for files).
 //
 // # Kernels
 //

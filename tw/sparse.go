@@ -44,7 +44,8 @@ import (
 // power of two, both are exact.
 //
 // A Sparse holds scratch memory and is not safe for concurrent use; make
-// one per goroutine. Values are not validated: NaN in gives NaN out.
+// one per goroutine. Values are not validated, but a NaN or infinite mass
+// anywhere, the root included, gives NaN, as for Workspace.Distance.
 type Sparse struct {
 	t      *tree.Tree
 	o      tree.Order
@@ -92,12 +93,16 @@ func (s *Sparse) Distance(ai []int, am []float64, bi []int, bm []float64) float6
 	}
 	pos, pre := s.o.Position, s.o.Pre
 	n := s.nodes[:0]
+	// total, Σa − Σb, is fed by every mass: it is finite exactly when all
+	// of them are, as for Workspace.Distance.
+	var total float64
 	for k, i := range ai {
 		if uint(i) >= uint(L) {
 			panic("tw: sparse label out of range")
 		}
 		p := pos[i]
 		n = append(n, sparseNode{pre: pre[p], pos: p, d: am[k]})
+		total += am[k]
 	}
 	for k, i := range bi {
 		if uint(i) >= uint(L) {
@@ -105,6 +110,11 @@ func (s *Sparse) Distance(ai []int, am []float64, bi []int, bm []float64) float6
 		}
 		p := pos[i]
 		n = append(n, sparseNode{pre: pre[p], pos: p, d: -bm[k]})
+		total -= bm[k]
+	}
+	if math.IsNaN(total) || math.IsInf(total, 0) {
+		s.nodes = n
+		return math.NaN()
 	}
 	n = sortMerge(n, true)
 	if len(n) == 0 || len(n) == 1 && n[0].pre == 0 {

@@ -22,8 +22,11 @@ type Workspace struct {
 	clean   bool    // d is all zero (left so by the last downward sweep)
 }
 
-// NewWorkspace returns a workspace for t.
+// NewWorkspace returns a workspace for t. It panics if t is nil.
 func NewWorkspace(t *tree.Tree) *Workspace {
+	if t == nil {
+		panic("tw: NewWorkspace with a nil tree")
+	}
 	ord := t.Order()
 	w := &Workspace{
 		tree: t,
@@ -54,7 +57,7 @@ func (w *Workspace) check(name string, x []float64) {
 	}
 }
 
-// Distance returns TW(a, b).
+// Distance returns TW(a, b), or NaN if a or b holds a NaN or an infinity.
 func (w *Workspace) Distance(a, b []float64) float64 {
 	w.check("a", a)
 	w.check("b", b)
@@ -63,18 +66,26 @@ func (w *Workspace) Distance(a, b []float64) float64 {
 
 // DistanceGrad returns TW(a, b) and stores its subgradient with respect to a
 // in grad (see the package documentation for the choice at kinks). grad may
-// be the same slice as a or b: both are read before grad is written.
+// be the same slice as a or b: both are read before grad is written. If a
+// or b holds a NaN or an infinity, the distance and every element of grad
+// are NaN.
 func (w *Workspace) DistanceGrad(grad, a, b []float64) float64 {
 	w.check("grad", grad)
 	w.check("a", a)
 	w.check("b", b)
 	v := w.up(a, b)
 	w.down(grad)
+	if v != v {
+		fillNaN(grad)
+	}
 	return v
 }
 
 // LogitGrad returns TW(softmax(z), b) and stores its gradient with respect to
-// the logits z in grad. grad may be the same slice as z or b.
+// the logits z in grad. grad may be the same slice as z or b. A NaN or +Inf
+// in z, or a NaN or an infinity in b, makes the distance and every element
+// of grad NaN; a logit of −Inf is a probability of exactly zero (but all of
+// them −Inf is NaN).
 func (w *Workspace) LogitGrad(grad, z, b []float64) float64 {
 	w.check("grad", grad)
 	w.check("z", z)
@@ -82,8 +93,21 @@ func (w *Workspace) LogitGrad(grad, z, b []float64) float64 {
 	fmath.Softmax(w.p, z)
 	v := w.up(w.p, b)
 	w.down(grad)
+	if v != v {
+		fillNaN(grad)
+		return v
+	}
 	chainSoftmax(grad, w.p)
 	return v
+}
+
+// fillNaN sets every element of x to NaN: the gradient of a distance that is
+// NaN because an input was not finite.
+func fillNaN(x []float64) {
+	nan := math.NaN()
+	for i := range x {
+		x[i] = nan
+	}
 }
 
 // Prob returns the probabilities softmax(z) computed by the last call to
@@ -94,6 +118,7 @@ func (w *Workspace) Prob() []float64 { return w.p }
 // Embed stores Φ(a) in dst: dst[i] = w_i · a(Γ(i)), the weight of the edge
 // above user node i times the mass of the subtree rooted at i (zero for a
 // real root, which has no edge above it). Then TW(a, b) = ‖Φ(a) − Φ(b)‖₁.
+// If a holds a NaN or an infinity, every element of dst is NaN.
 func (w *Workspace) Embed(dst, a []float64) {
 	w.check("dst", dst)
 	w.check("a", a)
@@ -101,6 +126,10 @@ func (w *Workspace) Embed(dst, a []float64) {
 	w.gather(a)
 	for k := len(d) - 1; k >= 1; k-- {
 		d[par[k]] += d[k]
+	}
+	if !finite(d[0]) { // the total mass: some input is NaN or infinite
+		fillNaN(dst)
+		return
 	}
 	wt := w.ord.Weight[:len(d)]
 	lab = lab[:len(d)]
@@ -136,8 +165,10 @@ func (w *Workspace) gather(a []float64) {
 // each position, once its own subtree is complete, adds its difference into
 // its parent's. Unit (uniform) weights skip the weight array, and user
 // vectors already in internal order are read in place, folding the
-// difference a − b into the sweep. (w.d[0], the root's difference, is not
-// needed by anything and is left unfinished.)
+// difference a − b into the sweep. The root's difference, the total
+// Σa − Σb, is only checked: if it is not finite, some input was NaN or
+// infinite, and up returns NaN. (In an identity layout w.d[0] is left
+// without the root's own difference.)
 func (w *Workspace) up(a, b []float64) float64 {
 	d := w.d
 	n := len(d)
@@ -150,6 +181,15 @@ func (w *Workspace) up(a, b []float64) float64 {
 		}
 		w.clean = false
 		s := w.upRange(a, b, off, 1, n, 0)
+		// d[0] now holds the children's differences; a real root adds its
+		// own (the sweep stops at position 1).
+		total := d[0]
+		if off == 0 {
+			total += a[0] - b[0]
+		}
+		if !finite(total) {
+			return math.NaN()
+		}
 		if w.uniform {
 			return w.unit * s
 		}
@@ -170,16 +210,25 @@ func (w *Workspace) up(a, b []float64) float64 {
 			s += math.Abs(x)
 			d[par[k]] += x
 		}
-		return w.unit * s
+		s *= w.unit
+	} else {
+		wt := w.ord.Weight[:n]
+		for k := n - 1; k >= 1; k-- {
+			x := d[k]
+			s += wt[k] * math.Abs(x)
+			d[par[k]] += x
+		}
 	}
-	wt := w.ord.Weight[:n]
-	for k := n - 1; k >= 1; k-- {
-		x := d[k]
-		s += wt[k] * math.Abs(x)
-		d[par[k]] += x
+	if !finite(d[0]) { // the total difference Σa − Σb
+		return math.NaN()
 	}
 	return s
 }
+
+// finite reports whether x is neither NaN nor infinite. A single test on the
+// total difference Σa − Σb catches a NaN or an infinity anywhere in a or b:
+// it propagates into every sum it enters (+Inf and −Inf together give NaN).
+func finite(x float64) bool { return x-x == 0 }
 
 // down turns the subtree differences left in w.d by up into the gradient,
 // the sum of w_e·sign(difference) along each root path, by one forward
@@ -254,7 +303,7 @@ func chainSoftmax(g, p []float64) {
 }
 
 // Distance returns TW(a, b) on t. It allocates a workspace per call; use a
-// Workspace to compute many distances.
+// Workspace to compute many distances. It panics if t is nil.
 func Distance(t *tree.Tree, a, b []float64) float64 {
 	return NewWorkspace(t).Distance(a, b)
 }

@@ -7,8 +7,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -272,7 +270,7 @@ func loadLDL(e *env, fs *flags, dataPath, treeSpec string) (*ldlData, error) {
 		if err := matColumns(ds, t, dataPath, treeSpec); err != nil {
 			return nil, err
 		}
-		return &ldlData{file: dataPath, ds: ds, t: t, ref: treeRef(t, source)}, nil
+		return &ldlData{file: dataPath, ds: ds, t: t, ref: model.TreeRefOf(t, source)}, nil
 	}
 	t, source, err := resolveTree(fs, treeSpec, 0)
 	if err != nil {
@@ -288,7 +286,7 @@ func loadLDL(e *env, fs *flags, dataPath, treeSpec string) (*ldlData, error) {
 		return nil, err
 	}
 	warnReport(e, fs, rep)
-	return &ldlData{file: name, ds: ds, t: t, ref: treeRef(t, source)}, nil
+	return &ldlData{file: name, ds: ds, t: t, ref: model.TreeRefOf(t, source)}, nil
 }
 
 func warnReport(e *env, fs *flags, rep dataset.Report) {
@@ -365,16 +363,6 @@ func matColumns(ds *dataset.Dataset, t *tree.Tree, dataPath, treePath string) er
 	ds.Y = mat.NewDense(n, L, y)
 	ds.Labels = t.Names()
 	return nil
-}
-
-// treeRef is the reference to t in a model file.
-func treeRef(t *tree.Tree, source string) model.TreeRef {
-	return model.TreeRef{Source: source, SHA256: treeHash(t)}
-}
-
-func treeHash(t *tree.Tree) string {
-	sum := sha256.Sum256([]byte(t.Format()))
-	return hex.EncodeToString(sum[:])
 }
 
 // fitSpec is one training run's configuration.
@@ -477,7 +465,7 @@ func fit(d *ldlData, rows []int, s fitSpec, run fitRun) (*fitResult, error) {
 		Adam:    optim.Adam{LR: s.lr, WeightDecay: s.weightDecay, DecayEnd: s.decayEnd(m)},
 		ValRows: valRows, Patience: s.patience, Progress: run.progress,
 		Checkpoint: run.checkpoint, CheckpointEvery: run.checkpointEvery, Context: run.ctx,
-		Tag: "tree " + treeHash(d.t),
+		Tag: "tree " + model.TreeHash(d.t),
 	}
 	start := time.Now()
 	data := train.Data{X: sub.X.RawMatrix().Data, Y: sub.Y.RawMatrix().Data, N: n, In: in, L: L}

@@ -25,9 +25,10 @@
 // files are reported as "FILE:LINE: what is wrong". The exit status is 0 on
 // success, 1 on an error and 2 on a mistake in the command line.
 //
-// SIGINT (Ctrl-C) or SIGTERM asks a command to stop: it finishes the row,
-// epoch or fold at hand, removes its temporary files, keeps the last
-// complete checkpoint, and exits with status 130 (SIGINT) or 143 (SIGTERM).
+// SIGINT (Ctrl-C) or SIGTERM asks a command to stop: it stops at the next
+// mini-batch, chunk of rows, fold or case, removes its temporary files,
+// keeps the last complete checkpoint, and exits with status 130 (SIGINT) or
+// 143 (SIGTERM).
 // Outputs are written all or nothing, so none is left half-written. A
 // second signal stops at once, removing the temporary files.
 package main

@@ -13,6 +13,7 @@ import (
 	"github.com/twl-ldl/twl/dataset"
 	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/textmodel"
 	"github.com/twl-ldl/twl/train"
 )
@@ -154,7 +155,7 @@ func runTextTrain(e *env, args []string) error {
 	opts := textmodel.Options{
 		Tokenizer: *tk, Vocab: *vopts, Hidden: *hidden, EmbDim: *embDim, TrainEmb: *trainEmb,
 		Target: mode, AsGiven: *tf.asGiven, Epochs: *epochs, Batch: *batch, LR: *lr, Patience: *patience, Seed: *seed,
-		Checkpoint: *checkpoint, Tree: textmodel.TreeRef{Source: treeSrc, SHA256: treeHash(t)}, Data: *trainPath,
+		Checkpoint: *checkpoint, Tree: textmodel.TreeRef{Source: treeSrc, SHA256: model.TreeHash(t)}, Data: *trainPath,
 	}
 	if !*quiet {
 		opts.Progress = e.stderr

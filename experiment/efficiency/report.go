@@ -46,7 +46,8 @@ func (r *Result) Markdown() string {
 	p("the tree-Wasserstein distance TW on a random tree with unit weights, and the Sinkhorn ")
 	p("Wasserstein loss W¹ (log domain, λ = %g, %d iterations) on the cost 11ᵀ − I. ", r.Lambda, r.Iters)
 	p("**Paper**: the published Table 3 (PyTorch). **twl**: this run. ")
-	p("**Elsewhere**: POT and PyTorch on a CPU of the same kind as this machine (REFERENCE.md), not the paper's.\n\n")
+	p("**Elsewhere**: POT and PyTorch on a CPU of the same kind as this machine (REFERENCE.md, at `../shared/REFERENCE.md` relative to the repository), not the paper's. ")
+	p("For TW the first of them is the strongest PyTorch form, an Euler tour: nodes in depth-first order, subtree sums as differences of one cumulative sum, autograd for the gradient.\n\n")
 
 	p("| L | Loss | Paper time (s) | Paper memory | twl time | twl allocated | twl peak RSS − start | Elsewhere, CPU (REFERENCE.md) |\n")
 	p("|---:|---|---:|---:|---:|---:|---:|---|\n")
@@ -72,7 +73,8 @@ func (r *Result) Markdown() string {
 			switch c.Method {
 			case TWLossGrad:
 				pt, pm = pub(paperTW)
-				ref = joinRefs(s.Labels, "PyTorch level-wise scatter", refTorchScatter, "PyTorch sparse subtree matrix", refTorchSparse)
+				ref = joinRefs(s.Labels, "PyTorch Euler tour (strongest)", refTorchEuler,
+					"PyTorch level-wise scatter", refTorchScatter, "PyTorch sparse subtree matrix", refTorchSparse)
 			case SinkhornCold:
 				pt, pm = pub(paperCPU)
 				ref = joinRefs(s.Labels, "POT sinkhorn2 log", refPOT)
@@ -152,11 +154,42 @@ func (r *Result) findings(b *strings.Builder) {
 		if pt, ok := paperTW[s.Labels]; ok && t != nil && t.Skipped == "" {
 			parts = append(parts, fmt.Sprintf("the paper's TW took %s s, %s× twl's", pt.TimeText, ratio(pt.Seconds, t.Seconds)))
 		}
+		if e, ok := refTorchEuler[s.Labels]; ok && t != nil && t.Skipped == "" {
+			parts = append(parts, fmt.Sprintf("PyTorch's strongest TW (Euler tour, REFERENCE.md) %s, %s× twl's time", e.timeText(), e.times(t.Seconds)))
+		}
+		if e, ok := refTorchScatter[s.Labels]; ok && t != nil && t.Skipped == "" {
+			parts = append(parts, fmt.Sprintf("its level-wise scatter %s, %s×", e.timeText(), e.times(t.Seconds)))
+		}
 		if len(parts) > 0 {
 			p("- L = %s: %s.\n", pow10(s.Labels), strings.Join(parts, "; "))
 		}
 	}
 	p("\n")
+}
+
+// timeText is the time of a reference figure alone: "4.2–6.4 ms".
+func (v reference) timeText() string {
+	if v.Max > 0 {
+		unit, scale := secondsUnit(v.Max)
+		return trimZeros(sig3(v.Seconds*scale)) + "–" + trimZeros(sig3(v.Max*scale)) + " " + unit
+	}
+	return formatSeconds(v.Seconds)
+}
+
+// times is the reference time over twl's time t: "21.0–32.0" for a range.
+func (v reference) times(t float64) string {
+	if v.Max > 0 {
+		return ratio(v.Seconds, t) + "–" + ratio(v.Max, t)
+	}
+	return ratio(v.Seconds, t)
+}
+
+// trimZeros drops trailing zeros after a decimal point: "4.20" → "4.2".
+func trimZeros(s string) string {
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
 }
 
 func ratio(a, b float64) string {
@@ -345,14 +378,15 @@ func (r *Result) timeFigure() *plotutil.Figure {
 		pubSeries("paper TW", paperTW, twColor, 4, pt),
 		pubSeries("paper W¹ CPU", paperCPU, skColor, 4, pt),
 		pubSeries("paper W¹ GPU", paperGPU, skColor2, 5, pt),
-		refSeries("ref. PyTorch TW, CPU", refTorchScatter, refColor, 3, func(v reference) float64 { return v.Seconds }),
+		refSeries("ref. PyTorch TW Euler tour, CPU", refTorchEuler, refColor, 1, func(v reference) float64 { return v.Seconds }),
+		refSeries("ref. PyTorch TW level-wise, CPU", refTorchScatter, refColor, 3, func(v reference) float64 { return v.Seconds }),
 		refSeries("ref. POT Sinkhorn, CPU", refPOT, refColor2, 2, func(v reference) float64 { return v.Seconds }),
 	)
 	f := plotutil.LogLog("Time of one loss evaluation", "labels L", "time per call", ss)
 	f.Width, f.Height = figureWidth, figureHeight
 	f.Plot.Y.Tick.Marker = plotutil.LogTicks{Format: formatSeconds}
 	f.Plot.X.Tick.Marker = plotutil.LogTicks{Format: pow10Plain}
-	f.Notes = append(f.Notes, "Dashed: the paper's published figures, and figures measured outside twl on this kind of machine (ref.: REFERENCE.md).")
+	f.Notes = append(f.Notes, "Dashed: the paper's published figures, and figures measured outside twl on this kind of machine (ref.: REFERENCE.md; a range drawn at its fastest).")
 	if l := r.notRun(); l != "" {
 		f.Notes = append(f.Notes, "twl Sinkhorn not run at L = "+l+": not enough memory (see the memory plot).")
 	}
@@ -385,7 +419,8 @@ func (r *Result) memoryFigure() *plotutil.Figure {
 		pubSeries("paper TW", paperTW, twColor, 4, pm),
 		pubSeries("paper W¹ CPU", paperCPU, skColor, 4, pm),
 		pubSeries("paper W¹ GPU", paperGPU, skColor2, 5, pm),
-		refSeries("ref. PyTorch TW, CPU, peak", refTorchScatter, refColor, 3, func(v reference) float64 { return v.Peak }),
+		refSeries("ref. PyTorch TW Euler tour, CPU, peak", refTorchEuler, refColor, 1, func(v reference) float64 { return v.Peak }),
+		refSeries("ref. PyTorch TW level-wise, CPU, peak", refTorchScatter, refColor, 3, func(v reference) float64 { return v.Peak }),
 		refSeries("ref. POT Sinkhorn, CPU, peak", refPOT, refColor2, 2, func(v reference) float64 { return v.Peak }),
 	)
 	f := plotutil.LogLog("Memory of one loss evaluation", "labels L", "bytes", ss)
