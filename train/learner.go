@@ -73,6 +73,12 @@ func (ln *linear) Labels() int { return ln.d.L }
 
 func (ln *linear) Targets(dst []float64, rows []int) {
 	L := ln.d.L
+	if sy := ln.d.YSparse; ln.d.Y == nil && sy != nil {
+		for k, r := range rows {
+			sy.Dense(dst[k*L:(k+1)*L], r)
+		}
+		return
+	}
 	for k, r := range rows {
 		copy(dst[k*L:(k+1)*L], ln.d.Y[r*L:(r+1)*L])
 	}
@@ -149,7 +155,21 @@ func (ln *linear) Key() string {
 func dataHash(d Data) string {
 	h := fnv.New64a()
 	var b [8]byte
-	for _, xs := range [][]float64{d.X, d.Y} {
+	ys := d.Y
+	if sy := d.YSparse; d.Y == nil && sy != nil {
+		// The sparse form is hashed as such: the same targets held
+		// densely give another hash, and their checkpoints are not
+		// shared.
+		h.Write([]byte("sparse"))
+		for _, ints := range [][]int{sy.Off, sy.Index} {
+			for _, v := range ints {
+				binary.LittleEndian.PutUint64(b[:], uint64(v))
+				h.Write(b[:])
+			}
+		}
+		ys = sy.Mass
+	}
+	for _, xs := range [][]float64{d.X, ys} {
 		for _, x := range xs {
 			binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
 			h.Write(b[:])

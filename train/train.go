@@ -79,11 +79,65 @@ type History struct {
 var ErrDiverged = errors.New("train: loss is not finite (diverged)")
 
 // Data is a training set: X holds N rows of In features, Y N rows of L
-// label masses, both row-major.
+// label masses, both row-major. Targets over many labels can be held
+// sparsely instead: with Y nil, YSparse holds them by their non-zero
+// masses, and each mini-batch's targets are made dense as the loss needs
+// them, in reused memory. Both forms train to the same bits.
 type Data struct {
-	X, Y  []float64
-	N     int
-	In, L int
+	X, Y    []float64
+	YSparse *SparseRows
+	N       int
+	In, L   int
+}
+
+// SparseRows holds rows of label masses by their non-zero entries,
+// compressed by rows: row r lists the labels Index[Off[r]:Off[r+1]] (user
+// indices, each at most once) with the masses Mass[Off[r]:Off[r+1]]; the
+// other labels have mass 0. Off has one more entry than there are rows, and
+// Off[0] = 0.
+type SparseRows struct {
+	Off   []int
+	Index []int
+	Mass  []float64
+}
+
+// Rows returns the number of rows.
+func (s *SparseRows) Rows() int { return max(len(s.Off)-1, 0) }
+
+// Append adds a row with the labels idx and masses mass.
+func (s *SparseRows) Append(idx []int, mass []float64) {
+	if len(idx) != len(mass) {
+		panic("train: SparseRows.Append with len(idx) != len(mass)")
+	}
+	if len(s.Off) == 0 {
+		s.Off = append(s.Off, 0)
+	}
+	s.Index = append(s.Index, idx...)
+	s.Mass = append(s.Mass, mass...)
+	s.Off = append(s.Off, len(s.Index))
+}
+
+// Row returns the labels and masses of row r, sharing s's memory.
+func (s *SparseRows) Row(r int) ([]int, []float64) {
+	return s.Index[s.Off[r]:s.Off[r+1]], s.Mass[s.Off[r]:s.Off[r+1]]
+}
+
+// Dense stores row r in dst, a vector over all the labels, zeroed first.
+func (s *SparseRows) Dense(dst []float64, r int) {
+	clear(dst)
+	idx, mass := s.Row(r)
+	for k, i := range idx {
+		dst[i] = mass[k]
+	}
+}
+
+// Subset returns the rows rows of s, in that order, as new SparseRows.
+func (s *SparseRows) Subset(rows []int) *SparseRows {
+	out := &SparseRows{Off: make([]int, 1, len(rows)+1)}
+	for _, r := range rows {
+		out.Append(s.Row(r))
+	}
+	return out
 }
 
 func (d Data) check(m *model.Linear, l loss.Loss) {
@@ -93,7 +147,27 @@ func (d Data) check(m *model.Linear, l loss.Loss) {
 	if d.In != m.In || d.L != m.Out || l.Labels() != d.L {
 		panic("train: data, model and loss dimensions differ")
 	}
-	if len(d.X) != d.N*d.In || len(d.Y) != d.N*d.L {
+	if len(d.X) != d.N*d.In {
+		panic("train: data slices do not match N×In and N×L")
+	}
+	if d.Y == nil && d.YSparse != nil {
+		sy := d.YSparse
+		if sy.Rows() != d.N || sy.Off[0] != 0 || sy.Off[d.N] != len(sy.Index) || len(sy.Index) != len(sy.Mass) {
+			panic("train: YSparse does not have N rows")
+		}
+		for r := range d.N {
+			if sy.Off[r+1] < sy.Off[r] {
+				panic("train: YSparse offsets decrease")
+			}
+		}
+		for _, i := range sy.Index {
+			if uint(i) >= uint(d.L) {
+				panic("train: YSparse label out of range")
+			}
+		}
+		return
+	}
+	if len(d.Y) != d.N*d.L {
 		panic("train: data slices do not match N×In and N×L")
 	}
 }
@@ -103,6 +177,18 @@ func (d Data) check(m *model.Linear, l loss.Loss) {
 // the programmer's mistakes, and that would otherwise train a wrong model
 // quietly. (A non-finite feature makes the loss NaN at once: ErrDiverged.)
 func (d Data) checkTargets() error {
+	if d.Y == nil && d.YSparse != nil {
+		sy := d.YSparse
+		for r := range d.N {
+			idx, mass := sy.Row(r)
+			for k, v := range mass {
+				if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("train: row %d, label %d: target mass %v is negative or not finite", r, idx[k], v)
+				}
+			}
+		}
+		return nil
+	}
 	for k, v := range d.Y {
 		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("train: row %d, label %d: target mass %v is negative or not finite", k/d.L, k%d.L, v)

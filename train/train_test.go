@@ -718,3 +718,83 @@ func TestTrainContext(t *testing.T) {
 		t.Errorf("resumed from epoch %d; parameters equal %v", h.Resumed, slices.Equal(got.Params, want.Params))
 	}
 }
+
+// sparseOf returns the rows of the dense N×L matrix Y by their non-zero
+// masses.
+func sparseOf(Y []float64, L int) *train.SparseRows {
+	s := &train.SparseRows{Off: []int{0}}
+	for r := 0; r*L < len(Y); r++ {
+		var idx []int
+		var mass []float64
+		for j, v := range Y[r*L : (r+1)*L] {
+			if v != 0 {
+				idx, mass = append(idx, j), append(mass, v)
+			}
+		}
+		s.Append(idx, mass)
+	}
+	return s
+}
+
+// TestFitSparseTargets: targets held sparsely train to the same parameters
+// and history, bit for bit, as the same targets held densely, with
+// validation and a loss with a tree term; a checkpoint written with one
+// form is not resumed by the other (the data hash differs).
+func TestFitSparseTargets(t *testing.T) {
+	data, l, cfg := resumeData()
+	// Sparsify: zero the smaller half of every row's masses, then rescale.
+	L := data.L
+	for r := range data.N {
+		row := data.Y[r*L : (r+1)*L]
+		var sum float64
+		for j := range row {
+			if j%2 == r%2 {
+				row[j] = 0
+			}
+			sum += row[j]
+		}
+		for j := range row {
+			row[j] /= sum
+		}
+	}
+	want, wantH, err := fit(t, l, data, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := data
+	sp.Y, sp.YSparse = nil, sparseOf(data.Y, L)
+	if len(sp.YSparse.Mass) >= data.N*L*2/3 {
+		t.Fatalf("%d non-zero masses of %d: not sparse", len(sp.YSparse.Mass), data.N*L)
+	}
+	got, h, err := fit(t, l, sp, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Params, want.Params) || !sameHistory(h, wantH) {
+		t.Error("sparse targets train differently from dense ones")
+	}
+
+	bad := sp
+	bad.YSparse = sparseOf(data.Y, L)
+	bad.YSparse.Mass[5] = -1
+	if _, _, err := fit(t, l, bad, cfg); err == nil || !strings.Contains(err.Error(), "target mass -1") {
+		t.Errorf("a negative sparse target: %v", err)
+	}
+	for name, mutate := range map[string]func(s *train.SparseRows){
+		"rows":   func(s *train.SparseRows) { s.Off = s.Off[:len(s.Off)-1] },
+		"range":  func(s *train.SparseRows) { s.Index[0] = L },
+		"length": func(s *train.SparseRows) { s.Mass = s.Mass[:len(s.Mass)-1] },
+	} {
+		b := sp
+		b.YSparse = sparseOf(data.Y, L)
+		mutate(b.YSparse)
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			fit(t, l, b, cfg)
+		}()
+	}
+}

@@ -88,7 +88,7 @@ func runCV(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	n := d.ds.Len()
+	n := d.Len()
 	if *folds > n {
 		return fmt.Errorf("%s: %s, too few for %d folds", d.file, plural(n, "sample"), *folds)
 	}
@@ -144,7 +144,7 @@ func runSeed(seed uint64, i int) uint64 {
 // run trains and scores every fold of every repeat and returns, per metric
 // name, the per-fold means in run order (repeat-major).
 func (cv *crossValidation) run() (map[string][]float64, error) {
-	n := cv.d.ds.Len()
+	n := cv.d.Len()
 	type task struct{ repeat, fold, index int }
 	var tasks []task
 	testRows := make([][]int, 0, cv.folds*cv.repeats)
@@ -231,18 +231,34 @@ func (cv *crossValidation) run() (map[string][]float64, error) {
 func (cv *crossValidation) fold(ev *metric.Evaluator, test []int, seed uint64) ([]float64, error) {
 	spec := cv.spec
 	spec.seed = seed
-	res, err := fit(cv.d, dataset.Complement(cv.d.ds.Len(), test), spec, fitRun{ctx: cv.ctx})
+	res, err := fit(cv.d, dataset.Complement(cv.d.Len(), test), spec, fitRun{ctx: cv.ctx})
 	if err != nil {
 		return nil, err
 	}
-	sub := dataset.Subset(cv.d.ds, test)
+	// Predict and score the test rows a batch at a time, each target made
+	// dense in turn: the same Row calls and means as Evaluator.Evaluate on
+	// the whole fold, without holding it densely.
 	L := len(res.file.Labels)
-	P := make([]float64, len(test)*L)
-	res.file.Predict(P, sub.X.RawMatrix().Data)
-	r := ev.Evaluate(P, sub.Y.RawMatrix().Data)
-	out := make([]float64, len(metric.Names))
-	for m, name := range metric.Names {
-		out[m] = r.Mean[name]
+	M := len(metric.Names)
+	const batch = 256 // even: rows pair in the kernels as in one whole batch
+	P := make([]float64, min(batch, len(test))*L)
+	q := make([]float64, L)
+	vals := make([]float64, M*len(test)) // metric-major
+	row := make([]float64, M)
+	for s := 0; s < len(test); s += batch {
+		part := test[s:min(s+batch, len(test))]
+		res.file.Predict(P[:len(part)*L], subsetX(cv.d.X, part).RawMatrix().Data)
+		for k, r := range part {
+			cv.d.Y.Dense(q, r)
+			ev.Row(row, P[k*L:(k+1)*L], q)
+			for m, v := range row {
+				vals[m*len(test)+s+k] = v
+			}
+		}
+	}
+	out := make([]float64, M)
+	for m := range out {
+		out[m] = stat.Mean(vals[m*len(test):(m+1)*len(test)], nil)
 	}
 	return out, nil
 }
@@ -269,7 +285,7 @@ func summarize(means map[string][]float64) map[string][2]float64 {
 
 func (cv *crossValidation) writeText(buf *bytes.Buffer, sum map[string][2]float64) {
 	s := cv.spec
-	n, in := cv.d.ds.X.Dims()
+	n, in := cv.d.X.Dims()
 	fmt.Fprintf(buf, "%d-fold cross-validation × %s: %s\n", cv.folds, plural(cv.repeats, "repeat"), plural(cv.folds*cv.repeats, "model"))
 	fmt.Fprintf(buf, "data %s: %s, %s, %s; tree %s\n", cv.d.file, plural(n, "sample"), plural(in, "feature"),
 		plural(cv.d.t.Len(), "label"), cv.d.ref.Source)

@@ -157,13 +157,51 @@ func (tf *trainFlags) check(e *env, fs *flags) error {
 	return nil
 }
 
-// ldlData is a data set with its label tree: column j of Y is the tree's
-// user index j.
+// ldlData is a data set with its label tree: the features densely, the
+// targets sparsely (their non-zero masses, labels in the tree's user
+// order), so that data over 10⁵–10⁶ labels takes memory in its non-zero
+// masses, not rows × labels.
 type ldlData struct {
 	file string
-	ds   *dataset.Dataset
+	X    *mat.Dense        // n×d features
+	Y    *train.SparseRows // n rows of targets
 	t    *tree.Tree
 	ref  model.TreeRef
+}
+
+// Len returns the number of rows.
+func (d *ldlData) Len() int { return d.Y.Rows() }
+
+// subsetX returns the rows rows of X, in that order, as a new matrix.
+func subsetX(X *mat.Dense, rows []int) *mat.Dense {
+	_, in := X.Dims()
+	out := mat.NewDense(max(len(rows), 1), in, nil)
+	if len(rows) == 0 {
+		return out
+	}
+	for k, r := range rows {
+		copy(out.RawRowView(k), X.RawRowView(r))
+	}
+	return out
+}
+
+// sparseRows returns the rows of the dense matrix Y by their non-zero
+// masses.
+func sparseRows(Y *mat.Dense) *train.SparseRows {
+	n, _ := Y.Dims()
+	s := &train.SparseRows{Off: make([]int, 1, n+1)}
+	var idx []int
+	var mass []float64
+	for r := range n {
+		idx, mass = idx[:0], mass[:0]
+		for j, v := range Y.RawRowView(r) {
+			if v != 0 {
+				idx, mass = append(idx, j), append(mass, v)
+			}
+		}
+		s.Append(idx, mass)
+	}
+	return s
 }
 
 // isMAT reports whether path names a MATLAB file: by its extension .mat,
@@ -270,7 +308,7 @@ func loadLDL(e *env, fs *flags, dataPath, treeSpec string) (*ldlData, error) {
 		if err := matColumns(ds, t, dataPath, treeSpec); err != nil {
 			return nil, err
 		}
-		return &ldlData{file: dataPath, ds: ds, t: t, ref: model.TreeRefOf(t, source)}, nil
+		return &ldlData{file: dataPath, X: ds.X, Y: sparseRows(ds.Y), t: t, ref: model.TreeRefOf(t, source)}, nil
 	}
 	t, source, err := resolveTree(fs, treeSpec, 0)
 	if err != nil {
@@ -281,12 +319,29 @@ func loadLDL(e *env, fs *flags, dataPath, treeSpec string) (*ldlData, error) {
 		return nil, err
 	}
 	defer r.Close()
-	ds, rep, err := dataset.ReadJSONL(r, name, t, nil)
-	if err != nil {
+	// Read a row at a time: the targets stay sparse from the reader on.
+	rd := dataset.NewReader(r, name, t, nil)
+	d := &ldlData{file: name, Y: &train.SparseRows{Off: []int{0}}, t: t, ref: model.TreeRefOf(t, source)}
+	var xs []float64
+	prog := newProgress(e.stderr, fs.Name()+": reading "+name, "rows")
+	for rd.Next() {
+		if d.Len()%4096 == 0 {
+			if err := e.stopped(); err != nil {
+				return nil, err
+			}
+			prog.tick(d.Len())
+		}
+		s := rd.Sample()
+		xs = append(xs, s.X...)
+		d.Y.Append(s.Y.Index, s.Y.Mass)
+	}
+	if err := rd.Err(); err != nil {
 		return nil, err
 	}
-	warnReport(e, fs, rep)
-	return &ldlData{file: name, ds: ds, t: t, ref: model.TreeRefOf(t, source)}, nil
+	prog.done(d.Len())
+	d.X = mat.NewDense(d.Len(), rd.Dim(), xs)
+	warnReport(e, fs, rd.Report())
+	return d, nil
 }
 
 func warnReport(e *env, fs *flags, rep dataset.Report) {
@@ -432,14 +487,14 @@ type fitRun struct {
 // checkDiverged), is an error, and no model is returned.
 func fit(d *ldlData, rows []int, s fitSpec, run fitRun) (*fitResult, error) {
 	if rows == nil {
-		rows = make([]int, d.ds.Len())
+		rows = make([]int, d.Len())
 		for i := range rows {
 			rows[i] = i
 		}
 	}
-	sub := dataset.Subset(d.ds, rows)
-	n, in := sub.X.Dims()
-	_, L := sub.Y.Dims()
+	subX, subY := subsetX(d.X, rows), d.Y.Subset(rows)
+	n, in := len(rows), d.X.RawMatrix().Cols
+	L := d.t.Len()
 	var valRows, trainRows []int
 	if s.val > 0 {
 		trainRows, valRows = dataset.Split(n, 1-s.val, rand.NewPCG(s.seed, streamVal))
@@ -451,8 +506,8 @@ func fit(d *ldlData, rows []int, s fitSpec, run fitRun) (*fitResult, error) {
 	var std *model.Standardization
 	if s.standardize {
 		var st dataset.Standardizer
-		st.Fit(sub.X, trainRows) // nil: all rows
-		st.Transform(sub.X, sub.X)
+		st.Fit(subX, trainRows) // nil: all rows
+		st.Transform(subX, subX)
 		std = &model.Standardization{Mean: st.Mean, Scale: st.Scale}
 	}
 	l, err := s.newLoss(d.t)
@@ -468,7 +523,7 @@ func fit(d *ldlData, rows []int, s fitSpec, run fitRun) (*fitResult, error) {
 		Tag: "tree " + model.TreeHash(d.t),
 	}
 	start := time.Now()
-	data := train.Data{X: sub.X.RawMatrix().Data, Y: sub.Y.RawMatrix().Data, N: n, In: in, L: L}
+	data := train.Data{X: subX.RawMatrix().Data, YSparse: subY, N: n, In: in, L: L}
 	h, err := train.Fit(m, l, data, cfg)
 	if err == nil {
 		err = checkDiverged(l, data, trainRows, valRows, h)
@@ -546,7 +601,11 @@ func checkDiverged(l loss.Loss, data train.Data, trainRows, valRows []int, h tra
 		part := rows[s:min(s+batch, len(rows))]
 		B := len(part)
 		for k, r := range part {
-			copy(y[k*L:(k+1)*L], data.Y[r*L:(r+1)*L])
+			if data.Y == nil {
+				data.YSparse.Dense(y[k*L:(k+1)*L], r)
+			} else {
+				copy(y[k*L:(k+1)*L], data.Y[r*L:(r+1)*L])
+			}
 		}
 		clear(z[:B*L])
 		v, err := l.Eval(z[:B*L], z[:B*L], y[:B*L])
