@@ -1,6 +1,7 @@
 package textmodel
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -43,8 +44,11 @@ type Options struct {
 
 	Progress   io.Writer // one line per epoch, when not nil
 	Checkpoint string    // resumable training, when not empty
-	Tree       TreeRef   // recorded in the model file
-	Data       string    // recorded in the model file
+	// Context, when not nil, stops training at the next mini-batch once
+	// it is done, keeping the last complete checkpoint (train.Config).
+	Context context.Context
+	Tree    TreeRef // recorded in the model file
+	Data    string  // recorded in the model file
 }
 
 // Prepared is a training run's data before training: the vocabulary of
@@ -132,6 +136,9 @@ type Run struct {
 	Progress        io.Writer // one line per epoch, when not nil
 	Checkpoint      string    // resumable training, when not empty
 	CheckpointEvery int       // epochs between checkpoints; 0 means 1
+	// Context, when not nil, stops training at the next mini-batch once
+	// it is done, keeping the last complete checkpoint (train.Config).
+	Context context.Context
 }
 
 // Fit trains a model on trainSet, validating on val (nil: none) each epoch
@@ -142,7 +149,7 @@ func Fit(trainSet, val *corpus.Corpus, opts Options) (*Model, train.History, err
 	if err != nil {
 		return nil, train.History{}, err
 	}
-	return p.Fit(Run{Seed: opts.Seed, Loss: opts.Loss, Progress: opts.Progress, Checkpoint: opts.Checkpoint})
+	return p.Fit(Run{Seed: opts.Seed, Loss: opts.Loss, Progress: opts.Progress, Checkpoint: opts.Checkpoint, Context: opts.Context})
 }
 
 // Fit trains a network on the prepared data.
@@ -170,7 +177,7 @@ func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 		epochs = 100
 	}
 	cfg := train.Config{Epochs: epochs, Batch: batch, Seed: seed, ValRows: valRows, Patience: o.Patience,
-		Progress: run.Progress, Checkpoint: run.Checkpoint, CheckpointEvery: run.CheckpointEvery, Tag: o.Tree.SHA256}
+		Progress: run.Progress, Checkpoint: run.Checkpoint, CheckpointEvery: run.CheckpointEvery, Context: run.Context, Tag: o.Tree.SHA256}
 	h, err := train.Train(ln, l, cfg)
 	if err != nil {
 		return nil, h, err

@@ -2,11 +2,14 @@ package textmodel
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -157,3 +160,37 @@ func TestReadErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFitContext: a cancelled Context stops Fit with an error wrapping
+// context.Canceled, and the checkpoint of the last complete epoch stays
+// (here the one of epoch 2: the context is cancelled while epoch 2's
+// progress line is written, before its checkpoint).
+func TestFitContext(t *testing.T) {
+	tr, val := toyCorpus(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ck := filepath.Join(t.TempDir(), "toy.ckpt")
+	lines := 0
+	progress := progressFunc(func(p []byte) (int, error) {
+		if lines++; lines == 2 {
+			cancel()
+		}
+		return len(p), nil
+	})
+	_, h, err := Fit(tr, val, Options{Hidden: 8, EmbDim: 6, Epochs: 15, Batch: 8, LR: 0.02, Seed: 1,
+		Tokenizer: vocab.Tokenizer{MaxLen: 20}, Vocab: vocab.Options{MinCount: 1},
+		Progress: progress, Checkpoint: ck, Context: ctx})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Fit with a cancelled context: %v, want context.Canceled", err)
+	}
+	if len(h.Epochs) != 2 {
+		t.Errorf("%d epochs done, want 2", len(h.Epochs))
+	}
+	if _, err := os.Stat(ck); err != nil {
+		t.Errorf("the checkpoint is gone: %v", err)
+	}
+}
+
+type progressFunc func([]byte) (int, error)
+
+func (f progressFunc) Write(p []byte) (int, error) { return f(p) }

@@ -35,32 +35,6 @@ func (e *env) stopped() error {
 	return e.ctx.Err()
 }
 
-// interruptible runs work, a call into a library that does not watch
-// e.ctx (textmodel, the experiments), and returns its error; or, when the
-// process is asked to stop first, returns the context's error at once,
-// having removed the temporary files of package atomicfile, and leaves work
-// to be cut short when the process exits. Its outputs and checkpoints are
-// written atomically, so what it has written is complete, and a resumable
-// run continues from its last checkpoint. In-process callers must not
-// cancel e.ctx while work runs.
-func (e *env) interruptible(work func() error) error {
-	if err := e.stopped(); err != nil {
-		return err
-	}
-	if e.ctx == nil {
-		return work()
-	}
-	done := make(chan error, 1)
-	go func() { done <- work() }()
-	select {
-	case err := <-done:
-		return err
-	case <-e.ctx.Done():
-		atomicfile.RemoveTemps()
-		return e.ctx.Err()
-	}
-}
-
 // A command is one subcommand of twl. Its run function parses its own flags
 // with newFlags and returns an error; it never exits the process.
 type command struct {

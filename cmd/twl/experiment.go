@@ -165,10 +165,11 @@ func runEfficiency(e *env, args []string) error {
 		MaxBytes: int64(maxMem), NoRSS: *noRSS, Progress: e.stderr,
 	}
 	var res *efficiency.Result
-	err = e.interruptible(func() (err error) {
-		res, err = efficiency.Run(cfg)
+	if err := e.stopped(); err != nil {
 		return err
-	})
+	}
+	cfg.Context = e.ctx
+	res, err = efficiency.Run(cfg)
 	if err != nil {
 		if errors.Is(err, efficiency.ErrConfig) {
 			return fs.fail("%v", err)

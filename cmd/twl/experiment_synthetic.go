@@ -130,10 +130,11 @@ func runSynthetic(e *env, args []string) error {
 	}
 
 	var res *synthetic.Result
-	err = e.interruptible(func() (err error) {
-		res, err = synthetic.Run(cfg)
+	if err := e.stopped(); err != nil {
 		return err
-	})
+	}
+	cfg.Context = e.ctx
+	res, err = synthetic.Run(cfg)
 	if err != nil {
 		if errors.Is(err, synthetic.ErrConfig) {
 			return fs.fail("%v", err)

@@ -158,10 +158,11 @@ func runTextExperiment(e *env, args []string) error {
 		cfg.Progress = e.stderr
 	}
 	var res *text.Result
-	err = e.interruptible(func() (err error) {
-		res, err = text.Run(cfg)
+	if err := e.stopped(); err != nil {
 		return err
-	})
+	}
+	cfg.Context = e.ctx
+	res, err = text.Run(cfg)
 	if err != nil {
 		if errors.Is(err, text.ErrConfig) {
 			return fs.fail("%v", err)

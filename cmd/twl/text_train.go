@@ -175,10 +175,11 @@ func runTextTrain(e *env, args []string) error {
 		m *textmodel.Model
 		h train.History
 	)
-	err = e.interruptible(func() (err error) {
-		m, h, err = textmodel.Fit(trainSet, valSet, opts)
+	if err := e.stopped(); err != nil {
 		return err
-	})
+	}
+	opts.Context = e.ctx
+	m, h, err = textmodel.Fit(trainSet, valSet, opts)
 	if err != nil {
 		if e.stopped() != nil && *checkpoint != "" {
 			if _, serr := os.Stat(*checkpoint); serr == nil {

@@ -1,6 +1,7 @@
 package efficiency
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -67,6 +68,9 @@ type Config struct {
 	Executable string
 	// Progress receives one line per measurement; nil means none.
 	Progress io.Writer
+	// Context, when not nil, stops Run before the next case once it is
+	// done; Run then returns its error.
+	Context context.Context
 }
 
 // Case is the measurement of one method at one size.
@@ -270,6 +274,9 @@ func Run(cfg Config) (*Result, error) {
 		size := &Size{Labels: L}
 		res.Sizes = append(res.Sizes, size)
 		for _, m := range cfg.Methods {
+			if cfg.Context != nil && cfg.Context.Err() != nil {
+				return nil, cfg.Context.Err()
+			}
 			c, err := runCase(cfg, m, L, progress)
 			if err != nil {
 				return nil, err

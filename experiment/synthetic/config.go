@@ -1,6 +1,7 @@
 package synthetic
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -82,6 +83,10 @@ type Config struct {
 
 	// Progress receives a line per run and a few per training run.
 	Progress io.Writer
+	// Context, when not nil, stops the experiment at the next mini-batch
+	// once it is done: finished runs and the last complete checkpoint stay,
+	// and a later Run with the same directory resumes.
+	Context context.Context
 }
 
 // Resolved is a Config with every default filled in: what a Result records.

@@ -1,6 +1,7 @@
 package synthetic
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -139,7 +140,7 @@ func Run(cfg Config) (*Result, error) {
 			if runDir != "" {
 				ck = filepath.Join(runDir, fmt.Sprintf("%s-seed%d-%s.ckpt", id, seed, key.hash()))
 			}
-			run, err := trainRun(d, key, ck, every, &expstat.EpochFilter{W: progress, Prefix: "    ", Every: max(1, s.Epochs/5)})
+			run, err := trainRun(cfg.Context, d, key, ck, every, &expstat.EpochFilter{W: progress, Prefix: "    ", Every: max(1, s.Epochs/5)})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", tag, err)
 			}
@@ -178,7 +179,7 @@ type experimentData struct {
 }
 
 // trainRun trains and scores one run.
-func trainRun(d *experimentData, key RunKey, checkpoint string, every int, progress io.Writer) (*LossRun, error) {
+func trainRun(ctx context.Context, d *experimentData, key RunKey, checkpoint string, every int, progress io.Writer) (*LossRun, error) {
 	tr, te := d.Train, d.Test
 	n, in := tr.X.Dims()
 	L := d.Tree.Len()
@@ -190,7 +191,7 @@ func trainRun(d *experimentData, key RunKey, checkpoint string, every int, progr
 	h, err := train.Fit(m, l, train.Data{X: tr.X.RawMatrix().Data, Y: tr.Y.RawMatrix().Data, N: n, In: in, L: L},
 		train.Config{
 			Epochs: key.Epochs, Batch: key.Batch, Seed: uint64(key.Seed), Adam: optim.Adam{LR: key.LR},
-			Progress: progress, Checkpoint: checkpoint, CheckpointEvery: every,
+			Progress: progress, Checkpoint: checkpoint, CheckpointEvery: every, Context: ctx,
 		})
 	if err != nil {
 		return nil, err

@@ -183,7 +183,7 @@ func TestResumeCheckpoint(t *testing.T) {
 	os.MkdirAll(filepath.Dir(ck), 0o755)
 	half := key
 	half.Epochs = 2
-	if _, err := trainRun(&experimentData{Data: d}, half, ck, 1, nil); err != nil {
+	if _, err := trainRun(nil, &experimentData{Data: d}, half, ck, 1, nil); err != nil {
 		t.Fatal(err)
 	}
 	var prog bytes.Buffer

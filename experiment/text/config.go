@@ -1,6 +1,7 @@
 package text
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -90,6 +91,10 @@ type Config struct {
 
 	// Progress receives a line per run and per epoch.
 	Progress io.Writer
+	// Context, when not nil, stops the experiment at the next mini-batch
+	// once it is done: finished runs and the last complete checkpoint stay,
+	// and a later Run with the same directory resumes.
+	Context context.Context
 
 	// EstimatePaper times a few training steps of the paper's model (hidden
 	// 200, 200 tokens a document) to estimate how long the paper's protocol

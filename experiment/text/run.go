@@ -1,6 +1,7 @@
 package text
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -163,7 +164,7 @@ func Run(cfg Config) (*Result, error) {
 			if runDir != "" {
 				ck = filepath.Join(runDir, fmt.Sprintf("%s-seed%d-%s.ckpt", id, seed, key.hash()))
 			}
-			run, err := trainRun(prep, key, l, ck, every, &expstat.EpochFilter{W: progress, Prefix: "    ", Every: 1})
+			run, err := trainRun(cfg.Context, prep, key, l, ck, every, &expstat.EpochFilter{W: progress, Prefix: "    ", Every: 1})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", tag, err)
 			}
@@ -282,8 +283,8 @@ func split(cfg Config, seed int) (trainSet, val, test *corpus.Corpus, err error)
 }
 
 // trainRun trains one run, predicts the test documents and scores them.
-func trainRun(p *prepared, key RunKey, l loss.Loss, checkpoint string, every int, progress io.Writer) (*LossRun, error) {
-	m, h, err := p.Fit(textmodel.Run{Seed: uint64(key.Seed), Loss: l, Progress: progress, Checkpoint: checkpoint, CheckpointEvery: every})
+func trainRun(ctx context.Context, p *prepared, key RunKey, l loss.Loss, checkpoint string, every int, progress io.Writer) (*LossRun, error) {
+	m, h, err := p.Fit(textmodel.Run{Seed: uint64(key.Seed), Loss: l, Progress: progress, Checkpoint: checkpoint, CheckpointEvery: every, Context: ctx})
 	if err != nil {
 		return nil, err
 	}
