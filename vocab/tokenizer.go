@@ -129,7 +129,13 @@ func (tk *Tokenizer) Each(text string, fn func(tok []byte) bool) {
 	)
 	punct := func(r rune) {
 		if tk.Punct && !stop {
-			stop = !fn(utf8.AppendRune(one[:0], r))
+			p := utf8.AppendRune(one[:0], r)
+			if r >= utf8.RuneSelf && !norm.NFC.IsNormal(p) {
+				// A singleton such as U+0387 GREEK ANO TELEIA, whose NFC
+				// form is U+00B7 MIDDLE DOT.
+				p = norm.NFC.Append(nil, p...)
+			}
+			stop = !fn(p)
 		}
 	}
 	flush := func() {
