@@ -168,6 +168,27 @@ func unwrapPath(err error) error {
 var temps struct {
 	sync.Mutex
 	names map[string]struct{}
+	dirs  map[string]struct{}
+}
+
+// RegisterDir records a temporary directory that RemoveTemps must remove,
+// with everything in it: the folder a command fills before renaming it into
+// place, or a scratch folder. UnregisterDir forgets it once it has been
+// renamed or removed.
+func RegisterDir(dir string) {
+	temps.Lock()
+	defer temps.Unlock()
+	if temps.dirs == nil {
+		temps.dirs = make(map[string]struct{})
+	}
+	temps.dirs[dir] = struct{}{}
+}
+
+// UnregisterDir forgets a directory recorded by RegisterDir.
+func UnregisterDir(dir string) {
+	temps.Lock()
+	defer temps.Unlock()
+	delete(temps.dirs, dir)
 }
 
 func register(name string) {
@@ -187,7 +208,7 @@ func unregister(name string) {
 
 // RemoveTemps removes every temporary file of this package that is still
 // open: those of Files not yet committed or aborted and of WriteFile calls
-// in progress. It is meant for a process about to exit at once, on a
+// in progress, and the directories recorded by RegisterDir. It is meant for a process about to exit at once, on a
 // second interrupt, when deferred Aborts will not run; the destinations are
 // untouched.
 func RemoveTemps() {
@@ -196,5 +217,8 @@ func RemoveTemps() {
 	for name := range temps.names {
 		os.Remove(name)
 	}
-	temps.names = nil
+	for dir := range temps.dirs {
+		os.RemoveAll(dir)
+	}
+	temps.names, temps.dirs = nil, nil
 }

@@ -125,3 +125,19 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 		t.Errorf("%s holds %v, want %v", dir, got, names)
 	}
 }
+
+func TestRemoveTempsDirs(t *testing.T) {
+	dir := t.TempDir()
+	scratch := filepath.Join(dir, ".out.tmp1")
+	kept := filepath.Join(dir, "kept")
+	for _, d := range []string{scratch, kept} {
+		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	RegisterDir(scratch)
+	RegisterDir(kept)
+	UnregisterDir(kept)
+	RemoveTemps()
+	assertOnly(t, dir, "kept")
+}
