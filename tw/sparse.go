@@ -93,16 +93,17 @@ func (s *Sparse) Distance(ai []int, am []float64, bi []int, bm []float64) float6
 	}
 	pos, pre := s.o.Position, s.o.Pre
 	n := s.nodes[:0]
-	// total, Σa − Σb, is fed by every mass: it is finite exactly when all
-	// of them are, as for Workspace.Distance.
-	var total float64
+	// bad is NaN if some mass is NaN or infinite (x − x is 0 for finite x
+	// only), as for Workspace.Distance; finite masses whose sum overflows
+	// are not bad.
+	var bad float64
 	for k, i := range ai {
 		if uint(i) >= uint(L) {
 			panic("tw: sparse label out of range")
 		}
 		p := pos[i]
 		n = append(n, sparseNode{pre: pre[p], pos: p, d: am[k]})
-		total += am[k]
+		bad += am[k] - am[k]
 	}
 	for k, i := range bi {
 		if uint(i) >= uint(L) {
@@ -110,9 +111,9 @@ func (s *Sparse) Distance(ai []int, am []float64, bi []int, bm []float64) float6
 		}
 		p := pos[i]
 		n = append(n, sparseNode{pre: pre[p], pos: p, d: -bm[k]})
-		total -= bm[k]
+		bad += bm[k] - bm[k]
 	}
-	if math.IsNaN(total) || math.IsInf(total, 0) {
+	if bad != 0 { // NaN
 		s.nodes = n
 		return math.NaN()
 	}

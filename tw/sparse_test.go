@@ -114,6 +114,12 @@ func TestSparseHand(t *testing.T) {
 			t.Errorf("case %d: %v, want %v (by hand)", i, got, c.want)
 		}
 	}
+	// Finite masses whose sum overflows are not NaN: the same as the dense
+	// sweep, 0 here (a = b).
+	s.denseAbove = math.MaxInt
+	if got := s.Distance([]int{1, 3}, []float64{1e308, 1e308}, []int{1, 3}, []float64{1e308, 1e308}); got != 0 {
+		t.Errorf("huge equal masses give %v, want 0", got)
+	}
 	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		for _, label := range []int{0, 1, 2} { // the root, an inner node, a leaf
 			for _, dense := range []int{math.MaxInt, 0} {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -155,7 +153,8 @@ tab-separated matrix with one line per row of A.
 --method chooses how the distance is computed, with the tree's shortest-path
 metric as the ground cost:
 
-  tw         the closed form, exact, O(L) per pair (the default)
+  tw         the closed form, exact, in time that grows with the pair's
+             non-zero labels, not with the tree (the default)
   emd        exact optimal transport by the network simplex on the L×L cost
              matrix: equal to tw up to rounding, much slower, a cross-check
   sinkhorn   entropic optimal transport (Cuturi 2013) with kernel exp(−λ·C):
@@ -178,8 +177,12 @@ are skipped. Masses must be finite and non-negative, and each row must sum to
 1 within 1e-6 unless --normalize is given. Either file may be '-' for
 standard input.
 
-Nothing is written unless every row is valid: an error in the input is
-reported as FILE:LINE: what is wrong, with exit status 1.`
+An error in the input is reported as FILE:LINE: what is wrong, with exit
+status 1. --out is written all or nothing. Standard output is held back for
+its first 64 MiB, so an error before then leaves it empty; past that, whole
+lines are written as they are computed, and an error or a signal ends them
+early with a warning on standard error. Rows are read, scored and written a
+chunk at a time, so memory does not grow with the number of rows.`
 
 const distanceExamples = `  # One distance per pair of lines.
   twl distance --tree labels.tree predictions.jsonl targets.jsonl
@@ -246,14 +249,6 @@ func runDistance(e *env, args []string) error {
 	}
 	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"A": pos[0], "B": pos[1], "--tree": *treePath}); err != nil {
 		return err
-	}
-	if *pairwise {
-		// B is held in memory, sparse: 16 bytes per listed label, and every
-		// listed label takes at least 2 bytes of the file.
-		if n := fileSize(pos[1]); n >= 0 && 8*float64(n) > float64(maxMem) {
-			return fmt.Errorf("--pairwise holds all of %s in memory, up to %s for its %s, more than --max-memory %s",
-				pos[1], formatBytes(8*float64(n)), formatBytes(float64(n)), maxMem.String())
-		}
 	}
 	t, _, err := resolveTree(fs, *treePath, 0)
 	if err != nil {
@@ -340,6 +335,14 @@ func (d *distanceRun) compute(dst []float64, pair func(k int) (ai []int, am []fl
 	parallel.ForParts(len(dst), len(fs), 64, func(p, lo, hi int) {
 		f := fs[p]
 		for k := lo; k < hi; k++ {
+			if (k-lo)%64 == 63 {
+				// emd and sinkhorn take milliseconds a pair: a signal
+				// is heard within 64 of them.
+				if err := d.e.stopped(); err != nil {
+					errs[p], bad[p] = err, -1
+					return
+				}
+			}
 			v, err := f(pair(k))
 			if err != nil {
 				errs[p], bad[p] = err, k
@@ -349,7 +352,10 @@ func (d *distanceRun) compute(dst []float64, pair func(k int) (ai []int, am []fl
 		}
 	})
 	for p, err := range errs {
-		if err != nil {
+		switch {
+		case err != nil && bad[p] < 0:
+			return err
+		case err != nil:
 			return fmt.Errorf("%s: %w", at(bad[p]), err)
 		}
 	}
@@ -381,6 +387,12 @@ func (d *distanceRun) flush(w io.Writer) error {
 // time.
 func (d *distanceRun) rows(w io.Writer, A, B *labeldist.Reader) error {
 	var ca, cb chunk
+	// emd and sinkhorn take milliseconds a pair: smaller chunks show
+	// progress sooner.
+	chunkRows := chunkRows
+	if !d.m.parallel {
+		chunkRows = 64
+	}
 	dst := make([]float64, chunkRows)
 	prog := newProgress(d.e.stderr, "twl distance", "pairs")
 	if d.json {
@@ -465,8 +477,9 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 			return err
 		}
 		if cb.bytes() > d.maxBytes {
-			return fmt.Errorf("%s: --pairwise holds all of %s in memory, more than --max-memory %s after %s",
-				B.At(), B.File(), formatBytes(float64(d.maxBytes)), plural(B.Rows(), "distribution"))
+			// B is held sparsely: 16 bytes per listed label and per row.
+			return fmt.Errorf("%s: --pairwise holds all of %s in memory, %s after %s, more than --max-memory %s",
+				B.At(), B.File(), formatBytes(float64(cb.bytes())), plural(B.Rows(), "distribution"), byteSize(d.maxBytes))
 		}
 		if n < chunkRows {
 			break
@@ -543,53 +556,6 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 	}
 	prog.done(A.Rows())
 	return nil
-}
-
-// readSet reads the distributions in the file path ("-": standard input).
-// A ErrSum error gets a hint about --normalize.
-func readSet(e *env, path string, t *tree.Tree, opts *labeldist.Options) (*labeldist.Set, error) {
-	r, name, err := e.open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	s, err := labeldist.Read(r, name, t, opts)
-	if errors.Is(err, labeldist.ErrSum) {
-		return nil, fmt.Errorf("%w (use --normalize to rescale rows)", err)
-	}
-	return s, err
-}
-
-// sameRows checks that A and B can be paired row by row, and otherwise
-// points at the first row without a partner.
-func sameRows(A, B *labeldist.Set) error {
-	if A.Rows == B.Rows {
-		return nil
-	}
-	long, short := A, B
-	if B.Rows > A.Rows {
-		long, short = B, A
-	}
-	return fmt.Errorf("%s: distribution %d has no partner: %s has %s, %s has %d "+
-		"(distance pairs them line by line; --pairwise compares all pairs)",
-		long.At(short.Rows), short.Rows+1, A.File, plural(A.Rows, "distribution"), B.File, B.Rows)
-}
-
-// writeMatrix writes the rows×cols row-major matrix d as tab-separated
-// lines, each number in the shortest form that reads back to the same
-// float64.
-func writeMatrix(buf *bytes.Buffer, d []float64, rows, cols int) {
-	var num []byte
-	for i := range rows {
-		for j := range cols {
-			if j > 0 {
-				buf.WriteByte('\t')
-			}
-			num = strconv.AppendFloat(num[:0], d[i*cols+j], 'g', -1, 64)
-			buf.Write(num)
-		}
-		buf.WriteByte('\n')
-	}
 }
 
 // plural returns "1 distribution", "2 distributions".

@@ -280,22 +280,6 @@ type evalInf struct {
 	first string
 }
 
-// evalPairs checks that predictions and targets pair up line by line, and
-// otherwise points at the first row without a partner. It words the error
-// as sameRows does for distance, without distance's hint about --pairwise.
-func evalPairs(P, T *labeldist.Set) error {
-	if P.Rows == T.Rows {
-		return nil
-	}
-	long, short := P, T
-	if T.Rows > P.Rows {
-		long, short = T, P
-	}
-	return fmt.Errorf("%s: distribution %d has no partner: %s has %s, %s has %d "+
-		"(eval pairs prediction r with target r, line by line)",
-		long.At(short.Rows), short.Rows+1, P.File, plural(P.Rows, "distribution"), T.File, T.Rows)
-}
-
 // writeEvalText writes the table for people: one line per measure, with
 // its direction, mean and standard deviation, and a note when kl is
 // infinite.

@@ -30,7 +30,8 @@
 // keeps the last complete checkpoint, and exits with status 130 (SIGINT) or
 // 143 (SIGTERM).
 // Outputs are written all or nothing, so none is left half-written. A
-// second signal stops at once, removing the temporary files.
+// second signal, or a command still busy 5 s after the first (one waiting
+// for input from a pipe, say), stops at once, removing the temporary files.
 package main
 
 import (
@@ -39,9 +40,13 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/twl-ldl/twl/internal/atomicfile"
 )
+
+// stopGrace is how long a command has to stop by itself after a signal.
+const stopGrace = 5 * time.Second
 
 func main() {
 	ctx, cancel := context.WithCancelCause(context.Background())
@@ -50,11 +55,19 @@ func main() {
 	go func() {
 		s := <-sigs
 		cancel(&stopSignal{s})
-		// A second signal stops at once: the temporary files go, the
-		// destinations and the last complete checkpoint stay as they were.
-		s = <-sigs
+		// A second signal, or a command still busy after stopGrace (one
+		// blocked reading a pipe or a terminal, or inside a long step),
+		// stops at once: the temporary files go, the destinations and the
+		// last complete checkpoint stay as they were.
+		why := "by a second " + signalName(s)
+		select {
+		case s2 := <-sigs:
+			s, why = s2, "by a second "+signalName(s2)
+		case <-time.After(stopGrace):
+			why = fmt.Sprintf("%s after %s, still busy", stopGrace, signalName(s))
+		}
 		atomicfile.RemoveTemps()
-		fmt.Fprintf(os.Stderr, "twl: stopped at once by a second %s\n", signalName(s))
+		fmt.Fprintf(os.Stderr, "twl: stopped at once, %s; no file is left half-written\n", why)
 		os.Exit(signalStatus(s))
 	}()
 	os.Exit(runContext(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

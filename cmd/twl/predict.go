@@ -37,7 +37,9 @@ labels are labels of the model (a .mat file always has them).
 decreasing mass (equal masses in the model's label order); --min-mass P
 leaves out the labels whose mass is below P; together, at most K labels of
 mass P or more. Such rows no longer sum to 1: 'twl eval' and 'twl
-distance' then need --normalize, which rescales every row to sum 1.
+distance' then need --normalize, which rescales every row to sum 1. A row
+whose every mass is below P is written as {}, which they refuse: predict
+warns with the number of such rows and the first.
 
 Samples are read, predicted and written in batches, so memory holds the
 model and one batch of rows, however many samples DATA has. A run longer
@@ -91,8 +93,8 @@ func runPredict(e *env, args []string) error {
 		return fs.fail("--model is required")
 	case *dataPath == "":
 		return fs.fail("--data is required")
-	case *targets != "" && (*targets == *out || *targets == "-"):
-		return fs.fail("--targets needs a file of its own")
+	case *targets != "" && (*targets == "-" || sameFile(*targets, *out)):
+		return fs.fail("--targets needs a file of its own, not --out's")
 	case *modelPath == "-" && *dataPath == "-":
 		return fs.fail("only one of --model and --data can be standard input ('-')")
 	case *top < 0:
@@ -148,6 +150,10 @@ func runPredict(e *env, args []string) error {
 		return err
 	}
 	p.progress.done(p.done)
+	if p.empty > 0 {
+		fmt.Fprintf(e.stderr, "twl predict: warning: --min-mass %g leaves %s without a label (written as {}), first %s; eval and distance refuse such rows, even with --normalize\n",
+			p.minMass, plural(p.empty, "row"), p.first)
+	}
 	if targetOut != nil {
 		if err := targetOut.Commit(); err != nil {
 			return err
@@ -193,6 +199,8 @@ type predictor struct {
 	done  int       // rows written
 	line  []byte    // the output line being formatted
 	heap  []int     // labels chosen for --top
+	empty int       // rows that --min-mass left without a label
+	first string    // the first of them, "FILE:LINE"
 
 	out, targets *stream // targets nil without --targets
 	progress     *progress
@@ -248,6 +256,12 @@ func (p *predictor) flush() error {
 			p.line, err = labeldist.AppendFormat(p.line[:0], p.labels, row)
 		} else {
 			p.line, err = p.appendSelected(p.line[:0], row)
+			if err == nil && len(p.line) == 2 { // {}
+				if p.empty == 0 {
+					p.first = p.where[r]
+				}
+				p.empty++
+			}
 		}
 		if err != nil {
 			var le *labeldist.Error

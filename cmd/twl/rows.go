@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"time"
 
@@ -136,18 +135,6 @@ func (p *progress) done(n int) {
 	}
 }
 
-// fileSize returns the size of the regular file at path, or -1.
-func fileSize(path string) int64 {
-	if path == "-" {
-		return -1
-	}
-	fi, err := os.Stat(path)
-	if err != nil || !fi.Mode().IsRegular() {
-		return -1
-	}
-	return fi.Size()
-}
-
 // readDense reads the distributions in the file path ("-": standard input)
 // into a dense Set, for the commands that need every row at once, and fails
 // as soon as the rows would take more than limit bytes (8 per row and
@@ -163,7 +150,7 @@ func readDense(e *env, path string, t *tree.Tree, opts *labeldist.Options, limit
 	for rd.Next() {
 		if need := 8 * float64(s.Rows+1) * float64(L); need > float64(limit) {
 			return nil, fmt.Errorf("%s: %s: %s of %d labels need %s, more than --max-memory %s",
-				rd.At(), why, plural(s.Rows+1, "row"), L, formatBytes(need), formatBytes(float64(limit)))
+				rd.At(), why, plural(s.Rows+1, "row"), L, formatBytes(need), byteSize(limit))
 		}
 		n := len(s.Data)
 		s.Data = append(s.Data, make([]float64, L)...)

@@ -261,3 +261,37 @@ func TestStreamStopped(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamSpill writes more than spillBytes to standard output and then
+// aborts: the output ends at the end of a row, and a warning says it is
+// incomplete; a committed stream past spillBytes gets every byte and no
+// warning.
+func TestStreamSpill(t *testing.T) {
+	row := []byte(strings.Repeat("x", 999) + "\n")
+	for _, commit := range []bool{false, true} {
+		var out, errb strings.Builder
+		e := &env{stdout: &out, stderr: &errb}
+		s, err := e.create("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := spillBytes/len(row) + 100
+		for range n {
+			s.Write(row)
+		}
+		if commit {
+			if err := s.Commit(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.Abort()
+		switch {
+		case commit && (out.Len() != n*len(row) || errb.Len() != 0):
+			t.Errorf("committed: %d bytes of %d, stderr %q", out.Len(), n*len(row), errb.String())
+		case !commit && (out.Len() < spillBytes || out.Len()%len(row) != 0):
+			t.Errorf("aborted after the spill: %d bytes, not whole rows past %d", out.Len(), spillBytes)
+		case !commit && !strings.Contains(errb.String(), "standard output is incomplete"):
+			t.Errorf("aborted after the spill: stderr %q", errb.String())
+		}
+	}
+}

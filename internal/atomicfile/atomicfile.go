@@ -22,6 +22,11 @@ import (
 // permissions perm, or replacing it and keeping its permissions if it is a
 // regular file that exists.
 func WriteFile(name string, data []byte, perm os.FileMode) (err error) {
+	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		// A device or a pipe, also through a link such as /dev/stdout →
+		// /proc/self/fd/1 → pipe:[N], whose target is no path.
+		return writeThrough(name, data)
+	}
 	name, err = resolve(name)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)

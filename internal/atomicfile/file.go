@@ -36,6 +36,16 @@ type File struct {
 // is written directly, as WriteFile does.
 func Create(name string, perm os.FileMode) (*File, error) {
 	shown := name
+	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		// A device or a pipe, also through a link such as /dev/stdout →
+		// /proc/self/fd/1 → pipe:[N], whose target is no path: opened by
+		// the name given.
+		raw, err := os.OpenFile(name, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, fmt.Errorf("write %s: %w", shown, unwrapPath(err))
+		}
+		return &File{name: name, shown: shown, raw: raw, w: bufio.NewWriterSize(raw, 1<<16)}, nil
+	}
 	name, err := resolve(name)
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", shown, err)
@@ -47,14 +57,6 @@ func Create(name string, perm os.FileMode) (*File, error) {
 			a.perm = fi.Mode().Perm()
 		case fi.IsDir():
 			return nil, fmt.Errorf("write %s: is a directory", shown)
-		default:
-			raw, err := os.OpenFile(name, os.O_WRONLY, 0)
-			if err != nil {
-				return nil, fmt.Errorf("write %s: %w", shown, err)
-			}
-			a.raw = raw
-			a.w = bufio.NewWriterSize(raw, 1<<16)
-			return a, nil
 		}
 	}
 	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
