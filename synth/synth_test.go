@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/twl-ldl/twl/dataset"
+	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -435,6 +436,45 @@ func TestWriteDirAllOrNothing(t *testing.T) {
 	}
 	if got := names(root); len(got) != 1 {
 		t.Errorf("after failed writes: %q beside the folder", got)
+	}
+}
+
+// TestWriteDirSecondSignal: the temporary folder of a new dir is
+// registered with atomicfile while it is written, so that RemoveTemps (a
+// second signal) removes it, and forgotten once it is renamed into place.
+func TestWriteDirSecondSignal(t *testing.T) {
+	d, err := Generate(Config{Nodes: 10, Features: 2, Hidden: 2}, 1, 3, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { testHookTempDir = nil }()
+	root := t.TempDir()
+	var tmp string
+	testHookTempDir = func(dir string) {
+		tmp = dir
+		atomicfile.RemoveTemps() // as a second signal does
+		if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("RemoveTemps left the temporary folder %s: %v", dir, err)
+		}
+	}
+	if err := d.WriteDir(filepath.Join(root, "new")); err == nil {
+		t.Error("writing into a removed temporary folder: no error")
+	}
+	if entries, _ := os.ReadDir(root); tmp == "" || len(entries) != 0 {
+		t.Errorf("temporary folder %q; beside it %v, want nothing", tmp, entries)
+	}
+
+	testHookTempDir = func(dir string) { tmp = dir }
+	if err := d.WriteDir(filepath.Join(root, "new")); err != nil {
+		t.Fatal(err)
+	}
+	// Forgotten: a folder of that name made since is not RemoveTemps's.
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	atomicfile.RemoveTemps()
+	if _, err := os.Stat(tmp); err != nil {
+		t.Errorf("RemoveTemps removed %s after WriteDir renamed it into place: %v", tmp, err)
 	}
 }
 

@@ -128,11 +128,19 @@ func createDir(dir string, files []file) (err error) {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", dir, unwrapPath(err))
 	}
+	// Registered, so that atomicfile.RemoveTemps (a process exiting at once
+	// on a second signal, without running this deferred clean-up) removes
+	// it; forgotten once renamed to dir or removed.
+	atomicfile.RegisterDir(tmp)
 	defer func() {
 		if err != nil {
 			os.RemoveAll(tmp)
 		}
+		atomicfile.UnregisterDir(tmp)
 	}()
+	if testHookTempDir != nil {
+		testHookTempDir(tmp)
+	}
 	for _, f := range files {
 		if err := writeSynced(filepath.Join(tmp, f.name), f.data); err != nil {
 			return fmt.Errorf("write %s: %w", filepath.Join(dir, f.name), unwrapPath(err))
@@ -146,6 +154,10 @@ func createDir(dir string, files []file) (err error) {
 	}
 	return nil
 }
+
+// testHookTempDir, when not nil, is called with the temporary folder of
+// createDir once it is made, before anything is written into it (tests).
+var testHookTempDir func(tmp string)
 
 // writeSynced writes data to a new file and syncs it.
 func writeSynced(path string, data []byte) error {

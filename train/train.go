@@ -50,6 +50,20 @@ type Config struct {
 	// last complete one and a later run resumes from it.
 	Context context.Context
 
+	// EpochEnd, when not nil, is called at the end of each epoch this call
+	// trains, with the epoch's record: after the record is appended to the
+	// history and its progress line is written, and before the epoch's
+	// checkpoint. It is how a caller stops a run on a condition of its own,
+	// such as a loss far above a baseline. A non-nil error stops training at
+	// once: Train returns the history so far, that epoch included, and an
+	// error wrapping the one returned ("train: epoch N: ..."), and writes
+	// no checkpoint for that epoch, so the last checkpoint written stays
+	// that of an epoch EpochEnd accepted. The learner is then left with the
+	// parameters at the end of that epoch, not the best ones. EpochEnd is
+	// not called for the epochs a run resumes after (those of the
+	// checkpoint).
+	EpochEnd func(ep Epoch) error
+
 	// Tag identifies the run beyond the data and the settings Fit sees (for
 	// example a hash of the label tree, which the loss depends on): a
 	// checkpoint with another Tag is not resumed.
@@ -400,6 +414,11 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 				line += fmt.Sprintf("  (no improvement for %d epochs: stopping)", cfg.Patience)
 			}
 			fmt.Fprintln(cfg.Progress, line)
+		}
+		if cfg.EpochEnd != nil {
+			if err := cfg.EpochEnd(ep); err != nil {
+				return h, fmt.Errorf("train: epoch %d: %w", e+1, err)
+			}
 		}
 		if stop {
 			h.Stopped = true

@@ -798,3 +798,68 @@ func TestFitSparseTargets(t *testing.T) {
 		}()
 	}
 }
+
+// TestEpochEnd: the hook sees every epoch's record, as the history holds
+// it, in order, each before the epoch's checkpoint is written. An error
+// from it stops training at that epoch: Train returns it wrapped, naming
+// the epoch, with the history up to and including that epoch, and the
+// checkpoint stays that of the epoch before, from which a rerun resumes
+// (without calling the hook for the epochs resumed after) and ends with
+// the parameters and history of an uninterrupted run.
+func TestEpochEnd(t *testing.T) {
+	data, l, cfg := resumeData()
+	var seen []train.Epoch
+	c := cfg
+	c.EpochEnd = func(ep train.Epoch) error {
+		seen = append(seen, ep)
+		return nil
+	}
+	want, wantH, err := fit(t, l, data, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameHistory(train.History{Epochs: seen, BestEpoch: wantH.BestEpoch}, wantH) {
+		t.Errorf("the hook saw %+v, the history holds %+v", seen, wantH.Epochs)
+	}
+
+	ck := filepath.Join(t.TempDir(), "run.ckpt")
+	errStop := errors.New("loss too high")
+	seen = nil
+	c.Checkpoint = ck
+	c.EpochEnd = func(ep train.Epoch) error {
+		if got := checkpointEpoch(t, ck); got != ep.Epoch-1 {
+			t.Errorf("at the end of epoch %d the checkpoint holds epoch %d: the hook runs before the checkpoint", ep.Epoch, got)
+		}
+		seen = append(seen, ep)
+		if ep.Epoch == 3 {
+			return errStop
+		}
+		return nil
+	}
+	_, h, err := fit(t, l, data, c)
+	if !errors.Is(err, errStop) || !strings.Contains(err.Error(), "train: epoch 3: loss too high") {
+		t.Fatalf("a hook's error returned %v, want it wrapped with epoch 3", err)
+	}
+	if len(seen) != 3 || len(h.Epochs) != 3 || h.Epochs[2].Epoch != 3 {
+		t.Errorf("the hook ran %d times and the history holds %d epochs, want 3 and 3", len(seen), len(h.Epochs))
+	}
+	if e := checkpointEpoch(t, ck); e != 2 {
+		t.Errorf("the checkpoint holds epoch %d, want 2 (none for the epoch the hook refused)", e)
+	}
+
+	seen = nil
+	c.EpochEnd = func(ep train.Epoch) error {
+		seen = append(seen, ep)
+		return nil
+	}
+	got, h, err := fit(t, l, data, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Resumed != 2 || !slices.Equal(got.Params, want.Params) || !sameHistory(h, wantH) {
+		t.Errorf("resumed after epoch %d; parameters equal %v", h.Resumed, slices.Equal(got.Params, want.Params))
+	}
+	if len(seen) != cfg.Epochs-2 || seen[0].Epoch != 3 {
+		t.Errorf("resumed after epoch 2, the hook saw epochs %+v, want 3 to %d", seen, cfg.Epochs)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -97,6 +98,10 @@ func spacedWarning(b *Builder, file string, spaced []lineName, edges bool) strin
 	first := alone[0]
 	fix := "separate parent and child with a TAB, not spaces: parent<TAB>child"
 	if !edges {
+		if len(alone) == 1 {
+			return fmt.Sprintf("%s:%d: no line has a TAB: the one line with spaces, %q, was read as the name of one node without edges; %s",
+				file, first.line, first.name, fix)
+		}
 		return fmt.Sprintf("%s:%d: no line has a TAB: each of the %d lines with spaces, such as %q, was read as the name of one node without edges; %s",
 			file, first.line, len(alone), first.name, fix)
 	}
@@ -177,13 +182,29 @@ func ReadTaxonomy(r io.Reader, file string, opts *Options) (*Tree, error) {
 }
 
 // ReadTaxonomyFile reads a tree in the taxonomy format from the named file.
+// A path that names a directory is an error wrapping syscall.EISDIR:
+// "PATH: is a directory, not a file".
 func ReadTaxonomyFile(path string, opts *Options) (*Tree, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	return ReadTaxonomy(f, path, opts)
+}
+
+// openFile opens the named file for reading, refusing a directory (which
+// would otherwise fail at its first read, as line 1 of the file).
+func openFile(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w, not a file", path, syscall.EISDIR)
+	}
+	return f, nil
 }
 
 // eachLine calls fn with the 1-based number and the TAB-separated, trimmed
@@ -249,9 +270,11 @@ func notText(line string) string {
 	return ""
 }
 
-// ReadFile reads a tree in the edge-list format from the named file.
+// ReadFile reads a tree in the edge-list format from the named file. A
+// path that names a directory is an error wrapping syscall.EISDIR: "PATH:
+// is a directory, not a file".
 func ReadFile(path string, opts *Options) (*Tree, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}

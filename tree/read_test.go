@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/twl-ldl/twl/internal/testutil"
@@ -134,6 +135,15 @@ func TestReadFile(t *testing.T) {
 	}
 	_, err = tree.ReadFile("testdata/cycle.txt", nil)
 	checkErr(t, err, tree.ErrCycle, "testdata/cycle.txt", 4)
+	// A directory is named as such, not read as a file whose line 1 fails.
+	for name, read := range map[string]func(string, *tree.Options) (*tree.Tree, error){
+		"ReadFile": tree.ReadFile, "ReadTaxonomyFile": tree.ReadTaxonomyFile,
+	} {
+		_, err = read("testdata", nil)
+		if !errors.Is(err, syscall.EISDIR) || err.Error() != "testdata: is a directory, not a file" {
+			t.Errorf("%s of a directory: %v", name, err)
+		}
+	}
 }
 
 // TestBlurbHierarchy reads the real BlurbGenreCollection-EN hierarchy. The
@@ -371,6 +381,7 @@ func TestReadSpacedWarning(t *testing.T) {
 		want       string // "" for no warning
 	}{
 		{"all spaces", "# genres\nanimal mammal\nmammal cat\n", `f.tree:2: no line has a TAB: each of the 2 lines with spaces, such as "animal mammal", was read as the name of one node without edges`},
+		{"one line, spaces", "animal mammal\n", `f.tree:1: no line has a TAB: the one line with spaces, "animal mammal", was read as the name of one node without edges; separate parent and child with a TAB`},
 		{"one stray", "a\tb\nb c\nb\td\nd  e\n", `f.tree:2: "b c" has spaces but no TAB: it was read as the name of one node without edges (and 1 more such line); if it is an edge, separate parent and child with a TAB`},
 		{"declared name with edges", "Science Fiction\nFiction\tScience Fiction\n", ""},
 		{"names with spaces in edges", "Fiction\tScience Fiction\n", ""},

@@ -157,7 +157,7 @@ func report(e *env, name string, err error) int {
 		// noticed, its outputs are untouched or complete.
 		var s *stopSignal
 		if errors.As(context.Cause(e.ctx), &s) {
-			fmt.Fprintf(e.stderr, "twl %s: %v; nothing half-written is left\n", name, s)
+			fmt.Fprintf(e.stderr, "twl %s: %v; no file is left half-written\n", name, s)
 			return signalStatus(s.sig)
 		}
 		fmt.Fprintf(e.stderr, "twl %s: %v\n", name, context.Cause(e.ctx))
@@ -203,7 +203,14 @@ func (e *env) open(path string) (io.ReadCloser, string, error) {
 		return io.NopCloser(e.stdin), "<stdin>", nil
 	}
 	f, err := os.Open(path)
-	return f, path, err
+	if err != nil {
+		return nil, path, err
+	}
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, path, fmt.Errorf("%s: is a directory, not a file", path)
+	}
+	return f, path, nil
 }
 
 // stopSignal is the cause of the context's cancellation when the process
@@ -241,9 +248,11 @@ const spillBytes = 64 << 20
 type stream struct {
 	file *atomicfile.File // nil for standard output
 	w    io.Writer        // standard output
+	warn io.Writer        // standard error, for a warning on Abort
 	buf  []byte           // held-back output, until it passes spillBytes
 	err  error
 	out  bool // whether anything reached standard output
+	done bool // Commit or Abort was called
 }
 
 // create starts the output of a streaming command: to the file path, or to
@@ -251,7 +260,7 @@ type stream struct {
 // be created, before any work is done. The caller must Commit or Abort.
 func (e *env) create(path string) (*stream, error) {
 	if path == "" || path == "-" {
-		return &stream{w: e.stdout}, nil
+		return &stream{w: e.stdout, warn: e.stderr}, nil
 	}
 	f, err := atomicfile.Create(path, 0o644)
 	if err != nil {
@@ -286,6 +295,7 @@ func (s *stream) Write(p []byte) (int, error) {
 // Commit publishes the output: renames the file into place, or writes what
 // is held back to standard output.
 func (s *stream) Commit() error {
+	s.done = true
 	if s.file != nil {
 		if s.err != nil {
 			s.file.Abort()
@@ -306,9 +316,26 @@ func (s *stream) Commit() error {
 // Abort drops the output: removes the temporary file, or discards what is
 // held back from standard output. It can be deferred: after Commit it does
 // nothing.
+//
+// Past spillBytes on standard output, what was written cannot be taken
+// back: Abort then writes out the whole rows still buffered (callers write
+// whole rows), so the output ends at a row's end, and warns on standard
+// error that it is incomplete.
 func (s *stream) Abort() {
+	if s.done {
+		return
+	}
+	s.done = true
 	if s.file != nil {
 		s.file.Abort()
+		return
 	}
 	s.buf = nil
+	if b, ok := s.w.(*bufio.Writer); ok && s.out {
+		if s.err == nil {
+			s.err = b.Flush()
+		}
+		s.out = false // warn once
+		fmt.Fprintf(s.warn, "twl: warning: standard output is incomplete: it holds the rows written before the command stopped (more than %d MiB)\n", spillBytes>>20)
+	}
 }

@@ -36,7 +36,7 @@ per call, the label entries processed per second (batch × L / time), the
 bytes allocated per call by the Go runtime (0 when the hot path reuses its
 workspace) and the memory the case holds: workspaces plus inputs and outputs.
 Cases that would hold more than --max-memory are skipped; when every case is
-skipped, bench fails (exit status 1). Progress goes to standard error;
+skipped, bench fails (exit status 1) and writes nothing to standard output. Progress goes to standard error;
 --format json writes one JSON object per case, with the keys method,
 labels, batch, seconds_per_op, bytes_per_op, entries_per_second,
 memory_bytes, workers, iterations, order.
@@ -134,7 +134,7 @@ var twCases = []benchCase{
 const treeBytesPerLabel = 160
 
 func runBench(e *env, args []string) error {
-	fs := newFlags("bench", "twl bench [flags] [tw|emd|sinkhorn|lstm|all ...]", benchAbout, benchExamples)
+	fs := newFlags("bench", "twl bench [flags] [tw|emd|sinkhorn|lstm|cli|all ...]", benchAbout, benchExamples)
 	var labels intList
 	fs.Var(&labels, "labels", "comma-separated numbers of labels `L` (default: tw 100,…,1000000; emd 100,1000,3000; sinkhorn 100,…,100000)")
 	batch := fs.Int("batch", 100, "`N` rows per call in the batch cases")
@@ -189,14 +189,15 @@ func runBench(e *env, args []string) error {
 		}
 	}
 
+	out := &benchOut{e: e, asJSON: *format == "json"}
+	out.enc = json.NewEncoder(out)
 	if *format == "text" && slices.Contains(kernels, "cli") {
-		fmt.Fprint(e.stdout, cliHeader)
+		fmt.Fprint(out, cliHeader)
 	}
 	if *format == "text" && slices.ContainsFunc(kernels, func(k string) bool { return k != "lstm" && k != "cli" }) {
-		fmt.Fprintf(e.stdout, "%-22s %-6s %9s %6s %10s %10s %10s %10s\n",
+		fmt.Fprintf(out, "%-22s %-6s %9s %6s %10s %10s %10s %10s\n",
 			"method", "order", "labels", "batch", "time/op", "entries/s", "bytes/op", "memory")
 	}
-	out := &benchOut{e: e, asJSON: *format == "json", enc: json.NewEncoder(e.stdout)}
 	for _, k := range kernels {
 		Ls := labels
 		if len(Ls) == 0 {
@@ -233,12 +234,31 @@ func runBench(e *env, args []string) error {
 }
 
 // benchOut is where bench writes its results, and how many cases it timed
-// and skipped.
+// and skipped. Its Write holds back what comes before the first timed case
+// (table headers, skipped cases) and writes it with that case: when every
+// case is skipped, bench fails and standard output stays empty.
 type benchOut struct {
 	e            *env
 	asJSON       bool
-	enc          *json.Encoder
+	enc          *json.Encoder // writes to the benchOut
 	ran, skipped int
+	held         []byte
+}
+
+// Write writes p to standard output once a case has been timed (ran > 0),
+// what was held back first; before, it holds p back.
+func (out *benchOut) Write(p []byte) (int, error) {
+	if out.ran == 0 {
+		out.held = append(out.held, p...)
+		return len(p), nil
+	}
+	if len(out.held) > 0 {
+		if _, err := out.e.stdout.Write(out.held); err != nil {
+			return 0, err
+		}
+		out.held = nil
+	}
+	return out.e.stdout.Write(p)
 }
 
 // start checks, before a case, that the process has not been asked to stop.
@@ -246,7 +266,6 @@ func (out *benchOut) start() error { return out.e.stopped() }
 
 // emitRecord writes one result as a table row or a JSON line, and counts it.
 func emitRecord(out *benchOut, rec benchRecord) error {
-	e := out.e
 	if rec.Skipped != "" {
 		out.skipped++
 	} else {
@@ -256,11 +275,11 @@ func emitRecord(out *benchOut, rec benchRecord) error {
 		return out.enc.Encode(rec)
 	}
 	if rec.Skipped != "" {
-		_, err := fmt.Fprintf(e.stdout, "%-22s %-6s %9d %6d %10s %10s %10s %10s  (%s)\n",
+		_, err := fmt.Fprintf(out, "%-22s %-6s %9d %6d %10s %10s %10s %10s  (%s)\n",
 			rec.Method, rec.Order, rec.Labels, rec.Batch, "-", "-", "-", formatBytes(float64(rec.MemoryBytes)), rec.Skipped)
 		return err
 	}
-	_, err := fmt.Fprintf(e.stdout, "%-22s %-6s %9d %6d %10s %10s %10d %10s\n",
+	_, err := fmt.Fprintf(out, "%-22s %-6s %9d %6d %10s %10s %10d %10s\n",
 		rec.Method, rec.Order, rec.Labels, rec.Batch, formatSeconds(rec.SecondsPerOp),
 		formatRate(rec.EntriesPerSecond), rec.BytesPerOp, formatBytes(float64(rec.MemoryBytes)))
 	return err

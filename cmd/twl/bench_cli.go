@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -55,7 +56,13 @@ func benchCLI(out *benchOut, L, rows, nnz int, seed uint64, maxMem byteSize) err
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	// A second signal exits at once, without this deferred clean-up:
+	// atomicfile.RemoveTemps removes the folder then.
+	atomicfile.RegisterDir(dir)
+	defer func() {
+		os.RemoveAll(dir)
+		atomicfile.UnregisterDir(dir)
+	}()
 	fmt.Fprintf(e.stderr, "bench: cli L=%d: writing a random tree and 2 × %d rows of %d labels into %s\n", L, rows, nnz, dir)
 	inBytes, err := writeCLICase(dir, L, rows, nnz, seed)
 	if err != nil {
@@ -107,7 +114,7 @@ func benchCLI(out *benchOut, L, rows, nnz int, seed uint64, maxMem byteSize) err
 		if rec.PeakRSSBytes >= 0 {
 			rss = formatBytes(float64(rec.PeakRSSBytes))
 		}
-		if _, err := fmt.Fprintf(e.stdout, "%-14s %9d %7d %5d %10s %19s %10s\n", c.method, L, rows, nnz,
+		if _, err := fmt.Fprintf(out, "%-14s %9d %7d %5d %10s %19s %10s\n", c.method, L, rows, nnz,
 			formatBytes(float64(inBytes)), formatSeconds(rec.SecondsMin)+" – "+formatSeconds(rec.SecondsMax), rss); err != nil {
 			return err
 		}

@@ -49,7 +49,7 @@ func benchLSTM(out *benchOut, L int, s lstmShape, workers int, seed uint64, targ
 		modes = append(modes, true)
 	}
 	if !asJSON {
-		fmt.Fprintf(e.stdout, "%-12s %-8s %6s %6s %4s %4s %6s %10s %12s %10s\n",
+		fmt.Fprintf(out, "%-12s %-8s %6s %6s %4s %4s %6s %10s %12s %10s\n",
 			"method", "vectors", "labels", "batch", "len", "dim", "hidden", "time/step", "tokens/s", "bytes/op")
 	}
 	for _, train := range modes {
@@ -74,7 +74,7 @@ func benchLSTM(out *benchOut, L int, s lstmShape, workers int, seed uint64, targ
 		if train {
 			emb = "trained"
 		}
-		if _, err := fmt.Fprintf(e.stdout, "%-12s %-8s %6d %6d %4d %4d %6d %10s %12.0f %10d\n", "lstm-train", emb, L, s.batch,
+		if _, err := fmt.Fprintf(out, "%-12s %-8s %6d %6d %4d %4d %6d %10s %12.0f %10d\n", "lstm-train", emb, L, s.batch,
 			s.length, s.dim, s.hidden, formatSeconds(sec), rec.TokensPerSecond, bytes); err != nil {
 			return err
 		}

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/twl-ldl/twl/internal/atomicfile"
 )
 
 func TestBenchJSON(t *testing.T) {
@@ -123,19 +128,63 @@ func TestBenchOT(t *testing.T) {
 		t.Errorf("methods %q, want %q (each kernel once, in the order given)", got, want)
 	}
 
-	// Every case skipped: the records say why, and the exit status is 1.
-	code, out, errOut = twl(t, "", "bench", "sinkhorn", "--labels", "2000", "--format", "json", "--max-memory", "1MiB")
-	if code != 1 || !strings.Contains(errOut, "bench: skip sinkhorn") ||
-		!strings.Contains(errOut, "twl: bench: every case was skipped (2), none timed: raise --max-memory (now 1MiB)") {
+	// Skipped cases before timed ones: their records (memory_bytes what
+	// they would need, and why they were skipped) come first, in order.
+	code, out, errOut = twl(t, "", "bench", "sinkhorn", "--labels", "2000,20", "--time", "1ms", "--format", "json", "--max-memory", "1MiB")
+	if code != 0 || strings.Count(errOut, "bench: skip sinkhorn") != 2 {
 		t.Fatalf("exit %d, stderr %s", code, errOut)
 	}
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+	lines = strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%d records, want 2 skipped and 2 timed:\n%s", len(lines), out)
+	}
+	for i, line := range lines {
 		var rec map[string]any
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
 			t.Fatal(err)
 		}
-		if m, _ := rec["memory_bytes"].(float64); m < 8*2000*2000 || rec["skipped"] == nil {
-			t.Errorf("skipped record %s: want memory_bytes ≥ 8·2000² and a reason", line)
+		m, _ := rec["memory_bytes"].(float64)
+		if skipped := i < 2; skipped != (rec["skipped"] != nil) || skipped && (m < 8*2000*2000 || rec["labels"] != 2000.0) ||
+			!skipped && rec["labels"] != 20.0 {
+			t.Errorf("record %d: %s", i+1, line)
+		}
+	}
+
+	// Every case skipped: stderr says why, the exit status is 1, and
+	// nothing goes to standard output, neither records nor a table header.
+	for _, args := range [][]string{
+		{"sinkhorn", "--labels", "2000", "--format", "json"},
+		{"sinkhorn", "--labels", "2000"},
+		{"tw", "--labels", "2000"},
+		{"tw", "emd", "--labels", "2000", "--order", "bfs"},
+	} {
+		code, out, errOut = twl(t, "", append(append([]string{"bench"}, args...), "--max-memory", "1KiB")...)
+		if code != 1 || out != "" || !strings.Contains(errOut, "bench: skip ") ||
+			!strings.Contains(errOut, "none timed: raise --max-memory (now 1KiB)") {
+			t.Errorf("bench %q, every case skipped: exit %d, stdout %q, stderr %s", args, code, out, errOut)
+		}
+	}
+	code, _, errOut = twl(t, "", "bench", "sinkhorn", "--labels", "2000", "--max-memory", "1MiB")
+	if !strings.Contains(errOut, "bench: skip sinkhorn L=2000: it needs about ") || !strings.Contains(errOut, "every case was skipped (2)") {
+		t.Errorf("exit %d, stderr %s", code, errOut)
+	}
+}
+
+// TestBenchTextHeld: in a table, skipped rows held back before the first
+// timed case follow the header, in order.
+func TestBenchTextHeld(t *testing.T) {
+	code, out, errOut := twl(t, "", "bench", "sinkhorn", "--labels", "2000,20", "--time", "1ms", "--max-memory", "1MiB")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "method ") {
+		t.Fatalf("got:\n%s", out)
+	}
+	for i, line := range lines[1:] {
+		f := strings.Fields(line)
+		if skipped := i < 2; len(f) < 3 || skipped != strings.Contains(line, "(needs ") || f[1] != []string{"2000", "20"}[i/2] {
+			t.Errorf("row %d: %q", i+1, line)
 		}
 	}
 }
@@ -199,5 +248,67 @@ func TestBenchCLI(t *testing.T) {
 	}
 	if strings.Join(methods, ",") != "cli-distance,cli-eval" {
 		t.Errorf("methods %v", methods)
+	}
+}
+
+// onLine is a writer that calls f with each complete line written to it.
+type onLine struct {
+	buf bytes.Buffer
+	f   func(line string)
+}
+
+func (w *onLine) Write(p []byte) (int, error) {
+	w.buf.Write(p)
+	for {
+		line, err := w.buf.ReadString('\n')
+		if err != nil {
+			w.buf.WriteString(line) // incomplete: keep it for later
+			return len(p), nil
+		}
+		w.f(strings.TrimSuffix(line, "\n"))
+	}
+}
+
+// TestBenchCLITempDir: the temporary folder of 'bench cli' is registered
+// with atomicfile while the benchmark runs, so that a second signal
+// (atomicfile.RemoveTemps, before the process exits at once) removes it,
+// and forgotten once bench has removed it.
+func TestBenchCLITempDir(t *testing.T) {
+	const into = " into "
+	args := []string{"bench", "cli", "--labels", "200", "--rows", "5", "--nnz", "2", "--format", "json"}
+	var dir string
+	stderr := &onLine{f: func(line string) {
+		if i := strings.LastIndex(line, into); i >= 0 && strings.HasPrefix(line, "bench: cli ") {
+			dir = line[i+len(into):]
+			atomicfile.RemoveTemps() // as a second signal does
+			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("RemoveTemps left %s: %v", dir, err)
+			}
+		}
+	}}
+	var stdout bytes.Buffer
+	if code := run(args, strings.NewReader(""), &stdout, stderr); code != 1 || dir == "" || stdout.Len() != 0 {
+		t.Fatalf("exit %d with the folder %q removed under it, want 1; stdout %q, stderr %q", code, dir, stdout.String(), stderr.buf.String())
+	}
+
+	stderr.f = func(line string) {
+		if i := strings.LastIndex(line, into); i >= 0 && strings.HasPrefix(line, "bench: cli ") {
+			dir = line[i+len(into):]
+		}
+	}
+	if code := run(args, strings.NewReader(""), &stdout, stderr); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("bench cli left %s: %v", dir, err)
+	}
+	// Forgotten: a folder of that name made since is not RemoveTemps's.
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(dir)
+	atomicfile.RemoveTemps()
+	if _, err := os.Stat(dir); err != nil {
+		t.Errorf("RemoveTemps removed %s after bench cli had: %v", dir, err)
 	}
 }

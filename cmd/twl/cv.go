@@ -34,10 +34,12 @@ PyLDL does (see 'twl eval --help'), to compare with published tables.
 ` + trainFlagsAbout + `
 
 The splits and the training of run i follow --seed, so the result does not
-depend on --jobs or the machine. Progress (one line per fold) goes to
-standard error. Ctrl-C (SIGINT) or SIGTERM stops the folds in progress and
-writes nothing (exit status 130 or 143); a run that diverges in any fold is
-an error (see 'twl train --help').`
+depend on --jobs or the machine. Progress goes to standard error, one line
+per fold as it finishes: how many folds are done of how many, which fold
+it was (folds run --jobs at a time and finish in any order), and its
+chebyshev and wasserstein. Ctrl-C (SIGINT) or SIGTERM stops the folds in
+progress, training or scoring, and writes nothing (exit status 130 or 143);
+a run that diverges in any fold is an error (see 'twl train --help').`
 
 const cvExamples = `  # SJAFFE, 10 × 10-fold as published for SA-BFGS (PyLDL README).
   twl cv --data SJAFFE.mat --tree star --folds 10 --repeats 10 --pyldl
@@ -188,7 +190,7 @@ func (cv *crossValidation) run() (map[string][]float64, error) {
 				if cv.progress != nil && err == nil {
 					elapsed := time.Since(started)
 					remaining := time.Duration(float64(elapsed) / float64(done) * float64(total-done))
-					fmt.Fprintf(cv.progress, "fold %d/%d (repeat %d, fold %d): chebyshev %.4f  wasserstein %.4f  elapsed %s  remaining %s\n",
+					fmt.Fprintf(cv.progress, "%d/%d folds done (repeat %d, fold %d): chebyshev %.4f  wasserstein %.4f  elapsed %s  remaining %s\n",
 						done, total, tk.repeat+1, tk.fold+1, res[metricIndex("chebyshev")], res[metricIndex("wasserstein")],
 						elapsed.Round(time.Millisecond), remaining.Round(time.Second))
 				}
@@ -246,6 +248,9 @@ func (cv *crossValidation) fold(ev *metric.Evaluator, test []int, seed uint64) (
 	vals := make([]float64, M*len(test)) // metric-major
 	row := make([]float64, M)
 	for s := 0; s < len(test); s += batch {
+		if cv.ctx != nil && cv.ctx.Err() != nil {
+			return nil, fmt.Errorf("cv: stopped while scoring: %w", cv.ctx.Err())
+		}
 		part := test[s:min(s+batch, len(test))]
 		res.file.Predict(P[:len(part)*L], subsetX(cv.d.X, part).RawMatrix().Data)
 		for k, r := range part {

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -11,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/twl-ldl/twl/dataset"
@@ -156,12 +160,86 @@ func TestCVText(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Count(stderr, "\n") != 10 || !strings.HasPrefix(stderr, "fold 1/10 (repeat ") || !strings.Contains(stderr, "fold 10/10 (repeat ") {
-		t.Errorf("progress:\n%s", stderr)
+	checkCVProgress(t, stderr, 2, 5)
+	code, out2, stderr := twl(t, "", append(args, "--jobs", "3")...)
+	if code != 0 || out2 != out {
+		t.Errorf("--jobs 3 gives another result (exit %d):\n%s\n%s", code, out, out2)
 	}
-	_, out2, _ := twl(t, "", append(args, "--jobs", "3", "--quiet")...)
-	if out2 != out {
-		t.Errorf("--jobs 3 gives another result:\n%s\n%s", out, out2)
+	// Folds finish in any order; the count still goes 1, 2, … 10.
+	checkCVProgress(t, stderr, 2, 5)
+}
+
+// checkCVProgress checks the progress lines of cv: one per fold, "k/N folds
+// done (repeat r, fold f): ..." with k = 1, 2, … N in that order, and each
+// fold of each repeat once.
+func checkCVProgress(t *testing.T, stderr string, repeats, folds int) {
+	t.Helper()
+	n := repeats * folds
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	if len(lines) != n {
+		t.Fatalf("%d progress lines, want %d:\n%s", len(lines), n, stderr)
+	}
+	seen := map[[2]int]bool{}
+	for k, line := range lines {
+		var done, total, r, f int
+		if _, err := fmt.Sscanf(line, "%d/%d folds done (repeat %d, fold %d):", &done, &total, &r, &f); err != nil ||
+			done != k+1 || total != n || r < 1 || r > repeats || f < 1 || f > folds || seen[[2]int{r, f}] {
+			t.Errorf("progress line %d: %q", k+1, line)
+		}
+		seen[[2]int{r, f}] = true
+		if !strings.Contains(line, " chebyshev ") || !strings.Contains(line, " wasserstein ") {
+			t.Errorf("progress line %d lacks the measures: %q", k+1, line)
+		}
+	}
+}
+
+// countingCtx is a context that counts the calls of its Err and reports
+// itself cancelled from call number at on (never if at is 0).
+type countingCtx struct {
+	context.Context
+	calls, at atomic.Int64
+}
+
+func (c *countingCtx) Err() error {
+	if n := c.calls.Add(1); c.at.Load() > 0 && n >= c.at.Load() {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestCVFoldStopsWhileScoring: a fold checks the context once per
+// mini-batch of training and once per batch of 256 test rows it predicts
+// and scores, so a cancellation that comes once the model is trained stops
+// the scoring at the next batch.
+func TestCVFoldStopsWhileScoring(t *testing.T) {
+	dir := write(t, map[string]string{"t.tree": ldlTree, "d.jsonl": ldlRows(340, 2, 1)})
+	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
+	d, err := loadLDL(e, newFlags("cv", "", "", ""), filepath.Join(dir, "d.jsonl"), filepath.Join(dir, "t.tree"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := make([]int, 300) // 2 scoring batches; 40 rows to train on
+	for i := range test {
+		test[i] = i
+	}
+	spec := fitSpec{loss: "kl", epochs: 2, batch: 20, lr: 1e-3, standardize: true, seed: 1}
+	ev := metric.NewEvaluator(d.t, nil)
+	ctx := &countingCtx{Context: context.Background()}
+	cv := &crossValidation{d: d, spec: spec, folds: 2, repeats: 1, ctx: ctx}
+	if _, err := cv.fold(ev, test, 1); err != nil {
+		t.Fatal(err)
+	}
+	// 2 epochs × 2 mini-batches of training, then 2 batches of scoring.
+	if got := ctx.calls.Load(); got != 2*2+2 {
+		t.Fatalf("a fold checked the context %d times, want 6", got)
+	}
+	// Cancelled after the first scoring batch.
+	ctx = &countingCtx{Context: context.Background()}
+	ctx.at.Store(6)
+	cv.ctx = ctx
+	res, err := cv.fold(ev, test, 1)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "stopped while scoring") || res != nil {
+		t.Errorf("cancelled while scoring: %v, %v; want context.Canceled", res, err)
 	}
 }
 

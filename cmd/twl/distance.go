@@ -216,7 +216,7 @@ func runDistance(e *env, args []string) error {
 		return err
 	}
 	if len(pos) != 2 {
-		return fs.fail("want two files of distributions, A.jsonl B.jsonl; got %d arguments", len(pos))
+		return fs.fail("want two files of distributions, A.jsonl B.jsonl; got %s", plural(len(pos), "argument"))
 	}
 	if pos[0] == "-" && pos[1] == "-" {
 		return fs.fail("only one of A and B can be standard input ('-')")

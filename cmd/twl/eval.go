@@ -111,9 +111,9 @@ func runEval(e *env, args []string) error {
 	}
 	switch {
 	case len(pos) != 2 && *multilabel:
-		return fs.fail("want two files, the predictions PRED.jsonl and the label sets LABELS; got %d arguments", len(pos))
+		return fs.fail("want two files, the predictions PRED.jsonl and the label sets LABELS; got %s", plural(len(pos), "argument"))
 	case len(pos) != 2:
-		return fs.fail("want two files of distributions, PRED.jsonl TARGET.jsonl; got %d arguments", len(pos))
+		return fs.fail("want two files of distributions, PRED.jsonl TARGET.jsonl; got %s", plural(len(pos), "argument"))
 	case pos[0] == "-" && pos[1] == "-":
 		return fs.fail("only one of PRED and TARGET can be standard input ('-')")
 	case *treePath == "":

@@ -218,7 +218,7 @@ func TestEvalErrors(t *testing.T) {
 		{"missing file", nil, []string{"--tree", "$D/t.tree", "$D/p.jsonl", "$D/missing.jsonl"}, 1,
 			[]string{"$D/missing.jsonl", "no such file"}},
 		{"no --tree", nil, []string{"$D/p.jsonl", "$D/q.jsonl"}, 2, []string{"--tree is required"}},
-		{"one file", nil, []string{"--tree", "$D/t.tree", "$D/p.jsonl"}, 2, []string{"got 1 arguments"}},
+		{"one file", nil, []string{"--tree", "$D/t.tree", "$D/p.jsonl"}, 2, []string{"got 1 argument\n"}},
 		{"stdin twice", nil, []string{"--tree", "$D/t.tree", "-", "-"}, 2, []string{"only one of PRED and TARGET"}},
 		{"bad format", nil, []string{"--format", "csv", "--tree", "$D/t.tree", "$D/p.jsonl", "$D/q.jsonl"}, 2,
 			[]string{`--format must be text or json, not "csv"`, "Usage:"}},

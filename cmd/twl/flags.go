@@ -74,6 +74,18 @@ func (f *flags) fail(format string, args ...any) error {
 	return &usageError{fs: f, msg: fmt.Sprintf(format, args...)}
 }
 
+// isSet reports whether the flag name was given on the command line (with
+// any value, its default included).
+func (f *flags) isSet(name string) bool {
+	set := false
+	f.Visit(func(fl *flag.Flag) {
+		if fl.Name == name {
+			set = true
+		}
+	})
+	return set
+}
+
 // usage prints the command's help: synopsis, description, flags and
 // examples.
 func (f *flags) usage(w io.Writer) {
@@ -308,10 +320,19 @@ var units = []struct {
 	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12}, {"b", 1},
 }
 
-func (b *byteSize) String() string {
-	v := int64(*b)
+func (b byteSize) String() string {
+	v := int64(b)
 	for i, u := range []string{"TiB", "GiB", "MiB", "KiB"} {
 		if scale := int64(1) << (10 * (4 - i)); v >= scale && v%scale == 0 {
+			return strconv.FormatInt(v/scale, 10) + u
+		}
+	}
+	for i, u := range []string{"TB", "GB", "MB", "kB"} {
+		scale := int64(1)
+		for range 4 - i {
+			scale *= 1000
+		}
+		if v >= scale && v%scale == 0 {
 			return strconv.FormatInt(v/scale, 10) + u
 		}
 	}

@@ -108,7 +108,19 @@ func addTrainFlags(fs *flags) *trainFlags {
 	}
 }
 
-// check validates the values of the flags.
+// checkLossPairs refuses the loss flags that the chosen --loss would ignore.
+func checkLossPairs(fs *flags, loss string) error {
+	switch {
+	case fs.isSet("lambda") && loss == "kl":
+		return fs.fail("--lambda applies only with --loss kl+tw or kl+sinkhorn")
+	case fs.isSet("reg") && loss != "kl+sinkhorn":
+		return fs.fail("--reg applies only with --loss kl+sinkhorn")
+	case fs.isSet("iters") && loss != "kl+sinkhorn":
+		return fs.fail("--iters applies only with --loss kl+sinkhorn")
+	}
+	return nil
+}
+
 // checkLossFlags checks the flags of the loss and Adam's step size, shared
 // by train, cv and text train.
 func checkLossFlags(fs *flags, loss string, lambda, reg float64, iters int, lr float64) error {
@@ -127,6 +139,9 @@ func checkLossFlags(fs *flags, loss string, lambda, reg float64, iters int, lr f
 	return nil
 }
 
+// check validates the values of the flags, and refuses flags that the
+// loss does not use (--lambda with kl, --reg and --iters but with
+// kl+sinkhorn): silently ignored, they would mislead.
 func (tf *trainFlags) check(e *env, fs *flags) error {
 	switch {
 	case *tf.data == "":
@@ -150,6 +165,9 @@ func (tf *trainFlags) check(e *env, fs *flags) error {
 		return fs.fail("--patience must be ≥ 0, not %d", *tf.patience)
 	case *tf.patience > 0 && *tf.val == 0:
 		return fs.fail("--patience needs a validation split (--val)")
+	}
+	if err := checkLossPairs(fs, *tf.loss); err != nil {
+		return err
 	}
 	if *tf.val > 0.5 {
 		fmt.Fprintf(e.stderr, "%s: warning: --val %g holds out more rows for validation than it trains on (a fraction of 0.1 to 0.2 is usual)\n", fs.Name(), *tf.val)
@@ -294,6 +312,11 @@ func checkDir(dir string) error {
 // input) with the label tree named by treeSpec. Rows that were rescaled to
 // sum 1 are reported on standard error. fs is for mistakes in treeSpec.
 func loadLDL(e *env, fs *flags, dataPath, treeSpec string) (*ldlData, error) {
+	if dataPath != "-" {
+		if err := notDir(dataPath); err != nil {
+			return nil, err
+		}
+	}
 	if dataPath != "-" && isMAT(dataPath) {
 		ds, rep, err := dataset.ReadMAT(dataPath, nil)
 		if err != nil {
@@ -382,11 +405,24 @@ func resolveTree(fs *flags, spec string, c int) (*tree.Tree, string, error) {
 		}
 		return tree.Star(n), fmt.Sprintf("star:%d", n), nil
 	}
+	if err := notDir(treePath(spec)); err != nil {
+		return nil, "", err
+	}
 	t, err := readTree(spec, fs.warn)
 	if err != nil {
 		return nil, "", err
 	}
 	return t, spec, nil
+}
+
+// notDir returns an error, "PATH: is a directory, not a file", when path
+// names a directory: read as a file, it fails at its first read, which
+// would be reported as line 1 of the file.
+func notDir(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s: %w, not a file", path, syscall.EISDIR)
+	}
+	return nil
 }
 
 // matColumns reorders the columns of a MAT data set, whose labels are named
@@ -484,7 +520,8 @@ type fitRun struct {
 // validation fraction of them if s.val > 0. The standardization is fitted on
 // the rows trained on only. A run that diverges, to a non-finite loss or
 // to one far above that of predicting the uniform distribution (see
-// checkDiverged), is an error, and no model is returned.
+// baselines), is an error, and no model is returned; training stops at the
+// first epoch that diverges.
 func fit(d *ldlData, rows []int, s fitSpec, run fitRun) (*fitResult, error) {
 	if rows == nil {
 		rows = make([]int, d.Len())
@@ -524,9 +561,11 @@ func fit(d *ldlData, rows []int, s fitSpec, run fitRun) (*fitResult, error) {
 	}
 	start := time.Now()
 	data := train.Data{X: subX.RawMatrix().Data, YSparse: subY, N: n, In: in, L: L}
+	base := uniformBaselines(l, data, trainRows, valRows)
+	cfg.EpochEnd = base.epochEnd
 	h, err := train.Fit(m, l, data, cfg)
 	if err == nil {
-		err = checkDiverged(l, data, trainRows, valRows, h)
+		err = base.final(h)
 	}
 	if errors.Is(err, train.ErrDiverged) || errors.Is(err, errDiverged) {
 		msg := fmt.Sprintf("%v; no model is written: try a smaller --lr (now %g)", err, s.lr)
@@ -563,35 +602,42 @@ func fit(d *ldlData, rows []int, s fitSpec, run fitRun) (*fitResult, error) {
 }
 
 // divergedFactor is how many times the loss of predicting the uniform
-// distribution a run's final loss may reach before checkDiverged calls it
-// diverged. A run that learns anything ends below that loss; one whose
-// steps are far too large (--lr 1e10) ends orders of magnitude above it.
+// distribution a run's loss may reach before the run is called diverged. A
+// run that learns anything stays below that loss; one whose steps are far
+// too large (--lr 1e10) is orders of magnitude above it from the first
+// epoch on.
 const divergedFactor = 100
 
 // errDiverged is a run whose loss stayed finite but grew far too large.
 var errDiverged = errors.New("training diverged")
 
-// checkDiverged returns an error wrapping errDiverged when the loss
-// that training ended with, on the validation rows if there are any (the
-// best epoch's) or else on the training rows (the last epoch's), is more
-// than divergedFactor times the loss of the uniform prediction on the same
-// rows (zero logits; at most 4096 rows are evaluated for it). A finite but
-// huge loss is as much a divergence as a NaN one.
-func checkDiverged(l loss.Loss, data train.Data, trainRows, valRows []int, h train.History) error {
-	if len(h.Epochs) == 0 {
-		return nil
-	}
-	rows, got, what := trainRows, h.Epochs[len(h.Epochs)-1].TrainLoss, "training"
-	if len(valRows) > 0 && h.BestEpoch > 0 && h.BestEpoch <= len(h.Epochs) {
-		rows, got, what = valRows, h.Epochs[h.BestEpoch-1].ValLoss, "validation"
-	}
-	if rows == nil { // all rows
-		rows = make([]int, data.N)
-		for i := range rows {
-			rows[i] = i
+// baselines are the losses of the uniform prediction (zero logits) on the
+// training and the validation rows of a run (at most 4096 rows of each are
+// evaluated), which its losses are checked against: NaN where there are no
+// such rows or the loss cannot be evaluated, and then nothing is checked.
+type baselines struct {
+	train, val float64
+}
+
+// uniformBaselines computes the baselines of a run on data with loss l;
+// trainRows nil means all rows.
+func uniformBaselines(l loss.Loss, data train.Data, trainRows, valRows []int) baselines {
+	if trainRows == nil {
+		trainRows = make([]int, data.N)
+		for i := range trainRows {
+			trainRows[i] = i
 		}
 	}
+	return baselines{train: uniformLoss(l, data, trainRows), val: uniformLoss(l, data, valRows)}
+}
+
+// uniformLoss returns the mean loss l of zero logits on (at most the first
+// 4096 of) rows, NaN for no rows or a loss that fails.
+func uniformLoss(l loss.Loss, data train.Data, rows []int) float64 {
 	rows = rows[:min(len(rows), 4096)]
+	if len(rows) == 0 {
+		return math.NaN()
+	}
 	L := data.L
 	const batch = 64
 	z := make([]float64, batch*L)
@@ -610,16 +656,48 @@ func checkDiverged(l loss.Loss, data train.Data, trainRows, valRows []int, h tra
 		clear(z[:B*L])
 		v, err := l.Eval(z[:B*L], z[:B*L], y[:B*L])
 		if err != nil {
-			return nil // no baseline, no verdict: training itself went through
+			return math.NaN() // no baseline, no verdict
 		}
 		sum += v * float64(B)
 	}
-	uniform := sum / float64(len(rows))
-	if got > divergedFactor*max(uniform, 1e-3) {
-		return fmt.Errorf("%w: the %s loss is %.3g, %.3g times the %.3g of predicting the uniform distribution",
-			errDiverged, what, got, got/max(uniform, 1e-300), uniform)
+	return sum / float64(len(rows))
+}
+
+// exceeds returns an error wrapping errDiverged when the loss got on the
+// rows named by what is more than divergedFactor times uniform, the loss of
+// the uniform prediction on them. A finite but huge loss is as much a
+// divergence as a NaN one.
+func exceeds(what string, got, uniform float64) error {
+	if math.IsNaN(uniform) || !(got > divergedFactor*max(uniform, 1e-3)) {
+		return nil
 	}
-	return nil
+	return fmt.Errorf("%w: the %s loss is %.3g, %.3g times the %.3g of predicting the uniform distribution",
+		errDiverged, what, got, got/max(uniform, 1e-300), uniform)
+}
+
+// epochEnd is train.Config.EpochEnd: it stops a run at the first epoch whose
+// training loss, or validation loss, exceeds divergedFactor times its
+// baseline.
+func (b baselines) epochEnd(ep train.Epoch) error {
+	if err := exceeds("training", ep.TrainLoss, b.train); err != nil {
+		return err
+	}
+	return exceeds("validation", ep.ValLoss, b.val)
+}
+
+// final checks the loss that training ended with, on the validation rows
+// if there are any (the best epoch's) or else on the training rows (the
+// last epoch's), against its baseline. epochEnd has checked every epoch
+// this process trained; final also covers the epochs of a checkpoint a run
+// resumed after, and one that had finished.
+func (b baselines) final(h train.History) error {
+	if len(h.Epochs) == 0 {
+		return nil
+	}
+	if !math.IsNaN(b.val) && h.BestEpoch > 0 && h.BestEpoch <= len(h.Epochs) {
+		return exceeds("validation", h.Epochs[h.BestEpoch-1].ValLoss, b.val)
+	}
+	return exceeds("training", h.Epochs[len(h.Epochs)-1].TrainLoss, b.train)
 }
 
 // appendJSONFloat appends v as a JSON number in the shortest form that
@@ -673,6 +751,23 @@ func (s *fitSpec) decayEnd(m *model.Linear) int {
 // checkNotInput fails when an output file is one of the input files (the
 // same file, by os.SameFile, so also through another path or a link):
 // writing it would destroy the input. Empty names and "-" are skipped.
+// sameFile reports whether the paths a and b name the same file: the same
+// cleaned absolute path (a file not yet written), or the same existing file
+// under two names.
+func sameFile(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	aa, err1 := filepath.Abs(a)
+	ab, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && aa == ab {
+		return true
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
 func checkNotInput(fs *flags, outputs map[string]string, inputs map[string]string) error {
 	// An input given as taxonomy:FILE or edges:FILE is the file FILE.
 	for oflag, out := range outputs {

@@ -192,7 +192,7 @@ func TestStopped(t *testing.T) {
 		{"experiment", "all", "--quick", "--quiet", "--out", p("rep")},
 	} {
 		code, _, errOut := twlStopped(t, args...)
-		if code != 130 || !strings.Contains(errOut, "stopped by SIGINT; nothing half-written is left") {
+		if code != 130 || !strings.Contains(errOut, "stopped by SIGINT; no file is left half-written") {
 			t.Errorf("twl %q: exit %d, stderr %q; want 130 and a word on the stop", args[:2], code, errOut)
 		}
 		if after := dirNames(t, dir); !slices.Equal(after, before) {

@@ -188,7 +188,7 @@ func TestPredictBadInput(t *testing.T) {
 		{"model version 2", []string{"--model", p("v2.model"), "--data", p("test.jsonl")}, "v2.model: unsupported model file: version 2", false},
 		{"inconsistent model", []string{"--model", p("shortW.model"), "--data", p("test.jsonl")}, `shortW.model: invalid model file: row 1 of "W" has 2 numbers, want "in" = 3`, false},
 		{"missing model", []string{"--model", p("nope.model"), "--data", p("test.jsonl")}, "nope.model: no such file", false},
-		{"model is a directory", []string{"--model", dir, "--data", p("test.jsonl")}, dir + ": read", false},
+		{"model is a directory", []string{"--model", dir, "--data", p("test.jsonl")}, dir + ": is a directory, not a file", false},
 		{"other tree", []string{"--model", m, "--data", p("test.jsonl"), "--tree", p("other.tree")}, "other.tree is not the tree " + m + " was trained on", false},
 		{"star tree", []string{"--model", m, "--data", p("test.jsonl"), "--tree", "star"}, "star is not the tree", false},
 		{"chain of 4", []string{"--model", m, "--data", p("test.jsonl"), "--tree", "chain:4"}, "--tree chain:4 has 4 labels, want 3", false},

@@ -119,6 +119,9 @@ func runTextTrain(e *env, args []string) error {
 	if err := checkLossFlags(fs, *lossName, *lambda, *reg, *iters, *lr); err != nil {
 		return err
 	}
+	if err := checkLossPairs(fs, *lossName); err != nil {
+		return err
+	}
 	tk, vopts, err := tf.tokenizer(fs)
 	if err != nil {
 		return err

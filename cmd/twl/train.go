@@ -61,8 +61,8 @@ training; with a larger --epochs it trains on. A checkpoint of other data or
 settings is refused: remove it to start afresh.
 
 A run that diverges (a loss that is not finite, or more than 100 times that
-of predicting the uniform distribution, as --lr 1e10 gives) is an error and
-writes no model: lower --lr.
+of predicting the uniform distribution, as --lr 1e10 gives) stops at the
+first epoch that does, and is an error that writes no model: lower --lr.
 
 Ctrl-C (SIGINT) or SIGTERM stops training before the next mini-batch:
 MODEL is not written, the checkpoint keeps the last complete epoch, and the
@@ -109,6 +109,8 @@ func runTrain(e *env, args []string) error {
 		return fs.fail("--checkpoint and --out must be different files")
 	case *checkpointEvery < 1:
 		return fs.fail("--checkpoint-every must be at least 1, not %d", *checkpointEvery)
+	case fs.isSet("checkpoint-every") && *checkpoint == "":
+		return fs.fail("--checkpoint-every applies only with --checkpoint")
 	}
 
 	if err := checkNotInput(fs, map[string]string{"out": *out, "checkpoint": *checkpoint},

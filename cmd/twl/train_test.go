@@ -294,6 +294,25 @@ func TestTrainBadInput(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "nope.jsonl") {
 		t.Errorf("missing data: exit %d, stderr %q", code, stderr)
 	}
+	// A directory as the data or the tree, in each form of either, for
+	// train and cv: named as a directory, not read as a file.
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	os.Mkdir(filepath.Join(dir, "x.mat"), 0o755)
+	for _, tc := range []struct{ data, tree, bad string }{
+		{sub, filepath.Join(dir, "t.tree"), sub},
+		{filepath.Join(dir, "x.mat"), "star", filepath.Join(dir, "x.mat")},
+		{filepath.Join(dir, "d.jsonl"), sub, sub},
+		{filepath.Join(dir, "d.jsonl"), "taxonomy:" + sub, sub},
+		{filepath.Join(dir, "d.jsonl"), "edges:" + sub, sub},
+	} {
+		for _, cmd := range [][]string{{"train", "--out", filepath.Join(dir, "m")}, {"cv"}} {
+			code, out, stderr := twl(t, "", append(cmd, "--data", tc.data, "--tree", tc.tree)...)
+			if code != 1 || out != "" || stderr != "twl: "+tc.bad+": is a directory, not a file\n" {
+				t.Errorf("%s --data %s --tree %s: exit %d, stderr %q", cmd[0], tc.data, tc.tree, code, stderr)
+			}
+		}
+	}
 }
 
 // TestTrainRescaledWarning: label rows that do not sum to 1 are rescaled,
@@ -345,6 +364,11 @@ func TestTrainUsage(t *testing.T) {
 		{[]string{"--data", d, "--tree", "chain", "--out", "m"}, "--tree chain needs the number of labels"},
 		{[]string{"--data", d, "--tree", "star:x", "--out", "m"}, "want star:N"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "extra"}, "train takes no arguments"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--checkpoint-every", "2"}, "--checkpoint-every applies only with --checkpoint"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--checkpoint-every", "1"}, "--checkpoint-every applies only with --checkpoint"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--lambda", "2"}, "--lambda applies only with --loss kl+tw or kl+sinkhorn"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--loss", "kl+tw", "--reg", "10"}, "--reg applies only with --loss kl+sinkhorn"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--iters", "5"}, "--iters applies only with --loss kl+sinkhorn"},
 	} {
 		code, stdout, stderr := twl(t, "", append([]string{"train"}, tc.args...)...)
 		if code != 2 || stdout != "" || !strings.Contains(stderr, tc.msg) || !strings.Contains(stderr, "Usage:") {
@@ -463,6 +487,34 @@ func TestTrainDiverged(t *testing.T) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", cmd, code, out, errOut)
 		}
 	}
+
+	// The run stops at the first epoch whose loss is that far off (epoch 1
+	// here, with 8 steps of 1e10), not after all 50: one progress line.
+	for _, val := range []string{"0", "0.2"} {
+		code, out, errOut := twl(t, "", "train", "--data", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "t.tree"),
+			"--lr", "1e10", "--epochs", "50", "--batch", "4", "--val", val, "--out", filepath.Join(dir, "m"))
+		if code != 1 || out != "" || strings.Count(errOut, "epoch ") != 2 || !strings.HasPrefix(errOut, "epoch 1/50  loss ") ||
+			!strings.Contains(errOut, "twl: train: epoch 1: training diverged: the training loss is ") || exists(filepath.Join(dir, "m")) {
+			t.Errorf("--val %s: exit %d, stdout %q, stderr %q", val, code, out, errOut)
+		}
+	}
+}
+
+// TestTrainDivergedCheckpoint: the epoch that diverges is not saved; the
+// checkpoint keeps the last epoch that did not.
+func TestTrainDivergedCheckpoint(t *testing.T) {
+	dir := ldlDir(t)
+	p := func(name string) string { return filepath.Join(dir, name) }
+	args := []string{"train", "--data", p("d.jsonl"), "--tree", p("t.tree"), "--epochs", "50", "--batch", "4",
+		"--checkpoint", p("ck"), "--out", p("m"), "--quiet"}
+	code, _, errOut := twl(t, "", append(args, "--lr", "1e10")...)
+	if code != 1 || exists(p("ck")) || exists(p("m")) || !strings.Contains(errOut, "after removing the checkpoint "+p("ck")) {
+		t.Errorf("exit %d, checkpoint written %v, stderr %q", code, exists(p("ck")), errOut)
+	}
+	// A sound run is unaffected.
+	if code, out, errOut := twl(t, "", append(args, "--epochs", "3")...); code != 0 || !strings.Contains(out, "3 epochs on 30 rows") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
 }
 
 // TestTrainMATByHeader: a MAT-file is recognized by its header whatever its
@@ -534,7 +586,7 @@ func TestTrainSIGINT(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
 		t.Fatalf("exit: %v; stderr tail %q", err, tail(stderr.String(), 400))
 	}
-	if !strings.HasSuffix(stderr.String(), "twl train: stopped by SIGINT; nothing half-written is left\n") {
+	if !strings.HasSuffix(stderr.String(), "twl train: stopped by SIGINT; no file is left half-written\n") {
 		t.Errorf("stderr tail %q", tail(stderr.String(), 400))
 	}
 	if names := dirNames(t, data); strings.Join(names, " ") != "ck d.jsonl t.tree" {
