@@ -7,6 +7,9 @@
 //	KL          KL(y ‖ p) = Σ_i y_i log(y_i / p_i)          (the paper's Eq. 2, 0·log 0 = 0)
 //	KL + λ·TW   KL(y ‖ p) + λ·TW(p, y)                       (the paper's Eq. 1, tree-Wasserstein)
 //	KL + λ·W    KL(y ‖ p) + λ·W_λ'(p, y)                     (Frogner et al. 2015, Sinkhorn-W1)
+//	KL + λ·TSW  KL(y ‖ p) + λ·TSW(p, y)                      (NewKLTSW: the mean of TW over several
+//	                                                          trees, package tsw, for labels
+//	                                                          without a hierarchy)
 //
 // each averaged over the rows of a mini-batch (the paper writes a sum over
 // samples; the mean keeps the step size independent of the batch size, and

@@ -234,8 +234,18 @@ func (t *Tree) String() string {
 	return fmt.Sprintf("tree(%d nodes, root %q)", t.Len(), t.rootName)
 }
 
+// ValidName reports whether name can name a node: not empty, valid UTF-8,
+// without control characters (tabs and line breaks included), without
+// leading or trailing space, and not starting with '#' (which marks a
+// comment in edge lists). Otherwise it says what is wrong.
+func ValidName(name string) (ok bool, why string) {
+	why = checkName(name)
+	return why == "", why
+}
+
 // checkName reports why name cannot be a node name, or "" if it can. Names
 // must survive a round trip through the edge-list format.
+
 func checkName(name string) string {
 	switch {
 	case name == "":
