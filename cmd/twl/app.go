@@ -55,6 +55,7 @@ var commands = []*command{
 	{"synth", "generate the paper's synthetic data set (Algorithm 1)", runSynth},
 	{"experiment", "reproduce the paper's experiments and tables as reports", runExperiment},
 	{"text", "labelled text: corpus statistics (text stats)", runText},
+	{"tree", "label trees built from points: word vectors, label names (tree build)", runTree},
 }
 
 func lookup(name string) *command {

@@ -14,6 +14,7 @@ import (
 	"github.com/twl-ldl/twl/ot/emd"
 	"github.com/twl-ldl/twl/ot/sinkhorn"
 	"github.com/twl-ldl/twl/tree"
+	"github.com/twl-ldl/twl/tsw"
 	"github.com/twl-ldl/twl/tw"
 )
 
@@ -127,6 +128,53 @@ var distanceMethods = []distanceMethod{
 	},
 }
 
+// readSliced reads the comma-separated tree files of --trees and returns
+// a flat tree of the first tree's leaves (the labels of the distributions)
+// and the tree-sliced distance over them; every tree must have a node of
+// each of those names.
+func readSliced(fs *flags, list string) (*tree.Tree, *tsw.Sliced, error) {
+	var ts []*tree.Tree
+	for _, path := range strings.Split(list, ",") {
+		if path == "" {
+			return nil, nil, fs.fail("--trees %q: an empty file name", list)
+		}
+		t, _, err := resolveTree(fs, path, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		ts = append(ts, t)
+	}
+	names := treeLeaves(ts[0])
+	sl, err := tsw.New(ts, names)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--trees: %w", err)
+	}
+	parent := make([]int, len(names))
+	for i := range parent {
+		parent[i] = -1
+	}
+	flat, err := tree.FromParents(parent, nil, names, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return flat, sl, nil
+}
+
+// slicedMethod is the distance method of --trees.
+func slicedMethod(sl *tsw.Sliced) *distanceMethod {
+	return &distanceMethod{
+		name:     "tsw",
+		about:    "tree-sliced Wasserstein distance: the mean of the trees' TW",
+		parallel: true,
+		pair: func(*distanceCtx) (pairFunc, error) {
+			s := sl.Clone()
+			return func(ai []int, am []float64, bi []int, bm []float64) (float64, error) {
+				return s.SparseDistance(ai, am, bi, bm), nil
+			}, nil
+		},
+	}
+}
+
 func methodNames() string {
 	names := make([]string, len(distanceMethods))
 	for i, m := range distanceMethods {
@@ -169,6 +217,13 @@ metric as the ground cost:
 emd and sinkhorn need the dense L×L cost matrix (8·L² bytes): a tree larger
 than --max-memory allows is refused with the memory it would need.
 
+--trees T1,T2,... computes the tree-sliced Wasserstein distance instead (Le
+et al., NeurIPS 2019): the mean over the trees of their tree-Wasserstein
+distances, for distributions over the leaves of the trees (every tree must
+have a node of each leaf name of T1), such as trees built with different
+seeds by 'twl tree build' over word vectors: it approximates the
+1-Wasserstein distance under the Euclidean metric of the vectors.
+
 TREE is an edge-list file: one edge per line, parent<TAB>child[<TAB>weight].
 A.jsonl and B.jsonl hold one distribution per line, either a JSON object
 {"label": mass, ...} (absent labels have mass 0) or a JSON array of one mass
@@ -194,13 +249,18 @@ const distanceExamples = `  # One distance per pair of lines.
   twl distance --tree labels.tree --method emd predictions.jsonl targets.jsonl
   twl distance --tree labels.tree --method sinkhorn --reg 50 --iters 10 --tol -1 predictions.jsonl targets.jsonl
 
+  # The tree-sliced distance over three trees built from word vectors.
+  for s in 1 2 3; do twl tree build --emb vectors.vec --seed $s --out w$s.tree; done
+  twl distance --trees w1.tree,w2.tree,w3.tree docs-a.jsonl docs-b.jsonl
+
   # Try it on the demo's files.
   twl demo --dir twl-demo
   twl distance --tree twl-demo/figure1.tree twl-demo/predictions.jsonl twl-demo/targets.jsonl`
 
 func runDistance(e *env, args []string) error {
 	fs := newFlags("distance", "twl distance --tree TREE [flags] A.jsonl B.jsonl", distanceAbout, distanceExamples)
-	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required)")
+	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required, or --trees)")
+	treeList := fs.String("trees", "", "the tree-sliced Wasserstein distance over the comma-separated `TREES` (from 'twl tree build'), whose leaves are the labels")
 	pairwise := fs.Bool("pairwise", false, "print the matrix of distances between every row of A and every row of B")
 	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")
 	method := fs.String("method", "tw", "the distance `METHOD` to compute; available: "+methodNames())
@@ -221,8 +281,13 @@ func runDistance(e *env, args []string) error {
 	if pos[0] == "-" && pos[1] == "-" {
 		return fs.fail("only one of A and B can be standard input ('-')")
 	}
-	if *treePath == "" {
-		return fs.fail("--tree is required")
+	switch {
+	case *treePath == "" && *treeList == "":
+		return fs.fail("--tree is required (or --trees for the tree-sliced distance)")
+	case *treePath != "" && *treeList != "":
+		return fs.fail("--tree and --trees exclude each other")
+	case *treeList != "" && fs.isSet("method"):
+		return fs.fail("--method applies only with --tree; --trees computes the tree-sliced distance")
 	}
 	m, err := findMethod(fs, *method)
 	if err != nil {
@@ -247,11 +312,23 @@ func runDistance(e *env, args []string) error {
 	if *format != "text" && *format != "json" {
 		return fs.fail("--format must be text or json, not %q", *format)
 	}
-	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"A": pos[0], "B": pos[1], "--tree": *treePath}); err != nil {
+	inputs := map[string]string{"A": pos[0], "B": pos[1], "--tree": *treePath}
+	for i, path := range strings.Split(*treeList, ",") {
+		inputs[fmt.Sprintf("--trees (%d)", i+1)] = path
+	}
+	if err := checkNotInput(fs, map[string]string{"out": *out}, inputs); err != nil {
 		return err
 	}
-	t, _, err := resolveTree(fs, *treePath, 0)
-	if err != nil {
+	var t *tree.Tree
+	if *treeList != "" {
+		// The distributions are over the leaves, read through a flat
+		// tree of their names.
+		var sl *tsw.Sliced
+		if t, sl, err = readSliced(fs, *treeList); err != nil {
+			return err
+		}
+		m = slicedMethod(sl)
+	} else if t, _, err = resolveTree(fs, *treePath, 0); err != nil {
 		return err
 	}
 	ctx := &distanceCtx{t: t, maxBytes: maxMem, sink: sinkhorn.Settings{Lambda: *reg, Iters: *iters, Tol: *tol}}
