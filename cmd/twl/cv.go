@@ -80,13 +80,13 @@ func runCV(e *env, args []string) error {
 		return fs.fail("--format must be text or json, not %q", *format)
 	}
 
-	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"--data": *tf.data, "--tree": *tf.tree}); err != nil {
+	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"--data": *tf.data, "--tree": *tf.tree, "--trees": *tf.trees}); err != nil {
 		return err
 	}
 	if err := checkOutDir(*out); err != nil {
 		return err
 	}
-	d, err := loadLDL(e, fs, *tf.data, *tf.tree)
+	d, err := loadLDL(e, fs, *tf.data, *tf.tree, *tf.trees)
 	if err != nil {
 		return err
 	}

@@ -214,7 +214,7 @@ func (c *countingCtx) Err() error {
 func TestCVFoldStopsWhileScoring(t *testing.T) {
 	dir := write(t, map[string]string{"t.tree": ldlTree, "d.jsonl": ldlRows(340, 2, 1)})
 	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
-	d, err := loadLDL(e, newFlags("cv", "", "", ""), filepath.Join(dir, "d.jsonl"), filepath.Join(dir, "t.tree"))
+	d, err := loadLDL(e, newFlags("cv", "", "", ""), filepath.Join(dir, "d.jsonl"), filepath.Join(dir, "t.tree"), "")
 	if err != nil {
 		t.Fatal(err)
 	}

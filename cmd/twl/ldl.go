@@ -30,6 +30,7 @@ import (
 	"github.com/twl-ldl/twl/ot/sinkhorn"
 	"github.com/twl-ldl/twl/train"
 	"github.com/twl-ldl/twl/tree"
+	"github.com/twl-ldl/twl/tsw"
 )
 
 // Defaults of train and cv, chosen by 10-fold cross-validation on SJAFFE
@@ -69,6 +70,7 @@ const (
 // trainFlags are the flags shared by train and cv.
 type trainFlags struct {
 	data, tree  *string
+	trees       *string
 	loss        *string
 	lambda      *float64
 	reg         *float64
@@ -91,7 +93,8 @@ func addTrainFlags(fs *flags) *trainFlags {
 			"or a MATLAB .mat file with \"features\" and \"labels\" (required)"),
 		tree: fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain, star, chain:N, star:N "+
 			"(chain and star alone only for .mat data, N = its number of labels) (required)"),
-		loss:        fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw or kl+sinkhorn"),
+		trees:       fs.String("trees", "", "instead of --tree, the comma-separated `TREES` built by 'twl tree build' over the labels (their leaves): with --loss kl+tsw, the tree-sliced distance over them"),
+		loss:        fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw, kl+sinkhorn, or with --trees kl+tsw"),
 		lambda:      fs.Float64("lambda", defLambda, "the weight `λ` of the transport term of kl+tw and kl+sinkhorn"),
 		reg:         fs.Float64("reg", defSinkhornReg, "kl+sinkhorn: the kernel parameter `λs` of exp(−λs·C); POT's reg is 1/λs"),
 		iters:       fs.Int("iters", defIters, "kl+sinkhorn: the number of Sinkhorn `ITERATIONS` per gradient"),
@@ -112,7 +115,7 @@ func addTrainFlags(fs *flags) *trainFlags {
 func checkLossPairs(fs *flags, loss string) error {
 	switch {
 	case fs.isSet("lambda") && loss == "kl":
-		return fs.fail("--lambda applies only with --loss kl+tw or kl+sinkhorn")
+		return fs.fail("--lambda applies only with --loss kl+tw, kl+sinkhorn or kl+tsw")
 	case fs.isSet("reg") && loss != "kl+sinkhorn":
 		return fs.fail("--reg applies only with --loss kl+sinkhorn")
 	case fs.isSet("iters") && loss != "kl+sinkhorn":
@@ -125,8 +128,8 @@ func checkLossPairs(fs *flags, loss string) error {
 // by train, cv and text train.
 func checkLossFlags(fs *flags, loss string, lambda, reg float64, iters int, lr float64) error {
 	switch {
-	case loss != "kl" && loss != "kl+tw" && loss != "kl+sinkhorn":
-		return fs.fail("--loss must be kl, kl+tw or kl+sinkhorn, not %q", loss)
+	case loss != "kl" && loss != "kl+tw" && loss != "kl+sinkhorn" && loss != "kl+tsw":
+		return fs.fail("--loss must be kl, kl+tw, kl+sinkhorn or kl+tsw, not %q", loss)
 	case !(lambda >= 0) || math.IsInf(lambda, 1):
 		return fs.fail("--lambda must be a finite number ≥ 0, not %v", lambda)
 	case !(reg > 0) || math.IsInf(reg, 1):
@@ -146,8 +149,14 @@ func (tf *trainFlags) check(e *env, fs *flags) error {
 	switch {
 	case *tf.data == "":
 		return fs.fail("--data is required")
-	case *tf.tree == "":
-		return fs.fail("--tree is required")
+	case *tf.tree == "" && *tf.trees == "":
+		return fs.fail("--tree is required (or --trees with --loss kl+tsw)")
+	case *tf.tree != "" && *tf.trees != "":
+		return fs.fail("--tree and --trees exclude each other")
+	case *tf.loss == "kl+tsw" && *tf.trees == "":
+		return fs.fail("--loss kl+tsw needs --trees")
+	case *tf.trees != "" && *tf.loss != "kl" && *tf.loss != "kl+tsw":
+		return fs.fail("with --trees, --loss must be kl or kl+tsw; %s needs one --tree", *tf.loss)
 	}
 	if err := checkLossFlags(fs, *tf.loss, *tf.lambda, *tf.reg, *tf.iters, *tf.lr); err != nil {
 		return err
@@ -185,6 +194,9 @@ type ldlData struct {
 	Y    *train.SparseRows // n rows of targets
 	t    *tree.Tree
 	ref  model.TreeRef
+	// sliced, with --trees, is the tree-sliced distance over the labels,
+	// which are then the leaves of the trees, t a flat tree of them.
+	sliced *tsw.Sliced
 }
 
 // Len returns the number of rows.
@@ -311,7 +323,28 @@ func checkDir(dir string) error {
 // loadLDL reads the data set at dataPath ('-': JSON Lines on standard
 // input) with the label tree named by treeSpec. Rows that were rescaled to
 // sum 1 are reported on standard error. fs is for mistakes in treeSpec.
-func loadLDL(e *env, fs *flags, dataPath, treeSpec string) (*ldlData, error) {
+func loadLDL(e *env, fs *flags, dataPath, treeSpec, treeList string) (*ldlData, error) {
+	// With --trees, the labels are the leaves of the trees: a flat tree of
+	// their names reads the data, and the tree-sliced distance uses them.
+	var sliced *tsw.Sliced
+	resolve := resolveTree
+	if treeList != "" {
+		flat, sl, err := readSliced(fs, treeList)
+		if err != nil {
+			return nil, err
+		}
+		sliced = sl
+		resolve = func(*flags, string, int) (*tree.Tree, string, error) { return flat, "trees:" + treeList, nil }
+	}
+	d, err := loadLDLWith(e, fs, dataPath, treeSpec, resolve)
+	if err != nil {
+		return nil, err
+	}
+	d.sliced = sliced
+	return d, nil
+}
+
+func loadLDLWith(e *env, fs *flags, dataPath, treeSpec string, resolveTree func(*flags, string, int) (*tree.Tree, string, error)) (*ldlData, error) {
 	if dataPath != "-" {
 		if err := notDir(dataPath); err != nil {
 			return nil, err
@@ -483,9 +516,18 @@ func (tf *trainFlags) spec(data string) fitSpec {
 }
 
 // newLoss makes the loss of the spec on tree t.
-func (s *fitSpec) newLoss(t *tree.Tree) (loss.Loss, error) {
+func (s *fitSpec) newLoss(t *tree.Tree) (loss.Loss, error) { return s.newLossSliced(t, nil) }
+
+// newLossSliced is newLoss with the tree-sliced distance of --trees, for
+// kl+tsw.
+func (s *fitSpec) newLossSliced(t *tree.Tree, sl *tsw.Sliced) (loss.Loss, error) {
 	L := t.Len()
 	switch s.loss {
+	case "kl+tsw":
+		if sl == nil {
+			return nil, errors.New("--loss kl+tsw needs --trees (twl train and twl cv)")
+		}
+		return loss.NewKLTSW(sl, s.lambda), nil
 	case "kl+tw":
 		return loss.NewKLTW(t, s.lambda), nil
 	case "kl+sinkhorn":
@@ -547,7 +589,7 @@ func fit(d *ldlData, rows []int, s fitSpec, run fitRun) (*fitResult, error) {
 		st.Transform(subX, subX)
 		std = &model.Standardization{Mean: st.Mean, Scale: st.Scale}
 	}
-	l, err := s.newLoss(d.t)
+	l, err := s.newLossSliced(d.t, d.sliced)
 	if err != nil {
 		return nil, err
 	}

@@ -122,6 +122,9 @@ func runTextTrain(e *env, args []string) error {
 	if err := checkLossPairs(fs, *lossName); err != nil {
 		return err
 	}
+	if *lossName == "kl+tsw" {
+		return fs.fail("--loss kl+tsw is for twl train and twl cv (with --trees); the text model takes kl, kl+tw or kl+sinkhorn")
+	}
 	tk, vopts, err := tf.tokenizer(fs)
 	if err != nil {
 		return err

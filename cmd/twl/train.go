@@ -114,7 +114,7 @@ func runTrain(e *env, args []string) error {
 	}
 
 	if err := checkNotInput(fs, map[string]string{"out": *out, "checkpoint": *checkpoint},
-		map[string]string{"--data": *tf.data, "--tree": *tf.tree}); err != nil {
+		map[string]string{"--data": *tf.data, "--tree": *tf.tree, "--trees": *tf.trees}); err != nil {
 		return err
 	}
 	for _, path := range []string{*out, *checkpoint} {
@@ -122,7 +122,7 @@ func runTrain(e *env, args []string) error {
 			return err
 		}
 	}
-	d, err := loadLDL(e, fs, *tf.data, *tf.tree)
+	d, err := loadLDL(e, fs, *tf.data, *tf.tree, *tf.trees)
 	if err != nil {
 		return err
 	}

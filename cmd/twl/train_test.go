@@ -354,7 +354,7 @@ func TestTrainUsage(t *testing.T) {
 		{[]string{"--tree", tr, "--out", "m"}, "--data is required"},
 		{[]string{"--data", d, "--out", "m"}, "--tree is required"},
 		{[]string{"--data", d, "--tree", tr}, "--out is required"},
-		{[]string{"--data", d, "--tree", tr, "--out", "m", "--loss", "mse"}, `--loss must be kl, kl+tw or kl+sinkhorn, not "mse"`},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--loss", "mse"}, `--loss must be kl, kl+tw, kl+sinkhorn or kl+tsw, not "mse"`},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--lambda", "-1"}, "--lambda must be"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--epochs", "0"}, "--epochs must be at least 1"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--lr", "NaN"}, "--lr must be"},
@@ -366,7 +366,7 @@ func TestTrainUsage(t *testing.T) {
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "extra"}, "train takes no arguments"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--checkpoint-every", "2"}, "--checkpoint-every applies only with --checkpoint"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--checkpoint-every", "1"}, "--checkpoint-every applies only with --checkpoint"},
-		{[]string{"--data", d, "--tree", tr, "--out", "m", "--lambda", "2"}, "--lambda applies only with --loss kl+tw or kl+sinkhorn"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--lambda", "2"}, "--lambda applies only with --loss kl+tw, kl+sinkhorn or kl+tsw"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--loss", "kl+tw", "--reg", "10"}, "--reg applies only with --loss kl+sinkhorn"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--iters", "5"}, "--iters applies only with --loss kl+sinkhorn"},
 	} {

@@ -187,3 +187,49 @@ func TestDistanceTrees(t *testing.T) {
 		t.Errorf("--tree with --trees: exit %d, %s", code, errOut)
 	}
 }
+
+// TestTrainTrees trains KL + λ·TSW over two trees built from label vectors
+// (flat labels): the model's labels are the trees' leaves, its loss names
+// the tree-sliced distance, and its predictions score with eval. A loss
+// other than kl and kl+tsw with --trees is a usage error.
+func TestTrainTrees(t *testing.T) {
+	dir := t.TempDir()
+	vec, words := writeVec(t, dir, 8, 3, 6)
+	var ts []string
+	for s := range 2 {
+		out := filepath.Join(dir, fmt.Sprintf("l%d.tree", s))
+		if code, _, errOut := twl(t, "", "tree", "build", "--emb", vec, "--k", "2", "--seed", fmt.Sprint(s+1), "--out", out); code != 0 {
+			t.Fatal(errOut)
+		}
+		ts = append(ts, out)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	var data strings.Builder
+	for range 40 {
+		c := rng.IntN(len(words))
+		fmt.Fprintf(&data, `{"x":[%g,%g],"y":{%q:0.75,%q:0.25}}`+"\n", float64(c)+rng.NormFloat64()*0.1, rng.NormFloat64(), words[c], words[(c+1)%len(words)])
+	}
+	dataPath := filepath.Join(dir, "d.jsonl")
+	os.WriteFile(dataPath, []byte(data.String()), 0o644)
+	model := filepath.Join(dir, "m.json")
+	code, _, errOut := twl(t, "", "train", "--data", dataPath, "--trees", strings.Join(ts, ","), "--loss", "kl+tsw",
+		"--lambda", "0.5", "--epochs", "5", "--quiet", "--out", model)
+	if code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errOut)
+	}
+	b, _ := os.ReadFile(model)
+	if !strings.Contains(string(b), `kl+0.5·tsw(T=2,`) {
+		t.Errorf("the model's loss is not KL + 0.5·TSW over 2 trees: %.300s", b)
+	}
+	pred := filepath.Join(dir, "p.jsonl")
+	if code, _, errOut := twl(t, "", "predict", "--model", model, "--data", dataPath, "--out", pred, "--targets", filepath.Join(dir, "y.jsonl")); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, _, errOut := twl(t, "", "distance", "--trees", strings.Join(ts, ","), pred, filepath.Join(dir, "y.jsonl")); code != 0 {
+		t.Fatalf("distance --trees on the predictions: %s", errOut)
+	}
+	code, _, errOut = twl(t, "", "train", "--data", dataPath, "--trees", ts[0], "--loss", "kl+tw", "--out", model)
+	if code != 2 || !strings.Contains(errOut, "with --trees, --loss must be kl or kl+tsw") {
+		t.Errorf("kl+tw with --trees: exit %d, %s", code, errOut)
+	}
+}
