@@ -26,6 +26,8 @@
 //
 //	Distance, DistanceGrad, Embed   O(E) time, no allocation after the first call
 //	SparseDistance                  O(Σ_t (k log k + k log L_t)) for k listed points (tw.Sparse)
+//	SparseEmbed                     O(Σ_t m_t log m_t), m_t ≤ k·depth_t the nodes on the points' paths
+//	L1 of two sparse embeddings     O(nnz(x) + nnz(y)), no allocation
 //	Pairwise (nA × nB)              O((nA+nB)·E) to embed, O(nA·nB·E) for the ℓ₁ distances
 //
 // A Sliced holds the point-to-node maps (T·n int32), shared with its
@@ -43,6 +45,15 @@
 // trees, scaled by 1/T, so that TSW(a, b) = ‖Φ(a) − Φ(b)‖₁; Pairwise builds
 // distance matrices on it.
 //
+// For sparse distributions compared many times (a k-nearest-neighbour
+// search over documents), SparseEmbed gives Φ(a) as a SparseVec, its
+// non-zero entries only: those of the nodes on the paths from a's points
+// to the roots, with the values of Embed bit for bit. Each distribution is
+// embedded once and each pair costs one merge, L1(Φ(a), Φ(b)), which
+// agrees with SparseDistance to rounding: on 4 trees of 10⁴ nodes and bags
+// of 70 points (BenchmarkSparseEmbedL1), about 3 µs a pair against 70 to
+// 90 µs for SparseDistance, for 25 to 35 µs an embedding.
+//
 // # Inputs and errors
 //
 // Distributions are vectors of length n indexed by point (the order of the
@@ -51,8 +62,9 @@
 // (ErrMissingPoint, ErrDuplicatePoint); a length mismatch or an index out
 // of range is a programmer error and panics with a "tsw: " message. Masses
 // are not validated: as in package tw, a NaN or an infinity anywhere gives
-// NaN (the distance, and every element of a gradient or embedding). Inputs
-// are never modified.
+// NaN (the distance, and every element of a gradient or embedding; every
+// stored entry on the affected trees of a sparse embedding, so that L1
+// with it is NaN). Inputs are never modified.
 //
 // # Concurrency
 //

@@ -84,3 +84,16 @@ func ExampleSliced_Pairwise() {
 	// [0 3 0.875]
 	// [1.75 2.75 0.875]
 }
+
+func ExampleSliced_SparseEmbed() {
+	s, err := tsw.New(twoTrees(), []string{"a", "b", "c"})
+	if err != nil {
+		panic(err)
+	}
+	// Embed each distribution once; each distance is then one merge.
+	x := s.SparseEmbed(tsw.SparseVec{}, []int{0, 1}, []float64{0.5, 0.5})
+	y := s.SparseEmbed(tsw.SparseVec{}, []int{2}, []float64{1})
+	fmt.Println(tsw.L1(x, y), s.SparseDistance([]int{0, 1}, []float64{0.5, 0.5}, []int{2}, []float64{1}))
+	// Output:
+	// 2.875 2.875
+}

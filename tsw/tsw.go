@@ -33,7 +33,8 @@ type Sliced struct {
 	// tree's points are in it. zero stays all zero. g receives a tree's
 	// gradient; acc (length n) sums them over the trees.
 	x, zero, g, acc []float64
-	ia, ib          []int // sparse indices mapped to one tree's nodes
+	ia, ib          []int          // sparse indices mapped to one tree's nodes
+	se              *sparseScratch // SparseEmbed's, made on first use
 }
 
 // shared is the read-only part of a Sliced, common to its clones.

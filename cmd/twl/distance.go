@@ -27,6 +27,9 @@ type distanceMethod struct {
 	about    string
 	parallel bool // whether pair may be called once per goroutine
 	pair     func(c *distanceCtx) (pairFunc, error)
+	// sliced is the tree-sliced distance of --trees, whose --pairwise
+	// matrices go through its tree embeddings (embeddedPairs).
+	sliced *tsw.Sliced
 }
 
 type pairFunc func(ai []int, am []float64, bi []int, bm []float64) (float64, error)
@@ -172,6 +175,7 @@ func slicedMethod(sl *tsw.Sliced) *distanceMethod {
 				return s.SparseDistance(ai, am, bi, bm), nil
 			}, nil
 		},
+		sliced: sl,
 	}
 }
 
@@ -563,6 +567,13 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 		}
 	}
 	nB := cb.rows()
+	var emb *embeddedPairs
+	if d.m.sliced != nil {
+		var err error
+		if emb, err = d.embedRows(&cb, B); err != nil {
+			return err
+		}
+	}
 	var ca chunk
 	dst := make([]float64, nB)
 	prog := newProgress(d.e.stderr, "twl distance --pairwise", "rows of A")
@@ -579,13 +590,14 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 		ca.reset()
 		ca.add(A.Row(), A.Line())
 		ai, am := ca.row(0)
-		err := d.compute(dst, func(k int) ([]int, []float64, []int, []float64) {
+		if emb != nil {
+			emb.row(dst, ai, am)
+		} else if err := d.compute(dst, func(k int) ([]int, []float64, []int, []float64) {
 			bi, bm := cb.row(k)
 			return ai, am, bi, bm
 		}, func(k int) string {
 			return fmt.Sprintf("%s:%d and %s:%d", A.File(), ca.lines[0], B.File(), cb.lines[k])
-		})
-		if err != nil {
+		}); err != nil {
 			return err
 		}
 		if d.json {
@@ -633,6 +645,65 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 	}
 	prog.done(A.Rows())
 	return nil
+}
+
+// embeddedPairs computes rows of a --pairwise matrix of the tree-sliced
+// distance through the tree embeddings (tsw.Sliced.SparseEmbed): B's rows
+// embedded once, each row of A once, and each distance the ℓ₁ distance of
+// two sparse embeddings (tsw.L1), O(nnz) a pair where SparseDistance sorts
+// and merges both rows on every tree. The values agree with
+// SparseDistance's to rounding.
+type embeddedPairs struct {
+	s       *tsw.Sliced
+	b       []tsw.SparseVec
+	a       tsw.SparseVec // the current row of A's
+	workers int
+}
+
+// embedRows embeds the rows of cb, read from B, in parallel, refusing to
+// hold more than --max-memory with B's rows.
+func (d *distanceRun) embedRows(cb *chunk, B *labeldist.Reader) (*embeddedPairs, error) {
+	workers := runtime.GOMAXPROCS(0)
+	ss := make([]*tsw.Sliced, workers)
+	for p := range ss {
+		ss[p] = d.m.sliced.Clone()
+	}
+	nB := cb.rows()
+	e := &embeddedPairs{s: d.m.sliced, b: make([]tsw.SparseVec, nB), workers: workers}
+	// 12 bytes per stored entry (an int32 index, a float64 value) and 48
+	// per row, checked a block of rows at a time.
+	held := cb.bytes() + int64(48*nB)
+	for lo := 0; lo < nB; lo += chunkRows {
+		if err := d.e.stopped(); err != nil {
+			return nil, err
+		}
+		hi := min(lo+chunkRows, nB)
+		parallel.ForParts(hi-lo, workers, 16, func(p, r0, r1 int) {
+			for k := lo + r0; k < lo+r1; k++ {
+				bi, bm := cb.row(k)
+				e.b[k] = ss[p].SparseEmbed(tsw.SparseVec{}, bi, bm)
+			}
+		})
+		for _, v := range e.b[lo:hi] {
+			held += int64(12 * v.Len())
+		}
+		if held > d.maxBytes {
+			return nil, fmt.Errorf("%s: --pairwise --trees holds the tree embeddings of all its rows in memory, %s after %s, more than --max-memory %s",
+				B.File(), formatBytes(float64(held)), plural(hi, "distribution"), byteSize(d.maxBytes))
+		}
+	}
+	return e, nil
+}
+
+// row stores in dst[j] the distance between the row of A given by ai and
+// am and row j of B.
+func (e *embeddedPairs) row(dst []float64, ai []int, am []float64) {
+	e.a = e.s.SparseEmbed(e.a, ai, am)
+	parallel.ForParts(len(dst), e.workers, 256, func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			dst[j] = tsw.L1(e.a, e.b[j])
+		}
+	})
 }
 
 // plural returns "1 distribution", "2 distributions".

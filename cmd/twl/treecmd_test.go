@@ -182,7 +182,13 @@ func TestDistanceTrees(t *testing.T) {
 			}
 		}
 	}
-	code, _, errOut := twl(t, "", "distance", "--trees", treesArg[0], "--tree", treesArg[1], a, b)
+	// The embeddings of B's rows that --pairwise --trees holds count
+	// against --max-memory.
+	code, out, errOut := twl(t, "", "distance", "--pairwise", "--max-memory", "2kB", "--trees", strings.Join(treesArg, ","), a, b)
+	if code != 1 || out != "" || !strings.Contains(errOut, "--pairwise --trees holds the tree embeddings of all its rows in memory") {
+		t.Errorf("--pairwise --trees over --max-memory: exit %d, stdout %q, stderr %s", code, out, errOut)
+	}
+	code, _, errOut = twl(t, "", "distance", "--trees", treesArg[0], "--tree", treesArg[1], a, b)
 	if code != 2 || !strings.Contains(errOut, "exclude each other") {
 		t.Errorf("--tree with --trees: exit %d, %s", code, errOut)
 	}

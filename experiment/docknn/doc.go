@@ -93,7 +93,8 @@
 //	Φ(a)[t, v] = w_v · a(Γ_t(v)) / T,    TSW_T(a, b) = ‖Φ(a) − Φ(b)‖₁,
 //
 // over the nodes v below the roots whose subtrees hold mass: sparse
-// vectors computed once per document, in O(T·m·depth). A test document's
+// vectors computed once per document by tsw.Sliced.SparseEmbed, in
+// O(T·m·depth·log(m·depth)). A test document's
 // is then scattered into a dense vector x, and each pair costs one pass
 // over the training document's nonzeros y: ‖x − y‖₁ = ‖x‖₁ + Σ_{i ∈ supp
 // y} (|x_i − y_i| − |x_i|). This is how TSW is meant to serve

@@ -106,9 +106,10 @@ func TestKNNErrors(t *testing.T) {
 	}
 }
 
-// TestEmbedding checks that the ℓ₁ distance of the sparse embeddings is
-// the tree-sliced distance of package tsw, on random points, trees of
-// both builders and random bags.
+// TestEmbedding checks that the ℓ₁ distance of the sparse embeddings
+// (tsw.Sliced.SparseEmbed), by l1Dense as the run computes it and by
+// tsw.L1, is the tree-sliced distance of package tsw, on random points,
+// trees of both builders and random bags.
 func TestEmbedding(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const n, d = 60, 5
@@ -136,7 +137,6 @@ func TestEmbedding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newEmbedder(trees, names)
 	bag := func() Bag {
 		k := 1 + rng.IntN(12)
 		b := Bag{Words: rng.Perm(n)[:k], Mass: make([]float64, k)}
@@ -157,18 +157,19 @@ func TestEmbedding(t *testing.T) {
 		}
 		return v
 	}
-	scratch := make([]float64, e.len())
+	embed := func(b Bag) tsw.SparseVec { return s.SparseEmbed(tsw.SparseVec{}, b.Words, b.Mass) }
+	scratch := make([]float64, s.EmbedLen())
 	for range 50 {
 		a, b := bag(), bag()
-		ea, eb := e.embed(a), e.embed(b)
-		got := l1(ea, eb)
+		ea, eb := embed(a), embed(b)
+		got := tsw.L1(ea, eb)
 		var norm float64
-		for k, i := range ea.idx {
-			scratch[i] = ea.val[k]
-			norm += math.Abs(ea.val[k])
+		for k, i := range ea.Index {
+			scratch[i] = ea.Value[k]
+			norm += math.Abs(ea.Value[k])
 		}
 		if sd := l1Dense(scratch, norm, eb); math.Abs(sd-got) > 1e-12*max(1, got) {
-			t.Fatalf("l1Dense %v, l1 %v", sd, got)
+			t.Fatalf("l1Dense %v, tsw.L1 %v", sd, got)
 		}
 		clear(scratch)
 		want := s.SparseDistance(a.Words, a.Mass, b.Words, b.Mass)
@@ -178,38 +179,10 @@ func TestEmbedding(t *testing.T) {
 		if dd := s.Distance(dense(a), dense(b)); math.Abs(got-dd) > 1e-12*max(1, dd) {
 			t.Fatalf("ℓ₁ of the embeddings %v, Distance %v", got, dd)
 		}
-		if z := l1(e.embed(a), e.embed(a)); z != 0 {
+		if z := tsw.L1(embed(a), embed(a)); z != 0 {
 			t.Fatalf("ℓ₁(Φ(a), Φ(a)) = %v", z)
 		}
 	}
-}
-
-// l1 returns ‖x − y‖₁ by merging the sorted indices: the plain form that
-// l1Dense is checked against.
-func l1(x, y sparseVec) float64 {
-	var s float64
-	i, j := 0, 0
-	for i < len(x.idx) && j < len(y.idx) {
-		switch a, b := x.idx[i], y.idx[j]; {
-		case a < b:
-			s += math.Abs(x.val[i])
-			i++
-		case a > b:
-			s += math.Abs(y.val[j])
-			j++
-		default:
-			s += math.Abs(x.val[i] - y.val[j])
-			i++
-			j++
-		}
-	}
-	for ; i < len(x.idx); i++ {
-		s += math.Abs(x.val[i])
-	}
-	for ; j < len(y.idx); j++ {
-		s += math.Abs(y.val[j])
-	}
-	return s
 }
 
 func TestStripHeaders(t *testing.T) {

@@ -181,17 +181,16 @@ func Run(cfg Config) (*Result, error) {
 
 			// The same distances by the ℓ₁ embedding.
 			sw = startWatch()
-			emb := newEmbedder(trees[:T], pts.names)
-			trainEmb, testEmb := make([]sparseVec, len(train)), make([]sparseVec, len(test))
+			trainEmb, testEmb := make([]tsw.SparseVec, len(train)), make([]tsw.SparseVec, len(test))
 			for i, bag := range train {
-				trainEmb[i] = emb.embed(bag)
+				trainEmb[i] = s.SparseEmbed(tsw.SparseVec{}, bag.Words, bag.Mass)
 			}
 			for i, bag := range test {
-				testEmb[i] = emb.embed(bag)
+				testEmb[i] = s.SparseEmbed(tsw.SparseVec{}, bag.Words, bag.Mass)
 			}
 			_, embTime := sw.read()
 			for w := range rows {
-				rows[w] = &l1Row{train: trainEmb, test: testEmb, x: make([]float64, emb.len())}
+				rows[w] = &l1Row{train: trainEmb, test: testEmb, x: make([]float64, s.EmbedLen())}
 			}
 			_, cpu, err = matrix(ctx, byEmb, len(train), len(test), rows, progress, name+" (embedded)")
 			if err != nil {
@@ -323,28 +322,42 @@ func (w *tswRow) row(dst []float64, i int) error {
 	return nil
 }
 
-// l1Row computes the ℓ₁ distances between embeddings: the test
-// document's is scattered into x, dense, and each training document's
-// sparse one read against it (see l1Dense).
+// l1Row computes the ℓ₁ distances between the tree embeddings of
+// tsw.Sliced.SparseEmbed: the test document's is scattered into x, dense,
+// and each training document's sparse one read against it (see l1Dense).
 type l1Row struct {
-	train, test []sparseVec
+	train, test []tsw.SparseVec
 	x           []float64 // zero between rows
 }
 
 func (w *l1Row) row(dst []float64, i int) error {
 	a := w.test[i]
 	var norm float64
-	for k, j := range a.idx {
-		w.x[j] = a.val[k]
-		norm += math.Abs(a.val[k])
+	for k, j := range a.Index {
+		w.x[j] = a.Value[k]
+		norm += math.Abs(a.Value[k])
 	}
 	for j, b := range w.train {
 		dst[j] = l1Dense(w.x, norm, b)
 	}
-	for _, j := range a.idx {
+	for _, j := range a.Index {
 		w.x[j] = 0
 	}
 	return nil
+}
+
+// l1Dense returns ‖x − y‖₁ for x dense, of ℓ₁ norm xNorm, and y sparse,
+// as xNorm + Σ_{i ∈ supp y} (|x_i − y_i| − |x_i|): O(y.Len()), with no
+// branch on the indices, where tsw.L1 merges the two index lists. The sum
+// cancels where y is close to x: the result is then within a few ulps of
+// xNorm of the true distance, not relative to it.
+func l1Dense(x []float64, xNorm float64, y tsw.SparseVec) float64 {
+	s := xNorm
+	for k, i := range y.Index {
+		xi := x[i]
+		s += math.Abs(xi-y.Value[k]) - math.Abs(xi)
+	}
+	return s
 }
 
 // A distance matrix is computed in progressSteps blocks of test documents,
