@@ -137,7 +137,8 @@ var distanceMethods = []distanceMethod{
 // each of those names.
 func readSliced(fs *flags, list string) (*tree.Tree, *tsw.Sliced, error) {
 	var ts []*tree.Tree
-	for _, path := range strings.Split(list, ",") {
+	paths := strings.Split(list, ",")
+	for _, path := range paths {
 		if path == "" {
 			return nil, nil, fs.fail("--trees %q: an empty file name", list)
 		}
@@ -148,6 +149,23 @@ func readSliced(fs *flags, list string) (*tree.Tree, *tsw.Sliced, error) {
 		ts = append(ts, t)
 	}
 	names := treeLeaves(ts[0])
+	// Every tree must have the same leaves: the labels of the data.
+	leaf := make(map[string]bool, len(names))
+	for _, name := range names {
+		leaf[name] = true
+	}
+	for k, t := range ts[1:] {
+		for _, name := range names {
+			if i, ok := t.Index(name); !ok || !t.IsLeaf(i) {
+				return nil, nil, fmt.Errorf("--trees: %q is a leaf of %s but not of %s: the trees must have the same leaves (the labels)", name, paths[0], paths[k+1])
+			}
+		}
+		for _, name := range treeLeaves(t) {
+			if !leaf[name] {
+				return nil, nil, fmt.Errorf("--trees: %q is a leaf of %s but not of %s: the trees must have the same leaves (the labels)", name, paths[k+1], paths[0])
+			}
+		}
+	}
 	sl, err := tsw.New(ts, names)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--trees: %w", err)
@@ -286,6 +304,8 @@ func runDistance(e *env, args []string) error {
 		return fs.fail("only one of A and B can be standard input ('-')")
 	}
 	switch {
+	case fs.isSet("trees") && *treeList == "":
+		return fs.fail("--trees is empty: give the tree files, comma-separated")
 	case *treePath == "" && *treeList == "":
 		return fs.fail("--tree is required (or --trees for the tree-sliced distance)")
 	case *treePath != "" && *treeList != "":

@@ -149,6 +149,8 @@ func (tf *trainFlags) check(e *env, fs *flags) error {
 	switch {
 	case *tf.data == "":
 		return fs.fail("--data is required")
+	case fs.isSet("trees") && *tf.trees == "":
+		return fs.fail("--trees is empty: give the tree files, comma-separated")
 	case *tf.tree == "" && *tf.trees == "":
 		return fs.fail("--tree is required (or --trees with --loss kl+tsw)")
 	case *tf.tree != "" && *tf.trees != "":

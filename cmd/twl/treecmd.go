@@ -75,7 +75,7 @@ func runTreeBuild(e *env, args []string) error {
 	labels := fs.String("labels", "", "build over the labels named in `FILE`, one per line, instead of every word")
 	method := fs.String("method", "cluster", "the tree: `cluster` or quad")
 	k := fs.Int("k", 4, "cluster: the number of branches `K` of a split")
-	depth := fs.Int("depth", 0, "the most levels of clusters or cells (0: the method's default: cluster 6, quad 12)")
+	depth := fs.Int("depth", 0, "the most levels of clusters (at most 64) or cells (at most 50) (0: the method's default: cluster 6, quad 12)")
 	seed := fs.Uint64("seed", 1, "the random `SEED` of the seeding (cluster) or the shift (quad)")
 	fit := fs.Bool("fit", false, "refit the edge weights by non-negative least squares on sampled pairs")
 	maxWords := fs.Int("max-words", 0, "use only the first `N` words of a .vec file (0: all)")
@@ -98,6 +98,8 @@ func runTreeBuild(e *env, args []string) error {
 		return fs.fail("--k must be at least 2")
 	case *depth < 0 || *depth > 64:
 		return fs.fail("--depth must be between 0 and 64")
+	case *method == "quad" && *depth > 50:
+		return fs.fail("--depth must be at most 50 with --method quad (cells of 2⁻⁵⁰ of the data's extent)")
 	case *maxWords < 0:
 		return fs.fail("--max-words must be ≥ 0")
 	case *method == "quad" && fs.isSet("k"):

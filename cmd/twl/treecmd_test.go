@@ -86,6 +86,10 @@ func TestTreeBuild(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "--k applies only with --method cluster") {
 		t.Errorf("--k with quad: exit %d, %s", code, errOut)
 	}
+	code, _, errOut = twl(t, "", "tree", "build", "--emb", vec, "--method", "quad", "--depth", "64", "--out", filepath.Join(dir, "x"))
+	if code != 2 || !strings.Contains(errOut, "--depth must be at most 50 with --method quad") {
+		t.Errorf("--depth 64 with quad: exit %d, %s", code, errOut)
+	}
 }
 
 // TestTreeBuildLabels builds a tree over label names from the mean vectors
@@ -187,6 +191,21 @@ func TestDistanceTrees(t *testing.T) {
 	code, out, errOut := twl(t, "", "distance", "--pairwise", "--max-memory", "2kB", "--trees", strings.Join(treesArg, ","), a, b)
 	if code != 1 || out != "" || !strings.Contains(errOut, "--pairwise --trees holds the tree embeddings of all its rows in memory") {
 		t.Errorf("--pairwise --trees over --max-memory: exit %d, stdout %q, stderr %s", code, out, errOut)
+	}
+	// Trees whose leaves differ are refused, naming the files.
+	small := filepath.Join(dir, "small.tree")
+	if code, _, errOut := twl(t, "", "tree", "build", "--emb", vec, "--max-words", "30", "--out", small); code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, list := range [][]string{{small, treesArg[0]}, {treesArg[0], small}} {
+		code, _, errOut = twl(t, "", "distance", "--trees", strings.Join(list, ","), a, b)
+		if code != 1 || !strings.Contains(errOut, "the trees must have the same leaves") || !strings.Contains(errOut, small) {
+			t.Errorf("--trees %v: exit %d, %s", list, code, errOut)
+		}
+	}
+	code, _, errOut = twl(t, "", "distance", "--trees", "", a, b)
+	if code != 2 || !strings.Contains(errOut, "--trees is empty") {
+		t.Errorf("--trees '': exit %d, %s", code, errOut)
 	}
 	code, _, errOut = twl(t, "", "distance", "--trees", treesArg[0], "--tree", treesArg[1], a, b)
 	if code != 2 || !strings.Contains(errOut, "exclude each other") {

@@ -172,6 +172,9 @@ func (r *Result) findings() []string {
 		}
 		line := fmt.Sprintf("%s, T = %d: correlation from %.3f (%s) to %.3f (%s); mean TSW/W1 from %s to %s per cell.",
 			name, Tmax, lo, at[0], hi, at[1], sig3(ratioLo), sig3(ratioHi))
+		if len(r.Cells) == 1 {
+			line = fmt.Sprintf("%s, T = %d: correlation %.3f (%s); mean TSW/W1 %s.", name, Tmax, lo, at[0], sig3(ratioLo))
+		}
 		if len(s.Trees) > 1 {
 			var parts []string
 			for _, T := range s.Trees {
