@@ -2,6 +2,7 @@ package pointtree
 
 import (
 	"fmt"
+	"github.com/twl-ldl/twl/internal/fmath"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -321,7 +322,7 @@ func (c *clusterer) seed(cen []float64, perm []int32, d2 []float64, rng *rand.Ra
 	copy(first, c.row(perm[rng.IntN(m)]))
 	parallel.For(m, workers, grainPoints, func(a, b int) {
 		for p := a; p < b; p++ {
-			d2[p] = sqDist(c.row(perm[p]), first)
+			d2[p] = fmath.SqDist(c.row(perm[p]), first)
 		}
 	})
 	k := 1
@@ -352,7 +353,7 @@ func (c *clusterer) seed(cen []float64, perm []int32, d2 []float64, rng *rand.Ra
 		if k < c.o.K {
 			parallel.For(m, workers, grainPoints, func(a, b int) {
 				for p := a; p < b; p++ {
-					d2[p] = min(d2[p], sqDist(c.row(perm[p]), ck))
+					d2[p] = min(d2[p], fmath.SqDist(c.row(perm[p]), ck))
 				}
 			})
 		}
@@ -391,7 +392,7 @@ func (c *clusterer) lloyd(cen []float64, k int, perm, assign []int32, workers in
 					x := c.row(perm[p])
 					best, bj := math.Inf(1), 0
 					for j := range k {
-						if v := sqDist(x, cen[j*d:(j+1)*d]); v < best {
+						if v := fmath.SqDist(x, cen[j*d:(j+1)*d]); v < best {
 							best, bj = v, j
 						}
 					}

@@ -3,6 +3,7 @@ package pointtree
 import (
 	"errors"
 	"fmt"
+	"github.com/twl-ldl/twl/internal/fmath"
 	"math"
 	"strconv"
 	"strings"
@@ -121,33 +122,6 @@ func childName(parent string, i int) string {
 	return parent + "/" + strconv.Itoa(i)
 }
 
-// sqDist returns the squared Euclidean distance between x and y, summed in
-// four lanes combined as (lane0 + lane2) + (lane1 + lane3), then the
-// remaining elements. The conversions round every product, so that no
-// platform fuses them into the additions: the result is the same on every
-// architecture.
-func sqDist(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		d0 := x[i] - y[i]
-		d1 := x[i+1] - y[i+1]
-		d2 := x[i+2] - y[i+2]
-		d3 := x[i+3] - y[i+3]
-		s0 += float64(d0 * d0)
-		s1 += float64(d1 * d1)
-		s2 += float64(d2 * d2)
-		s3 += float64(d3 * d3)
-	}
-	s := (s0 + s2) + (s1 + s3)
-	for ; i < len(x); i++ {
-		e := x[i] - y[i]
-		s += float64(e * e)
-	}
-	return s
-}
-
 // rescale returns points and 0 when squared distances between them are
 // safe from underflow. Otherwise (every coordinate below 2^−400 in
 // magnitude) it returns a copy scaled by a power of two 2^e that brings
@@ -171,7 +145,7 @@ func rescale(points []float64) (scaled []float64, unscale int) {
 }
 
 // dist returns the Euclidean distance between x and y.
-func dist(x, y []float64) float64 { return math.Sqrt(sqDist(x, y)) }
+func dist(x, y []float64) float64 { return math.Sqrt(fmath.SqDist(x, y)) }
 
 // row returns point i of a row-major n×d matrix.
 func row(points []float64, d, i int) []float64 {

@@ -1,6 +1,7 @@
 package docknn
 
 import (
+	"github.com/twl-ldl/twl/internal/fmath"
 	"math"
 	"time"
 
@@ -31,29 +32,9 @@ func (w *wmd) distance(a, b Bag) (float64, error) {
 	for i, u := range a.Words {
 		x := w.p.row(u)
 		for j, v := range b.Words {
-			cost[i*n+j] = euclidean(x, w.p.row(v))
+			cost[i*n+j] = math.Sqrt(fmath.SqDist(x, w.p.row(v)))
 		}
 	}
 	w.costTime += time.Since(t0)
 	return w.s.Cost(cost, a.Mass, b.Mass)
-}
-
-// euclidean returns ‖x − y‖₂, summing the squares in four lanes. It is 0
-// exactly for equal vectors.
-func euclidean(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		d0, d1, d2, d3 := x[i]-y[i], x[i+1]-y[i+1], x[i+2]-y[i+2], x[i+3]-y[i+3]
-		s0 += d0 * d0
-		s1 += d1 * d1
-		s2 += d2 * d2
-		s3 += d3 * d3
-	}
-	for ; i < len(x); i++ {
-		d := x[i] - y[i]
-		s0 += d * d
-	}
-	return math.Sqrt((s0 + s1) + (s2 + s3))
 }

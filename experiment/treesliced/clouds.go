@@ -2,6 +2,7 @@ package treesliced
 
 import (
 	"fmt"
+	"github.com/twl-ldl/twl/internal/fmath"
 	"math"
 	"math/rand/v2"
 )
@@ -49,30 +50,10 @@ func (p *Pair) Cost(dst []float64) []float64 {
 		x := p.A[i*d : (i+1)*d]
 		row := dst[i*n : (i+1)*n]
 		for j := range n {
-			row[j] = math.Sqrt(sqDist(x, p.B[j*d:(j+1)*d]))
+			row[j] = math.Sqrt(fmath.SqDist(x, p.B[j*d:(j+1)*d]))
 		}
 	}
 	return dst
-}
-
-// sqDist is the squared Euclidean distance of x and y (len(y) ≥ len(x)),
-// summed in four interleaved partial sums, about twice as fast as one.
-func sqDist(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
-	k := 0
-	for ; k+4 <= len(x); k += 4 {
-		t0, t1, t2, t3 := x[k]-y[k], x[k+1]-y[k+1], x[k+2]-y[k+2], x[k+3]-y[k+3]
-		s0 += t0 * t0
-		s1 += t1 * t1
-		s2 += t2 * t2
-		s3 += t3 * t3
-	}
-	for ; k < len(x); k++ {
-		t := x[k] - y[k]
-		s0 += t * t
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // Dense returns the masses as two vectors over the 2n union points: a is
