@@ -356,7 +356,7 @@ func runDistance(e *env, args []string) error {
 		return err
 	}
 	ctx := &distanceCtx{t: t, maxBytes: maxMem, sink: sinkhorn.Settings{Lambda: *reg, Iters: *iters, Tol: *tol}}
-	d := &distanceRun{e: e, m: m, ctx: ctx, json: *format == "json", pairwise: *pairwise, maxBytes: int64(maxMem)}
+	d := &distanceRun{e: e, m: m, ctx: ctx, json: *format == "json", maxBytes: int64(maxMem)}
 	// emd and sinkhorn refuse a cost matrix over --max-memory before any
 	// input is read.
 	if _, err := d.workers(); err != nil {
@@ -397,7 +397,6 @@ type distanceRun struct {
 	m        *distanceMethod
 	ctx      *distanceCtx
 	json     bool
-	pairwise bool
 	maxBytes int64
 	funcs    []pairFunc // one per part of a parallel loop
 	buf      []byte
