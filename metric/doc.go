@@ -27,6 +27,19 @@
 // Each per-row function costs O(L) time and allocates nothing; the
 // Evaluator, which scores a whole set of rows, allocates only its result.
 //
+// # Several trees: the tree-sliced distance
+//
+// Labels with no single tree (flat labels, points in R^d) are often given
+// several trees over the same leaves (package pointtree builds them). For
+// them NewSlicedEvaluator takes a tsw.Sliced in place of a tree and puts,
+// in the column of wasserstein, the tree-sliced Wasserstein distance
+//
+//	TSW           (1/T) Σ_t TW_t(p, q), the mean over the T trees of their W1   ↓
+//
+// under the name "tsw" (SlicedNames, Evaluator.Names, Result.Names); the
+// vectors are over the trees' shared points, in the order of the
+// tsw.Sliced, and every other measure is the same function of them.
+//
 // # Conventions
 //
 // The formulas are evaluated exactly, with these conventions where a term is

@@ -5,6 +5,7 @@ import (
 
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/tree"
+	"github.com/twl-ldl/twl/tsw"
 )
 
 func ExampleKL() {
@@ -59,4 +60,37 @@ func ExampleEvaluator_Evaluate() {
 	// canberra     ↓  2.0000  1.0526  mean 1.5263
 	// cosine       ↑  0.0000  0.9939  mean 0.4969
 	// intersection ↑  0.0000  0.9000  mean 0.4500
+}
+
+func ExampleNewSlicedEvaluator() {
+	// Two trees over the labels a, b, c: a star with unit weights, and
+	// r → x → {a, b} with unit weights beside r → c of weight 2.
+	star, err := tree.FromParents([]int{-1, 0, 0, 0}, nil, []string{"r", "a", "b", "c"}, nil)
+	if err != nil {
+		panic(err)
+	}
+	deep, err := tree.FromParents([]int{-1, 0, 1, 1, 0}, []float64{0, 1, 1, 1, 2}, []string{"r", "x", "a", "b", "c"}, nil)
+	if err != nil {
+		panic(err)
+	}
+	s, err := tsw.New([]*tree.Tree{star, deep}, []string{"a", "b", "c"})
+	if err != nil {
+		panic(err)
+	}
+	// Prediction a .5, b .25, c .25 against the target b .5, c .5: TW is 1
+	// on the star and 1.5 on the other tree, so TSW is 1.25.
+	ev := metric.NewSlicedEvaluator(s, nil)
+	row := make([]float64, len(ev.Names()))
+	ev.Row(row, []float64{0.5, 0.25, 0.25}, []float64{0, 0.5, 0.5})
+	for m, name := range ev.Names() {
+		fmt.Printf("%-12s %.4f\n", name, row[m])
+	}
+	// Output:
+	// tsw          1.2500
+	// kl           0.6931
+	// chebyshev    0.5000
+	// clark        1.1055
+	// canberra     1.6667
+	// cosine       0.5774
+	// intersection 0.5000
 }

@@ -14,7 +14,16 @@ var Names = append([]string(nil), names[:]...)
 
 var names = [numMetrics]string{"wasserstein", "kl", "chebyshev", "clark", "canberra", "cosine", "intersection"}
 
+// SlicedNames lists the metrics of an Evaluator made by
+// NewSlicedEvaluator: Names with "tsw", the tree-sliced Wasserstein
+// distance, in place of "wasserstein", in the same column. Like Names, it
+// is a copy: changing it changes nothing else.
+var SlicedNames = append([]string(nil), slicedNames[:]...)
+
+var slicedNames = [numMetrics]string{"tsw", "kl", "chebyshev", "clark", "canberra", "cosine", "intersection"}
+
 // Positions of the metrics in Names and in the dst of Evaluator.Row.
+// iWasserstein holds tsw for a sliced Evaluator.
 const (
 	iWasserstein = iota
 	iKL
@@ -27,12 +36,12 @@ const (
 )
 
 // LowerIsBetter reports whether lower values of the named metric are better:
-// true for the distances wasserstein, kl, chebyshev, clark and canberra,
-// false for the similarities cosine and intersection. It panics for a name
-// not in Names.
+// true for the distances wasserstein, tsw, kl, chebyshev, clark and
+// canberra, false for the similarities cosine and intersection. It panics
+// for a name in neither Names nor SlicedNames.
 func LowerIsBetter(name string) bool {
 	switch name {
-	case "wasserstein", "kl", "chebyshev", "clark", "canberra":
+	case "wasserstein", "tsw", "kl", "chebyshev", "clark", "canberra":
 		return true
 	case "cosine", "intersection":
 		return false

@@ -7,16 +7,18 @@ import (
 )
 
 // RowSparse stores the metrics of the prediction p against the target q in
-// dst, in the order of Names, as Row does, for distributions held by their
-// non-zero masses: p is the labels pi (user indices, increasing) with
+// dst, in the order of e.Names(), as Row does, for distributions held by
+// their non-zero masses: p is the labels pi (user indices, increasing) with
 // masses pm, q is qi with qm. It costs time in the number of listed labels,
 // not in e.Len(): the element-wise measures run over the union of the two
-// supports, in label order, and wasserstein is tw.Sparse's.
+// supports, in label order, and wasserstein is tw.Sparse's (tsw,
+// tsw.Sliced.SparseDistance's).
 //
 // A label that neither lists adds exactly 0 to every sum (also with
 // Options.Clip, where both masses clip to Eps), and sums run in label
-// order, so every measure but wasserstein equals Row's on the dense vectors
-// bit for bit; wasserstein agrees to rounding (see tw.Sparse).
+// order, so every measure but wasserstein (tsw) equals Row's on the dense
+// vectors bit for bit; wasserstein and tsw agree to rounding (see
+// tw.Sparse).
 //
 // It panics if len(dst) != len(Names), a label is out of range, the labels
 // of p or q are not increasing, or labels and masses differ in length.
@@ -28,10 +30,14 @@ func (e *Evaluator) RowSparse(dst []float64, pi []int, pm []float64, qi []int, q
 		panic("metric: sparse labels and masses differ in length")
 	}
 	L := e.Len()
-	if e.sp == nil {
-		e.sp = tw.NewSparse(e.ws.Tree())
+	if e.sl != nil {
+		dst[iWasserstein] = e.sl.SparseDistance(pi, pm, qi, qm)
+	} else {
+		if e.sp == nil {
+			e.sp = tw.NewSparse(e.ws.Tree())
+		}
+		dst[iWasserstein] = e.sp.Distance(pi, pm, qi, qm)
 	}
-	dst[iWasserstein] = e.sp.Distance(pi, pm, qi, qm)
 
 	var cheb, clark, canb, kl, dot, pp, qq, inter float64
 	term := func(p, q float64) {
@@ -89,8 +95,14 @@ func (e *Evaluator) RowSparse(dst []float64, pi []int, pm []float64, qi []int, q
 // Evaluate's two-pass figures to rounding. A metric that is +Inf on some
 // row (kl, a prediction with no mass on a target label) has mean +Inf and
 // standard deviation NaN, as in Evaluate; NaN on some row gives NaN. The
-// zero value is an empty Summary.
+// zero value is an empty Summary of the metrics of Names.
 type Summary struct {
+	// Names are the metrics of the rows' columns, the keys of Result's
+	// maps: nil means Names; set it to the Evaluator's Names() for the
+	// rows of a sliced Evaluator. Result panics unless it is nil or has
+	// len(Names) names.
+	Names []string
+
 	n      int
 	mean   [numMetrics]float64
 	m2     [numMetrics]float64
@@ -100,8 +112,8 @@ type Summary struct {
 	finite [numMetrics]int
 }
 
-// Add adds one row of metrics, in the order of Names (as Row and RowSparse
-// store them). It panics unless len(row) == len(Names).
+// Add adds one row of metrics, in the order of s.Names (as Row and
+// RowSparse store them). It panics unless len(row) == len(Names).
 func (s *Summary) Add(row []float64) {
 	if len(row) != numMetrics {
 		panic("metric: len(row) != len(Names)")
@@ -131,12 +143,20 @@ func (s *Summary) Rows() int { return s.n }
 // as a Result without Values. With no rows they are NaN; with one row the
 // standard deviation is NaN.
 func (s *Summary) Result() *Result {
-	res := &Result{
-		Rows: s.n,
-		Mean: make(map[string]float64, numMetrics),
-		Std:  make(map[string]float64, numMetrics),
+	keys := names[:]
+	if s.Names != nil {
+		if len(s.Names) != numMetrics {
+			panic("metric: len(Summary.Names) != len(Names)")
+		}
+		keys = s.Names
 	}
-	for m, name := range names {
+	res := &Result{
+		Rows:  s.n,
+		Names: append([]string(nil), keys...),
+		Mean:  make(map[string]float64, numMetrics),
+		Std:   make(map[string]float64, numMetrics),
+	}
+	for m, name := range keys {
 		mean, std := s.mean[m], math.NaN()
 		switch {
 		case s.n == 0 || s.nan[m] > 0 || s.posInf[m] > 0 && s.negInf[m] > 0:

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"runtime"
 	"strconv"
@@ -181,6 +182,46 @@ func readSliced(fs *flags, list string) (*tree.Tree, *tsw.Sliced, error) {
 	return flat, sl, nil
 }
 
+// checkTreeFlags checks the --tree and --trees flags of a command that takes
+// one of them: exactly one, and --trees not empty.
+func checkTreeFlags(fs *flags, treePath, treeList string) error {
+	switch {
+	case fs.isSet("trees") && treeList == "":
+		return fs.fail("--trees is empty: give the tree files, comma-separated")
+	case treePath == "" && treeList == "":
+		return fs.fail("--tree is required (or --trees for the tree-sliced distance)")
+	case treePath != "" && treeList != "":
+		return fs.fail("--tree and --trees exclude each other")
+	}
+	return nil
+}
+
+// treeInputs returns inputs with the files of --tree and --trees added,
+// for checkNotInput. inputs is not modified.
+func treeInputs(inputs map[string]string, treePath, treeList string) map[string]string {
+	all := maps.Clone(inputs)
+	all["--tree"] = treePath
+	if treeList != "" {
+		for i, path := range strings.Split(treeList, ",") {
+			all[fmt.Sprintf("--trees (%d)", i+1)] = path
+		}
+	}
+	return all
+}
+
+// readLabelTrees reads the labels of the distributions of a command with
+// --tree or --trees (checked by checkTreeFlags): the tree of --tree, and a
+// nil tree-sliced distance; or for --trees, a flat tree of the first
+// tree's leaves, which reads the distributions, and the tree-sliced
+// distance over them (readSliced).
+func readLabelTrees(fs *flags, treePath, treeList string) (*tree.Tree, *tsw.Sliced, error) {
+	if treeList != "" {
+		return readSliced(fs, treeList)
+	}
+	t, _, err := resolveTree(fs, treePath, 0)
+	return t, nil, err
+}
+
 // slicedMethod is the distance method of --trees.
 func slicedMethod(sl *tsw.Sliced) *distanceMethod {
 	return &distanceMethod{
@@ -303,14 +344,10 @@ func runDistance(e *env, args []string) error {
 	if pos[0] == "-" && pos[1] == "-" {
 		return fs.fail("only one of A and B can be standard input ('-')")
 	}
-	switch {
-	case fs.isSet("trees") && *treeList == "":
-		return fs.fail("--trees is empty: give the tree files, comma-separated")
-	case *treePath == "" && *treeList == "":
-		return fs.fail("--tree is required (or --trees for the tree-sliced distance)")
-	case *treePath != "" && *treeList != "":
-		return fs.fail("--tree and --trees exclude each other")
-	case *treeList != "" && fs.isSet("method"):
+	if err := checkTreeFlags(fs, *treePath, *treeList); err != nil {
+		return err
+	}
+	if *treeList != "" && fs.isSet("method") {
 		return fs.fail("--method applies only with --tree; --trees computes the tree-sliced distance")
 	}
 	m, err := findMethod(fs, *method)
@@ -336,24 +373,16 @@ func runDistance(e *env, args []string) error {
 	if *format != "text" && *format != "json" {
 		return fs.fail("--format must be text or json, not %q", *format)
 	}
-	inputs := map[string]string{"A": pos[0], "B": pos[1], "--tree": *treePath}
-	for i, path := range strings.Split(*treeList, ",") {
-		inputs[fmt.Sprintf("--trees (%d)", i+1)] = path
-	}
+	inputs := treeInputs(map[string]string{"A": pos[0], "B": pos[1]}, *treePath, *treeList)
 	if err := checkNotInput(fs, map[string]string{"out": *out}, inputs); err != nil {
 		return err
 	}
-	var t *tree.Tree
-	if *treeList != "" {
-		// The distributions are over the leaves, read through a flat
-		// tree of their names.
-		var sl *tsw.Sliced
-		if t, sl, err = readSliced(fs, *treeList); err != nil {
-			return err
-		}
-		m = slicedMethod(sl)
-	} else if t, _, err = resolveTree(fs, *treePath, 0); err != nil {
+	t, sl, err := readLabelTrees(fs, *treePath, *treeList)
+	if err != nil {
 		return err
+	}
+	if sl != nil {
+		m = slicedMethod(sl)
 	}
 	ctx := &distanceCtx{t: t, maxBytes: maxMem, sink: sinkhorn.Settings{Lambda: *reg, Iters: *iters, Tol: *tol}}
 	d := &distanceRun{e: e, m: m, ctx: ctx, json: *format == "json", maxBytes: int64(maxMem)}

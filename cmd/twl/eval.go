@@ -14,6 +14,7 @@ import (
 	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/tree"
+	"github.com/twl-ldl/twl/tsw"
 )
 
 const evalAbout = `
@@ -39,6 +40,21 @@ its std NaN). With --pyldl they are computed as PyLDL computes them, to
 compare with published tables: both distributions are clipped to
 [2.220446049250313e-16, 1] before clark, canberra and kl, which keeps kl
 finite; the other measures are unchanged.
+
+--trees T1,T2,... scores labels that have several trees instead of one,
+such as flat labels with trees built by 'twl tree build' (and models
+trained with 'twl train --trees ... --loss kl+tsw'): the labels are the
+leaves of T1, which must be the leaves of every tree, and the first
+measure is
+
+  tsw           ↓  tree-sliced Wasserstein distance: the mean over the
+                   trees of their tree-Wasserstein distances, as 'twl
+                   distance --trees' computes it
+
+in place of wasserstein ("tsw" and "tsw_std" in JSON); the other measures
+are computed over the labels as above. A JSON array row then holds one
+mass per leaf of T1, in the order the leaves first appear in T1.
+--multilabel needs one --tree: with --trees it is a usage error.
 
 TREE is an edge-list file: one edge per line, parent<TAB>child[<TAB>weight].
 PRED.jsonl and TARGET.jsonl hold one distribution per line, as for 'twl
@@ -88,13 +104,20 @@ const evalExamples = `  # The measures of predictions against their targets.
   # As PyLDL computes them, as JSON for a script.
   twl eval --tree labels.tree --pyldl --format json predictions.jsonl targets.jsonl
 
+  # Flat labels with trees built from their names' word vectors: tsw in
+  # place of wasserstein, for a model trained with --loss kl+tsw.
+  twl train --data train.jsonl --trees l1.tree,l2.tree,l3.tree --loss kl+tsw --out model.json
+  twl predict --model model.json --data test.jsonl --out pred.jsonl --targets target.jsonl
+  twl eval --trees l1.tree,l2.tree,l3.tree pred.jsonl target.jsonl
+
   # Try it on the demo's files.
   twl demo --dir twl-demo
   twl eval --tree twl-demo/figure1.tree twl-demo/predictions.jsonl twl-demo/targets.jsonl`
 
 func runEval(e *env, args []string) error {
-	fs := newFlags("eval", "twl eval --tree TREE [flags] PRED.jsonl TARGET.jsonl\n  twl eval --multilabel --tree TREE [flags] PRED.jsonl LABELS.jsonl", evalAbout, evalExamples)
-	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required)")
+	fs := newFlags("eval", "twl eval --tree TREE [flags] PRED.jsonl TARGET.jsonl\n  twl eval --trees T1,T2,... [flags] PRED.jsonl TARGET.jsonl\n  twl eval --multilabel --tree TREE [flags] PRED.jsonl LABELS.jsonl", evalAbout, evalExamples)
+	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required, or --trees)")
+	treeList := fs.String("trees", "", "instead of --tree, the comma-separated `TREES` (from 'twl tree build') whose leaves are the labels: tsw, the tree-sliced Wasserstein distance over them, in place of wasserstein")
 	format := fs.String("format", "text", "output `FORMAT`: text or json")
 	pyldl := fs.Bool("pyldl", false, "clip masses to [2.2e-16, 1] before clark, canberra and kl, as PyLDL does")
 	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")
@@ -116,10 +139,14 @@ func runEval(e *env, args []string) error {
 		return fs.fail("want two files of distributions, PRED.jsonl TARGET.jsonl; got %s", plural(len(pos), "argument"))
 	case pos[0] == "-" && pos[1] == "-":
 		return fs.fail("only one of PRED and TARGET can be standard input ('-')")
-	case *treePath == "":
-		return fs.fail("--tree is required")
 	case *format != "text" && *format != "json":
 		return fs.fail("--format must be text or json, not %q", *format)
+	}
+	if err := checkTreeFlags(fs, *treePath, *treeList); err != nil {
+		return err
+	}
+	if *multilabel && *treeList != "" {
+		return fs.fail("--multilabel needs one --tree, not --trees: label sets are closed under the ancestors of a single tree, and top-k cost is measured along it")
 	}
 
 	mode, err := corpus.ParseTarget(*target)
@@ -137,10 +164,13 @@ func runEval(e *env, args []string) error {
 			return fs.fail("--%s applies only with --multilabel", set)
 		}
 	}
-	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"PRED": pos[0], "TARGET": pos[1], "--tree": *treePath}); err != nil {
+	inputs := treeInputs(map[string]string{"PRED": pos[0], "TARGET": pos[1]}, *treePath, *treeList)
+	if err := checkNotInput(fs, map[string]string{"out": *out}, inputs); err != nil {
 		return err
 	}
-	t, _, err := resolveTree(fs, *treePath, 0)
+	// With --trees, t is a flat tree of the labels, the leaves of the
+	// trees, and sl the tree-sliced distance over them.
+	t, sl, err := readLabelTrees(fs, *treePath, *treeList)
 	if err != nil {
 		return err
 	}
@@ -172,14 +202,16 @@ func runEval(e *env, args []string) error {
 		}
 		return e.output(*out, buf.Bytes())
 	}
-	return evalStream(e, t, pos, *out, *format == "json", opts, &metric.Options{Clip: *pyldl})
+	return evalStream(e, t, sl, pos, *out, *format == "json", opts, &metric.Options{Clip: *pyldl})
 }
 
 // evalStream scores the predictions in the file pos[0] against the targets
 // in pos[1], reading both a chunk of rows at a time: memory independent of
 // the number of rows, and time in the rows' non-zero labels rather than in
-// the tree's size.
-func evalStream(e *env, t *tree.Tree, pos []string, out string, asJSON bool, opts *labeldist.Options, mo *metric.Options) error {
+// the tree's size. The rows are read over the labels of t; with a non-nil
+// sl, the tree-sliced distance over those labels (the points of sl, in the
+// order of t) is scored as tsw in place of the wasserstein distance on t.
+func evalStream(e *env, t *tree.Tree, sl *tsw.Sliced, pos []string, out string, asJSON bool, opts *labeldist.Options, mo *metric.Options) error {
 	P, cp, err := rowReader(e, pos[0], t, opts)
 	if err != nil {
 		return err
@@ -200,14 +232,19 @@ func evalStream(e *env, t *tree.Tree, pos []string, out string, asJSON bool, opt
 	workers := runtime.GOMAXPROCS(0)
 	evs := make([]*metric.Evaluator, workers)
 	for k := range evs {
-		evs[k] = metric.NewEvaluator(t, mo)
+		if sl != nil {
+			evs[k] = metric.NewSlicedEvaluator(sl, mo)
+		} else {
+			evs[k] = metric.NewEvaluator(t, mo)
+		}
 	}
+	names := evs[0].Names()
 	var (
 		cP, cT  chunk
-		sum     metric.Summary
+		sum     = metric.Summary{Names: names}
 		inf     evalInf
-		vals    = make([]float64, chunkRows*len(metric.Names))
-		klIndex = slices.Index(metric.Names, "kl")
+		vals    = make([]float64, chunkRows*len(names))
+		klIndex = slices.Index(names, "kl")
 	)
 	prog := newProgress(e.stderr, "twl eval", "pairs")
 	for {
@@ -233,7 +270,7 @@ func evalStream(e *env, t *tree.Tree, pos []string, out string, asJSON bool, opt
 		if err := rowsErr(T.Err()); err != nil {
 			return err
 		}
-		M := len(metric.Names)
+		M := len(names)
 		parallel.ForParts(np, workers, 64, func(part, lo, hi int) {
 			ev := evs[part]
 			for r := lo; r < hi; r++ {
@@ -285,7 +322,7 @@ type evalInf struct {
 // infinite.
 func writeEvalText(buf *bytes.Buffer, res *metric.Result, inf evalInf) {
 	fmt.Fprintf(buf, "%-16s %12s %12s\n", "measure", "mean", "std")
-	for _, name := range metric.Names {
+	for _, name := range res.Names {
 		arrow := "↑"
 		if metric.LowerIsBetter(name) {
 			arrow = "↓"
@@ -304,14 +341,14 @@ func writeEvalText(buf *bytes.Buffer, res *metric.Result, inf evalInf) {
 }
 
 // writeEvalJSON writes one JSON object with the keys rows, NAME and
-// NAME_std for every metric name, in the order of metric.Names. Numbers are
+// NAME_std for every metric name, in the order of res.Names. Numbers are
 // written in the shortest form that reads back to the same float64;
 // infinities and NaN, which JSON lacks, as the strings "+Inf", "-Inf" and
 // "NaN".
 func writeEvalJSON(buf *bytes.Buffer, res *metric.Result) {
 	num := func(v float64) { jsonFloat(buf, v) }
 	fmt.Fprintf(buf, `{"rows":%d`, res.Rows)
-	for _, name := range metric.Names {
+	for _, name := range res.Names {
 		fmt.Fprintf(buf, `,"%s":`, name)
 		num(res.Mean[name])
 		fmt.Fprintf(buf, `,"%s_std":`, name)
