@@ -25,6 +25,7 @@ var experiments = &group{
 		{"text", "the paper's Table 2: an LSTM text classifier with five losses, over seeds", runTextExperiment},
 		{"tsw", "tree-sliced Wasserstein against the exact W1 on random point clouds: accuracy and speed", runTSWExperiment},
 		{"docknn", "documents' k-nearest-neighbour error and time: tree-sliced Wasserstein against the exact WMD", runDocKNN},
+		{"labeltrees", "flat labels: an LSTM trained with KL + TW over the given tree, trees built from vectors, a star", runLabelTrees},
 		{"all", "every experiment into one report folder with REPORT.md", runAll},
 	},
 	about: `
@@ -33,7 +34,8 @@ Experiment reproduces the experiments of the tree-Wasserstein paper
 trees built from points (tsw: how well the tree-sliced distance
 approximates the Euclidean W1; docknn: k-nearest-neighbour classification
 of 20 Newsgroups with the tree-sliced distance against the exact word
-mover's distance), and writes each as a report: a Markdown table (the
+mover's distance; labeltrees: which tree to train with when the labels
+come without one), and writes each as a report: a Markdown table (the
 paper's numbers beside twl's where there are some), a JSON file with every
 measurement, and plots (PNG and SVG). Progress goes to standard
 error. The output folder is checked to be writable before anything runs.

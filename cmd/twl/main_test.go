@@ -109,7 +109,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"demo", "--labels", "x"}, `invalid value "x" for flag --labels: not an integer`},
 		{[]string{"demo", "--labels", "1.5e0"}, `invalid value "1.5e0" for flag --labels: not an integer`},
 		{[]string{"demo", "extra"}, "demo takes no arguments"},
-		{[]string{"experiment", "nope"}, `unknown experiment "nope"; the experiments are efficiency, synthetic, text, tsw, docknn, all`},
+		{[]string{"experiment", "nope"}, `unknown experiment "nope"; the experiments are efficiency, synthetic, text, tsw, docknn, labeltrees, all`},
 	} {
 		code, out, errOut := twl(t, "", tc.args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, "Usage:") {

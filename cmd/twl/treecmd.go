@@ -223,7 +223,6 @@ func readPoints(emb, labels string, maxWords int) (*points, error) {
 		return nil, err
 	}
 	var tk vocab.Tokenizer
-	v := make([]float32, d)
 	seen := map[string]int{}
 	for i, line := range strings.Split(string(data), "\n") {
 		name := strings.TrimSpace(strings.TrimSuffix(line, "\r"))
@@ -236,21 +235,8 @@ func readPoints(emb, labels string, maxWords int) (*points, error) {
 		seen[name] = i + 1
 		mean := make([]float64, d)
 		words := tk.Append(nil, name)
-		found := 0
-		for _, word := range words {
-			if src.Lookup(v, word) == embedding.Missing {
-				continue
-			}
-			found++
-			for j, x := range v {
-				mean[j] += float64(x)
-			}
-		}
-		if found == 0 {
+		if embedding.Mean(mean, src, words) == 0 {
 			return nil, fmt.Errorf("%s:%d: no word of the label %q has a vector in %s (words: %s)", labels, i+1, name, emb, strings.Join(words, ", "))
-		}
-		for j := range mean {
-			mean[j] /= float64(found)
 		}
 		p.names = append(p.names, name)
 		p.X = append(p.X, mean...)

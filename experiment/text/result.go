@@ -5,8 +5,6 @@ import (
 	"io"
 	"math"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/twl-ldl/twl/experiment/internal/expstat"
 	"github.com/twl-ldl/twl/internal/plotutil"
 	"github.com/twl-ldl/twl/loss"
@@ -98,46 +96,12 @@ func (r *Result) values(id, name string) []float64 {
 
 // summarize fills Table, Best, Comparisons and TrainSeconds from Runs.
 func (r *Result) summarize() {
-	r.Table = map[string]map[string]Stat{}
-	r.Best = map[string]string{}
 	r.TrainSeconds = 0
 	for _, run := range r.Runs {
 		r.TrainSeconds += run.Seconds
 	}
-	for _, id := range r.Config.Losses {
-		r.Table[id] = map[string]Stat{}
-		for _, name := range Measures {
-			v := r.values(id, name)
-			mean, std := stat.MeanStdDev(v, nil)
-			if len(v) == 1 {
-				std = math.NaN()
-			}
-			r.Table[id][name] = Stat{Mean: Float(mean), Std: Float(std)}
-		}
-	}
-	for _, name := range Measures {
-		best, bv := "", math.NaN()
-		for _, id := range r.Config.Losses {
-			v := float64(r.Table[id][name].Mean)
-			if math.IsNaN(v) {
-				continue
-			}
-			if best == "" || lowerIsBetter(name) && v < bv || !lowerIsBetter(name) && v > bv {
-				best, bv = id, v
-			}
-		}
-		r.Best[name] = best
-	}
-	r.Comparisons = nil
-	if _, ok := r.Table["kl"]; ok {
-		for _, id := range r.Config.Losses[1:] {
-			for _, name := range Measures {
-				c := expstat.PairedT(r.values("kl", name), r.values(id, name), lowerIsBetter(name))
-				c.A, c.B, c.Metric = "kl", id, name
-				r.Comparisons = append(r.Comparisons, c)
-			}
-		}
-	}
+	sum := expstat.Summarize(r.Config.Losses, Measures, r.values, lowerIsBetter, "kl")
+	r.Table, r.Best, r.Comparisons = sum.Table, sum.Best, sum.Comparisons
 }
 
 // WriteJSON writes r as indented JSON.

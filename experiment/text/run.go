@@ -3,7 +3,6 @@ package text
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -119,7 +118,7 @@ func Run(cfg Config) (*Result, error) {
 	}
 	s := r.Settings
 	res := &Result{Format: ResultFormat, Config: r, Differences: r.Differences(), Machine: expstat.ThisMachine()}
-	dataHash := hashCorpora(cfg.Train, cfg.Dev, cfg.Test)
+	dataHash := expstat.HashCorpora(cfg.Train, cfg.Dev, cfg.Test)
 	t := cfg.Train.Tree
 	var cost []float64 // the tree metric, for the Sinkhorn losses
 	total := s.Seeds * len(r.Losses)
@@ -348,31 +347,6 @@ func (k RunKey) hash() string {
 	h := fnv.New32a()
 	h.Write(b)
 	return fmt.Sprintf("%08x", h.Sum32())
-}
-
-// hashCorpora fingerprints the documents and label sets of the corpora.
-func hashCorpora(cs ...*corpus.Corpus) string {
-	h := sha256.New()
-	var b [8]byte
-	for _, c := range cs {
-		if c == nil {
-			h.Write([]byte{0})
-			continue
-		}
-		for _, d := range c.Docs {
-			binary.LittleEndian.PutUint64(b[:], uint64(len(d.Text)))
-			h.Write(b[:])
-			io.WriteString(h, d.Text)
-			binary.LittleEndian.PutUint64(b[:], uint64(len(d.Labels)))
-			h.Write(b[:])
-			for _, l := range d.Labels {
-				binary.LittleEndian.PutUint64(b[:], uint64(l))
-				h.Write(b[:])
-			}
-		}
-		h.Write([]byte{1})
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // treeHash is the SHA-256 of the tree's canonical edge list.

@@ -281,3 +281,59 @@ func MeanCurve(name string, curves [][]Float) plotutil.Series {
 	}
 	return s
 }
+
+// Summary is the table of an experiment: per condition (a loss, a tree)
+// and measure, the mean and sample standard deviation across seeds of the
+// per-seed values; per measure the condition with the best mean; and the
+// paired comparisons of every condition with a baseline.
+type Summary struct {
+	Table       map[string]map[string]Stat
+	Best        map[string]string
+	Comparisons []Comparison
+}
+
+// Summarize makes the Summary of conditions ids on measures. values(id,
+// measure) returns the per-seed values, indexed by seed − 1, NaN where a
+// run is missing; lower tells a measure's direction. The comparisons are
+// of every other condition with base, measure by measure, when base is
+// among ids.
+func Summarize(ids, measures []string, values func(id, measure string) []float64, lower func(measure string) bool, base string) Summary {
+	s := Summary{Table: map[string]map[string]Stat{}, Best: map[string]string{}}
+	for _, id := range ids {
+		s.Table[id] = map[string]Stat{}
+		for _, name := range measures {
+			v := values(id, name)
+			mean, std := stat.MeanStdDev(v, nil)
+			if len(v) == 1 {
+				std = math.NaN()
+			}
+			s.Table[id][name] = Stat{Mean: Float(mean), Std: Float(std)}
+		}
+	}
+	for _, name := range measures {
+		best, bv := "", math.NaN()
+		for _, id := range ids {
+			v := float64(s.Table[id][name].Mean)
+			if math.IsNaN(v) {
+				continue
+			}
+			if best == "" || lower(name) && v < bv || !lower(name) && v > bv {
+				best, bv = id, v
+			}
+		}
+		s.Best[name] = best
+	}
+	if slices.Contains(ids, base) {
+		for _, id := range ids {
+			if id == base {
+				continue
+			}
+			for _, name := range measures {
+				c := PairedT(values(base, name), values(id, name), lower(name))
+				c.A, c.B, c.Metric = base, id, name
+				s.Comparisons = append(s.Comparisons, c)
+			}
+		}
+	}
+	return s
+}

@@ -1,0 +1,169 @@
+package labeltrees
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/twl-ldl/twl/corpus"
+	"github.com/twl-ldl/twl/embedding"
+	"github.com/twl-ldl/twl/experiment/text"
+	"github.com/twl-ldl/twl/textmodel"
+)
+
+// The conditions, in the order of the report.
+const (
+	KL    = "kl"          // KL alone
+	Given = "kl+tw:given" // KL + λ·TW over the data's hierarchy
+	Names = "kl+tw:names" // … over a clustering tree of the label names' vectors
+	Docs  = "kl+tw:docs"  // … over a clustering tree of the labels' document centroids
+	Star  = "kl+tw:star"  // … over a star
+)
+
+// Conditions lists every condition, in the order of the report.
+var Conditions = []string{KL, Given, Names, Docs, Star}
+
+// Label names a condition in tables and plots.
+func Label(id string) string {
+	switch id {
+	case KL:
+		return "KL"
+	case Given:
+		return "KL + TW, given tree"
+	case Names:
+		return "KL + TW, tree of label names"
+	case Docs:
+		return "KL + TW, tree of label centroids"
+	case Star:
+		return "KL + TW, star"
+	}
+	return id
+}
+
+// ErrConfig is wrapped by the errors that report an invalid Config.
+var ErrConfig = errors.New("labeltrees: invalid configuration")
+
+// Config controls Run.
+type Config struct {
+	// Protocol is text.ProtocolReduced ("" means it) or text.ProtocolPaper,
+	// the protocols of the text experiment; Hidden, Epochs, Batch, MaxLen,
+	// Seeds and LR override its values when not zero.
+	Protocol                             string
+	Hidden, Epochs, Batch, MaxLen, Seeds int
+	LR                                   float64
+	// Lambda weighs the TW term; 0 means 1.
+	Lambda float64
+
+	// Train and Test hold the documents, read with the data's hierarchy
+	// and corpus.Options.AsGiven (the label sets as the files give them).
+	// Test may be nil: seed k then draws a random 64/16/20 split of Train.
+	Train, Test *corpus.Corpus
+	// TreeSource names the hierarchy in the report.
+	TreeSource string
+
+	// Emb gives the word vectors of the model (nil: random ones) and of
+	// the docs condition; EmbRef names them. LabelEmb gives the vectors of
+	// the label names (nil: Emb); LabelEmbRef names them.
+	Emb         embedding.Source
+	EmbRef      textmodel.EmbeddingRef
+	LabelEmb    embedding.Source
+	LabelEmbRef textmodel.EmbeddingRef
+
+	// Conditions are the conditions to run, a subset of Conditions; nil
+	// means every one that the vectors allow (names needs LabelEmb or Emb,
+	// docs needs Emb).
+	Conditions []string
+
+	// OutDir, when not empty, receives one JSON file per finished run,
+	// the checkpoints of unfinished ones and the trees; runs found there
+	// are kept.
+	OutDir string
+
+	// Progress receives a line per run and per epoch.
+	Progress io.Writer
+	// Context, when not nil, stops the experiment at the next mini-batch:
+	// finished runs and the last complete checkpoint stay.
+	Context context.Context
+}
+
+// Resolved is what a Result records of its Config.
+type Resolved struct {
+	Protocol        string                 `json:"protocol"`
+	Settings        text.Settings          `json:"settings"`
+	Lambda          float64                `json:"lambda"`
+	Conditions      []string               `json:"conditions"`
+	Train           string                 `json:"train"`
+	Test            string                 `json:"test,omitempty"`
+	Tree            string                 `json:"tree"`
+	Labels          []string               `json:"labels"`
+	SingleLabel     bool                   `json:"single_label"` // every document has one label
+	Embeddings      textmodel.EmbeddingRef `json:"embeddings"`
+	LabelEmbeddings textmodel.EmbeddingRef `json:"label_embeddings"`
+	Split           string                 `json:"split"`
+}
+
+// resolve fills in the defaults of cfg and checks it. Errors wrap
+// ErrConfig.
+func (cfg *Config) resolve() (Resolved, error) {
+	bad := func(format string, args ...any) (Resolved, error) {
+		return Resolved{}, fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+	}
+	// The protocol's numbers, checked, by the text experiment's rules.
+	tcfg := text.Config{Protocol: cfg.Protocol, Hidden: cfg.Hidden, Epochs: cfg.Epochs, Batch: cfg.Batch,
+		MaxLen: cfg.MaxLen, Seeds: cfg.Seeds, LR: cfg.LR, Train: cfg.Train, Test: cfg.Test}
+	tr, err := tcfg.Resolve()
+	if err != nil {
+		return bad("%v", errors.Unwrap(err))
+	}
+	lambda := cfg.Lambda
+	switch {
+	case lambda == 0:
+		lambda = 1
+	case !(lambda > 0) || math.IsInf(lambda, 1):
+		return bad("Lambda must be positive and finite, got %v", lambda)
+	}
+	if cfg.Test != nil && cfg.Test.Tree != cfg.Train.Tree {
+		return bad("%s was read with another tree than %s", cfg.Test.File, cfg.Train.File)
+	}
+	labelEmb, labelRef := cfg.LabelEmb, cfg.LabelEmbRef
+	if labelEmb == nil {
+		labelEmb, labelRef = cfg.Emb, cfg.EmbRef
+	}
+	conds := cfg.Conditions
+	if conds == nil {
+		for _, id := range Conditions {
+			if id == Names && labelEmb == nil || id == Docs && cfg.Emb == nil {
+				continue
+			}
+			conds = append(conds, id)
+		}
+	}
+	if len(conds) == 0 {
+		return bad("no conditions to run")
+	}
+	for _, id := range conds {
+		switch {
+		case !slices.Contains(Conditions, id):
+			return bad("unknown condition %q (want some of %v)", id, Conditions)
+		case id == Names && labelEmb == nil:
+			return bad("%s needs vectors for the label names", id)
+		case id == Docs && cfg.Emb == nil:
+			return bad("%s needs word vectors for the documents", id)
+		}
+	}
+	var ordered []string
+	for _, id := range Conditions {
+		if slices.Contains(conds, id) {
+			ordered = append(ordered, id)
+		}
+	}
+	r := Resolved{Protocol: tr.Protocol, Settings: tr.Settings, Lambda: lambda, Conditions: ordered,
+		Train: cfg.Train.File, Tree: cfg.TreeSource, Embeddings: cfg.EmbRef, LabelEmbeddings: labelRef, Split: tr.Split}
+	if cfg.Test != nil {
+		r.Test = cfg.Test.File
+	}
+	return r, nil
+}

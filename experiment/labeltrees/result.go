@@ -1,0 +1,301 @@
+package labeltrees
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/twl-ldl/twl/experiment/internal/expstat"
+	"github.com/twl-ldl/twl/experiment/text"
+	"github.com/twl-ldl/twl/internal/plotutil"
+	"github.com/twl-ldl/twl/metric"
+)
+
+// ResultFormat identifies the JSON that Result.WriteJSON writes.
+const ResultFormat = "twl-labeltrees/1"
+
+// Stat is a mean and a sample standard deviation (NaN for one value).
+type Stat = expstat.Stat
+
+// Comparison is a paired comparison of two conditions on one measure
+// across the seeds.
+type Comparison = expstat.Comparison
+
+// Measures lists the measures of the report, in its column order: the
+// multi-label measures, then the LDL measures against the targets, every
+// one on the data's hierarchy.
+var Measures = text.Measures
+
+func lowerIsBetter(name string) bool {
+	for _, n := range metric.MultiLabelNames {
+		if n == name {
+			return metric.MultiLabelLowerIsBetter(name)
+		}
+	}
+	return metric.LowerIsBetter(name)
+}
+
+// Result is the outcome of Run.
+type Result struct {
+	Format  string          `json:"format"`
+	Config  Resolved        `json:"config"`
+	Machine expstat.Machine `json:"machine"`
+	// Trees describes the tree of every condition that has one, seed by
+	// seed.
+	Trees []TreeInfo `json:"trees"`
+	// Runs are every (condition, seed) run, seed by seed.
+	Runs []CondRun `json:"runs"`
+	// Table is, per condition and measure, the mean and sample standard
+	// deviation across seeds of the per-seed test means; Best, per measure,
+	// the condition with the best mean; Comparisons, every condition
+	// against KL on every measure.
+	Table       map[string]map[string]Stat `json:"table"`
+	Best        map[string]string          `json:"best"`
+	Comparisons []Comparison               `json:"comparisons"`
+	// Seconds is the wall-clock time of the Run call; TrainSeconds the
+	// training time summed over every run, those kept included.
+	Seconds      Float `json:"seconds"`
+	TrainSeconds Float `json:"train_seconds"`
+	Kept         int   `json:"kept"`
+}
+
+// values returns the per-seed test means of measure name for condition
+// id, indexed by seed − 1 (NaN where the run is missing).
+func (r *Result) values(id, name string) []float64 {
+	v := make([]float64, r.Config.Settings.Seeds)
+	for i := range v {
+		v[i] = math.NaN()
+	}
+	for _, run := range r.Runs {
+		if run.Condition == id && run.Seed >= 1 && run.Seed <= len(v) {
+			v[run.Seed-1] = float64(run.Measures[name])
+		}
+	}
+	return v
+}
+
+func (r *Result) summarize() {
+	r.TrainSeconds = 0
+	for _, run := range r.Runs {
+		r.TrainSeconds += run.Seconds
+	}
+	sum := expstat.Summarize(r.Config.Conditions, Measures, r.values, lowerIsBetter, KL)
+	r.Table, r.Best, r.Comparisons = sum.Table, sum.Best, sum.Comparisons
+}
+
+// WriteJSON writes r as indented JSON.
+func (r *Result) WriteJSON(w io.Writer) error {
+	b, err := json.MarshalIndent(r, "", " ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// Report file names written by WriteFiles; plots without extension.
+const (
+	MarkdownFile = "labeltrees.md"
+	JSONFile     = "labeltrees.json"
+	MeasurePlot  = "labeltrees_" // + measure name, with error bars
+)
+
+// plotted are the measures with a plot.
+var plotted = []string{"pseudo_recall", "top_k_cost", "wasserstein"}
+
+// WriteFiles writes the report to dir, creating it if needed: MarkdownFile,
+// JSONFile and the plots as PNG and SVG, every file atomically. It returns
+// the names of the files written, relative to dir.
+func (r *Result) WriteFiles(dir string) ([]string, error) {
+	return expstat.WriteReport(dir, JSONFile, r.WriteJSON, MarkdownFile, r.Markdown(), r.Figures())
+}
+
+// Figures returns the plots by file name without extension: pseudo-recall,
+// top-k cost and Wasserstein per condition, mean ± sd across seeds.
+func (r *Result) Figures() map[string]*plotutil.Figure {
+	figs := map[string]*plotutil.Figure{}
+	labels := make([]string, len(r.Config.Conditions))
+	for i, id := range r.Config.Conditions {
+		labels[i] = Label(id)
+	}
+	for _, name := range plotted {
+		g := plotutil.Group{}
+		for _, id := range r.Config.Conditions {
+			st := r.Table[id][name]
+			g.Mean = append(g.Mean, float64(st.Mean))
+			sd := float64(st.Std)
+			if math.IsNaN(sd) {
+				sd = 0
+			}
+			g.Std = append(g.Std, sd)
+		}
+		dir := "lower is better"
+		if !lowerIsBetter(name) {
+			dir = "higher is better"
+		}
+		figs[MeasurePlot+name] = plotutil.ErrorBars(measureLabel(name, r.Config.Settings.K)+" on the given tree (mean ± sd across seeds)",
+			measureLabel(name, r.Config.Settings.K)+" ("+dir+")", labels, []plotutil.Group{g})
+	}
+	return figs
+}
+
+func measureLabel(name string, k int) string {
+	switch name {
+	case "pseudo_recall":
+		return "Pseudo-recall"
+	case "top_k_cost":
+		return fmt.Sprintf("Top-%d cost", k)
+	case "roc_auc":
+		return "ROC-AUC (micro)"
+	case "roc_auc_macro":
+		return "ROC-AUC (macro)"
+	case "roc_auc_samples":
+		return "ROC-AUC (samples)"
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
+}
+
+func arrow(name string) string {
+	if lowerIsBetter(name) {
+		return "↓"
+	}
+	return "↑"
+}
+
+// cell formats mean ± std with 3 decimals.
+func cell(s Stat) string {
+	m, sd := float64(s.Mean), float64(s.Std)
+	switch {
+	case math.IsNaN(m) || math.IsInf(m, 0):
+		return strings.TrimPrefix(fmt.Sprint(m), "+")
+	case math.IsNaN(sd):
+		return fmt.Sprintf("%.3f", m)
+	}
+	return fmt.Sprintf("%.3f ± %.3f", m, sd)
+}
+
+func duration(s float64) string {
+	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
+}
+
+// Markdown returns the report: the setup, the trees, the measures of every
+// condition, and the paired comparisons with KL.
+func (r *Result) Markdown() string {
+	var b strings.Builder
+	c, s := r.Config, r.Config.Settings
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("# Labels without a hierarchy: which tree?\n\n")
+	p("The documents' labels taken as %d flat labels (the label sets as the files give them); ", len(c.Labels))
+	p("an LSTM text classifier (hidden %d) predicts a distribution over them, trained with KL alone and with KL + %g·TW over trees whose leaves are the labels:\n\n", s.Hidden, c.Lambda)
+	for _, id := range c.Conditions {
+		switch id {
+		case KL:
+			p("- **%s**: no tree.\n", Label(id))
+		case Given:
+			p("- **%s**: the data's hierarchy (%s), its other nodes carrying no mass; what a user with the hierarchy would use.\n", Label(id), c.Tree)
+		case Names:
+			p("- **%s**: a binary clustering tree (pointtree.Cluster, K = 2, the seed's) of the labels' names, each the mean of its words' vectors (%s).\n", Label(id), orRandom(c.LabelEmbeddings.Source))
+		case Docs:
+			p("- **%s**: a binary clustering tree of the labels' centroids, the mean over the seed's training documents of their mean word vector (%s).\n", Label(id), orRandom(c.Embeddings.Source))
+		case Star:
+			p("- **%s**: every label one edge from a common root, TW = Σ|p − q|: a tree that knows nothing.\n", Label(id))
+		}
+	}
+	p("\nEach tree is scaled so that the mean distance between two distinct labels is 2 (the star's), so that λ weighs the same average price of a confusion and the trees differ only in which confusions cost more. ")
+	p("Every model is scored the same way: its prediction is placed on the data's hierarchy (other nodes at zero) and measured there, top-%d cost and Wasserstein by the hierarchy's path lengths, against the test documents' label sets as given.", s.K)
+	if r.singleLabel() {
+		p(" Every document has one label, so pseudo-recall is the accuracy.")
+	}
+	p("\n\n**Data.** Training documents %s", c.Train)
+	if c.Test != "" {
+		p(", test %s", c.Test)
+	}
+	p("; split: %s. Model word vectors: %s.", c.Split, orRandom(c.Embeddings.Source))
+	if len(r.Runs) > 0 {
+		run := r.Runs[0]
+		p(" Seed 1: %d training, %d validation, %d test documents, a vocabulary of %d words.", run.Docs[0], run.Docs[1], run.Docs[2], run.Vocab)
+	}
+	p("\n\n**Protocol: %s** (the text experiment's): hidden %d, %d epochs, batch %d, Adam lr %g, documents cut at %d tokens, %d seeds; the weights of the epoch with the lowest validation loss are kept. ",
+		c.Protocol, s.Hidden, s.Epochs, s.Batch, s.LR, s.MaxLen, s.Seeds)
+	p("%d runs", len(r.Runs))
+	if r.Kept > 0 {
+		p(" (%d kept from an earlier call)", r.Kept)
+	}
+	p("; wall-clock time of this call %s, training time of all runs %s, on %d CPUs (%s/%s, %s).\n\n",
+		duration(float64(r.Seconds)), duration(float64(r.TrainSeconds)), r.Machine.CPUs, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Go)
+
+	if len(r.Trees) > 0 {
+		p("## The trees\n\n")
+		p("Correlation of each tree's label-to-label distances with the hierarchy's (Pearson, over the %d pairs of labels), per seed; the scale factor applied to its edges; its nodes. ", len(c.Labels)*(len(c.Labels)-1)/2)
+		p("The files are in `trees/`.\n\n")
+		p("| Tree | Seed | Correlation with the hierarchy | Scale | Nodes |\n|---|---:|---:|---:|---:|\n")
+		for _, t := range r.Trees {
+			corr := "—"
+			if v := float64(t.Correlation); !math.IsNaN(v) {
+				corr = fmt.Sprintf("%.3f", v)
+			}
+			p("| %s | %d | %s | %.4g | %d |\n", treeFileID(t.Condition), t.Seed, corr, float64(t.Scale), t.Nodes)
+		}
+		p("\n")
+	}
+
+	p("## Measures on the test documents\n\n")
+	p("Mean ± standard deviation across %d seeds of each run's mean over the test documents; ↓ lower is better, ↑ higher; **bold** the best.\n\n", s.Seeds)
+	for _, cols := range [][]string{Measures[:len(metric.MultiLabelNames)], Measures[len(metric.MultiLabelNames):]} {
+		p("| Condition |")
+		for _, name := range cols {
+			p(" %s %s |", measureLabel(name, s.K), arrow(name))
+		}
+		p("\n|---|")
+		for range cols {
+			p("---:|")
+		}
+		p("\n")
+		for _, id := range c.Conditions {
+			p("| %s |", Label(id))
+			for _, name := range cols {
+				v := cell(r.Table[id][name])
+				if r.Best[name] == id {
+					v = "**" + v + "**"
+				}
+				p(" %s |", v)
+			}
+			p("\n")
+		}
+		p("\n")
+	}
+	p("The LDL measures (second table) compare each prediction with the uniform distribution on its label set; Wasserstein is the exact TW on the hierarchy with its own edge weights.\n\n")
+
+	if len(r.Comparisons) > 0 {
+		p("## Each condition against KL\n\n")
+		p("Paired across seeds: d = condition − KL per seed; mean, t statistic, two-sided p-value (Student's t, %d degrees of freedom), and on how many seeds the condition was better.\n\n", s.Seeds-1)
+		p("| Condition | Measure | mean d | t | p | better |\n|---|---|---:|---:|---:|---:|\n")
+		for _, cmp := range r.Comparisons {
+			if cmp.Metric != "pseudo_recall" && cmp.Metric != "top_k_cost" && cmp.Metric != "roc_auc" && cmp.Metric != "wasserstein" {
+				continue
+			}
+			p("| %s | %s | %+.4f | %.2f | %.3g | %d of %d |\n", Label(cmp.B), measureLabel(cmp.Metric, s.K),
+				float64(cmp.MeanDiff), float64(cmp.T), float64(cmp.P), cmp.BBetter, cmp.N)
+		}
+		p("\nAll comparisons, on every measure, are in %s.\n\n", JSONFile)
+	}
+	p("## Plots\n\n")
+	for _, name := range plotted {
+		p("- `%s%s.png` / `.svg`: %s per condition, mean ± sd across seeds.\n", MeasurePlot, name, measureLabel(name, s.K))
+	}
+	return b.String()
+}
+
+// singleLabel tells whether every test document of the runs had one label:
+// then pseudo-recall is the accuracy.
+func (r *Result) singleLabel() bool { return r.Config.SingleLabel }
+
+func orRandom(src string) string {
+	if src == "" {
+		return "random vectors"
+	}
+	return src
+}

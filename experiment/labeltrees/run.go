@@ -1,0 +1,594 @@
+package labeltrees
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/twl-ldl/twl/corpus"
+	"github.com/twl-ldl/twl/dataset"
+	"github.com/twl-ldl/twl/embedding"
+	"github.com/twl-ldl/twl/experiment/internal/expstat"
+	"github.com/twl-ldl/twl/experiment/text"
+	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/loss"
+	"github.com/twl-ldl/twl/metric"
+	"github.com/twl-ldl/twl/pointtree"
+	"github.com/twl-ldl/twl/textmodel"
+	"github.com/twl-ldl/twl/tree"
+	"github.com/twl-ldl/twl/tsw"
+	"github.com/twl-ldl/twl/vocab"
+)
+
+// Float is a float64 that JSON can hold whatever its value.
+type Float = expstat.Float
+
+// RunFormat identifies the JSON of a run file.
+const RunFormat = "twl-labeltrees-run/1"
+
+// streamSplit is the PCG stream of the splits of seed k, the text
+// experiment's, so that both split the same documents alike.
+const streamSplit = 0x7370_6c69_74 // "split"
+
+// ClusterDepth bounds the depth of the clustering trees: deep enough for a
+// binary tree over thousands of labels.
+const ClusterDepth = 32
+
+// RunKey is everything that determines the outcome of one run: a run file
+// whose key differs belongs to another experiment.
+type RunKey struct {
+	Condition string      `json:"condition"`
+	Seed      int         `json:"seed"`
+	Settings  RunSettings `json:"settings"`
+	Data      string      `json:"data"`      // a hash of the documents and their labels
+	Hierarchy string      `json:"hierarchy"` // SHA-256 of the data's tree
+	Loss      string      `json:"loss"`      // the loss's name: λ, and the tree by its hash
+	Emb       string      `json:"embeddings"`
+	LabelEmb  string      `json:"label_embeddings,omitempty"`
+}
+
+// RunSettings are the protocol's numbers that shape one run (all but the
+// number of seeds, so that seeds can be added).
+type RunSettings struct {
+	Hidden   int     `json:"hidden"`
+	Epochs   int     `json:"epochs"`
+	Batch    int     `json:"batch"`
+	LR       float64 `json:"lr"`
+	MaxLen   int     `json:"max_len"`
+	MinCount int64   `json:"min_count"`
+	K        int     `json:"k"`
+}
+
+// CondRun is one (condition, seed) training run and its scores on the test
+// documents, measured on the data's hierarchy.
+type CondRun struct {
+	Format string `json:"format"`
+	RunKey
+	// Measures and MeasuresStd are the test measures (metric.MultiLabelNames
+	// and metric.Names) and their standard deviations over documents (over
+	// labels for roc_auc_macro; none for the micro roc_auc).
+	Measures    map[string]Float `json:"measures"`
+	MeasuresStd map[string]Float `json:"measures_std"`
+	TrainLoss   []Float          `json:"train_loss"`
+	ValLoss     []Float          `json:"val_loss"`
+	BestEpoch   int              `json:"best_epoch"`
+	// Docs are the training, validation and test documents; Vocab the
+	// words of the vocabulary; Tokens the training tokens per epoch.
+	Docs            [3]int `json:"documents"`
+	Vocab           int    `json:"vocab"`
+	Tokens          int    `json:"tokens"`
+	Seconds         Float  `json:"seconds"`
+	TokensPerSecond Float  `json:"tokens_per_second"`
+	Finished        string `json:"finished"` // RFC 3339
+}
+
+// TreeInfo describes the tree of a condition on a seed.
+type TreeInfo struct {
+	Condition string `json:"condition"`
+	Seed      int    `json:"seed"`
+	// File is the tree's file in the report folder, relative to it.
+	File  string `json:"file,omitempty"`
+	Nodes int    `json:"nodes"`
+	// Scale is the factor its edges were multiplied by so that the mean
+	// distance between two distinct labels is 2.
+	Scale Float `json:"scale"`
+	// Correlation is Pearson's correlation, over the pairs of distinct
+	// labels, of their distance in this tree with their distance in the
+	// data's hierarchy (NaN for the star, whose distances are all equal).
+	Correlation Float `json:"correlation"`
+}
+
+// Run trains every condition of cfg on every seed, scores the test
+// documents on the data's hierarchy, and summarizes the runs. With
+// cfg.OutDir, finished runs found there are kept, new ones are written
+// there as they finish, and the trees of every seed are written to
+// OutDir/trees. Errors: an invalid cfg (wrapping ErrConfig), a label the
+// vectors cannot place, a run file of other settings, I/O, and training
+// errors.
+func Run(cfg Config) (*Result, error) {
+	r, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	began := time.Now()
+	progress := cfg.Progress
+	if progress == nil {
+		progress = io.Discard
+	}
+	fl, err := flatten(cfg.Train, cfg.Test)
+	if err != nil {
+		return nil, err
+	}
+	r.Labels, r.SingleLabel = fl.names, fl.single
+	runDir, treeDir := "", ""
+	if cfg.OutDir != "" {
+		runDir, treeDir = filepath.Join(cfg.OutDir, "runs"), filepath.Join(cfg.OutDir, "trees")
+		for _, d := range []string{runDir, treeDir} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return nil, err
+			}
+		}
+	}
+	hier := cfg.Train.Tree
+	sum := sha256.Sum256([]byte(hier.Format()))
+	hierHash := hex.EncodeToString(sum[:])
+	dataHash := expstat.HashCorpora(cfg.Train, cfg.Test)
+	hierDist := fl.distances(hier, fl.toTree)
+	labelEmb := cfg.LabelEmb
+	if labelEmb == nil {
+		labelEmb = cfg.Emb
+	}
+	var namePoints []float64
+	if slices.Contains(r.Conditions, Names) {
+		if namePoints, err = fl.namePoints(labelEmb, r.LabelEmbeddings.Source); err != nil {
+			return nil, err
+		}
+	}
+	s := r.Settings
+	rs := RunSettings{Hidden: s.Hidden, Epochs: s.Epochs, Batch: s.Batch, LR: s.LR, MaxLen: s.MaxLen, MinCount: s.MinCount, K: s.K}
+	res := &Result{Format: ResultFormat, Config: r, Machine: expstat.ThisMachine()}
+	total, done := s.Seeds*len(r.Conditions), 0
+	for seed := 1; seed <= s.Seeds; seed++ {
+		fit, val, test, err := fl.split(seed)
+		if err != nil {
+			return nil, err
+		}
+		var prep *prepared // made by the first run of the seed that trains
+		for _, id := range r.Conditions {
+			done++
+			tag := fmt.Sprintf("[%d/%d] %s seed %d", done, total, id, seed)
+			l, info, err := fl.conditionLoss(id, seed, r.Lambda, hier, fit, cfg.Emb, namePoints, hierDist, s.MaxLen)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", tag, err)
+			}
+			if info != nil {
+				if treeDir != "" {
+					info.File = filepath.Join("trees", fmt.Sprintf("%s-seed%d.tree", treeFileID(id), seed))
+					if err := writeTree(filepath.Join(cfg.OutDir, info.File), info.tree); err != nil {
+						return nil, err
+					}
+				}
+				res.Trees = append(res.Trees, info.TreeInfo)
+			}
+			key := RunKey{Condition: id, Seed: seed, Settings: rs, Data: dataHash, Hierarchy: hierHash,
+				Loss: l.Name(), Emb: r.Embeddings.SHA256}
+			if id == Names {
+				key.LabelEmb = r.LabelEmbeddings.SHA256
+			}
+			path, ck := "", ""
+			if runDir != "" {
+				path = filepath.Join(runDir, fmt.Sprintf("%s-seed%d.json", treeFileID(id), seed))
+				ck = filepath.Join(runDir, fmt.Sprintf("%s-seed%d-%s.ckpt", treeFileID(id), seed, key.hash()))
+				run, err := loadRun(path, key)
+				if err != nil {
+					return nil, err
+				}
+				if run != nil {
+					fmt.Fprintf(progress, "%s: kept from %s (finished %s)\n", tag, path, run.Finished)
+					res.Runs = append(res.Runs, *run)
+					res.Kept++
+					continue
+				}
+			}
+			if prep == nil {
+				if prep, err = fl.prepare(cfg, s, fit, val, test); err != nil {
+					return nil, err
+				}
+				fmt.Fprintf(progress, "labeltrees: seed %d: %d training, %d validation, %d test documents; %d labels; %d words\n",
+					seed, prep.NTrain, len(prep.Docs)-prep.NTrain, len(prep.test), len(fl.names), prep.Vocab.Len())
+			}
+			fmt.Fprintf(progress, "%s: training %d epochs\n", tag, s.Epochs)
+			run, err := prep.train(cfg.Context, key, l, ck, hier, fl, &expstat.EpochFilter{W: progress, Prefix: "    ", Every: 1})
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", tag, err)
+			}
+			fmt.Fprintf(progress, "%s: done in %.0f s; test pseudo-recall %.4f, top-%d cost %.4f, wasserstein %.4f\n",
+				tag, float64(run.Seconds), float64(run.Measures["pseudo_recall"]), s.K,
+				float64(run.Measures["top_k_cost"]), float64(run.Measures["wasserstein"]))
+			if path != "" {
+				if err := expstat.WriteRun(path, run, ck); err != nil {
+					return nil, err
+				}
+			}
+			res.Runs = append(res.Runs, *run)
+		}
+	}
+	res.summarize()
+	res.Seconds = Float(time.Since(began).Seconds())
+	return res, nil
+}
+
+// treeFileID is a condition's name in file names: "kl", "given", ….
+func treeFileID(id string) string {
+	if i := len("kl+tw:"); len(id) > i && id[:i] == "kl+tw:" {
+		return id[i:]
+	}
+	return id
+}
+
+// writeTree writes t to path atomically.
+func writeTree(path string, t *tree.Tree) error {
+	return atomicfile.WriteFile(path, []byte(t.Format()), 0o644)
+}
+
+// flat is the flat label set of the data: the labels the documents use, in
+// the hierarchy's order, as a forest of single nodes.
+type flat struct {
+	names  []string
+	toTree []int      // flat index → node of the hierarchy
+	star   *tree.Tree // every label a root of its own, joined at the virtual root by an edge of 1
+	single bool       // every document has one label
+	train  *corpus.Corpus
+	test   *corpus.Corpus // nil without a test file
+}
+
+// flatten returns the flat label set of train and test and the two corpora
+// over it.
+func flatten(train, test *corpus.Corpus) (*flat, error) {
+	hier := train.Tree
+	used := make([]bool, hier.Len())
+	for _, c := range []*corpus.Corpus{train, test} {
+		if c == nil {
+			continue
+		}
+		for _, d := range c.Docs {
+			for _, l := range d.Labels {
+				used[l] = true
+			}
+		}
+	}
+	single := true
+	for _, c := range []*corpus.Corpus{train, test} {
+		for k := 0; c != nil && k < len(c.Docs); k++ {
+			single = single && len(c.Docs[k].Labels) == 1
+		}
+	}
+	fl := &flat{single: single}
+	toFlat := make([]int, hier.Len())
+	var b tree.Builder
+	for i, u := range used {
+		toFlat[i] = -1
+		if u {
+			toFlat[i] = len(fl.names)
+			fl.names = append(fl.names, hier.Name(i))
+			fl.toTree = append(fl.toTree, i)
+			b.AddNode(hier.Name(i))
+		}
+	}
+	if len(fl.names) < 2 {
+		return nil, fmt.Errorf("%s: the documents use %d label; a comparison of trees needs at least 2", train.File, len(fl.names))
+	}
+	var err error
+	if fl.star, err = b.Build(nil); err != nil {
+		return nil, err
+	}
+	remap := func(c *corpus.Corpus) *corpus.Corpus {
+		if c == nil {
+			return nil
+		}
+		f := *c
+		f.Tree, f.Labels = fl.star, fl.names
+		f.Docs = make([]corpus.Doc, len(c.Docs))
+		for k, d := range c.Docs {
+			f.Docs[k] = d
+			f.Docs[k].Labels = make([]int, len(d.Labels))
+			for j, l := range d.Labels {
+				f.Docs[k].Labels[j] = toFlat[l] // increasing, as the hierarchy's indices are
+			}
+		}
+		return &f
+	}
+	fl.train, fl.test = remap(train), remap(test)
+	return fl, nil
+}
+
+// split returns the training, validation and test documents of seed, as
+// the text experiment splits them.
+func (fl *flat) split(seed int) (fit, val, test *corpus.Corpus, err error) {
+	src := rand.NewPCG(uint64(seed), streamSplit)
+	if fl.test == nil {
+		parts := dataset.Partition(fl.train.Len(), []float64{0.64, 0.16, 0.20}, src)
+		fit, val, test = fl.train.Subset(parts[0]), fl.train.Subset(parts[1]), fl.train.Subset(parts[2])
+	} else {
+		a, b := dataset.Split(fl.train.Len(), 0.8, src)
+		fit, val, test = fl.train.Subset(a), fl.train.Subset(b), fl.test
+	}
+	for _, c := range []*corpus.Corpus{fit, val, test} {
+		if c.Len() == 0 {
+			return nil, nil, nil, fmt.Errorf("labeltrees: %s has too few documents to split for seed %d", fl.train.File, seed)
+		}
+	}
+	return fit, val, test, nil
+}
+
+// distances returns the distances in t between the labels, at nodes
+// node[0], node[1], …, pair by pair (i < j, row by row).
+func (fl *flat) distances(t *tree.Tree, node []int) []float64 {
+	n := len(node)
+	d := make([]float64, 0, n*(n-1)/2)
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			d = append(d, t.Distance(node[i], node[j]))
+		}
+	}
+	return d
+}
+
+// nodesOf returns the nodes of t named after the labels.
+func (fl *flat) nodesOf(t *tree.Tree) ([]int, error) {
+	node := make([]int, len(fl.names))
+	for i, name := range fl.names {
+		v, ok := t.Index(name)
+		if !ok {
+			return nil, fmt.Errorf("labeltrees: the tree has no node %q", name)
+		}
+		node[i] = v
+	}
+	return node, nil
+}
+
+// namePoints returns the labels' names as points: the mean of the vectors
+// of each name's words (vocab.Tokenizer's words: "comp.sys.mac.hardware"
+// is comp, sys, mac, hardware).
+func (fl *flat) namePoints(src embedding.Source, file string) ([]float64, error) {
+	d := src.Dim()
+	X := make([]float64, len(fl.names)*d)
+	var tk vocab.Tokenizer
+	for i, name := range fl.names {
+		words := tk.Append(nil, name)
+		if embedding.Mean(X[i*d:(i+1)*d], src, words) == 0 {
+			return nil, fmt.Errorf("labeltrees: no word of the label %q has a vector in %s (words %q): give vectors that cover the label names, or leave out %s",
+				name, file, words, Names)
+		}
+	}
+	return X, nil
+}
+
+// centroids returns the labels' document centroids: for each label, the
+// mean over the documents of c that have it of the document's mean word
+// vector (its first maxLen tokens, as the model reads them).
+func (fl *flat) centroids(c *corpus.Corpus, src embedding.Source, maxLen int) ([]float64, error) {
+	d := src.Dim()
+	X := make([]float64, len(fl.names)*d)
+	count := make([]int, len(fl.names))
+	m := make([]float64, d)
+	tk := vocab.Tokenizer{MaxLen: maxLen}
+	var words []string
+	for _, doc := range c.Docs {
+		words = tk.Append(words[:0], doc.Text)
+		if embedding.Mean(m, src, words) == 0 {
+			continue
+		}
+		for _, l := range doc.Labels {
+			count[l]++
+			for j, x := range m {
+				X[l*d+j] += x
+			}
+		}
+	}
+	for l, n := range count {
+		if n == 0 {
+			return nil, fmt.Errorf("labeltrees: no training document of the label %q has a word with a vector: the %s tree cannot place it", fl.names[l], Docs)
+		}
+		for j := range d {
+			X[l*d+j] /= float64(n)
+		}
+	}
+	return X, nil
+}
+
+// builtTree is a condition's tree with what the report says of it.
+type builtTree struct {
+	TreeInfo
+	tree *tree.Tree
+}
+
+// conditionLoss returns the loss of condition id on seed, and its tree
+// (nil for KL).
+func (fl *flat) conditionLoss(id string, seed int, lambda float64, hier *tree.Tree, fit *corpus.Corpus,
+	emb embedding.Source, namePoints, hierDist []float64, maxLen int) (loss.Loss, *builtTree, error) {
+	L := len(fl.names)
+	var t *tree.Tree
+	var err error
+	opts := &pointtree.ClusterOptions{K: 2, Depth: ClusterDepth, Seed: uint64(seed)}
+	switch id {
+	case KL:
+		return loss.NewKL(L), nil, nil
+	case Given:
+		t = hier
+	case Star:
+		t = fl.star
+	case Names:
+		t, err = pointtree.Cluster(namePoints, L, len(namePoints)/L, fl.names, opts)
+	case Docs:
+		var X []float64
+		if X, err = fl.centroids(fit, emb, maxLen); err == nil {
+			t, err = pointtree.Cluster(X, L, emb.Dim(), fl.names, opts)
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	node, err := fl.nodesOf(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := fl.distances(t, node)
+	scale := 2 / stat.Mean(d, nil)
+	if !(scale > 0) || math.IsInf(scale, 0) {
+		return nil, nil, fmt.Errorf("labeltrees: the %s tree puts every label at distance 0", treeFileID(id))
+	}
+	if scale != 1 {
+		w := make([]float64, t.Len())
+		for i := range w {
+			w[i] = t.Weight(i) * scale
+		}
+		if t, err = t.Reweight(w); err != nil {
+			return nil, nil, err
+		}
+	}
+	s, err := tsw.New([]*tree.Tree{t}, fl.names)
+	if err != nil {
+		return nil, nil, err
+	}
+	info := &builtTree{TreeInfo: TreeInfo{Condition: id, Seed: seed, Nodes: t.Len(), Scale: Float(scale),
+		Correlation: Float(correlation(d, hierDist))}, tree: t}
+	return loss.NewKLTSW(s, lambda), info, nil
+}
+
+// correlation is Pearson's correlation of x and y, NaN when either is
+// constant.
+func correlation(x, y []float64) float64 {
+	if stat.Variance(x, nil) == 0 || stat.Variance(y, nil) == 0 {
+		return math.NaN()
+	}
+	return stat.Correlation(x, y, nil)
+}
+
+// prepared is the data of one seed: textmodel's prepared training and
+// validation documents, and the test documents.
+type prepared struct {
+	*textmodel.Prepared
+	test     [][]int32
+	testSets [][]int // label sets as nodes of the hierarchy
+	testY    []float64
+}
+
+// prepare encodes the documents of a seed.
+func (fl *flat) prepare(cfg Config, s text.Settings, fit, val, test *corpus.Corpus) (*prepared, error) {
+	opts := textmodel.Options{
+		Tokenizer: vocab.Tokenizer{MaxLen: s.MaxLen}, Vocab: vocab.Options{MinCount: s.MinCount}, Hidden: s.Hidden,
+		Emb: cfg.Emb, EmbRef: cfg.EmbRef, Target: corpus.Uniform, AsGiven: true,
+		Epochs: s.Epochs, Batch: s.Batch, LR: s.LR,
+	}
+	p, err := textmodel.Prepare(fit, val, opts)
+	if err != nil {
+		return nil, err
+	}
+	tk := vocab.Tokenizer{MaxLen: s.MaxLen}
+	pr := &prepared{Prepared: p, testY: test.Targets(corpus.Uniform)}
+	for _, d := range test.Docs {
+		pr.test = append(pr.test, p.Vocab.Encode(nil, &tk, d.Text))
+		set := make([]int, len(d.Labels))
+		for j, l := range d.Labels {
+			set[j] = fl.toTree[l]
+		}
+		pr.testSets = append(pr.testSets, set)
+	}
+	return pr, nil
+}
+
+// onTree places rows over the flat labels (n × L) on the hierarchy's nodes,
+// its other nodes at zero.
+func (fl *flat) onTree(rows []float64, hier *tree.Tree) []float64 {
+	L, H := len(fl.names), hier.Len()
+	n := len(rows) / L
+	out := make([]float64, n*H)
+	for r := range n {
+		for j, v := range rows[r*L : (r+1)*L] {
+			out[r*H+fl.toTree[j]] = v
+		}
+	}
+	return out
+}
+
+// train trains one run, predicts the test documents and scores them on the
+// hierarchy.
+func (p *prepared) train(ctx context.Context, key RunKey, l loss.Loss, checkpoint string, hier *tree.Tree, fl *flat, progress io.Writer) (*CondRun, error) {
+	m, h, err := p.Fit(textmodel.Run{Seed: uint64(key.Seed), Loss: l, Progress: progress, Checkpoint: checkpoint, Context: ctx})
+	if err != nil {
+		return nil, err
+	}
+	L := len(p.Labels)
+	P := make([]float64, len(p.test)*L)
+	pred := m.NewPredictor()
+	for s := 0; s < len(p.test); s += 256 {
+		e := min(s+256, len(p.test))
+		pred.PredictIDs(P[s*L:e*L], p.test[s:e])
+	}
+	PH, YH := fl.onTree(P, hier), fl.onTree(p.testY, hier)
+	ml := metric.NewMultiLabel(hier, key.Settings.K).Evaluate(PH, p.testSets)
+	ldl := metric.NewEvaluator(hier, nil).Evaluate(PH, YH)
+	run := &CondRun{Format: RunFormat, RunKey: key, Measures: map[string]Float{}, MeasuresStd: map[string]Float{},
+		BestEpoch: h.BestEpoch, Docs: [3]int{p.NTrain, len(p.Docs) - p.NTrain, len(p.test)}, Vocab: p.Vocab.Len(),
+		Tokens: p.Tokens, Finished: time.Now().UTC().Format(time.RFC3339)}
+	for _, name := range metric.MultiLabelNames {
+		run.Measures[name] = Float(ml.Mean[name])
+		if sd, ok := ml.Std[name]; ok {
+			run.MeasuresStd[name] = Float(sd)
+		}
+	}
+	for _, name := range metric.Names {
+		run.Measures[name] = Float(ldl.Mean[name])
+		run.MeasuresStd[name] = Float(ldl.Std[name])
+	}
+	var trainSeconds float64
+	for _, e := range h.Epochs {
+		run.TrainLoss = append(run.TrainLoss, Float(e.TrainLoss))
+		run.ValLoss = append(run.ValLoss, Float(e.ValLoss))
+		run.Seconds += Float(e.Seconds)
+		trainSeconds += e.TrainSeconds
+	}
+	if trainSeconds > 0 {
+		run.TokensPerSecond = Float(float64(p.Tokens) * float64(len(h.Epochs)) / trainSeconds)
+	}
+	return run, nil
+}
+
+// loadRun reads the run file path: nil and no error if there is none, an
+// error if it is corrupt or belongs to other settings.
+func loadRun(path string, key RunKey) (*CondRun, error) {
+	var run CondRun
+	found, err := expstat.ReadRun(path, &run)
+	switch {
+	case !found && err == nil:
+		return nil, nil
+	case err != nil || run.Format != RunFormat:
+		return nil, fmt.Errorf("%s: not a run file of twl's labeltrees experiment (%v); remove it to run again", path, err)
+	case run.RunKey != key:
+		return nil, expstat.OtherExperiment(path, run.RunKey, key)
+	case len(run.Measures) != len(metric.MultiLabelNames)+len(metric.Names) || len(run.TrainLoss) == 0:
+		return nil, fmt.Errorf("%s: incomplete run file; remove it to run again", path)
+	}
+	return &run, nil
+}
+
+// hash returns 8 hex digits identifying the key, for checkpoint names.
+func (k RunKey) hash() string {
+	b, _ := json.Marshal(k)
+	h := fnv.New32a()
+	h.Write(b)
+	return fmt.Sprintf("%08x", h.Sum32())
+}
