@@ -29,9 +29,9 @@ is 2 (the star's), so λ weighs the same average price of a confusion for
 every tree. Every model is scored the same way, on the hierarchy: its
 prediction placed on the hierarchy's nodes (the others at zero) and
 measured with the measures of 'twl experiment text' (pseudo-recall, top-k
-cost by the hierarchy's path lengths, ROC-AUC, and the LDL measures with
-the exact TW on the hierarchy), over several seeds, each condition
-compared with KL by a paired t-test.
+cost by the hierarchy's path lengths, ROC-AUC over the labels, and the LDL
+measures with the exact TW on the hierarchy), over several seeds, each
+condition compared with KL by a paired t-test.
 
 --train and --test are documents as 'twl text train' reads them, --tree
 their hierarchy; without --test, seed k draws a random 64/16/20 split of

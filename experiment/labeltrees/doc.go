@@ -2,11 +2,13 @@
 // without one: the documents of a labelled corpus are taken as flat labels
 // (the label sets as the files give them, no ancestors), the LSTM text
 // classifier of package textmodel predicts a distribution over those labels
-// only, and it is trained with KL alone and with KL + λ·TW over trees whose
-// leaves are the labels:
+// only, and it is trained with KL alone and with KL + λ·TW over trees that
+// hold the labels (the built trees and the star as their leaves):
 //
-//	given  the data's own hierarchy, its internal nodes carrying no mass: the
-//	       tree a user with a hierarchy would use (the reference)
+//	given  the data's own hierarchy, its nodes that no document uses
+//	       carrying no mass: the tree a user with a hierarchy would use (the
+//	       reference). Where the label sets list ancestors (AAPD), those are
+//	       flat labels too, at the hierarchy's internal nodes
 //	names  a clustering tree (pointtree.Cluster, K = 2) of the labels' names,
 //	       each name the mean of its words' vectors (embedding.Mean)
 //	docs   a clustering tree of the labels' centroids: the mean, over the
@@ -17,13 +19,17 @@
 //
 // Every model is scored the same way on the same test documents: its
 // prediction over the flat labels is placed on the data's hierarchy (its
-// internal nodes at zero) and measured there with the measures of the text
+// other nodes at zero) and measured there with the measures of the text
 // experiment (package metric: pseudo-recall, top-k cost, ROC-AUC, and the
 // LDL measures against the one-hot or uniform targets, the Wasserstein
-// among them on the hierarchy). A tree that groups the labels as the
-// hierarchy does should lower the top-k cost and the Wasserstein distance
-// (mistakes fall near the true label) at little or no cost in
-// pseudo-recall; the star should not.
+// among them on the hierarchy). Pseudo-recall and top-k cost rank the
+// labels only (k at most their number), the cost measured by the
+// hierarchy's path lengths; the ROC-AUCs are over the labels, as the
+// hierarchy's other nodes, never a document's label and at zero, would
+// only add negatives ranked below every positive. A tree that groups the
+// labels as the hierarchy does should lower the top-k cost and the
+// Wasserstein distance (mistakes fall near the true label) at little or no
+// cost in pseudo-recall; the star should not.
 //
 // # Choices
 //
@@ -50,6 +56,13 @@
 //
 // With Config.OutDir set, each finished (condition, seed) run is written
 // atomically to OutDir/runs/CONDITION-seedK.json and kept by later calls
-// with the same settings, data and trees; a run in progress checkpoints its
-// training every epoch and resumes bit for bit.
+// with the same settings, data, trees and way of scoring (RunKey, Scoring);
+// a run in progress checkpoints its training every epoch and resumes bit
+// for bit. Every seed's trees are built, and the run files found checked,
+// before any training or writing: a tree that cannot be built (a label
+// with no training document on some seed, for docs) or a run file of
+// another experiment stops the call at once. The trees are written to
+// OutDir/trees; a forest (a hierarchy of several roots) rescaled is written
+// with its virtual root as a node, so that the file gives the distances the
+// loss used.
 package labeltrees

@@ -275,12 +275,36 @@ func TestRun(t *testing.T) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
+	// Top-k cost ranks the 4 labels: k is the protocol's 5 cut to 4.
+	if res.Config.Settings.K != 4 || !strings.Contains(md, "Top-4 cost") {
+		t.Errorf("k = %d, want 4, the number of labels", res.Config.Settings.K)
+	}
 	again, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if again.Kept != 10 || again.Table[Given]["top_k_cost"] != res.Table[Given]["top_k_cost"] {
 		t.Errorf("second call kept %d runs", again.Kept)
+	}
+	// A run file scored otherwise (an earlier version's, without the
+	// scoring in its key) is not kept.
+	path := filepath.Join(dir, "runs", "star-seed2.json")
+	saved, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(string(saved), `"scoring": "`+Scoring+`",`, "", 1)
+	if old == string(saved) {
+		t.Fatalf("%s has no scoring field", path)
+	}
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(cfg); err == nil || !strings.Contains(err.Error(), "another experiment") {
+		t.Errorf("a run file without the scoring: %v", err)
+	}
+	if err := os.WriteFile(path, saved, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	cfg.Lambda = 0.5
 	if _, err := Run(cfg); err == nil || !strings.Contains(err.Error(), "another experiment") {
@@ -309,5 +333,166 @@ func TestConfigErrors(t *testing.T) {
 	r, err := (&Config{Train: c}).resolve()
 	if err != nil || strings.Join(r.Conditions, ",") != "kl,kl+tw:given,kl+tw:star" {
 		t.Errorf("default conditions %v (%v)", r.Conditions, err)
+	}
+}
+
+// TestScoreHand checks the test measures of three predictions over the four
+// flat labels Fantasy, Mystery, Cooking, Travel against one label each, at
+// k = 2, every value by hand:
+//
+//	row  prediction             label
+//	1    .4  .3   .2  .1        Fantasy
+//	2    .5  .25  .1  .15       Cooking
+//	3    0   0    0   1         Travel
+//
+// ROC-AUC over the 4 labels (the 3 other nodes of the hierarchy are no
+// negatives; with them the micro AUC would be (20.5 + 27)/54):
+//
+//	micro: positives .4 (beats 8 of the 9 negatives), .1 (3 zeros and a
+//	       tie with row 1's .1: 3.5), 1 (9): 20.5/27
+//	samples: 1, 0, 1: mean 2/3, sd √(1/3)
+//	macro: Fantasy 1 of 2, Cooking 1 of 2, Travel 2 of 2 (Mystery has no
+//	       positive): mean 2/3, sd √(1/12)
+//
+// Pseudo-recall (the top label): 1, 0, 1. Top-2 cost on the genres tree
+// (unit edges: siblings 2 apart, cousins 4): row 1 Fantasy, Mystery: (0 +
+// 2)/2 = 1; row 2 Fantasy, Mystery: 4; row 3 Travel, then of the labels at
+// zero the first, Fantasy: (0 + 4)/2 = 2 (a node that is no label, Books at
+// zero, would give 1): mean 7/3, sd √(7/3). Wasserstein on the hierarchy
+// against the one-hot targets, edge by edge: row 1 .6 + .3 + (Fiction)
+// .3 + .2 + .1 + (Nonfiction) .3 = 1.8; row 2 .5 + .25 + .75 + .9 + .15 +
+// .75 = 3.3; row 3 0: mean 1.7.
+func TestScoreHand(t *testing.T) {
+	tr := readTree(t)
+	fl, err := flatten(toyCorpus(t, 8, tr, "toy.jsonl"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	P := []float64{0.4, 0.3, 0.2, 0.1, 0.5, 0.25, 0.1, 0.15, 0, 0, 0, 1}
+	Y := []float64{1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}
+	flatSets := [][]int{{0}, {2}, {3}}
+	treeSets := [][]int{{2}, {5}, {6}} // Fantasy, Cooking, Travel in the hierarchy's user order
+	mean, std := fl.score(P, Y, flatSets, treeSets, tr, 2)
+	for _, c := range []struct {
+		name      string
+		mean, std float64
+	}{
+		{"roc_auc", 20.5 / 27, math.NaN()},
+		{"roc_auc_samples", 2.0 / 3, math.Sqrt(1.0 / 3)},
+		{"roc_auc_macro", 2.0 / 3, math.Sqrt(1.0 / 12)},
+		{"pseudo_recall", 2.0 / 3, math.Sqrt(1.0 / 3)},
+		{"top_k_cost", 7.0 / 3, math.Sqrt(7.0 / 3)},
+		{"wasserstein", 1.7, math.NaN()},
+	} {
+		if got := float64(mean[c.name]); math.Abs(got-c.mean) > 1e-12 {
+			t.Errorf("%s = %v, want %v", c.name, got, c.mean)
+		}
+		if sd, ok := std[c.name]; !math.IsNaN(c.std) && (!ok || math.Abs(float64(sd)-c.std) > 1e-12) {
+			t.Errorf("%s sd = %v, want %v", c.name, sd, c.std)
+		}
+	}
+	if _, ok := std["roc_auc"]; ok {
+		t.Error("the micro ROC-AUC has a standard deviation")
+	}
+}
+
+// TestDocsLabelWithoutTraining checks that a label no training document has
+// (here only the test file has Travel) stops a run with the docs tree before
+// anything is trained or written, naming the label, and that the other
+// conditions run.
+func TestDocsLabelWithoutTraining(t *testing.T) {
+	tr := readTree(t)
+	var lines []string
+	for i := range 30 {
+		g := []string{"Fantasy", "Mystery", "Cooking"}[i%3]
+		lines = append(lines, fmt.Sprintf(`{"text": "a book of %s", "labels": [%q]}`, genreWords[g], g))
+	}
+	train, err := corpus.Read(strings.NewReader(strings.Join(lines, "\n")), "train.jsonl", tr, &corpus.Options{AsGiven: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cfg := Config{Train: train, Test: toyCorpus(t, 8, tr, "test.jsonl"), Emb: toyVectors(t), Hidden: 4, Epochs: 1, Seeds: 1, OutDir: dir}
+	_, err = Run(cfg)
+	if err == nil || !strings.Contains(err.Error(), `"Travel" has no training document`) || !strings.Contains(err.Error(), Docs) {
+		t.Fatalf("Run: %v, want the docs tree refused for Travel", err)
+	}
+	for _, sub := range []string{"runs", "trees"} {
+		if ents, _ := os.ReadDir(filepath.Join(dir, sub)); len(ents) != 0 {
+			t.Errorf("%s holds %d files after the refusal, want none: the error must come before training", sub, len(ents))
+		}
+	}
+	cfg.Conditions = []string{KL, Star}
+	if res, err := Run(cfg); err != nil || len(res.Runs) != 2 {
+		t.Errorf("without docs: %v", err)
+	}
+}
+
+// TestForestTreeFile checks that the given tree, a forest (Fiction → Fantasy,
+// Mystery; Nonfiction → Cooking, Travel; the roots joined by edges of 1), is
+// written so that the file gives the distances the loss used: siblings 2
+// and cousins 4 apart, a mean over the 6 pairs of (2 + 2 + 4·4)/6 = 10/3,
+// scaled by 2/(10/3) = 0.6 to siblings 1.2 and cousins 2.4 (the forest read
+// back without its scaled virtual edges would put cousins 0.6·2 + 2 = 3.2
+// apart).
+func TestForestTreeFile(t *testing.T) {
+	forest, err := tree.Read(strings.NewReader("Fiction\tFantasy\nFiction\tMystery\nNonfiction\tCooking\nNonfiction\tTravel\n"), "forest.tree", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cfg := Config{Train: toyCorpus(t, 40, forest, "train.jsonl"), Hidden: 4, Epochs: 1, Seeds: 1, OutDir: dir, Conditions: []string{Given}}
+	res, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Trees) != 1 || math.Abs(float64(res.Trees[0].Scale)-0.6) > 1e-15 {
+		t.Fatalf("trees %+v, want one scaled by 0.6", res.Trees)
+	}
+	back, err := tree.ReadFile(filepath.Join(dir, res.Trees[0].File), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dist := func(a, b string) float64 {
+		i, _ := back.Index(a)
+		j, _ := back.Index(b)
+		return back.Distance(i, j)
+	}
+	if d := dist("Fantasy", "Mystery"); math.Abs(d-1.2) > 1e-12 {
+		t.Errorf("Fantasy–Mystery %v in the file, want 1.2", d)
+	}
+	if d := dist("Fantasy", "Cooking"); math.Abs(d-2.4) > 1e-12 {
+		t.Errorf("Fantasy–Cooking %v in the file, want 2.4", d)
+	}
+}
+
+// TestSameStart checks that on a seed every condition starts from the same
+// weights and sees the same mini-batches: with λ = 1e-12 the TW term moves
+// float32 weights by less than their rounding, so every condition must
+// score as KL does on every measure (a different start or batch order
+// would not).
+func TestSameStart(t *testing.T) {
+	tr := readTree(t)
+	cfg := Config{Train: toyCorpus(t, 60, tr, "train.jsonl"), Test: toyCorpus(t, 20, tr, "test.jsonl"), Emb: toyVectors(t),
+		Hidden: 8, Epochs: 3, Seeds: 2, LR: 0.01, Lambda: 1e-12}
+	res, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kl := map[int]CondRun{}
+	for _, run := range res.Runs {
+		if run.Condition == KL {
+			kl[run.Seed] = run
+		}
+	}
+	for _, run := range res.Runs {
+		for _, name := range Measures {
+			if a, b := float64(run.Measures[name]), float64(kl[run.Seed].Measures[name]); math.Abs(a-b) > 1e-6 {
+				t.Errorf("%s seed %d: %s %v, KL's %v", run.Condition, run.Seed, name, a, b)
+			}
+		}
+	}
+	if a, b := res.Runs[0].Measures["wasserstein"], res.Runs[len(Conditions)].Measures["wasserstein"]; a == b {
+		t.Errorf("seeds 1 and 2 score alike (%v): the seeds do not change the start", a)
 	}
 }

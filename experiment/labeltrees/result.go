@@ -189,7 +189,7 @@ func (r *Result) Markdown() string {
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("# Labels without a hierarchy: which tree?\n\n")
 	p("The documents' labels taken as %d flat labels (the label sets as the files give them); ", len(c.Labels))
-	p("an LSTM text classifier (hidden %d) predicts a distribution over them, trained with KL alone and with KL + %g·TW over trees whose leaves are the labels:\n\n", s.Hidden, c.Lambda)
+	p("an LSTM text classifier (hidden %d) predicts a distribution over them, trained with KL alone and with KL + %g·TW over trees that hold the labels:\n\n", s.Hidden, c.Lambda)
 	for _, id := range c.Conditions {
 		switch id {
 		case KL:
@@ -205,7 +205,7 @@ func (r *Result) Markdown() string {
 		}
 	}
 	p("\nEach tree is scaled so that the mean distance between two distinct labels is 2 (the star's), so that λ weighs the same average price of a confusion and the trees differ only in which confusions cost more. ")
-	p("Every model is scored the same way: its prediction is placed on the data's hierarchy (other nodes at zero) and measured there, top-%d cost and Wasserstein by the hierarchy's path lengths, against the test documents' label sets as given.", s.K)
+	p("Every model is scored the same way: its prediction is placed on the data's hierarchy (other nodes at zero) and measured there, top-%d cost (among the labels) and Wasserstein by the hierarchy's path lengths, ROC-AUC over the labels, against the test documents' label sets as given.", s.K)
 	if r.singleLabel() {
 		p(" Every document has one label, so pseudo-recall is the accuracy.")
 	}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/stat"
@@ -57,7 +58,15 @@ type RunKey struct {
 	Loss      string      `json:"loss"`      // the loss's name: λ, and the tree by its hash
 	Emb       string      `json:"embeddings"`
 	LabelEmb  string      `json:"label_embeddings,omitempty"`
+	Scoring   string      `json:"scoring"` // Scoring: how the test measures are computed
 }
+
+// Scoring names how a run's test measures are computed, so that runs
+// scored otherwise (by an earlier version) are not kept: top-k cost among
+// the labels only, and the ROC-AUCs over the labels, not over every node
+// of the hierarchy (whose other nodes, at score zero, would be negatives
+// ranked below every positive and raise the micro and per-document AUCs).
+const Scoring = "auc-over-labels"
 
 // RunSettings are the protocol's numbers that shape one run (all but the
 // number of seeds, so that seeds can be added).
@@ -157,23 +166,63 @@ func Run(cfg Config) (*Result, error) {
 		}
 	}
 	s := r.Settings
+	// Top-k cost ranks the labels only: k at most their number.
+	s.K = min(s.K, len(fl.names))
+	r.Settings.K = s.K
 	rs := RunSettings{Hidden: s.Hidden, Epochs: s.Epochs, Batch: s.Batch, LR: s.LR, MaxLen: s.MaxLen, MinCount: s.MinCount, K: s.K}
 	res := &Result{Format: ResultFormat, Config: r, Machine: expstat.ThisMachine()}
+
+	// First every seed's split, trees and run keys, and the runs kept: a
+	// tree that cannot be built (a label without training documents) or a
+	// run file of another experiment stops the call before any training
+	// and before any file is written.
+	type planned struct {
+		id, tag  string
+		l        loss.Loss
+		info     *builtTree
+		key      RunKey
+		path, ck string
+		kept     *CondRun
+	}
+	type seedPlan struct {
+		fit, val, test *corpus.Corpus
+		runs           []planned
+	}
+	plans := make([]seedPlan, s.Seeds)
 	total, done := s.Seeds*len(r.Conditions), 0
 	for seed := 1; seed <= s.Seeds; seed++ {
-		fit, val, test, err := fl.split(seed)
-		if err != nil {
+		sp := &plans[seed-1]
+		if sp.fit, sp.val, sp.test, err = fl.split(seed); err != nil {
 			return nil, err
 		}
-		var prep *prepared // made by the first run of the seed that trains
 		for _, id := range r.Conditions {
 			done++
-			tag := fmt.Sprintf("[%d/%d] %s seed %d", done, total, id, seed)
-			l, info, err := fl.conditionLoss(id, seed, r.Lambda, hier, fit, cfg.Emb, namePoints, hierDist, s.MaxLen)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", tag, err)
+			pl := planned{id: id, tag: fmt.Sprintf("[%d/%d] %s seed %d", done, total, id, seed)}
+			if pl.l, pl.info, err = fl.conditionLoss(id, seed, r.Lambda, hier, sp.fit, cfg.Emb, namePoints, hierDist, s.MaxLen); err != nil {
+				return nil, fmt.Errorf("%s seed %d: %w", id, seed, err)
 			}
-			if info != nil {
+			pl.key = RunKey{Condition: id, Seed: seed, Settings: rs, Data: dataHash, Hierarchy: hierHash,
+				Loss: pl.l.Name(), Emb: r.Embeddings.SHA256, Scoring: Scoring}
+			if id == Names {
+				pl.key.LabelEmb = r.LabelEmbeddings.SHA256
+			}
+			if runDir != "" {
+				pl.path = filepath.Join(runDir, fmt.Sprintf("%s-seed%d.json", treeFileID(id), seed))
+				pl.ck = filepath.Join(runDir, fmt.Sprintf("%s-seed%d-%s.ckpt", treeFileID(id), seed, pl.key.hash()))
+				if pl.kept, err = loadRun(pl.path, pl.key); err != nil {
+					return nil, err
+				}
+			}
+			sp.runs = append(sp.runs, pl)
+		}
+	}
+
+	for seed := 1; seed <= s.Seeds; seed++ {
+		sp := &plans[seed-1]
+		var prep *prepared // made by the first run of the seed that trains
+		for _, pl := range sp.runs {
+			tag, id := pl.tag, pl.id
+			if info := pl.info; info != nil {
 				if treeDir != "" {
 					info.File = filepath.Join("trees", fmt.Sprintf("%s-seed%d.tree", treeFileID(id), seed))
 					if err := writeTree(filepath.Join(cfg.OutDir, info.File), info.tree); err != nil {
@@ -182,43 +231,29 @@ func Run(cfg Config) (*Result, error) {
 				}
 				res.Trees = append(res.Trees, info.TreeInfo)
 			}
-			key := RunKey{Condition: id, Seed: seed, Settings: rs, Data: dataHash, Hierarchy: hierHash,
-				Loss: l.Name(), Emb: r.Embeddings.SHA256}
-			if id == Names {
-				key.LabelEmb = r.LabelEmbeddings.SHA256
-			}
-			path, ck := "", ""
-			if runDir != "" {
-				path = filepath.Join(runDir, fmt.Sprintf("%s-seed%d.json", treeFileID(id), seed))
-				ck = filepath.Join(runDir, fmt.Sprintf("%s-seed%d-%s.ckpt", treeFileID(id), seed, key.hash()))
-				run, err := loadRun(path, key)
-				if err != nil {
-					return nil, err
-				}
-				if run != nil {
-					fmt.Fprintf(progress, "%s: kept from %s (finished %s)\n", tag, path, run.Finished)
-					res.Runs = append(res.Runs, *run)
-					res.Kept++
-					continue
-				}
+			if run := pl.kept; run != nil {
+				fmt.Fprintf(progress, "%s: kept from %s (finished %s)\n", tag, pl.path, run.Finished)
+				res.Runs = append(res.Runs, *run)
+				res.Kept++
+				continue
 			}
 			if prep == nil {
-				if prep, err = fl.prepare(cfg, s, fit, val, test); err != nil {
+				if prep, err = fl.prepare(cfg, s, sp.fit, sp.val, sp.test); err != nil {
 					return nil, err
 				}
 				fmt.Fprintf(progress, "labeltrees: seed %d: %d training, %d validation, %d test documents; %d labels; %d words\n",
 					seed, prep.NTrain, len(prep.Docs)-prep.NTrain, len(prep.test), len(fl.names), prep.Vocab.Len())
 			}
 			fmt.Fprintf(progress, "%s: training %d epochs\n", tag, s.Epochs)
-			run, err := prep.train(cfg.Context, key, l, ck, hier, fl, &expstat.EpochFilter{W: progress, Prefix: "    ", Every: 1})
+			run, err := prep.train(cfg.Context, pl.key, pl.l, pl.ck, hier, fl, &expstat.EpochFilter{W: progress, Prefix: "    ", Every: 1})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", tag, err)
 			}
 			fmt.Fprintf(progress, "%s: done in %.0f s; test pseudo-recall %.4f, top-%d cost %.4f, wasserstein %.4f\n",
 				tag, float64(run.Seconds), float64(run.Measures["pseudo_recall"]), s.K,
 				float64(run.Measures["top_k_cost"]), float64(run.Measures["wasserstein"]))
-			if path != "" {
-				if err := expstat.WriteRun(path, run, ck); err != nil {
+			if pl.path != "" {
+				if err := expstat.WriteRun(pl.path, run, pl.ck); err != nil {
 					return nil, err
 				}
 			}
@@ -238,9 +273,39 @@ func treeFileID(id string) string {
 	return id
 }
 
-// writeTree writes t to path atomically.
+// writeTree writes t to path atomically. A forest whose roots hang from its
+// virtual root by edges of weight other than 1 is written with that root as
+// a node (named as t displays it), since the edge-list format does not hold
+// those edges: the file then gives the distances t gives.
 func writeTree(path string, t *tree.Tree) error {
+	if t.Virtual() {
+		var err error
+		if t, err = rooted(t); err != nil {
+			return err
+		}
+	}
 	return atomicfile.WriteFile(path, []byte(t.Format()), 0o644)
+}
+
+// rooted returns the forest t with its virtual root made a node named
+// t.RootName(), if an edge joining a root of t to it has a weight other
+// than 1; otherwise t.
+func rooted(t *tree.Tree) (*tree.Tree, error) {
+	n := t.Len()
+	parent, weight, names := make([]int, n+1), make([]float64, n+1), make([]string, n+1)
+	unit := true
+	for i := range n {
+		parent[i], weight[i], names[i] = t.Parent(i), t.Weight(i), t.Name(i)
+		if parent[i] < 0 {
+			parent[i] = n
+			unit = unit && weight[i] == 1
+		}
+	}
+	if unit {
+		return t, nil
+	}
+	parent[n], names[n] = -1, t.RootName()
+	return tree.FromParents(parent, weight, names, nil)
 }
 
 // flat is the flat label set of the data: the labels the documents use, in
@@ -382,11 +447,14 @@ func (fl *flat) namePoints(src embedding.Source, file string) ([]float64, error)
 func (fl *flat) centroids(c *corpus.Corpus, src embedding.Source, maxLen int) ([]float64, error) {
 	d := src.Dim()
 	X := make([]float64, len(fl.names)*d)
-	count := make([]int, len(fl.names))
+	count, docs := make([]int, len(fl.names)), make([]int, len(fl.names))
 	m := make([]float64, d)
 	tk := vocab.Tokenizer{MaxLen: maxLen}
 	var words []string
 	for _, doc := range c.Docs {
+		for _, l := range doc.Labels {
+			docs[l]++
+		}
 		words = tk.Append(words[:0], doc.Text)
 		if embedding.Mean(m, src, words) == 0 {
 			continue
@@ -399,8 +467,13 @@ func (fl *flat) centroids(c *corpus.Corpus, src embedding.Source, maxLen int) ([
 		}
 	}
 	for l, n := range count {
-		if n == 0 {
-			return nil, fmt.Errorf("labeltrees: no training document of the label %q has a word with a vector: the %s tree cannot place it", fl.names[l], Docs)
+		switch {
+		case docs[l] == 0:
+			return nil, fmt.Errorf("labeltrees: the label %q has no training document (%s, this seed's training part): the %s tree cannot place it; leave out %s",
+				fl.names[l], fl.train.File, Docs, Docs)
+		case n == 0:
+			return nil, fmt.Errorf("labeltrees: none of the %d training documents of the label %q has a word with a vector in its first %d tokens: the %s tree cannot place it; leave out %s",
+				docs[l], fl.names[l], maxLen, Docs, Docs)
 		}
 		for j := range d {
 			X[l*d+j] /= float64(n)
@@ -483,6 +556,7 @@ type prepared struct {
 	*textmodel.Prepared
 	test     [][]int32
 	testSets [][]int // label sets as nodes of the hierarchy
+	testFlat [][]int // label sets as flat labels
 	testY    []float64
 }
 
@@ -506,6 +580,7 @@ func (fl *flat) prepare(cfg Config, s text.Settings, fit, val, test *corpus.Corp
 			set[j] = fl.toTree[l]
 		}
 		pr.testSets = append(pr.testSets, set)
+		pr.testFlat = append(pr.testFlat, d.Labels)
 	}
 	return pr, nil
 }
@@ -524,6 +599,50 @@ func (fl *flat) onTree(rows []float64, hier *tree.Tree) []float64 {
 	return out
 }
 
+// score returns the test measures and their standard deviations of the
+// predictions P (n × L, over the flat labels) against the targets Y (n × L)
+// and the label sets, flat and as nodes of the hierarchy: the predictions
+// placed on the hierarchy's nodes, its other nodes at zero, for the LDL
+// measures; pseudo-recall and top-k cost (k ≤ L) ranking the labels only
+// (the other nodes at −Inf, below every label) and measured by the
+// hierarchy's path lengths; the ROC-AUCs over the labels, since the other
+// nodes, never a document's label, would only add negatives ranked last.
+func (fl *flat) score(P, Y []float64, flatSets, treeSets [][]int, hier *tree.Tree, k int) (mean, std map[string]Float) {
+	mean, std = map[string]Float{}, map[string]Float{}
+	PH, YH := fl.onTree(P, hier), fl.onTree(Y, hier)
+	SH := slices.Clone(PH)
+	isLabel := make([]bool, hier.Len())
+	for _, v := range fl.toTree {
+		isLabel[v] = true
+	}
+	H := hier.Len()
+	for r := range len(SH) / H {
+		for v, ok := range isLabel {
+			if !ok {
+				SH[r*H+v] = math.Inf(-1)
+			}
+		}
+	}
+	onHier := metric.NewMultiLabel(hier, k).Evaluate(SH, treeSets)
+	onLabels := metric.NewMultiLabel(fl.star, k).Evaluate(P, flatSets)
+	ldl := metric.NewEvaluator(hier, nil).Evaluate(PH, YH)
+	for _, name := range metric.MultiLabelNames {
+		ml := onHier
+		if strings.HasPrefix(name, "roc_auc") {
+			ml = onLabels
+		}
+		mean[name] = Float(ml.Mean[name])
+		if sd, ok := ml.Std[name]; ok {
+			std[name] = Float(sd)
+		}
+	}
+	for _, name := range metric.Names {
+		mean[name] = Float(ldl.Mean[name])
+		std[name] = Float(ldl.Std[name])
+	}
+	return mean, std
+}
+
 // train trains one run, predicts the test documents and scores them on the
 // hierarchy.
 func (p *prepared) train(ctx context.Context, key RunKey, l loss.Loss, checkpoint string, hier *tree.Tree, fl *flat, progress io.Writer) (*CondRun, error) {
@@ -538,22 +657,10 @@ func (p *prepared) train(ctx context.Context, key RunKey, l loss.Loss, checkpoin
 		e := min(s+256, len(p.test))
 		pred.PredictIDs(P[s*L:e*L], p.test[s:e])
 	}
-	PH, YH := fl.onTree(P, hier), fl.onTree(p.testY, hier)
-	ml := metric.NewMultiLabel(hier, key.Settings.K).Evaluate(PH, p.testSets)
-	ldl := metric.NewEvaluator(hier, nil).Evaluate(PH, YH)
 	run := &CondRun{Format: RunFormat, RunKey: key, Measures: map[string]Float{}, MeasuresStd: map[string]Float{},
 		BestEpoch: h.BestEpoch, Docs: [3]int{p.NTrain, len(p.Docs) - p.NTrain, len(p.test)}, Vocab: p.Vocab.Len(),
 		Tokens: p.Tokens, Finished: time.Now().UTC().Format(time.RFC3339)}
-	for _, name := range metric.MultiLabelNames {
-		run.Measures[name] = Float(ml.Mean[name])
-		if sd, ok := ml.Std[name]; ok {
-			run.MeasuresStd[name] = Float(sd)
-		}
-	}
-	for _, name := range metric.Names {
-		run.Measures[name] = Float(ldl.Mean[name])
-		run.MeasuresStd[name] = Float(ldl.Std[name])
-	}
+	run.Measures, run.MeasuresStd = fl.score(P, p.testY, p.testFlat, p.testSets, hier, key.Settings.K)
 	var trainSeconds float64
 	for _, e := range h.Epochs {
 		run.TrainLoss = append(run.TrainLoss, Float(e.TrainLoss))
