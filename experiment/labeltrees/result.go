@@ -154,6 +154,8 @@ func measureLabel(name string, k int) string {
 		return "ROC-AUC (macro)"
 	case "roc_auc_samples":
 		return "ROC-AUC (samples)"
+	case "kl":
+		return "KL"
 	}
 	return strings.ToUpper(name[:1]) + name[1:]
 }
