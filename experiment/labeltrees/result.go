@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/twl-ldl/twl/experiment/internal/expstat"
 	"github.com/twl-ldl/twl/experiment/text"
@@ -28,15 +27,6 @@ type Comparison = expstat.Comparison
 // multi-label measures, then the LDL measures against the targets, every
 // one on the data's hierarchy.
 var Measures = text.Measures
-
-func lowerIsBetter(name string) bool {
-	for _, n := range metric.MultiLabelNames {
-		if n == name {
-			return metric.MultiLabelLowerIsBetter(name)
-		}
-	}
-	return metric.LowerIsBetter(name)
-}
 
 // Result is the outcome of Run.
 type Result struct {
@@ -82,7 +72,7 @@ func (r *Result) summarize() {
 	for _, run := range r.Runs {
 		r.TrainSeconds += run.Seconds
 	}
-	sum := expstat.Summarize(r.Config.Conditions, Measures, r.values, lowerIsBetter, KL)
+	sum := expstat.Summarize(r.Config.Conditions, Measures, r.values, expstat.LowerIsBetter, KL)
 	r.Table, r.Best, r.Comparisons = sum.Table, sum.Best, sum.Comparisons
 }
 
@@ -133,54 +123,13 @@ func (r *Result) Figures() map[string]*plotutil.Figure {
 			g.Std = append(g.Std, sd)
 		}
 		dir := "lower is better"
-		if !lowerIsBetter(name) {
+		if !expstat.LowerIsBetter(name) {
 			dir = "higher is better"
 		}
-		figs[MeasurePlot+name] = plotutil.ErrorBars(measureLabel(name, r.Config.Settings.K)+" on the given tree (mean ± sd across seeds)",
-			measureLabel(name, r.Config.Settings.K)+" ("+dir+")", labels, []plotutil.Group{g})
+		figs[MeasurePlot+name] = plotutil.ErrorBars(expstat.MeasureLabel(name, r.Config.Settings.K)+" on the given tree (mean ± sd across seeds)",
+			expstat.MeasureLabel(name, r.Config.Settings.K)+" ("+dir+")", labels, []plotutil.Group{g})
 	}
 	return figs
-}
-
-func measureLabel(name string, k int) string {
-	switch name {
-	case "pseudo_recall":
-		return "Pseudo-recall"
-	case "top_k_cost":
-		return fmt.Sprintf("Top-%d cost", k)
-	case "roc_auc":
-		return "ROC-AUC (micro)"
-	case "roc_auc_macro":
-		return "ROC-AUC (macro)"
-	case "roc_auc_samples":
-		return "ROC-AUC (samples)"
-	case "kl":
-		return "KL"
-	}
-	return strings.ToUpper(name[:1]) + name[1:]
-}
-
-func arrow(name string) string {
-	if lowerIsBetter(name) {
-		return "↓"
-	}
-	return "↑"
-}
-
-// cell formats mean ± std with 3 decimals.
-func cell(s Stat) string {
-	m, sd := float64(s.Mean), float64(s.Std)
-	switch {
-	case math.IsNaN(m) || math.IsInf(m, 0):
-		return strings.TrimPrefix(fmt.Sprint(m), "+")
-	case math.IsNaN(sd):
-		return fmt.Sprintf("%.3f", m)
-	}
-	return fmt.Sprintf("%.3f ± %.3f", m, sd)
-}
-
-func duration(s float64) string {
-	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
 }
 
 // Markdown returns the report: the setup, the trees, the measures of every
@@ -227,7 +176,7 @@ func (r *Result) Markdown() string {
 		p(" (%d kept from an earlier call)", r.Kept)
 	}
 	p("; wall-clock time of this call %s, training time of all runs %s, on %d CPUs (%s/%s, %s).\n\n",
-		duration(float64(r.Seconds)), duration(float64(r.TrainSeconds)), r.Machine.CPUs, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Go)
+		expstat.Duration(float64(r.Seconds)), expstat.Duration(float64(r.TrainSeconds)), r.Machine.CPUs, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Go)
 
 	if len(r.Trees) > 0 {
 		p("## The trees\n\n")
@@ -249,7 +198,7 @@ func (r *Result) Markdown() string {
 	for _, cols := range [][]string{Measures[:len(metric.MultiLabelNames)], Measures[len(metric.MultiLabelNames):]} {
 		p("| Condition |")
 		for _, name := range cols {
-			p(" %s %s |", measureLabel(name, s.K), arrow(name))
+			p(" %s %s |", expstat.MeasureLabel(name, s.K), expstat.Arrow(name))
 		}
 		p("\n|---|")
 		for range cols {
@@ -259,7 +208,7 @@ func (r *Result) Markdown() string {
 		for _, id := range c.Conditions {
 			p("| %s |", Label(id))
 			for _, name := range cols {
-				v := cell(r.Table[id][name])
+				v := expstat.Cell(r.Table[id][name])
 				if r.Best[name] == id {
 					v = "**" + v + "**"
 				}
@@ -279,14 +228,14 @@ func (r *Result) Markdown() string {
 			if cmp.Metric != "pseudo_recall" && cmp.Metric != "top_k_cost" && cmp.Metric != "roc_auc" && cmp.Metric != "wasserstein" {
 				continue
 			}
-			p("| %s | %s | %+.4f | %.2f | %.3g | %d of %d |\n", Label(cmp.B), measureLabel(cmp.Metric, s.K),
+			p("| %s | %s | %+.4f | %.2f | %.3g | %d of %d |\n", Label(cmp.B), expstat.MeasureLabel(cmp.Metric, s.K),
 				float64(cmp.MeanDiff), float64(cmp.T), float64(cmp.P), cmp.BBetter, cmp.N)
 		}
 		p("\nAll comparisons, on every measure, are in %s.\n\n", JSONFile)
 	}
 	p("## Plots\n\n")
 	for _, name := range plotted {
-		p("- `%s%s.png` / `.svg`: %s per condition, mean ± sd across seeds.\n", MeasurePlot, name, measureLabel(name, s.K))
+		p("- `%s%s.png` / `.svg`: %s per condition, mean ± sd across seeds.\n", MeasurePlot, name, expstat.MeasureLabel(name, s.K))
 	}
 	return b.String()
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -208,7 +206,7 @@ func Run(cfg Config) (*Result, error) {
 			}
 			if runDir != "" {
 				pl.path = filepath.Join(runDir, fmt.Sprintf("%s-seed%d.json", treeFileID(id), seed))
-				pl.ck = filepath.Join(runDir, fmt.Sprintf("%s-seed%d-%s.ckpt", treeFileID(id), seed, pl.key.hash()))
+				pl.ck = filepath.Join(runDir, fmt.Sprintf("%s-seed%d-%s.ckpt", treeFileID(id), seed, expstat.KeyHash(pl.key)))
 				if pl.kept, err = loadRun(pl.path, pl.key); err != nil {
 					return nil, err
 				}
@@ -661,16 +659,7 @@ func (p *prepared) train(ctx context.Context, key RunKey, l loss.Loss, checkpoin
 		BestEpoch: h.BestEpoch, Docs: [3]int{p.NTrain, len(p.Docs) - p.NTrain, len(p.test)}, Vocab: p.Vocab.Len(),
 		Tokens: p.Tokens, Finished: time.Now().UTC().Format(time.RFC3339)}
 	run.Measures, run.MeasuresStd = fl.score(P, p.testY, p.testFlat, p.testSets, hier, key.Settings.K)
-	var trainSeconds float64
-	for _, e := range h.Epochs {
-		run.TrainLoss = append(run.TrainLoss, Float(e.TrainLoss))
-		run.ValLoss = append(run.ValLoss, Float(e.ValLoss))
-		run.Seconds += Float(e.Seconds)
-		trainSeconds += e.TrainSeconds
-	}
-	if trainSeconds > 0 {
-		run.TokensPerSecond = Float(float64(p.Tokens) * float64(len(h.Epochs)) / trainSeconds)
-	}
+	run.TrainLoss, run.ValLoss, run.Seconds, run.TokensPerSecond = expstat.Curves(h, p.Tokens)
 	return run, nil
 }
 
@@ -690,12 +679,4 @@ func loadRun(path string, key RunKey) (*CondRun, error) {
 		return nil, fmt.Errorf("%s: incomplete run file; remove it to run again", path)
 	}
 	return &run, nil
-}
-
-// hash returns 8 hex digits identifying the key, for checkpoint names.
-func (k RunKey) hash() string {
-	b, _ := json.Marshal(k)
-	h := fnv.New32a()
-	h.Write(b)
-	return fmt.Sprintf("%08x", h.Sum32())
 }

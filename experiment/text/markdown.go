@@ -2,10 +2,9 @@ package text
 
 import (
 	"fmt"
-	"math"
 	"strings"
-	"time"
 
+	"github.com/twl-ldl/twl/experiment/internal/expstat"
 	"github.com/twl-ldl/twl/loss"
 )
 
@@ -26,48 +25,6 @@ func paperRow(v ...float64) map[string]Stat {
 		row[n] = Stat{Mean: Float(v[2*i]), Std: Float(v[2*i+1])}
 	}
 	return row
-}
-
-// measureLabel names a measure in tables and plots.
-func measureLabel(name string, k int) string {
-	switch name {
-	case "pseudo_recall":
-		return "Pseudo-recall"
-	case "top_k_cost":
-		return fmt.Sprintf("Top-%d cost", k)
-	case "roc_auc":
-		return "ROC-AUC (micro)"
-	case "roc_auc_macro":
-		return "ROC-AUC (macro)"
-	case "roc_auc_samples":
-		return "ROC-AUC (samples)"
-	case "kl":
-		return "KL"
-	}
-	return strings.ToUpper(name[:1]) + name[1:]
-}
-
-func arrow(name string) string {
-	if lowerIsBetter(name) {
-		return "↓"
-	}
-	return "↑"
-}
-
-// cell formats mean ± std with 3 decimals, as Table 2 does.
-func cell(s Stat) string {
-	m, sd := float64(s.Mean), float64(s.Std)
-	switch {
-	case math.IsNaN(m) || math.IsInf(m, 0):
-		return strings.TrimPrefix(fmt.Sprint(m), "+")
-	case math.IsNaN(sd):
-		return fmt.Sprintf("%.3f", m)
-	}
-	return fmt.Sprintf("%.3f ± %.3f", m, sd)
-}
-
-func duration(s float64) string {
-	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
 }
 
 // Markdown returns the report: Table 2 with the paper's values beside
@@ -131,9 +88,9 @@ func (r *Result) Markdown() string {
 	if r.Kept > 0 {
 		p(", %d kept from an earlier call", r.Kept)
 	}
-	p("); wall-clock time of this call %s, training time of all runs %s", duration(float64(r.Seconds)), duration(float64(r.TrainSeconds)))
+	p("); wall-clock time of this call %s, training time of all runs %s", expstat.Duration(float64(r.Seconds)), expstat.Duration(float64(r.TrainSeconds)))
 	if len(r.Runs) > 0 {
-		p(" (%s per run", duration(float64(r.TrainSeconds)/float64(len(r.Runs))))
+		p(" (%s per run", expstat.Duration(float64(r.TrainSeconds)/float64(len(r.Runs))))
 		if n > 0 {
 			p(", %.0f training tokens/s", tps/n)
 		}
@@ -142,7 +99,7 @@ func (r *Result) Markdown() string {
 	p(", on %d CPUs (GOMAXPROCS %d, %s/%s, %s).\n\n", r.Machine.CPUs, r.Machine.GOMAXPROCS, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Go)
 	if e := r.PaperEstimate; e != nil {
 		p("**The paper's protocol** (hidden %d, documents cut at %d tokens, %d epochs, %d seeds × 5 losses) would take about %s per epoch, %s per run and %s in all on these data on this machine: ",
-			Paper.Hidden, Paper.MaxLen, Paper.Epochs, Paper.Seeds, duration(float64(e.EpochSeconds)), duration(float64(e.RunSeconds)), duration(float64(e.AllSeconds)))
+			Paper.Hidden, Paper.MaxLen, Paper.Epochs, Paper.Seeds, expstat.Duration(float64(e.EpochSeconds)), expstat.Duration(float64(e.RunSeconds)), expstat.Duration(float64(e.AllSeconds)))
 		p("an estimate from %d training and %d validation tokens per epoch (seed 1's split) and %.0f training tokens/s, measured now on the paper's model (validation counted as a third of training, forward only).\n\n",
 			e.TrainTokens, e.ValTokens, float64(e.TokensPerSecond))
 	} else if c.Protocol == ProtocolPaper {
@@ -155,13 +112,13 @@ func (r *Result) Markdown() string {
 	head := []string{"pseudo_recall", "top_k_cost", "roc_auc"}
 	p("| Loss | |")
 	for _, name := range head {
-		p(" %s %s |", measureLabel(name, s.K), arrow(name))
+		p(" %s %s |", expstat.MeasureLabel(name, s.K), expstat.Arrow(name))
 	}
 	p("\n|---|---|---:|---:|---:|\n")
 	for _, id := range c.Losses {
 		p("| %s | twl |", loss.PaperLabel(id))
 		for _, name := range head {
-			v := cell(r.Table[id][name])
+			v := expstat.Cell(r.Table[id][name])
 			if r.Best[name] == id {
 				v = "**" + v + "**"
 			}
@@ -169,7 +126,7 @@ func (r *Result) Markdown() string {
 		}
 		p("\n| | paper |")
 		for _, name := range head {
-			p(" %s |", cell(PaperTable[id][name]))
+			p(" %s |", expstat.Cell(PaperTable[id][name]))
 		}
 		p("\n")
 	}
@@ -179,7 +136,7 @@ func (r *Result) Markdown() string {
 	rest := Measures[3:]
 	p("| Loss |")
 	for _, name := range rest {
-		p(" %s %s |", measureLabel(name, s.K), arrow(name))
+		p(" %s %s |", expstat.MeasureLabel(name, s.K), expstat.Arrow(name))
 	}
 	p("\n|---|")
 	for range rest {
@@ -189,7 +146,7 @@ func (r *Result) Markdown() string {
 	for _, id := range c.Losses {
 		p("| %s |", loss.PaperLabel(id))
 		for _, name := range rest {
-			v := cell(r.Table[id][name])
+			v := expstat.Cell(r.Table[id][name])
 			if r.Best[name] == id {
 				v = "**" + v + "**"
 			}
@@ -207,7 +164,7 @@ func (r *Result) Markdown() string {
 			if cmp.Metric != "pseudo_recall" && cmp.Metric != "top_k_cost" && cmp.Metric != "roc_auc" && cmp.Metric != "wasserstein" {
 				continue
 			}
-			p("| %s | %s | %+.4f | %.2f | %.3g | %d of %d |\n", loss.PaperLabel(cmp.B), measureLabel(cmp.Metric, s.K),
+			p("| %s | %s | %+.4f | %.2f | %.3g | %d of %d |\n", loss.PaperLabel(cmp.B), expstat.MeasureLabel(cmp.Metric, s.K),
 				float64(cmp.MeanDiff), float64(cmp.T), float64(cmp.P), cmp.BBetter, cmp.N)
 		}
 		p("\nAll comparisons, on every measure, are in %s.\n\n", JSONFile)
@@ -216,7 +173,7 @@ func (r *Result) Markdown() string {
 	p("## Plots\n\n")
 	p("- `%s.png` / `.svg`: validation loss per epoch, mean over seeds.\n", CurvesPlot)
 	for _, name := range []string{"pseudo_recall", "top_k_cost", "roc_auc", "wasserstein"} {
-		p("- `%s%s.png` / `.svg`: %s per loss, mean ± sd across seeds.\n", MeasurePlot, name, measureLabel(name, s.K))
+		p("- `%s%s.png` / `.svg`: %s per loss, mean ± sd across seeds.\n", MeasurePlot, name, expstat.MeasureLabel(name, s.K))
 	}
 	return b.String()
 }

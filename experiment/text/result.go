@@ -26,16 +26,6 @@ type Comparison = expstat.Comparison
 // targets.
 var Measures = append(append([]string(nil), metric.MultiLabelNames...), metric.Names...)
 
-// lowerIsBetter tells the direction of a measure of Measures.
-func lowerIsBetter(name string) bool {
-	for _, n := range metric.MultiLabelNames {
-		if n == name {
-			return metric.MultiLabelLowerIsBetter(name)
-		}
-	}
-	return metric.LowerIsBetter(name)
-}
-
 // Result is the outcome of Run.
 type Result struct {
 	Format      string          `json:"format"`
@@ -100,7 +90,7 @@ func (r *Result) summarize() {
 	for _, run := range r.Runs {
 		r.TrainSeconds += run.Seconds
 	}
-	sum := expstat.Summarize(r.Config.Losses, Measures, r.values, lowerIsBetter, "kl")
+	sum := expstat.Summarize(r.Config.Losses, Measures, r.values, expstat.LowerIsBetter, "kl")
 	r.Table, r.Best, r.Comparisons = sum.Table, sum.Best, sum.Comparisons
 }
 
@@ -161,11 +151,11 @@ func (r *Result) Figures() map[string]*plotutil.Figure {
 			g.Std = append(g.Std, sd)
 		}
 		dir := "lower is better"
-		if !lowerIsBetter(name) {
+		if !expstat.LowerIsBetter(name) {
 			dir = "higher is better"
 		}
-		figs[MeasurePlot+name] = plotutil.ErrorBars(measureLabel(name, r.Config.Settings.K)+" on the test set (mean ± sd across seeds)",
-			measureLabel(name, r.Config.Settings.K)+" ("+dir+")", labels, []plotutil.Group{g})
+		figs[MeasurePlot+name] = plotutil.ErrorBars(expstat.MeasureLabel(name, r.Config.Settings.K)+" on the test set (mean ± sd across seeds)",
+			expstat.MeasureLabel(name, r.Config.Settings.K)+" ("+dir+")", labels, []plotutil.Group{g})
 	}
 	return figs
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -161,7 +159,7 @@ func Run(cfg Config) (*Result, error) {
 			fmt.Fprintf(progress, "%s: training %d epochs\n", tag, s.Epochs)
 			ck := ""
 			if runDir != "" {
-				ck = filepath.Join(runDir, fmt.Sprintf("%s-seed%d-%s.ckpt", id, seed, key.hash()))
+				ck = filepath.Join(runDir, fmt.Sprintf("%s-seed%d-%s.ckpt", id, seed, expstat.KeyHash(key)))
 			}
 			run, err := trainRun(cfg.Context, prep, key, l, ck, every, &expstat.EpochFilter{W: progress, Prefix: "    ", Every: 1})
 			if err != nil {
@@ -310,16 +308,7 @@ func trainRun(ctx context.Context, p *prepared, key RunKey, l loss.Loss, checkpo
 		run.Measures[name] = Float(ldl.Mean[name])
 		run.MeasuresStd[name] = Float(ldl.Std[name])
 	}
-	var trainSeconds float64
-	for _, e := range h.Epochs {
-		run.TrainLoss = append(run.TrainLoss, Float(e.TrainLoss))
-		run.ValLoss = append(run.ValLoss, Float(e.ValLoss))
-		run.Seconds += Float(e.Seconds)
-		trainSeconds += e.TrainSeconds
-	}
-	if trainSeconds > 0 {
-		run.TokensPerSecond = Float(float64(p.Tokens) * float64(len(h.Epochs)) / trainSeconds)
-	}
+	run.TrainLoss, run.ValLoss, run.Seconds, run.TokensPerSecond = expstat.Curves(h, p.Tokens)
 	return run, nil
 }
 
@@ -339,14 +328,6 @@ func loadRun(path string, key RunKey) (*LossRun, error) {
 		return nil, fmt.Errorf("%s: incomplete run file; remove it to run again", path)
 	}
 	return &run, nil
-}
-
-// hash returns 8 hex digits identifying the key, for checkpoint names.
-func (k RunKey) hash() string {
-	b, _ := json.Marshal(k)
-	h := fnv.New32a()
-	h.Write(b)
-	return fmt.Sprintf("%08x", h.Sum32())
 }
 
 // treeHash is the SHA-256 of the tree's canonical edge list.
