@@ -3,7 +3,6 @@ package model
 import (
 	"bytes"
 	"cmp"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -88,37 +87,6 @@ func (e *FileError) Error() string {
 
 func (e *FileError) Unwrap() error { return e.Err }
 
-// TreeRef names the label tree of a model.
-type TreeRef struct {
-	// Source is how the tree was given: "chain:N", "star:N" or a file name.
-	Source string `json:"source"`
-	// SHA256 is the lower-case hex SHA-256 of the tree's Format().
-	SHA256 string `json:"sha256"`
-}
-
-// TreeHash returns the lower-case hex SHA-256 of t.Format(), the tree's
-// canonical edge list: the TreeRef.SHA256 of a model trained on t. It panics
-// if t is nil.
-func TreeHash(t *tree.Tree) string {
-	if t == nil {
-		panic("model: TreeHash of a nil tree")
-	}
-	sum := sha256.Sum256([]byte(t.Format()))
-	return hex.EncodeToString(sum[:])
-}
-
-// TreeRefOf returns the reference to t for a model file: source, how the
-// tree was given ("chain:N", "star:N" or a file name), and TreeHash(t). It
-// panics if t is nil.
-func TreeRefOf(t *tree.Tree, source string) TreeRef {
-	return TreeRef{Source: source, SHA256: TreeHash(t)}
-}
-
-// Matches reports whether t is the tree r refers to: whether its hash is
-// r.SHA256 (the source is not compared: the same tree may be given another
-// way). It panics if t is nil.
-func (r TreeRef) Matches(t *tree.Tree) bool { return TreeHash(t) == r.SHA256 }
-
 // Standardization maps feature k to (x_k − Mean[k]) / Scale[k].
 type Standardization struct {
 	Mean  []float64 `json:"mean"`
@@ -157,7 +125,7 @@ type File struct {
 	Model       string           `json:"model"`   // SoftmaxLinear
 	In          int              `json:"in"`      // the feature dimension d
 	Labels      []string         `json:"labels"`  // the L output labels, in order
-	Tree        TreeRef          `json:"tree"`
+	Tree        tree.Ref         `json:"tree"`
 	Standardize *Standardization `json:"standardize"` // nil: features used as they are
 	Loss        string           `json:"loss"`        // the training loss, as loss.Loss.Name
 	Train       *TrainInfo       `json:"train"`       // nil when unknown
@@ -167,7 +135,7 @@ type File struct {
 
 // NewFile returns a File holding a copy of m's parameters, with the format,
 // version and model kind set. It panics if m is nil or len(labels) !=
-// m.Out. The caller fills Tree (see TreeRefOf), Loss and the optional
+// m.Out. The caller fills Tree (see tree.RefOf), Loss and the optional
 // fields.
 func NewFile(m *Linear, labels []string) *File {
 	if m == nil {

@@ -25,7 +25,7 @@ func sampleFile(t testing.TB) *model.File {
 	m.Params[2] = math.Copysign(0, -1)
 	m.Params[3] = 0.1 + 0.2
 	f := model.NewFile(m, []string{"a \"quoted\" label", "<root>", "Épique & fantasy", "\\"})
-	f.Tree = model.TreeRef{Source: "chain:4", SHA256: strings.Repeat("0123456789abcdef", 4)}
+	f.Tree = tree.Ref{Source: "chain:4", SHA256: strings.Repeat("0123456789abcdef", 4)}
 	f.Standardize = &model.Standardization{Mean: []float64{1, -2.5, 1e-300}, Scale: []float64{0.5, 3, 1e300}}
 	f.Loss = "kl+0.5·tw"
 	val := 0.25
@@ -290,9 +290,9 @@ func TestTreeRefOf(t *testing.T) {
 	if got := ch.Format(); got != "0\t1\t1\n1\t2\t1\n" {
 		t.Fatalf("Chain(3).Format() = %q; the expected hash is of another text", got)
 	}
-	ref := model.TreeRefOf(ch, "chain:3")
-	if ref.Source != "chain:3" || ref.SHA256 != want || model.TreeHash(ch) != want {
-		t.Errorf("TreeRefOf = %+v, want source chain:3 and sha256 %s", ref, want)
+	ref := tree.RefOf(ch, "chain:3")
+	if ref.Source != "chain:3" || ref.SHA256 != want || ch.Hash() != want {
+		t.Errorf("tree.RefOf = %+v, want source chain:3 and sha256 %s", ref, want)
 	}
 	if !ref.Matches(ch) || !ref.Matches(tree.Chain(3)) || ref.Matches(tree.Star(3)) || ref.Matches(tree.Chain(4)) {
 		t.Error("Matches: want true for Chain(3) only")
@@ -300,7 +300,7 @@ func TestTreeRefOf(t *testing.T) {
 	f := sampleFile(t)
 	f.Tree = ref
 	if err := f.Validate(); err != nil {
-		t.Errorf("a file with TreeRefOf's reference: %v", err)
+		t.Errorf("a file with tree.RefOf's reference: %v", err)
 	}
 }
 
@@ -353,7 +353,7 @@ func FuzzLoad(f *testing.F) {
 func ExampleSave() {
 	m := &model.Linear{In: 2, Out: 3, Params: []float64{0.5, -1, 0, 2, 0.25, 0.125, 0, 0.1, -0.1}}
 	f := model.NewFile(m, []string{"low", "mid", "high"})
-	f.Tree = model.TreeRef{Source: "chain:3", SHA256: strings.Repeat("0", 64)}
+	f.Tree = tree.Ref{Source: "chain:3", SHA256: strings.Repeat("0", 64)}
 	f.Loss = "kl"
 	if err := model.Save(os.Stdout, f); err != nil {
 		fmt.Println(err)

@@ -283,8 +283,6 @@ func TestPanics(t *testing.T) {
 		{"NewLinear out=-1", func() { model.NewLinear(2, -1, rand.NewPCG(1, 1)) }},
 		{"NewLinear nil source", func() { model.NewLinear(2, 2, nil) }},
 		{"NewFile nil model", func() { model.NewFile(nil, nil) }},
-		{"TreeRefOf nil tree", func() { model.TreeRefOf(nil, "x") }},
-		{"TreeHash nil tree", func() { model.TreeHash(nil) }},
 		{"Logits X not multiple of In", func() { m.Logits(make([]float64, 2), make([]float64, 4)) }},
 		{"Logits dst short", func() { m.Logits(make([]float64, 3), make([]float64, 6)) }},
 		{"Predict dst long", func() { m.Predict(make([]float64, 5), make([]float64, 6)) }},

@@ -13,6 +13,7 @@ import (
 	"math"
 
 	"github.com/twl-ldl/twl/lstm"
+	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/vocab"
 )
 
@@ -55,12 +56,6 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// TreeRef names the label tree a model was trained on.
-type TreeRef struct {
-	Source string `json:"source"` // the file or spec it was given as
-	SHA256 string `json:"sha256"` // of its canonical edge list, tree.Tree.Format
-}
-
 // EmbeddingRef records where the initial word vectors came from.
 type EmbeddingRef struct {
 	Source  string `json:"source,omitempty"` // the file, "" for random vectors
@@ -80,7 +75,7 @@ type Header struct {
 	Tokenizer     vocab.Tokenizer `json:"tokenizer"`
 	Vocab         []string        `json:"vocab"` // word of each ID; "<unk>" first
 	Labels        []string        `json:"labels"`
-	Tree          TreeRef         `json:"tree"`
+	Tree          tree.Ref        `json:"tree"`
 	Target        string          `json:"target"`   // how label sets became targets: "uniform" or "specific"
 	AsGiven       bool            `json:"as_given"` // label sets were not closed under ancestors
 	Embeddings    EmbeddingRef    `json:"embeddings"`

@@ -47,8 +47,8 @@ type Options struct {
 	// Context, when not nil, stops training at the next mini-batch once
 	// it is done, keeping the last complete checkpoint (train.Config).
 	Context context.Context
-	Tree    TreeRef // recorded in the model file
-	Data    string  // recorded in the model file
+	Tree    tree.Ref // recorded in the model file
+	Data    string   // recorded in the model file
 }
 
 // Prepared is a training run's data before training: the vocabulary of

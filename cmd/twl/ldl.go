@@ -195,7 +195,7 @@ type ldlData struct {
 	X    *mat.Dense        // n×d features
 	Y    *train.SparseRows // n rows of targets
 	t    *tree.Tree
-	ref  model.TreeRef
+	ref  tree.Ref
 	// sliced, with --trees, is the tree-sliced distance over the labels,
 	// which are then the leaves of the trees, t a flat tree of them.
 	sliced *tsw.Sliced
@@ -366,7 +366,7 @@ func loadLDLWith(e *env, fs *flags, dataPath, treeSpec string, resolveTree func(
 		if err := matColumns(ds, t, dataPath, treeSpec); err != nil {
 			return nil, err
 		}
-		return &ldlData{file: dataPath, X: ds.X, Y: sparseRows(ds.Y), t: t, ref: model.TreeRefOf(t, source)}, nil
+		return &ldlData{file: dataPath, X: ds.X, Y: sparseRows(ds.Y), t: t, ref: tree.RefOf(t, source)}, nil
 	}
 	t, source, err := resolveTree(fs, treeSpec, 0)
 	if err != nil {
@@ -379,7 +379,7 @@ func loadLDLWith(e *env, fs *flags, dataPath, treeSpec string, resolveTree func(
 	defer r.Close()
 	// Read a row at a time: the targets stay sparse from the reader on.
 	rd := dataset.NewReader(r, name, t, nil)
-	d := &ldlData{file: name, Y: &train.SparseRows{Off: []int{0}}, t: t, ref: model.TreeRefOf(t, source)}
+	d := &ldlData{file: name, Y: &train.SparseRows{Off: []int{0}}, t: t, ref: tree.RefOf(t, source)}
 	var xs []float64
 	prog := newProgress(e.stderr, fs.Name()+": reading "+name, "rows")
 	for rd.Next() {
@@ -408,44 +408,27 @@ func warnReport(e *env, fs *flags, rep dataset.Report) {
 	}
 }
 
-// resolveTree returns the tree named by spec and its source for the model
-// file: "chain" and "star" (c labels, c > 0 only for MAT data), "chain:N",
-// "star:N", or an edge-list file (a file named chain is ./chain).
-// maxGeneratedLabels bounds N in chain:N and star:N, so that a mistyped N
-// is refused at once instead of exhausting memory.
-const maxGeneratedLabels = 50_000_000
-
+// resolveTree returns the tree named by spec (see tree.Open) and its
+// source for the model file. "chain" and "star" without a count name c
+// labels, c > 0 only for MAT data (a file named chain is ./chain).
 func resolveTree(fs *flags, spec string, c int) (*tree.Tree, string, error) {
-	kind, count, hasCount := strings.Cut(spec, ":")
-	if kind == "chain" || kind == "star" { // a file of that name: ./chain
-		n := c
-		if hasCount {
-			v, err := strconv.Atoi(count)
-			if err != nil || v < 1 {
-				return nil, "", fs.fail("--tree %s: want %s:N with N a positive number of labels", spec, kind)
-			}
-			if v > maxGeneratedLabels {
-				return nil, "", fs.fail("--tree %s: at most %d labels (a tree takes about 160 bytes per label, and every distribution 8)", spec, maxGeneratedLabels)
-			}
-			if c > 0 && v != c {
-				return nil, "", fmt.Errorf("--tree %s has %d labels, want %d", spec, v, c)
-			}
-			n = v
-		}
-		if n == 0 {
-			return nil, "", fs.fail("--tree %s needs the number of labels for JSON Lines data: --tree %s:N", spec, kind)
-		}
-		if kind == "chain" {
-			return tree.Chain(n), fmt.Sprintf("chain:%d", n), nil
-		}
-		return tree.Star(n), fmt.Sprintf("star:%d", n), nil
+	if (spec == "chain" || spec == "star") && c > 0 {
+		spec = fmt.Sprintf("%s:%d", spec, c)
+	} else if spec == "chain" || spec == "star" {
+		return nil, "", fs.fail("--tree %s needs the number of labels for JSON Lines data: --tree %s:N", spec, spec)
 	}
-	if err := notDir(treePath(spec)); err != nil {
-		return nil, "", err
+	t, err := tree.Open(spec, &tree.Options{Warn: fs.warn})
+	if errors.Is(err, tree.ErrSpec) {
+		return nil, "", fs.fail("--tree %v", err)
 	}
-	t, err := readTree(spec, fs.warn)
 	if err != nil {
 		return nil, "", err
+	}
+	if kind, _, ok := strings.Cut(spec, ":"); ok && tree.SpecFile(spec) == "" {
+		if c > 0 && t.Len() != c {
+			return nil, "", fmt.Errorf("--tree %s has %d labels, want %d", spec, t.Len(), c)
+		}
+		spec = fmt.Sprintf("%s:%d", kind, t.Len())
 	}
 	return t, spec, nil
 }
@@ -601,7 +584,7 @@ func fit(d *ldlData, rows []int, s fitSpec, run fitRun) (*fitResult, error) {
 		Adam:    optim.Adam{LR: s.lr, WeightDecay: s.weightDecay, DecayEnd: s.decayEnd(m)},
 		ValRows: valRows, Patience: s.patience, Progress: run.progress,
 		Checkpoint: run.checkpoint, CheckpointEvery: run.checkpointEvery, Context: run.ctx,
-		Tag: "tree " + model.TreeHash(d.t),
+		Tag: "tree " + d.t.Hash(),
 	}
 	start := time.Now()
 	data := train.Data{X: subX.RawMatrix().Data, YSparse: subY, N: n, In: in, L: L}
@@ -826,7 +809,9 @@ func checkNotInput(fs *flags, outputs map[string]string, inputs map[string]strin
 			if in == "" || in == "-" {
 				continue
 			}
-			in = treePath(in)
+			if in = tree.SpecFile(in); in == "" {
+				continue
+			}
 			if ifi, err := os.Stat(in); err == nil && os.SameFile(ofi, ifi) {
 				return fs.fail("--%s %s is the %s file: writing it would destroy the input", oflag, out, iflag)
 			}

@@ -131,7 +131,7 @@ func runPredict(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if h := model.TreeHash(t); h != f.Tree.SHA256 {
+		if h := t.Hash(); h != f.Tree.SHA256 {
 			return fmt.Errorf("%s is not the tree %s was trained on (%s): SHA-256 %.12s…, the model's %.12s…",
 				*treeSpec, *modelPath, f.Tree.Source, h, f.Tree.SHA256)
 		}

@@ -328,7 +328,7 @@ func predictModel(t *testing.T, dir string, L, d int, std bool, seed uint64) (st
 	}
 	tr := tree.Star(L)
 	f := model.NewFile(m, tr.Names())
-	f.Tree = model.TreeRef{Source: fmt.Sprintf("star:%d", L), SHA256: model.TreeHash(tr)}
+	f.Tree = tree.RefOf(tr, fmt.Sprintf("star:%d", L))
 	f.Loss = "kl"
 	if std {
 		rng := rand.New(rand.NewPCG(seed, 2))

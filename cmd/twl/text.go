@@ -6,10 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/embedding"
@@ -95,59 +92,8 @@ func (tf *textFlags) tokenizer(fs *flags) (*vocab.Tokenizer, *vocab.Options, err
 		&vocab.Options{MinCount: *tf.minCount, MaxSize: *tf.maxVocab}, nil
 }
 
-// readLabelTree reads a label tree from a file: a toolkit taxonomy when
-// spec is taxonomy:FILE or the file's name ends in .taxonomy, an edge list
-// when spec is edges:FILE or otherwise. A file of neither kind by name that
-// has a line starting with Root<TAB> is refused as ambiguous: read as an
-// edge list it would make "Root" a label, and a taxonomy with one child per
-// line reads as an edge list without error.
-func readLabelTree(spec string) (*tree.Tree, error) { return readTree(spec, nil) }
-
-// readTree is readLabelTree with the options of package tree: warn, when
-// not nil, receives its warnings (an edge list separated by spaces).
-func readTree(spec string, warn func(string)) (*tree.Tree, error) {
-	opts := &tree.Options{Warn: warn}
-	if path, ok := strings.CutPrefix(spec, "taxonomy:"); ok {
-		return tree.ReadTaxonomyFile(path, opts)
-	}
-	if path, ok := strings.CutPrefix(spec, "edges:"); ok {
-		return tree.ReadFile(path, opts)
-	}
-	data, err := os.ReadFile(spec)
-	if err != nil {
-		return nil, err
-	}
-	if filepath.Ext(spec) == ".taxonomy" {
-		return tree.ReadTaxonomy(bytes.NewReader(data), spec, opts)
-	}
-	if line := rootLine(data); line > 0 {
-		return nil, fmt.Errorf("%s:%d: a line starts with Root<TAB>, as in a toolkit taxonomy: "+
-			"give the tree as taxonomy:%s (or name it .taxonomy), or as edges:%s if Root is a node of an edge list", spec, line, spec, spec)
-	}
-	return tree.Read(bytes.NewReader(data), spec, opts)
-}
-
-// treePath returns the file of a tree argument: spec without a taxonomy: or
-// edges: prefix.
-func treePath(spec string) string {
-	for _, p := range []string{"taxonomy:", "edges:"} {
-		if path, ok := strings.CutPrefix(spec, p); ok {
-			return path
-		}
-	}
-	return spec
-}
-
-// rootLine returns the 1-based number of the first line of data that
-// starts with Root<TAB>, or 0.
-func rootLine(data []byte) int {
-	for n, line := range bytes.Split(data, []byte("\n")) {
-		if bytes.HasPrefix(bytes.TrimPrefix(line, []byte("\ufeff")), []byte(tree.TaxonomyRoot+"\t")) {
-			return n + 1
-		}
-	}
-	return 0
-}
+// readLabelTree reads a label tree from a file spec of tree.Open.
+func readLabelTree(spec string) (*tree.Tree, error) { return tree.Open(spec, nil) }
 
 // readCorpus reads the corpus at path with the tree (nil for none) and the
 // flags' options; a file of label sets alone is refused.

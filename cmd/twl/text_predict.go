@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"github.com/twl-ldl/twl/corpus"
-	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/textmodel"
 )
 
@@ -76,7 +75,7 @@ func runTextPredict(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if h := model.TreeHash(t); h != m.Tree.SHA256 {
+		if h := t.Hash(); h != m.Tree.SHA256 {
 			return fmt.Errorf("%s was trained on another tree than %s (%s); its labels may not mean the same", *modelPath, *treeSpec, m.Tree.Source)
 		}
 	}

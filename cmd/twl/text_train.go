@@ -13,9 +13,9 @@ import (
 	"github.com/twl-ldl/twl/dataset"
 	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/internal/atomicfile"
-	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/textmodel"
 	"github.com/twl-ldl/twl/train"
+	"github.com/twl-ldl/twl/tree"
 )
 
 const textTrainAbout = `
@@ -161,7 +161,7 @@ func runTextTrain(e *env, args []string) error {
 	opts := textmodel.Options{
 		Tokenizer: *tk, Vocab: *vopts, Hidden: *hidden, EmbDim: *embDim, TrainEmb: *trainEmb,
 		Target: mode, AsGiven: *tf.asGiven, Epochs: *epochs, Batch: *batch, LR: *lr, Patience: *patience, Seed: *seed,
-		Checkpoint: *checkpoint, Tree: textmodel.TreeRef{Source: treeSrc, SHA256: model.TreeHash(t)}, Data: *trainPath,
+		Checkpoint: *checkpoint, Tree: tree.RefOf(t, treeSrc), Data: *trainPath,
 	}
 	if !*quiet {
 		opts.Progress = e.stderr

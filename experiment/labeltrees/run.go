@@ -2,8 +2,6 @@ package labeltrees
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"math"
@@ -149,8 +147,7 @@ func Run(cfg Config) (*Result, error) {
 		}
 	}
 	hier := cfg.Train.Tree
-	sum := sha256.Sum256([]byte(hier.Format()))
-	hierHash := hex.EncodeToString(sum[:])
+	hierHash := hier.Hash()
 	dataHash := expstat.HashCorpora(cfg.Train, cfg.Test)
 	hierDist := fl.distances(hier, fl.toTree)
 	labelEmb := cfg.LabelEmb

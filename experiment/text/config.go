@@ -12,6 +12,7 @@ import (
 	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/textmodel"
+	"github.com/twl-ldl/twl/tree"
 )
 
 // Protocol names.
@@ -110,7 +111,7 @@ type Resolved struct {
 	Settings   Settings               `json:"settings"`
 	Losses     []string               `json:"losses"`
 	Files      Files                  `json:"files"`
-	Tree       textmodel.TreeRef      `json:"tree"`
+	Tree       tree.Ref               `json:"tree"`
 	Embeddings textmodel.EmbeddingRef `json:"embeddings"`
 	TrainEmb   bool                   `json:"train_embeddings"`
 	Target     string                 `json:"target"`
@@ -194,7 +195,7 @@ func (cfg Config) Resolve() (Resolved, error) {
 		}
 	}
 	r := Resolved{Protocol: cfg.Protocol, Settings: s, Losses: slices.Clone(losses),
-		Files: Files{Train: cfg.Train.File}, Tree: textmodel.TreeRef{Source: cfg.TreeSource, SHA256: treeHash(cfg.Train)},
+		Files: Files{Train: cfg.Train.File}, Tree: tree.RefOf(cfg.Train.Tree, cfg.TreeSource),
 		Embeddings: cfg.EmbRef, TrainEmb: cfg.TrainEmb, Target: cfg.Target.String(), AsGiven: cfg.AsGiven}
 	switch {
 	case cfg.Test == nil:

@@ -2,8 +2,6 @@ package text
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -328,10 +326,4 @@ func loadRun(path string, key RunKey) (*LossRun, error) {
 		return nil, fmt.Errorf("%s: incomplete run file; remove it to run again", path)
 	}
 	return &run, nil
-}
-
-// treeHash is the SHA-256 of the tree's canonical edge list.
-func treeHash(c *corpus.Corpus) string {
-	sum := sha256.Sum256([]byte(c.Tree.Format()))
-	return hex.EncodeToString(sum[:])
 }
