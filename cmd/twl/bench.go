@@ -4,14 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/twl-ldl/twl/bench"
 	"github.com/twl-ldl/twl/tree"
-	"github.com/twl-ldl/twl/tw"
 )
 
 const benchAbout = `
@@ -73,66 +72,6 @@ const benchExamples = `  # The default sizes, 100 to 10^6 labels, both orders (4
   twl bench tw --labels 1000,1e5 --batch 256 --format json > bench.jsonl`
 
 // benchCase is one timed kernel on one tree.
-type benchCase struct {
-	method string
-	batch  int
-	// setup allocates the inputs and returns the timed call, the bytes of
-	// the inputs and outputs it holds, and the number of workspaces.
-	setup func(t *tree.Tree, rng *rand.Rand, batch, workers int) (op func(), inputBytes int64, workspaces int)
-}
-
-// benchRecord is one line of --format json.
-type benchRecord struct {
-	Method           string  `json:"method"`
-	Labels           int     `json:"labels"`
-	Batch            int     `json:"batch"`
-	SecondsPerOp     float64 `json:"seconds_per_op"`
-	BytesPerOp       int64   `json:"bytes_per_op"`
-	EntriesPerSecond float64 `json:"entries_per_second"`
-	MemoryBytes      int64   `json:"memory_bytes"`
-	Workers          int     `json:"workers"`
-	Iterations       int     `json:"iterations"`
-	Order            string  `json:"order,omitempty"`
-	// Skipped says why a case was not run (it would need more memory than
-	// allowed); MemoryBytes then holds what it would need.
-	Skipped string `json:"skipped,omitempty"`
-}
-
-var twCases = []benchCase{
-	{method: "distance", batch: 1, setup: func(t *tree.Tree, rng *rand.Rand, _, _ int) (func(), int64, int) {
-		ws := tw.NewWorkspace(t)
-		a, b := randomRows(rng, 1, t.Len()), randomRows(rng, 1, t.Len())
-		return func() { ws.Distance(a, b) }, floatBytes(a, b), 1
-	}},
-	{method: "distance+grad", batch: 1, setup: func(t *tree.Tree, rng *rand.Rand, _, _ int) (func(), int64, int) {
-		ws := tw.NewWorkspace(t)
-		a, b := randomRows(rng, 1, t.Len()), randomRows(rng, 1, t.Len())
-		g := make([]float64, t.Len())
-		return func() { ws.DistanceGrad(g, a, b) }, floatBytes(a, b, g), 1
-	}},
-	{method: "batch-loss+grad", setup: func(t *tree.Tree, rng *rand.Rand, batch, workers int) (func(), int64, int) {
-		bt := tw.NewBatch(t, workers)
-		A, B := randomRows(rng, batch, t.Len()), randomRows(rng, batch, t.Len())
-		G, d := make([]float64, len(A)), make([]float64, batch)
-		return func() { bt.DistanceGrad(d, G, A, B) }, floatBytes(A, B, G, d), min(workers, batch)
-	}},
-	{method: "batch-logit-loss+grad", setup: func(t *tree.Tree, rng *rand.Rand, batch, workers int) (func(), int64, int) {
-		bt := tw.NewBatch(t, workers)
-		Z := make([]float64, batch*t.Len())
-		for i := range Z {
-			Z[i] = rng.NormFloat64()
-		}
-		B := randomRows(rng, batch, t.Len())
-		G, d := make([]float64, len(Z)), make([]float64, batch)
-		return func() { bt.LogitGrad(d, G, Z, B) }, floatBytes(Z, B, G, d), min(workers, batch)
-	}},
-}
-
-// treeBytesPerLabel bounds the memory of a tree from tree.Random per label
-// (about 120 bytes measured: int32 and float64 arrays, names and the name
-// index), for the --max-memory check before the tree is built.
-const treeBytesPerLabel = 160
-
 func runBench(e *env, args []string) error {
 	fs := newFlags("bench", "twl bench [flags] [tw|emd|sinkhorn|lstm|cli|all ...]", benchAbout, benchExamples)
 	var labels intList
@@ -144,10 +83,10 @@ func runBench(e *env, args []string) error {
 	target := fs.Duration("time", 500*time.Millisecond, "run each case for about `D` (such as 500ms, 2s)")
 	order := fs.String("order", "bfs,random", "comma-separated label `ORDERS`: bfs, random")
 	var ls lstmShape
-	fs.IntVar(&ls.length, "len", 200, "lstm: `N` tokens per document")
-	fs.IntVar(&ls.dim, "dim", 100, "lstm: word vectors of `D` dimensions")
-	fs.IntVar(&ls.hidden, "hidden", 200, "lstm: `H` hidden units")
-	fs.IntVar(&ls.vocab, "vocab", 20000, "lstm: `V` words in the vocabulary")
+	fs.IntVar(&ls.Len, "len", 200, "lstm: `N` tokens per document")
+	fs.IntVar(&ls.Dim, "dim", 100, "lstm: word vectors of `D` dimensions")
+	fs.IntVar(&ls.Hidden, "hidden", 200, "lstm: `H` hidden units")
+	fs.IntVar(&ls.Vocab, "vocab", 20000, "lstm: `V` words in the vocabulary")
 	fs.BoolVar(&ls.freeze, "freeze", false, "lstm: time frozen word vectors only (default: frozen and trained)")
 	fs.BoolVar(&ls.trainEmb, "train-emb", false, "lstm: time trained word vectors only")
 	cliRows := fs.Int("rows", 3000, "cli: `N` rows in each file of distributions")
@@ -169,16 +108,16 @@ func runBench(e *env, args []string) error {
 		return fs.fail("--batch must be at least 1")
 	case *target <= 0:
 		return fs.fail("--time must be positive")
-	case ls.length < 1 || ls.dim < 1 || ls.hidden < 1 || ls.vocab < 1:
+	case ls.Len < 1 || ls.Dim < 1 || ls.Hidden < 1 || ls.Vocab < 1:
 		return fs.fail("--len, --dim, --hidden and --vocab must be positive")
-	case ls.vocab > math.MaxInt32 || ls.hidden > 1<<16 || ls.dim > 1<<16 || ls.length > 1<<24:
+	case ls.Vocab > math.MaxInt32 || ls.Hidden > 1<<16 || ls.Dim > 1<<16 || ls.Len > 1<<24:
 		return fs.fail("--vocab must be at most 2³¹−1, --hidden and --dim at most 65536, --len at most 2²⁴")
 	case *cliRows < 1 || *cliNNZ < 1:
 		return fs.fail("--rows and --nnz must be at least 1")
 	case ls.freeze && ls.trainEmb:
 		return fs.fail("--freeze and --train-emb exclude each other")
 	}
-	ls.batch = *batch
+	ls.Batch = *batch
 	if *workers <= 0 {
 		*workers = runtime.GOMAXPROCS(0)
 	}
@@ -265,7 +204,7 @@ func (out *benchOut) Write(p []byte) (int, error) {
 func (out *benchOut) start() error { return out.e.stopped() }
 
 // emitRecord writes one result as a table row or a JSON line, and counts it.
-func emitRecord(out *benchOut, rec benchRecord) error {
+func emitRecord(out *benchOut, rec bench.Record) error {
 	if rec.Skipped != "" {
 		out.skipped++
 	} else {
@@ -288,116 +227,28 @@ func emitRecord(out *benchOut, rec benchRecord) error {
 // benchOne times every kernel on one tree.
 func benchOne(out *benchOut, L int, ord string, batch, workers int, seed uint64, target time.Duration, maxMem byteSize) error {
 	e := out.e
-	{
-		var t *tree.Tree
-		for _, c := range twCases {
-			b := c.batch
-			if b == 0 {
-				b = batch
-			}
-			// Inputs and outputs are at most 4 rows of L floats per batch
-			// row; each workspace holds about 2L floats.
-			need := float64(L) * (treeBytesPerLabel + 8*(4*float64(b)+2*float64(min(b, workers))))
-			if need > float64(maxMem) {
-				fmt.Fprintf(e.stderr, "bench: skip %s %s L=%d batch=%d: it needs about %s, more than --max-memory %s\n",
-					c.method, ord, L, b, formatBytes(need), maxMem.String())
-				out.skipped++
-				continue
-			}
-			if err := out.start(); err != nil {
-				return err
-			}
-			if t == nil {
-				t = tree.Random(L, rand.NewPCG(seed, uint64(L)))
-				if ord == "bfs" {
-					t = t.BreadthFirst()
-				}
-			}
-			fmt.Fprintf(e.stderr, "bench: %s %s L=%d batch=%d ...\n", c.method, ord, L, b)
-			rng := rand.New(rand.NewPCG(seed, uint64(L)+1))
-			wsBytes := allocated(func() { wsSink = tw.NewWorkspace(t) })
-			op, inBytes, nws := c.setup(t, rng, b, workers)
-			n, sec, bytes := measure(op, target)
-			rec := benchRecord{
-				Method:           c.method,
-				Labels:           L,
-				Batch:            b,
-				SecondsPerOp:     sec,
-				BytesPerOp:       bytes,
-				EntriesPerSecond: float64(b) * float64(L) / sec,
-				MemoryBytes:      inBytes + int64(nws)*wsBytes,
-				Workers:          nws,
-				Iterations:       n,
-				Order:            ord,
-			}
-			if err := emitRecord(out, rec); err != nil {
-				return err
-			}
+	var t *tree.Tree
+	for _, c := range bench.TWCases {
+		b := c.Batch
+		if b == 0 {
+			b = batch
+		}
+		if need := c.Need(L, b, workers); need > float64(maxMem) {
+			fmt.Fprintf(e.stderr, "bench: skip %s %s L=%d batch=%d: it needs about %s, more than --max-memory %s\n",
+				c.Method, ord, L, b, formatBytes(need), maxMem.String())
+			out.skipped++
+			continue
+		}
+		if err := out.start(); err != nil {
+			return err
+		}
+		if t == nil {
+			t = bench.RandomTree(L, ord, seed)
+		}
+		fmt.Fprintf(e.stderr, "bench: %s %s L=%d batch=%d ...\n", c.Method, ord, L, b)
+		if err := emitRecord(out, c.Run(t, ord, batch, workers, seed, target)); err != nil {
+			return err
 		}
 	}
 	return nil
 }
-
-// measure calls op once to warm up, then n times with n growing until the
-// n calls take at least target, as package testing does, and returns n, the
-// seconds per call and the bytes allocated per call in the last round.
-func measure(op func(), target time.Duration) (n int, secPerOp float64, bytesPerOp int64) {
-	op()
-	var m0, m1 runtime.MemStats
-	for n = 1; ; {
-		runtime.ReadMemStats(&m0)
-		start := time.Now()
-		for range n {
-			op()
-		}
-		el := time.Since(start)
-		runtime.ReadMemStats(&m1)
-		if el >= target || n >= 1e9 {
-			return n, el.Seconds() / float64(n), int64(m1.TotalAlloc-m0.TotalAlloc) / int64(n)
-		}
-		// Aim 20% past the target, growing at most 100× per round.
-		next := 100 * n
-		if el > 0 {
-			next = min(next, int(1.2*float64(n)*float64(target)/float64(el)))
-		}
-		n = max(next, n+1)
-	}
-}
-
-// allocated returns the bytes that f allocates.
-func allocated(f func()) int64 {
-	var m0, m1 runtime.MemStats
-	runtime.ReadMemStats(&m0)
-	f()
-	runtime.ReadMemStats(&m1)
-	return int64(m1.TotalAlloc - m0.TotalAlloc)
-}
-
-// randomRows returns rows random distributions over L labels, row-major.
-func randomRows(rng *rand.Rand, rows, L int) []float64 {
-	x := make([]float64, rows*L)
-	for r := range rows {
-		row := x[r*L : (r+1)*L]
-		var s float64
-		for i := range row {
-			row[i] = rng.Float64()
-			s += row[i]
-		}
-		for i := range row {
-			row[i] /= s
-		}
-	}
-	return x
-}
-
-func floatBytes(xs ...[]float64) int64 {
-	var n int64
-	for _, x := range xs {
-		n += 8 * int64(len(x))
-	}
-	return n
-}
-
-// wsSink keeps the workspace that allocated measures from being optimized
-// away.
-var wsSink *tw.Workspace

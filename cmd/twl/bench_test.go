@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twl-ldl/twl/bench"
 	"github.com/twl-ldl/twl/internal/atomicfile"
 )
 
@@ -231,7 +232,7 @@ func TestBenchCLI(t *testing.T) {
 	}
 	var methods []string
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		var rec cliRecord
+		var rec bench.CLIRecord
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
 			t.Fatalf("%v: %s", err, line)
 		}
