@@ -14,7 +14,7 @@ import (
 // at the shapes of REFERENCE.md's PyTorch anchor and of
 // testdata/bench_torch.py: 100 documents of 200 tokens, word vectors of
 // 100, hidden 200, 147 labels, a vocabulary of 20,000; word vectors frozen
-// and trained. Run it beside bench_torch.py (see the README).
+// and trained. Run it beside bench_torch.py (see docs/benchmarks.md).
 //
 // The loss=kl+tw cases add the tree-Wasserstein term on a random tree of
 // 147 labels: the difference from loss=kl is its cost in a step.

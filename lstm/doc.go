@@ -78,6 +78,6 @@
 // paper's D = 100, H = 200 with frozen vectors, 1.44 with trained ones. A
 // batch of N tokens keeps N·(7H + D) float32 activations (and N·D more for
 // the gradient of trained word vectors). BenchmarkStep and `twl
-// bench lstm` time training steps at the paper's shapes; the README gives
+// bench lstm` time training steps at the paper's shapes; docs/benchmarks.md gives
 // the figures beside PyTorch's.
 package lstm

@@ -2,6 +2,8 @@ package tw_test
 
 import (
 	"fmt"
+	"log"
+	"strings"
 
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/tw"
@@ -15,6 +17,21 @@ func animals() *tree.Tree {
 		panic(err)
 	}
 	return t
+}
+
+// Read a tree from an edge list (parent, TAB, child) and compare two
+// distributions over its nodes.
+func Example() {
+	const edges = "animal\tmammal\nanimal\treptile\nmammal\tdog\nmammal\tcat\nreptile\tsnake\n"
+	t, err := tree.Read(strings.NewReader(edges), "animals.tree", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Masses in the tree's order: animal, mammal, reptile, dog, cat, snake.
+	a := []float64{0, 0, 0, 1, 0, 0}     // all on dog
+	b := []float64{0, 0, 0, 0, 0.5, 0.5} // half on cat, half on snake
+	fmt.Println(tw.NewWorkspace(t).Distance(a, b))
+	// Output: 3
 }
 
 func ExampleWorkspace_Distance() {

@@ -50,11 +50,11 @@ train_emb, workers, iterations.
 
 'twl bench cli' measures the command line as a user meets it at 10⁵–10⁶
 labels: it writes a random tree of L labels and two files of --rows rows
-with --nnz labels each (default 3,000 rows of 20 labels, the scale of issue
-12's targets) into a temporary folder, runs 'twl distance' and 'twl eval'
-on them 3 times each as child processes, and reports the wall time (min –
-max) and the peak resident memory (max) the operating system measured for
-the child (Linux; n/a elsewhere). JSON keys: method (cli-distance,
+with --nnz labels each (default 3,000 rows of 20 labels) into a temporary
+folder, runs 'twl distance' and 'twl eval' on them 3 times each as child
+processes, and reports the wall time (min – max) and the peak resident
+memory (max) the operating system measured for the child (Linux; n/a
+elsewhere). JSON keys: method (cli-distance,
 cli-eval), labels, rows, nonzero, input_bytes, seconds_min, seconds_max,
 peak_rss_bytes, runs. 'all' leaves cli out.`
 

@@ -63,7 +63,7 @@ const textExperimentExamples = `  # 20 Newsgroups, the reduced protocol, into ./
   twl experiment text --train ../shared/data/text/aapd/val.jsonl --test ../shared/data/text/aapd/test.jsonl \
       --tree ../shared/data/text/aapd/aapd.taxonomy --out report-aapd
 
-  # BlurbGenreCollection-EN, the paper's protocol (resumable; see the README for its time).
+  # BlurbGenreCollection-EN, the paper's protocol (resumable; see docs/results/text.md for its time).
   twl experiment text --protocol paper --train BlurbGenreCollection_EN_train.txt \
       --dev BlurbGenreCollection_EN_dev.txt --test BlurbGenreCollection_EN_test.txt \
       --tree hierarchy.txt --emb crawl-300d-2M-subword.bin --out report-bgc`

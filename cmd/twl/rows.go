@@ -64,7 +64,7 @@ func (c *chunk) fill(rd *labeldist.Reader, n int) (int, error) {
 // rowsErr adds the hint about --normalize to an ErrSum error.
 func rowsErr(err error) error {
 	if errors.Is(err, labeldist.ErrSum) {
-		return fmt.Errorf("%w (use --normalize to rescale rows; see \"Rows that do not sum to 1\" in the README)", err)
+		return fmt.Errorf("%w (use --normalize to rescale rows; see \"Rows that do not sum to 1\" in docs/formats.md)", err)
 	}
 	return err
 }

@@ -123,7 +123,7 @@ word vectors cover, and what share of the tokens.
 
 The tokenizer lower-cases, splits on anything but letters, digits and
 apostrophes within words (don't) or points and commas within numbers
-(3.14), and drops punctuation unless --punct; see the README.
+(3.14), and drops punctuation unless --punct; see docs/formats.md.
 
 --format json writes one JSON object with every count, including the
 number of documents of each label ("label_documents", in the order of

@@ -20,8 +20,8 @@ star:N for labels named 0 … N−1); or a MATLAB .mat file with the matrices
 benchmarks, whose labels are named 0 … c−1: then TREE may be chain (ordinal
 labels: ages, ratings, time points), star (unordered labels) or a tree file
 with nodes of those names. Label rows that do not sum to 1 are rescaled, with
-a warning (the policy of every command: "Rows that do not sum to 1" in the
-README).
+a warning (the policy of every command: "Rows that do not sum to 1" in
+docs/formats.md).
 
 The model is softmax(W·x + b), trained with Adam on mini-batches shuffled per
 epoch, on the loss

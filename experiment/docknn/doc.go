@@ -104,7 +104,7 @@
 //
 // # The claim
 //
-// The issue this experiment answers expects TSW "within a few points of
+// The claim this experiment tests: TSW comes "within a few points of
 // the exact error at 100× or more less time". The report states, for each
 // TSW, the difference of its best error from WMD's in points and its
 // speed-ups per pair, both ways, and says whether the claim holds, with "a

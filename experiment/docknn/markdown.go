@@ -34,7 +34,7 @@ func times(x float64) string {
 	return fmt.Sprintf("%.2g×", x)
 }
 
-// Claim is the verdict on the issue's claim for one TSW.
+// Claim is the verdict on the claim for one TSW.
 type Claim struct {
 	Method string
 	// Points is the TSW's best error minus WMD's, in points (percent).
@@ -190,7 +190,7 @@ func (r *Result) Markdown() string {
 	}
 
 	p("\n## The claim\n\n")
-	p("The issue expects TSW \"within a few points of the exact error at 100× or more less time\". Read as: best error at most %.0f points above WMD's, and at least %.0f× less time per pair, by either way of computing it.\n\n", ClaimPoints, ClaimSpeedup)
+	p("The claim: TSW comes \"within a few points of the exact error at 100× or more less time\". Read as: best error at most %.0f points above WMD's, and at least %.0f× less time per pair, by either way of computing it.\n\n", ClaimPoints, ClaimSpeedup)
 	claims := r.Claims()
 	p("| Method | best error − WMD's | speed-up | speed-up, embedded | claim |\n|---|---:|---:|---:|---|\n")
 	var held []string

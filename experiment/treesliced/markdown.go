@@ -115,7 +115,7 @@ func (r *Result) Markdown() string {
 
 	p("## POT\n\n")
 	p("POT's `ot.emd2` and `ot.sinkhorn2` were timed on the same clouds at development time, side by side with twl's ")
-	p("network simplex and TSW in one session; those recorded figures, with the machine and POT's version, are in ")
+	p("network simplex and TSW in the same runs; those recorded figures, with the machine and POT's version, are in ")
 	p("`%s`. This run does not call POT.\n\n", ReferencePOT)
 
 	p("## Setup\n\n")

@@ -1,6 +1,6 @@
 //go:build ignore
 
-// Potref is the Go side of the batched and n = 10⁴ sessions of
+// Potref is the Go side of the batched and n = 10⁴ measurements (set 3) of
 // REFERENCE_POT.md: one timed run per call, printed as tab-separated lines,
 // with the inputs written as text for the Python side (the script is in
 // REFERENCE_POT.md). It is not part of twl's build:

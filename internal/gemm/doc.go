@@ -104,8 +104,8 @@
 // two-core figures fall to the one-core ones or below); GFLOPS = 2mnk per
 // second, ranges over three runs; no allocation a call once warm. gonum's
 // pure-Go Sgemm (blas32) on the same shapes ran at the rate shown on one
-// core and was no faster on two; OpenBLAS's sgemm, measured earlier on
-// this kind of machine, ran 1000³ at about 29 GFLOPS on one thread.
+// core and was no faster on two; OpenBLAS's sgemm, measured on the same
+// kind of machine (docs/reference.md), ran 1000³ at about 29 GFLOPS on one thread.
 //
 //	shape, m×n×k                          1 core     2 cores    time, 2 cores    gonum
 //	recurrent forward, C += A·Bᵀ, packed
