@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/twl-ldl/twl/corpus"
+	"github.com/twl-ldl/twl/internal/jsonfloat"
 	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/tree"
@@ -138,9 +139,5 @@ func writeMultilabelJSON(buf *bytes.Buffer, ml *metric.MultiLabelResult, ldl *me
 // float64; infinities and NaN, which JSON lacks, as the strings "+Inf",
 // "-Inf" and "NaN".
 func jsonFloat(buf *bytes.Buffer, v float64) {
-	if math.IsInf(v, 0) || math.IsNaN(v) {
-		buf.WriteString(`"` + strconv.FormatFloat(v, 'g', -1, 64) + `"`)
-		return
-	}
-	buf.Write(strconv.AppendFloat(nil, v, 'g', -1, 64))
+	buf.Write(jsonfloat.Append(buf.AvailableBuffer(), v))
 }

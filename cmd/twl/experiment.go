@@ -2,16 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/twl-ldl/twl/experiment/efficiency"
-	"github.com/twl-ldl/twl/internal/atomicfile"
 )
 
 // experiments are the subcommands of twl experiment, in the order of its
@@ -62,28 +63,104 @@ type experimentResult interface {
 	Markdown() string
 }
 
-// writeReport writes the report's files to out, names them on standard
-// error unless quiet, and prints the report: its Markdown, or with format
-// json its JSON.
-func writeReport(e *env, res experimentResult, out, format string, quiet bool) error {
-	files, err := res.WriteFiles(out)
-	if err != nil {
-		return err
+// reportFlags are the flags of an experiment command's report.
+type reportFlags struct {
+	out, format string
+	quiet       bool
+}
+
+// addReportFlags adds to fs --out (default out, help outUsage), --format
+// and, with quiet, --quiet.
+func addReportFlags(fs *flags, out, outUsage string, quiet bool) *reportFlags {
+	o := &reportFlags{}
+	fs.StringVar(&o.out, "out", out, outUsage)
+	fs.StringVar(&o.format, "format", "text", "standard output `FORMAT`: text (the Markdown report) or json")
+	if quiet {
+		fs.BoolVar(&o.quiet, "quiet", false, "no progress on standard error")
 	}
-	if !quiet {
-		for _, f := range files {
-			fmt.Fprintf(e.stderr, "experiment: wrote %s\n", filepath.Join(out, f))
+	return o
+}
+
+// noArgs is the usage error of experiment name given positional
+// arguments pos, nil when there are none.
+func noArgs(fs *flags, name string, pos []string) error {
+	if len(pos) > 0 {
+		return fs.fail("experiment %s takes no arguments, got %q", name, pos)
+	}
+	return nil
+}
+
+// badFormat is the usage error of a --format other than text and json.
+func (o *reportFlags) badFormat(fs *flags) error {
+	return fs.fail("--format must be text or json, not %q", o.format)
+}
+
+// checkOut checks that --out, when given, is a folder that can be written.
+func (o *reportFlags) checkOut() error {
+	if o.out == "" {
+		return nil
+	}
+	return checkDir(o.out)
+}
+
+// commaList returns the non-empty, trimmed items of the comma-separated
+// list s; none is an empty, not a nil, slice.
+func commaList(s string) []string {
+	items := []string{}
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			items = append(items, v)
 		}
 	}
-	if format == "json" {
+	return items
+}
+
+// runReport is the end of every experiment command: it runs the
+// experiment, with progress on standard error unless --quiet and stopped
+// by e's context, an invalid configuration (errConfig) being a usage
+// error, then writes its report (see writeReport).
+func runReport[R experimentResult](e *env, fs *flags, o *reportFlags, errConfig error, run func(ctx context.Context, progress io.Writer) (R, error)) error {
+	var progress io.Writer
+	if !o.quiet {
+		progress = e.stderr
+	}
+	if err := e.stopped(); err != nil {
+		return err
+	}
+	res, err := run(e.ctx, progress)
+	if err != nil {
+		if errors.Is(err, errConfig) {
+			return fs.fail("%v", err)
+		}
+		return err
+	}
+	return writeReport(e, res, o)
+}
+
+// writeReport writes the report's files to --out, unless it is "", names
+// them on standard error unless --quiet, and prints the report: its
+// Markdown, or with --format json its JSON.
+func writeReport(e *env, res experimentResult, o *reportFlags) error {
+	if o.out != "" {
+		files, err := res.WriteFiles(o.out)
+		if err != nil {
+			return err
+		}
+		if !o.quiet {
+			for _, f := range files {
+				fmt.Fprintf(e.stderr, "experiment: wrote %s\n", filepath.Join(o.out, f))
+			}
+		}
+	}
+	if o.format == "json" {
 		var js bytes.Buffer
 		if err := res.WriteJSON(&js); err != nil {
 			return err
 		}
-		_, err = e.stdout.Write(js.Bytes())
+		_, err := e.stdout.Write(js.Bytes())
 		return err
 	}
-	_, err = io.WriteString(e.stdout, res.Markdown())
+	_, err := io.WriteString(e.stdout, res.Markdown())
 	return err
 }
 
@@ -129,7 +206,7 @@ const efficiencyExamples = `  # The paper's sizes and 10^6 for TW (about a minut
 
 func runEfficiency(e *env, args []string) error {
 	fs := newFlags("experiment efficiency", "twl experiment efficiency [flags]", efficiencyAbout, efficiencyExamples)
-	out := fs.String("out", "report", "write the report files to `DIR` (created if needed; \"\" writes none)")
+	o := addReportFlags(fs, "report", "write the report files to `DIR` (created if needed; \"\" writes none)", false)
 	labels := intList(slices.Clone(efficiency.DefaultLabels))
 	fs.Var(&labels, "labels", "comma-separated numbers of labels `L`, such as 100,1e4")
 	repeats := fs.Int("repeats", 3, "at least `N` measurements per case (10 for cases under 50 ms)")
@@ -137,16 +214,16 @@ func runEfficiency(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "`S` seeds the random trees and distributions")
 	maxMemText := fs.String("max-memory", "", "report, not run, cases needing more than `SIZE` such as 4GiB (default 80% of available memory)")
 	noRSS := fs.Bool("no-rss", false, "do not measure peak resident memory in separate processes")
-	format := fs.String("format", "text", "standard output `FORMAT`: text (the Markdown report) or json")
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
 	}
+	if err := noArgs(fs, "efficiency", pos); err != nil {
+		return err
+	}
 	switch {
-	case len(pos) > 0:
-		return fs.fail("experiment efficiency takes no arguments, got %q", pos)
-	case *format != "text" && *format != "json":
-		return fs.fail("--format must be text or json, not %q", *format)
+	case o.format != "text" && o.format != "json":
+		return o.badFormat(fs)
 	case *repeats < 1:
 		return fs.fail("--repeats must be at least 1")
 	case *minTime <= 0:
@@ -163,58 +240,15 @@ func runEfficiency(e *env, args []string) error {
 			return fs.fail("invalid value %q for flag --max-memory: a positive size such as 512MiB or 2GB", *maxMemText)
 		}
 	}
-	if *out != "" {
-		if err := checkDir(*out); err != nil {
-			return err
-		}
+	if err := o.checkOut(); err != nil {
+		return err
 	}
 	cfg := efficiency.Config{
 		Labels: labels, Repeats: *repeats, MinTime: *minTime, Seed: *seed,
 		MaxBytes: int64(maxMem), NoRSS: *noRSS, Progress: e.stderr,
 	}
-	var res *efficiency.Result
-	if err := e.stopped(); err != nil {
-		return err
-	}
-	cfg.Context = e.ctx
-	res, err = efficiency.Run(cfg)
-	if err != nil {
-		if errors.Is(err, efficiency.ErrConfig) {
-			return fs.fail("%v", err)
-		}
-		return err
-	}
-	md := res.Markdown()
-	var js bytes.Buffer
-	if err := res.WriteJSON(&js); err != nil {
-		return err
-	}
-	if *out != "" {
-		if err := os.MkdirAll(*out, 0o755); err != nil {
-			return err
-		}
-		for _, f := range []struct {
-			name string
-			data []byte
-		}{{"efficiency.md", []byte(md)}, {"efficiency.json", js.Bytes()}} {
-			path := filepath.Join(*out, f.name)
-			if err := atomicfile.WriteFile(path, f.data, 0o644); err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stderr, "experiment: wrote %s\n", path)
-		}
-		paths, err := res.Plots(*out)
-		if err != nil {
-			return err
-		}
-		for _, p := range paths {
-			fmt.Fprintf(e.stderr, "experiment: wrote %s\n", p)
-		}
-	}
-	if *format == "json" {
-		_, err = e.stdout.Write(js.Bytes())
-	} else {
-		_, err = io.WriteString(e.stdout, md)
-	}
-	return err
+	return runReport(e, fs, o, efficiency.ErrConfig, func(ctx context.Context, _ io.Writer) (*efficiency.Result, error) {
+		cfg.Context = ctx
+		return efficiency.Run(cfg)
+	})
 }

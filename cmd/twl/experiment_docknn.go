@@ -1,8 +1,9 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -77,20 +78,19 @@ func runDocKNN(e *env, args []string) error {
 	fs.IntVar(&cfg.QuadDepth, "quad-depth", 12, "quadtrees: at most `D` levels of cells")
 	seed := fs.Uint64("seed", 1, "`S` seeds the documents drawn and the trees")
 	fs.IntVar(&cfg.Workers, "workers", 0, "compute `N` test documents' distances at once (default: one per CPU)")
-	out := fs.String("out", "report-docknn", "write the report to `DIR` (created if needed; \"\" writes none)")
-	format := fs.String("format", "text", "standard output `FORMAT`: text (the Markdown report) or json")
-	quiet := fs.Bool("quiet", false, "no progress on standard error")
+	o := addReportFlags(fs, "report-docknn", "write the report to `DIR` (created if needed; \"\" writes none)", true)
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
 	}
+	if err := noArgs(fs, "docknn", pos); err != nil {
+		return err
+	}
 	switch {
-	case len(pos) > 0:
-		return fs.fail("experiment docknn takes no arguments, got %q", pos)
 	case *trainPath == "" || *testPath == "" || *emb == "":
 		return fs.fail("--train, --test and --emb are required")
-	case *format != "text" && *format != "json":
-		return fs.fail("--format must be text or json, not %q", *format)
+	case o.format != "text" && o.format != "json":
+		return o.badFormat(fs)
 	}
 	for _, f := range []struct {
 		name string
@@ -106,13 +106,7 @@ func runDocKNN(e *env, args []string) error {
 	if cfg.Workers < 0 {
 		return fs.fail("--workers must not be negative, got %d", cfg.Workers)
 	}
-	cfg.Builders = []string{}
-	for _, b := range strings.Split(*builders, ",") {
-		if b = strings.TrimSpace(b); b != "" {
-			cfg.Builders = append(cfg.Builders, b)
-		}
-	}
-	if len(cfg.Builders) == 0 {
+	if cfg.Builders = commaList(*builders); len(cfg.Builders) == 0 {
 		return fs.fail("--builders names no builder; want some of %s", strings.Join(docknn.Builders, ", "))
 	}
 	cfg.Trees, cfg.Ks, cfg.Seed = trees, ks, *seed
@@ -124,10 +118,8 @@ func runDocKNN(e *env, args []string) error {
 	if _, err := cfg.Resolve(); err != nil {
 		return fs.fail("%v", strings.TrimPrefix(err.Error(), docknn.ErrConfig.Error()+": "))
 	}
-	if *out != "" {
-		if err := checkDir(*out); err != nil {
-			return err
-		}
+	if err := o.checkOut(); err != nil {
+		return err
 	}
 	read := func(path string) (*corpus.Corpus, error) {
 		c, err := corpus.ReadFile(path, nil, nil)
@@ -146,24 +138,10 @@ func runDocKNN(e *env, args []string) error {
 		return err
 	}
 	cfg.EmbSource = *emb
-	if !*quiet {
-		cfg.Progress = e.stderr
-	}
-	if err := e.stopped(); err != nil {
-		return err
-	}
-	cfg.Context = e.ctx
-	res, err := docknn.Run(cfg)
-	if err != nil {
-		if errors.Is(err, docknn.ErrConfig) {
-			return fs.fail("%v", err)
-		}
-		return err
-	}
-	if *out == "" {
-		return writeReport(e, reportOnly{res}, *out, *format, *quiet)
-	}
-	return writeReport(e, res, *out, *format, *quiet)
+	return runReport(e, fs, o, docknn.ErrConfig, func(ctx context.Context, progress io.Writer) (*docknn.Result, error) {
+		cfg.Context, cfg.Progress = ctx, progress
+		return docknn.Run(cfg)
+	})
 }
 
 // nopSource stands for the word vectors while the configuration is checked.
@@ -175,8 +153,3 @@ func (nopSource) Lookup(dst []float32, word string) embedding.Found {
 	clear(dst)
 	return embedding.Missing
 }
-
-// reportOnly is a result whose files are not written (--out "").
-type reportOnly struct{ *docknn.Result }
-
-func (reportOnly) WriteFiles(string) ([]string, error) { return nil, nil }

@@ -1,8 +1,9 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/twl-ldl/twl/corpus"
@@ -71,37 +72,30 @@ func runLabelTrees(e *env, args []string) error {
 	fs.Float64Var(&cfg.Lambda, "lambda", 1, "the weight `λ` of the TW term")
 	conds := fs.String("conditions", "", "comma-separated `CONDITIONS` to run (default: every one the vectors allow)")
 	title := fs.Bool("title", false, "BlurbGenreCollection: the text is the title and the body")
-	out := fs.String("out", "report-labeltrees", "write the report, the runs and the trees to `DIR` (created if needed)")
-	format := fs.String("format", "text", "standard output `FORMAT`: text (the Markdown report) or json")
-	quiet := fs.Bool("quiet", false, "no progress on standard error")
+	o := addReportFlags(fs, "report-labeltrees", "write the report, the runs and the trees to `DIR` (created if needed)", true)
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
 	}
+	if err := noArgs(fs, "labeltrees", pos); err != nil {
+		return err
+	}
 	switch {
-	case len(pos) > 0:
-		return fs.fail("experiment labeltrees takes no arguments, got %q", pos)
 	case *trainPath == "" || *treeSpec == "":
 		return fs.fail("--train and --tree are required")
-	case *format != "text" && *format != "json":
-		return fs.fail("--format must be text or json, not %q", *format)
-	case *out == "":
+	case o.format != "text" && o.format != "json":
+		return o.badFormat(fs)
+	case o.out == "":
 		return fs.fail("--out is required: the runs are kept there")
 	case !(cfg.Lambda > 0):
 		return fs.fail("--lambda must be positive, not %v", cfg.Lambda)
 	}
 	if fs.isSet("conditions") {
-		cfg.Conditions = []string{}
-		for _, id := range strings.Split(*conds, ",") {
-			if id = strings.TrimSpace(id); id != "" {
-				cfg.Conditions = append(cfg.Conditions, id)
-			}
-		}
-		if len(cfg.Conditions) == 0 {
+		if cfg.Conditions = commaList(*conds); len(cfg.Conditions) == 0 {
 			return fs.fail("--conditions names no condition; want some of %s", strings.Join(labeltrees.Conditions, ", "))
 		}
 	}
-	if err := checkDir(*out); err != nil {
+	if err := o.checkOut(); err != nil {
 		return err
 	}
 	t, treeSrc, err := resolveTree(fs, *treeSpec, 0)
@@ -136,20 +130,9 @@ func runLabelTrees(e *env, args []string) error {
 			return err
 		}
 	}
-	cfg.OutDir = *out
-	if !*quiet {
-		cfg.Progress = e.stderr
-	}
-	if err := e.stopped(); err != nil {
-		return err
-	}
-	cfg.Context = e.ctx
-	res, err := labeltrees.Run(cfg)
-	if err != nil {
-		if errors.Is(err, labeltrees.ErrConfig) {
-			return fs.fail("%v", err)
-		}
-		return err
-	}
-	return writeReport(e, res, *out, *format, *quiet)
+	cfg.OutDir = o.out
+	return runReport(e, fs, o, labeltrees.ErrConfig, func(ctx context.Context, progress io.Writer) (*labeltrees.Result, error) {
+		cfg.Context, cfg.Progress = ctx, progress
+		return labeltrees.Run(cfg)
+	})
 }

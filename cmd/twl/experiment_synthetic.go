@@ -1,7 +1,8 @@
 package main
 
 import (
-	"errors"
+	"context"
+	"io"
 	"strings"
 
 	"github.com/twl-ldl/twl/experiment/synthetic"
@@ -84,19 +85,18 @@ func runSynthetic(e *env, args []string) error {
 	losses := fs.String("losses", strings.Join(synthetic.LossIDs, ","), "comma-separated `LOSSES` to run")
 	fs.IntVar(&cfg.CheckpointEvery, "checkpoint-every", 10, "save a run in progress every `N` epochs")
 	addSynthFlags(fs, &cfg.Data)
-	out := fs.String("out", "report", "write the report and the runs to `DIR` (created if needed)")
-	format := fs.String("format", "text", "standard output `FORMAT`: text (the Markdown report) or json")
-	quiet := fs.Bool("quiet", false, "no progress on standard error")
+	o := addReportFlags(fs, "report", "write the report and the runs to `DIR` (created if needed)", true)
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
 	}
+	if err := noArgs(fs, "synthetic", pos); err != nil {
+		return err
+	}
 	switch {
-	case len(pos) > 0:
-		return fs.fail("experiment synthetic takes no arguments, got %q", pos)
-	case *format != "text" && *format != "json":
-		return fs.fail("--format must be text or json, not %q", *format)
-	case *out == "":
+	case o.format != "text" && o.format != "json":
+		return o.badFormat(fs)
+	case o.out == "":
 		return fs.fail("--out is required: the runs are kept there")
 	case cfg.CheckpointEvery < 1:
 		return fs.fail("--checkpoint-every must be at least 1")
@@ -112,34 +112,15 @@ func runSynthetic(e *env, args []string) error {
 	if cfg.Nodes > 20000 {
 		return fs.fail("--nodes must be at most 20000 (the W¹ losses and the data hold dense matrices), got %d", cfg.Nodes)
 	}
-	cfg.Losses = nil
-	for _, id := range strings.Split(*losses, ",") {
-		if id = strings.TrimSpace(id); id != "" {
-			cfg.Losses = append(cfg.Losses, id)
-		}
-	}
-	if len(cfg.Losses) == 0 {
+	if cfg.Losses = commaList(*losses); len(cfg.Losses) == 0 {
 		return fs.fail("--losses names no loss; want some of %s", synth.Choices(synthetic.LossIDs))
 	}
-	if err := checkDir(*out); err != nil {
+	if err := o.checkOut(); err != nil {
 		return err
 	}
-	cfg.OutDir = *out
-	if !*quiet {
-		cfg.Progress = e.stderr
-	}
-
-	var res *synthetic.Result
-	if err := e.stopped(); err != nil {
-		return err
-	}
-	cfg.Context = e.ctx
-	res, err = synthetic.Run(cfg)
-	if err != nil {
-		if errors.Is(err, synthetic.ErrConfig) {
-			return fs.fail("%v", err)
-		}
-		return err
-	}
-	return writeReport(e, res, *out, *format, *quiet)
+	cfg.OutDir = o.out
+	return runReport(e, fs, o, synthetic.ErrConfig, func(ctx context.Context, progress io.Writer) (*synthetic.Result, error) {
+		cfg.Context, cfg.Progress = ctx, progress
+		return synthetic.Run(cfg)
+	})
 }

@@ -1,8 +1,9 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/twl-ldl/twl/corpus"
@@ -88,38 +89,31 @@ func runTextExperiment(e *env, args []string) error {
 	fs.IntVar(&cfg.Batch, "batch", 0, "`N` documents per mini-batch (default 100)")
 	fs.Float64Var(&cfg.LR, "lr", 0, "Adam's learning `RATE` (default: the protocol's, 0.004 or 0.001)")
 	losses := fs.String("losses", strings.Join(loss.PaperIDs, ","), "comma-separated `LOSSES` to run")
-	out := fs.String("out", "report-text", "write the report and the runs to `DIR` (created if needed)")
-	format := fs.String("format", "text", "standard output `FORMAT`: text (the Markdown report) or json")
-	quiet := fs.Bool("quiet", false, "no progress on standard error")
+	o := addReportFlags(fs, "report-text", "write the report and the runs to `DIR` (created if needed)", true)
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
 	}
 	mode, terr := corpus.ParseTarget(*target)
+	if err := noArgs(fs, "text", pos); err != nil {
+		return err
+	}
 	switch {
-	case len(pos) > 0:
-		return fs.fail("experiment text takes no arguments, got %q", pos)
 	case *trainPath == "" || *treeSpec == "":
 		return fs.fail("--train and --tree are required")
 	case *devPath != "" && *testPath == "":
 		return fs.fail("--dev needs --test: give both, or --test alone (validation then comes from --train)")
 	case terr != nil:
 		return fs.fail("--target must be uniform or specific, not %q", *target)
-	case *format != "text" && *format != "json":
-		return fs.fail("--format must be text or json, not %q", *format)
-	case *out == "":
+	case o.format != "text" && o.format != "json":
+		return o.badFormat(fs)
+	case o.out == "":
 		return fs.fail("--out is required: the runs are kept there")
 	}
-	cfg.Losses = nil
-	for _, id := range strings.Split(*losses, ",") {
-		if id = strings.TrimSpace(id); id != "" {
-			cfg.Losses = append(cfg.Losses, id)
-		}
-	}
-	if len(cfg.Losses) == 0 {
+	if cfg.Losses = commaList(*losses); len(cfg.Losses) == 0 {
 		return fs.fail("--losses names no loss; want some of %s", strings.Join(loss.PaperIDs, ", "))
 	}
-	if err := checkDir(*out); err != nil {
+	if err := o.checkOut(); err != nil {
 		return err
 	}
 	t, treeSrc, err := resolveTree(fs, *treeSpec, 0)
@@ -152,22 +146,10 @@ func runTextExperiment(e *env, args []string) error {
 			return err
 		}
 	}
-	cfg.OutDir = *out
+	cfg.OutDir = o.out
 	cfg.EstimatePaper = true
-	if !*quiet {
-		cfg.Progress = e.stderr
-	}
-	var res *text.Result
-	if err := e.stopped(); err != nil {
-		return err
-	}
-	cfg.Context = e.ctx
-	res, err = text.Run(cfg)
-	if err != nil {
-		if errors.Is(err, text.ErrConfig) {
-			return fs.fail("%v", err)
-		}
-		return err
-	}
-	return writeReport(e, res, *out, *format, *quiet)
+	return runReport(e, fs, o, text.ErrConfig, func(ctx context.Context, progress io.Writer) (*text.Result, error) {
+		cfg.Context, cfg.Progress = ctx, progress
+		return text.Run(cfg)
+	})
 }

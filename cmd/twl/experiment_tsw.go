@@ -1,7 +1,7 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"io"
 	"strings"
 
@@ -62,18 +62,17 @@ func runTSWExperiment(e *env, args []string) error {
 	builders := fs.String("builders", strings.Join(treesliced.Builders, ","), "comma-separated tree `BUILDERS`")
 	fs.StringVar(&cfg.Masses, "masses", treesliced.MassesUniform, "the points' `MASSES`: uniform or random (Dirichlet)")
 	fs.IntVar(&cfg.Workers, "workers", 1, "process `N` pairs at once")
-	out := fs.String("out", "report", "write the report files to `DIR` (created if needed; \"\" writes none)")
-	format := fs.String("format", "text", "standard output `FORMAT`: text (the Markdown report) or json")
-	quiet := fs.Bool("quiet", false, "no progress on standard error")
+	o := addReportFlags(fs, "report", "write the report files to `DIR` (created if needed; \"\" writes none)", true)
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
 	}
+	if err := noArgs(fs, "tsw", pos); err != nil {
+		return err
+	}
 	switch {
-	case len(pos) > 0:
-		return fs.fail("experiment tsw takes no arguments, got %q", pos)
-	case *format != "text" && *format != "json":
-		return fs.fail("--format must be text or json, not %q", *format)
+	case o.format != "text" && o.format != "json":
+		return o.badFormat(fs)
 	case cfg.Pairs < 0:
 		return fs.fail("--pairs must be at least 1, got %d", cfg.Pairs)
 	case cfg.Workers < 1:
@@ -88,45 +87,17 @@ func runTSWExperiment(e *env, args []string) error {
 	if trees != nil {
 		cfg.Trees = trees
 	}
-	cfg.Builders = []string{}
-	for _, b := range strings.Split(*builders, ",") {
-		if b = strings.TrimSpace(b); b != "" {
-			cfg.Builders = append(cfg.Builders, b)
-		}
-	}
-	if len(cfg.Builders) == 0 {
+	if cfg.Builders = commaList(*builders); len(cfg.Builders) == 0 {
 		return fs.fail("--builders names no builder; want some of %s", strings.Join(treesliced.Builders, ", "))
 	}
 	if _, err := cfg.Resolve(); err != nil {
 		return fs.fail("%v", err)
 	}
-	if *out != "" {
-		if err := checkDir(*out); err != nil {
-			return err
-		}
-	}
-	if !*quiet {
-		cfg.Progress = e.stderr
-	}
-
-	var res *treesliced.Result
-	if err := e.stopped(); err != nil {
+	if err := o.checkOut(); err != nil {
 		return err
 	}
-	cfg.Context = e.ctx
-	res, err = treesliced.Run(cfg)
-	if err != nil {
-		if errors.Is(err, treesliced.ErrConfig) {
-			return fs.fail("%v", err)
-		}
-		return err
-	}
-	if *out != "" {
-		return writeReport(e, res, *out, *format, *quiet)
-	}
-	if *format == "json" {
-		return res.WriteJSON(e.stdout)
-	}
-	_, err = io.WriteString(e.stdout, res.Markdown())
-	return err
+	return runReport(e, fs, o, treesliced.ErrConfig, func(ctx context.Context, progress io.Writer) (*treesliced.Result, error) {
+		cfg.Context, cfg.Progress = ctx, progress
+		return treesliced.Run(cfg)
+	})
 }

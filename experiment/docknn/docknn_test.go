@@ -20,6 +20,8 @@ import (
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/tsw"
 	"github.com/twl-ldl/twl/vocab"
+
+	"github.com/twl-ldl/twl/experiment/report"
 )
 
 // newPoints returns points named w0, w1, … with the given vectors.
@@ -331,7 +333,7 @@ func TestRun(t *testing.T) {
 		t.Fatalf("methods %+v", res.Methods)
 	}
 	for _, m := range res.Methods {
-		if !slices.Equal(m.Errors, []Float{0, 0}) || m.BestK != 1 {
+		if !slices.Equal(m.Errors, []report.Float{0, 0}) || m.BestK != 1 {
 			t.Errorf("%s: errors %v, best k %d", m.Name, m.Errors, m.BestK)
 		}
 		if m.PairSeconds <= 0 || m.Seconds <= 0 {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/twl-ldl/twl/experiment/report"
 )
 
 // duration formats seconds for the report: three significant digits below
@@ -116,9 +118,9 @@ func (r *Result) Markdown() string {
 		p("---:|")
 	}
 	p("---:|\n")
-	least := make([]Float, len(c.Ks))
+	least := make([]report.Float, len(c.Ks))
 	for q := range c.Ks {
-		least[q] = Float(math.Inf(1))
+		least[q] = report.Float(math.Inf(1))
 		for _, m := range r.Methods {
 			least[q] = min(least[q], m.Errors[q])
 		}
@@ -159,7 +161,7 @@ func (r *Result) Markdown() string {
 		p("\nOf WMD's time per pair, %.0f%% went into the cost matrices (up to %d×%d distances in dimension %d) and the rest into the network simplex. ",
 			100*float64(e.CostShare), c.Words, c.Words, r.Dim)
 		p("WMD's matrix had %.0f%% of the %d cores it ran on (CPU over wall-clock time): the rest went to other work on the machine. ", 100*float64(r.Utilization), c.Workers)
-		var diff Float
+		var diff report.Float
 		for _, m := range r.Methods[1:] {
 			diff = max(diff, m.EmbedDiff)
 		}

@@ -1,25 +1,21 @@
 package docknn
 
 import (
-	"encoding/json"
 	"io"
 	"math"
 
-	"github.com/twl-ldl/twl/experiment/internal/expstat"
+	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/internal/plotutil"
 )
-
-// Float is a float64 that JSON can hold whatever its value.
-type Float = expstat.Float
 
 // ResultFormat identifies the JSON that Result.WriteJSON writes.
 const ResultFormat = "twl-docknn/1"
 
 // Result is the outcome of Run.
 type Result struct {
-	Format  string          `json:"format"`
-	Config  Resolved        `json:"config"`
-	Machine expstat.Machine `json:"machine"`
+	Format  string         `json:"format"`
+	Config  Resolved       `json:"config"`
+	Machine report.Machine `json:"machine"`
 	// Train and Test describe the drawn documents and their tokens.
 	Train TokenCounts `json:"train"`
 	Test  TokenCounts `json:"test"`
@@ -35,10 +31,10 @@ type Result struct {
 	// Utilization is WMD's CPU time over its wall-clock time and Workers:
 	// the share of the cores it had, less than 1 when the machine was
 	// busy with other work.
-	CPUClock    bool  `json:"cpu_clock"`
-	Utilization Float `json:"utilization"`
+	CPUClock    bool         `json:"cpu_clock"`
+	Utilization report.Float `json:"utilization"`
 	// Seconds is the wall-clock time of the Run call.
-	Seconds Float `json:"seconds"`
+	Seconds report.Float `json:"seconds"`
 }
 
 // Method is one distance's classification errors and times. Times named
@@ -52,20 +48,20 @@ type Method struct {
 	// Errors are the kNN errors, one per k of Config.Ks; BestK the k of
 	// the least (the smallest such k) and BestError its error, chosen on
 	// the test documents.
-	Errors    []Float `json:"errors"`
-	BestK     int     `json:"best_k"`
-	BestError Float   `json:"best_error"`
+	Errors    []report.Float `json:"errors"`
+	BestK     int            `json:"best_k"`
+	BestError report.Float   `json:"best_error"`
 	// Seconds is the wall-clock time of the test-by-training distance
 	// matrix, CPUSeconds its CPU time, PairSeconds CPUSeconds per pair:
 	// WMD by the network simplex, TSW by tsw.Sliced.SparseDistance.
-	Seconds     Float `json:"seconds"`
-	CPUSeconds  Float `json:"cpu_seconds"`
-	PairSeconds Float `json:"pair_seconds"`
+	Seconds     report.Float `json:"seconds"`
+	CPUSeconds  report.Float `json:"cpu_seconds"`
+	PairSeconds report.Float `json:"pair_seconds"`
 	// Speedup is WMD's PairSeconds over this one's.
-	Speedup Float `json:"speedup"`
+	Speedup report.Float `json:"speedup"`
 	// CostShare is the share of WMD's time spent building the cost
 	// matrices (wall-clock, per pair).
-	CostShare Float `json:"cost_share,omitempty"`
+	CostShare report.Float `json:"cost_share,omitempty"`
 
 	// TSW only. BuildSeconds is the CPU time to build the T trees and
 	// the tsw.Sliced. EmbedSeconds is the CPU time to embed every
@@ -77,20 +73,20 @@ type Method struct {
 	// WMD's PairSeconds over EmbedPairSeconds. TotalSpeedup is WMD's
 	// CPUSeconds over the whole of this way: trees, embeddings and
 	// distances.
-	BuildSeconds     Float `json:"build_seconds,omitempty"`
-	EmbedSeconds     Float `json:"embed_seconds,omitempty"`
-	EmbedPairSeconds Float `json:"embed_pair_seconds,omitempty"`
-	EmbedSpeedup     Float `json:"embed_speedup,omitempty"`
-	EmbedDiff        Float `json:"embed_max_rel_diff,omitempty"`
-	TotalSpeedup     Float `json:"total_speedup,omitempty"`
+	BuildSeconds     report.Float `json:"build_seconds,omitempty"`
+	EmbedSeconds     report.Float `json:"embed_seconds,omitempty"`
+	EmbedPairSeconds report.Float `json:"embed_pair_seconds,omitempty"`
+	EmbedSpeedup     report.Float `json:"embed_speedup,omitempty"`
+	EmbedDiff        report.Float `json:"embed_max_rel_diff,omitempty"`
+	TotalSpeedup     report.Float `json:"total_speedup,omitempty"`
 
 	// Agreement is the fraction of test documents whose nearest training
 	// document is WMD's; Correlation the Pearson correlation with WMD over
 	// all pairs; Ratio the mean of this distance over WMD's across the
 	// pairs where WMD > 0.
-	Agreement   Float `json:"nn_agreement"`
-	Correlation Float `json:"correlation"`
-	Ratio       Float `json:"ratio"`
+	Agreement   report.Float `json:"nn_agreement"`
+	Correlation report.Float `json:"correlation"`
+	Ratio       report.Float `json:"ratio"`
 }
 
 // StdErr returns the binomial standard error √(p(1−p)/n) of an error p
@@ -104,12 +100,7 @@ func StdErr(p float64, n int) float64 {
 
 // WriteJSON writes r as indented JSON.
 func (r *Result) WriteJSON(w io.Writer) error {
-	b, err := json.MarshalIndent(r, "", " ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return report.WriteJSON(w, r)
 }
 
 // Report file names written by WriteFiles; the plot without extension.
@@ -123,7 +114,7 @@ const (
 // JSONFile and the plot as PNG and SVG, each atomically. It returns the
 // names of the files written, relative to dir.
 func (r *Result) WriteFiles(dir string) ([]string, error) {
-	return expstat.WriteReport(dir, JSONFile, r.WriteJSON, MarkdownFile, r.Markdown(), r.Figures())
+	return report.WriteReport(dir, JSONFile, r.WriteJSON, MarkdownFile, r.Markdown(), r.Figures())
 }
 
 // Figures returns the plots by file name without extension: the kNN error

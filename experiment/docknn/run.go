@@ -12,7 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/twl-ldl/twl/experiment/internal/expstat"
+	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/internal/parallel"
 	"github.com/twl-ldl/twl/pointtree"
 	"github.com/twl-ldl/twl/tree"
@@ -80,7 +80,7 @@ func Run(cfg Config) (*Result, error) {
 	}
 	pts, bags := union(lex, trainRaw, testRaw)
 	train, test := bags[0], bags[1]
-	res := &Result{Format: ResultFormat, Config: r, Machine: expstat.ThisMachine(), Train: trainTC, Test: testTC,
+	res := &Result{Format: ResultFormat, Config: r, Machine: report.ThisMachine(), Train: trainTC, Test: testTC,
 		Points: len(pts.names), Dim: pts.d}
 	seen := map[string]bool{}
 	for _, c := range slices.Concat(trainNames, testNames) {
@@ -102,11 +102,11 @@ func Run(cfg Config) (*Result, error) {
 	pairs := float64(len(train) * len(test))
 	knn := func(m *Method, dist []float64) []int {
 		errs, nearest := KNNErrors(dist, trainClass, testClass, len(res.Classes), r.Ks)
-		m.BestError = Float(math.Inf(1))
+		m.BestError = report.Float(math.Inf(1))
 		for q, e := range errs {
-			m.Errors = append(m.Errors, Float(e))
-			if Float(e) < m.BestError {
-				m.BestK, m.BestError = r.Ks[q], Float(e)
+			m.Errors = append(m.Errors, report.Float(e))
+			if report.Float(e) < m.BestError {
+				m.BestK, m.BestError = r.Ks[q], report.Float(e)
 			}
 		}
 		return nearest
@@ -125,15 +125,15 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	exact := Method{Name: "WMD", Seconds: Float(wall.Seconds()), CPUSeconds: Float(cpu.Seconds()),
-		PairSeconds: Float(cpu.Seconds() / pairs), Speedup: 1, Agreement: 1, Correlation: 1, Ratio: 1}
+	exact := Method{Name: "WMD", Seconds: report.Float(wall.Seconds()), CPUSeconds: report.Float(cpu.Seconds()),
+		PairSeconds: report.Float(cpu.Seconds() / pairs), Speedup: 1, Agreement: 1, Correlation: 1, Ratio: 1}
 	var costTime, pairTime time.Duration
 	for _, s := range solvers {
 		costTime += s.costTime
 		pairTime += s.pairTime
 	}
-	exact.CostShare = Float(costTime.Seconds() / pairTime.Seconds())
-	res.Utilization = Float(cpu.Seconds() / wall.Seconds() / float64(r.Workers))
+	exact.CostShare = report.Float(costTime.Seconds() / pairTime.Seconds())
+	res.Utilization = report.Float(cpu.Seconds() / wall.Seconds() / float64(r.Workers))
 	wmdNearest := knn(&exact, wmdDist)
 	res.Methods = append(res.Methods, exact)
 	fmt.Fprintf(progress, "docknn: WMD: %s (%.1f µs CPU a pair); best error %.1f%% at k = %d\n",
@@ -175,8 +175,8 @@ func Run(cfg Config) (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			m := Method{Name: name, Builder: b, Trees: T, BuildSeconds: Float(buildTime.Seconds()),
-				Seconds: Float(wall.Seconds()), CPUSeconds: Float(cpu.Seconds()), PairSeconds: Float(cpu.Seconds() / pairs)}
+			m := Method{Name: name, Builder: b, Trees: T, BuildSeconds: report.Float(buildTime.Seconds()),
+				Seconds: report.Float(wall.Seconds()), CPUSeconds: report.Float(cpu.Seconds()), PairSeconds: report.Float(cpu.Seconds() / pairs)}
 			m.Speedup = exact.PairSeconds / m.PairSeconds
 
 			// The same distances by the ℓ₁ embedding.
@@ -196,10 +196,10 @@ func Run(cfg Config) (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			m.EmbedSeconds, m.EmbedPairSeconds = Float(embTime.Seconds()), Float(cpu.Seconds()/pairs)
+			m.EmbedSeconds, m.EmbedPairSeconds = report.Float(embTime.Seconds()), report.Float(cpu.Seconds()/pairs)
 			m.EmbedSpeedup = exact.PairSeconds / m.EmbedPairSeconds
-			m.TotalSpeedup = exact.CPUSeconds / (m.BuildSeconds + m.EmbedSeconds + Float(cpu.Seconds()))
-			m.EmbedDiff = Float(maxDiff(byEmb, dist))
+			m.TotalSpeedup = exact.CPUSeconds / (m.BuildSeconds + m.EmbedSeconds + report.Float(cpu.Seconds()))
+			m.EmbedDiff = report.Float(maxDiff(byEmb, dist))
 
 			nearest := knn(&m, dist)
 			m.Agreement, m.Correlation, m.Ratio = compare(dist, wmdDist, nearest, wmdNearest)
@@ -209,7 +209,7 @@ func Run(cfg Config) (*Result, error) {
 				1e6*float64(m.EmbedPairSeconds), float64(m.EmbedSpeedup), 100*float64(m.BestError), m.BestK)
 		}
 	}
-	res.Seconds = Float(time.Since(began).Seconds())
+	res.Seconds = report.Float(time.Since(began).Seconds())
 	return res, nil
 }
 
@@ -264,7 +264,7 @@ func buildTree(p *points, b string, seed uint64, r Resolved) (*tree.Tree, error)
 // compare returns the fraction of equal nearest documents, the Pearson
 // correlation of x with the exact distances y, and the mean of x/y where
 // y > 0.
-func compare(x, y []float64, nx, ny []int) (agree, corr, ratio Float) {
+func compare(x, y []float64, nx, ny []int) (agree, corr, ratio report.Float) {
 	same := 0
 	for i := range nx {
 		if nx[i] == ny[i] {
@@ -279,7 +279,7 @@ func compare(x, y []float64, nx, ny []int) (agree, corr, ratio Float) {
 			n++
 		}
 	}
-	return Float(float64(same) / float64(len(nx))), Float(stat.Correlation(x, y, nil)), Float(sum / float64(n))
+	return report.Float(float64(same) / float64(len(nx))), report.Float(stat.Correlation(x, y, nil)), report.Float(sum / float64(n))
 }
 
 // rowWorker computes the distances of test document i to every training

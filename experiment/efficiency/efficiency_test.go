@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -230,14 +231,16 @@ func TestPlots(t *testing.T) {
 	if d := os.Getenv("EFFICIENCY_KEEP"); d != "" {
 		dir = d
 	}
-	paths, err := res.Plots(dir)
+	names, err := res.WriteFiles(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(paths) != 4 {
-		t.Fatalf("wrote %v", paths)
+	want := []string{MarkdownFile, JSONFile, TimePlot + ".png", TimePlot + ".svg", MemoryPlot + ".png", MemoryPlot + ".svg"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("wrote %v, want %v", names, want)
 	}
-	for _, p := range paths {
+	for _, name := range names[2:] {
+		p := filepath.Join(dir, name)
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)

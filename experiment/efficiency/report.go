@@ -1,18 +1,19 @@
 package efficiency
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"image/color"
 	"io"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/internal/plotutil"
 )
 
@@ -268,28 +269,29 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
-// Plot file names, without extension, written by Plots.
+// Plot file names, without extension, written by WriteFiles.
 const (
 	TimePlot   = "efficiency-time"
 	MemoryPlot = "efficiency-memory"
 )
 
-// Plots draws time and memory against L on log-log axes and writes
-// TimePlot and MemoryPlot (.png and .svg) to dir, each atomically. It
-// returns the paths written.
-func (r *Result) Plots(dir string) ([]string, error) {
-	var paths []string
-	for _, f := range []struct {
-		name string
-		fig  *plotutil.Figure
-	}{{TimePlot, r.timeFigure()}, {MemoryPlot, r.memoryFigure()}} {
-		base := filepath.Join(dir, f.name)
-		if err := f.fig.Save(base); err != nil {
-			return paths, err
-		}
-		paths = append(paths, base+".png", base+".svg")
+// Report file names written by WriteFiles; plots without extension.
+const (
+	MarkdownFile = "efficiency.md"
+	JSONFile     = "efficiency.json"
+)
+
+// WriteFiles writes the report to dir, creating it if needed: MarkdownFile,
+// JSONFile, and TimePlot and MemoryPlot, the time and memory against L on
+// log-log axes, as PNG and SVG, every file atomically. It returns the names
+// of the files written, relative to dir.
+func (r *Result) WriteFiles(dir string) ([]string, error) {
+	var js bytes.Buffer
+	if err := r.WriteJSON(&js); err != nil {
+		return nil, err
 	}
-	return paths, nil
+	return report.WriteFiles(dir, []report.File{{Name: MarkdownFile, Data: []byte(r.Markdown())}, {Name: JSONFile, Data: js.Bytes()}},
+		[]report.Figure{{Name: TimePlot, Figure: r.timeFigure()}, {Name: MemoryPlot, Figure: r.memoryFigure()}})
 }
 
 var (

@@ -1,13 +1,12 @@
 package labeltrees
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"strings"
 
-	"github.com/twl-ldl/twl/experiment/internal/expstat"
+	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/experiment/text"
 	"github.com/twl-ldl/twl/internal/plotutil"
 	"github.com/twl-ldl/twl/metric"
@@ -16,13 +15,6 @@ import (
 // ResultFormat identifies the JSON that Result.WriteJSON writes.
 const ResultFormat = "twl-labeltrees/1"
 
-// Stat is a mean and a sample standard deviation (NaN for one value).
-type Stat = expstat.Stat
-
-// Comparison is a paired comparison of two conditions on one measure
-// across the seeds.
-type Comparison = expstat.Comparison
-
 // Measures lists the measures of the report, in its column order: the
 // multi-label measures, then the LDL measures against the targets, every
 // one on the data's hierarchy.
@@ -30,9 +22,9 @@ var Measures = text.Measures
 
 // Result is the outcome of Run.
 type Result struct {
-	Format  string          `json:"format"`
-	Config  Resolved        `json:"config"`
-	Machine expstat.Machine `json:"machine"`
+	Format  string         `json:"format"`
+	Config  Resolved       `json:"config"`
+	Machine report.Machine `json:"machine"`
 	// Trees describes the tree of every condition that has one, seed by
 	// seed.
 	Trees []TreeInfo `json:"trees"`
@@ -42,29 +34,22 @@ type Result struct {
 	// deviation across seeds of the per-seed test means; Best, per measure,
 	// the condition with the best mean; Comparisons, every condition
 	// against KL on every measure.
-	Table       map[string]map[string]Stat `json:"table"`
-	Best        map[string]string          `json:"best"`
-	Comparisons []Comparison               `json:"comparisons"`
+	Table       map[string]map[string]report.Stat `json:"table"`
+	Best        map[string]string                 `json:"best"`
+	Comparisons []report.Comparison               `json:"comparisons"`
 	// Seconds is the wall-clock time of the Run call; TrainSeconds the
 	// training time summed over every run, those kept included.
-	Seconds      Float `json:"seconds"`
-	TrainSeconds Float `json:"train_seconds"`
-	Kept         int   `json:"kept"`
+	Seconds      report.Float `json:"seconds"`
+	TrainSeconds report.Float `json:"train_seconds"`
+	Kept         int          `json:"kept"`
 }
 
 // values returns the per-seed test means of measure name for condition
 // id, indexed by seed − 1 (NaN where the run is missing).
 func (r *Result) values(id, name string) []float64 {
-	v := make([]float64, r.Config.Settings.Seeds)
-	for i := range v {
-		v[i] = math.NaN()
-	}
-	for _, run := range r.Runs {
-		if run.Condition == id && run.Seed >= 1 && run.Seed <= len(v) {
-			v[run.Seed-1] = float64(run.Measures[name])
-		}
-	}
-	return v
+	return report.SeedValues(r.Config.Settings.Seeds, r.Runs, func(run *CondRun) (int, float64, bool) {
+		return run.Seed, float64(run.Measures[name]), run.Condition == id
+	})
 }
 
 func (r *Result) summarize() {
@@ -72,18 +57,13 @@ func (r *Result) summarize() {
 	for _, run := range r.Runs {
 		r.TrainSeconds += run.Seconds
 	}
-	sum := expstat.Summarize(r.Config.Conditions, Measures, r.values, expstat.LowerIsBetter, KL)
+	sum := report.Summarize(r.Config.Conditions, Measures, r.values, report.LowerIsBetter, KL)
 	r.Table, r.Best, r.Comparisons = sum.Table, sum.Best, sum.Comparisons
 }
 
 // WriteJSON writes r as indented JSON.
 func (r *Result) WriteJSON(w io.Writer) error {
-	b, err := json.MarshalIndent(r, "", " ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return report.WriteJSON(w, r)
 }
 
 // Report file names written by WriteFiles; plots without extension.
@@ -100,7 +80,7 @@ var plotted = []string{"pseudo_recall", "top_k_cost", "wasserstein"}
 // JSONFile and the plots as PNG and SVG, every file atomically. It returns
 // the names of the files written, relative to dir.
 func (r *Result) WriteFiles(dir string) ([]string, error) {
-	return expstat.WriteReport(dir, JSONFile, r.WriteJSON, MarkdownFile, r.Markdown(), r.Figures())
+	return report.WriteReport(dir, JSONFile, r.WriteJSON, MarkdownFile, r.Markdown(), r.Figures())
 }
 
 // Figures returns the plots by file name without extension: pseudo-recall,
@@ -123,11 +103,11 @@ func (r *Result) Figures() map[string]*plotutil.Figure {
 			g.Std = append(g.Std, sd)
 		}
 		dir := "lower is better"
-		if !expstat.LowerIsBetter(name) {
+		if !report.LowerIsBetter(name) {
 			dir = "higher is better"
 		}
-		figs[MeasurePlot+name] = plotutil.ErrorBars(expstat.MeasureLabel(name, r.Config.Settings.K)+" on the given tree (mean ± sd across seeds)",
-			expstat.MeasureLabel(name, r.Config.Settings.K)+" ("+dir+")", labels, []plotutil.Group{g})
+		figs[MeasurePlot+name] = plotutil.ErrorBars(report.MeasureLabel(name, r.Config.Settings.K)+" on the given tree (mean ± sd across seeds)",
+			report.MeasureLabel(name, r.Config.Settings.K)+" ("+dir+")", labels, []plotutil.Group{g})
 	}
 	return figs
 }
@@ -176,7 +156,7 @@ func (r *Result) Markdown() string {
 		p(" (%d kept from an earlier call)", r.Kept)
 	}
 	p("; wall-clock time of this call %s, training time of all runs %s, on %d CPUs (%s/%s, %s).\n\n",
-		expstat.Duration(float64(r.Seconds)), expstat.Duration(float64(r.TrainSeconds)), r.Machine.CPUs, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Go)
+		report.Duration(float64(r.Seconds)), report.Duration(float64(r.TrainSeconds)), r.Machine.CPUs, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Go)
 
 	if len(r.Trees) > 0 {
 		p("## The trees\n\n")
@@ -198,7 +178,7 @@ func (r *Result) Markdown() string {
 	for _, cols := range [][]string{Measures[:len(metric.MultiLabelNames)], Measures[len(metric.MultiLabelNames):]} {
 		p("| Condition |")
 		for _, name := range cols {
-			p(" %s %s |", expstat.MeasureLabel(name, s.K), expstat.Arrow(name))
+			p(" %s %s |", report.MeasureLabel(name, s.K), report.Arrow(name))
 		}
 		p("\n|---|")
 		for range cols {
@@ -208,7 +188,7 @@ func (r *Result) Markdown() string {
 		for _, id := range c.Conditions {
 			p("| %s |", Label(id))
 			for _, name := range cols {
-				v := expstat.Cell(r.Table[id][name])
+				v := report.Cell(r.Table[id][name])
 				if r.Best[name] == id {
 					v = "**" + v + "**"
 				}
@@ -228,14 +208,14 @@ func (r *Result) Markdown() string {
 			if cmp.Metric != "pseudo_recall" && cmp.Metric != "top_k_cost" && cmp.Metric != "roc_auc" && cmp.Metric != "wasserstein" {
 				continue
 			}
-			p("| %s | %s | %+.4f | %.2f | %.3g | %d of %d |\n", Label(cmp.B), expstat.MeasureLabel(cmp.Metric, s.K),
+			p("| %s | %s | %+.4f | %.2f | %.3g | %d of %d |\n", Label(cmp.B), report.MeasureLabel(cmp.Metric, s.K),
 				float64(cmp.MeanDiff), float64(cmp.T), float64(cmp.P), cmp.BBetter, cmp.N)
 		}
 		p("\nAll comparisons, on every measure, are in %s.\n\n", JSONFile)
 	}
 	p("## Plots\n\n")
 	for _, name := range plotted {
-		p("- `%s%s.png` / `.svg`: %s per condition, mean ± sd across seeds.\n", MeasurePlot, name, expstat.MeasureLabel(name, s.K))
+		p("- `%s%s.png` / `.svg`: %s per condition, mean ± sd across seeds.\n", MeasurePlot, name, report.MeasureLabel(name, s.K))
 	}
 	return b.String()
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/dataset"
 	"github.com/twl-ldl/twl/embedding"
-	"github.com/twl-ldl/twl/experiment/internal/expstat"
+	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/experiment/text"
 	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/loss"
@@ -28,9 +28,6 @@ import (
 	"github.com/twl-ldl/twl/tsw"
 	"github.com/twl-ldl/twl/vocab"
 )
-
-// Float is a float64 that JSON can hold whatever its value.
-type Float = expstat.Float
 
 // RunFormat identifies the JSON of a run file.
 const RunFormat = "twl-labeltrees-run/1"
@@ -84,19 +81,19 @@ type CondRun struct {
 	// Measures and MeasuresStd are the test measures (metric.MultiLabelNames
 	// and metric.Names) and their standard deviations over documents (over
 	// labels for roc_auc_macro; none for the micro roc_auc).
-	Measures    map[string]Float `json:"measures"`
-	MeasuresStd map[string]Float `json:"measures_std"`
-	TrainLoss   []Float          `json:"train_loss"`
-	ValLoss     []Float          `json:"val_loss"`
-	BestEpoch   int              `json:"best_epoch"`
+	Measures    map[string]report.Float `json:"measures"`
+	MeasuresStd map[string]report.Float `json:"measures_std"`
+	TrainLoss   []report.Float          `json:"train_loss"`
+	ValLoss     []report.Float          `json:"val_loss"`
+	BestEpoch   int                     `json:"best_epoch"`
 	// Docs are the training, validation and test documents; Vocab the
 	// words of the vocabulary; Tokens the training tokens per epoch.
-	Docs            [3]int `json:"documents"`
-	Vocab           int    `json:"vocab"`
-	Tokens          int    `json:"tokens"`
-	Seconds         Float  `json:"seconds"`
-	TokensPerSecond Float  `json:"tokens_per_second"`
-	Finished        string `json:"finished"` // RFC 3339
+	Docs            [3]int       `json:"documents"`
+	Vocab           int          `json:"vocab"`
+	Tokens          int          `json:"tokens"`
+	Seconds         report.Float `json:"seconds"`
+	TokensPerSecond report.Float `json:"tokens_per_second"`
+	Finished        string       `json:"finished"` // RFC 3339
 }
 
 // TreeInfo describes the tree of a condition on a seed.
@@ -108,11 +105,11 @@ type TreeInfo struct {
 	Nodes int    `json:"nodes"`
 	// Scale is the factor its edges were multiplied by so that the mean
 	// distance between two distinct labels is 2.
-	Scale Float `json:"scale"`
+	Scale report.Float `json:"scale"`
 	// Correlation is Pearson's correlation, over the pairs of distinct
 	// labels, of their distance in this tree with their distance in the
 	// data's hierarchy (NaN for the star, whose distances are all equal).
-	Correlation Float `json:"correlation"`
+	Correlation report.Float `json:"correlation"`
 }
 
 // Run trains every condition of cfg on every seed, scores the test
@@ -137,18 +134,19 @@ func Run(cfg Config) (*Result, error) {
 		return nil, err
 	}
 	r.Labels, r.SingleLabel = fl.names, fl.single
-	runDir, treeDir := "", ""
+	store, treeDir := runStore(report.RunDir(cfg.OutDir)), ""
+	if err := store.Open(); err != nil {
+		return nil, err
+	}
 	if cfg.OutDir != "" {
-		runDir, treeDir = filepath.Join(cfg.OutDir, "runs"), filepath.Join(cfg.OutDir, "trees")
-		for _, d := range []string{runDir, treeDir} {
-			if err := os.MkdirAll(d, 0o755); err != nil {
-				return nil, err
-			}
+		treeDir = filepath.Join(cfg.OutDir, "trees")
+		if err := os.MkdirAll(treeDir, 0o755); err != nil {
+			return nil, err
 		}
 	}
 	hier := cfg.Train.Tree
 	hierHash := hier.Hash()
-	dataHash := expstat.HashCorpora(cfg.Train, cfg.Test)
+	dataHash := report.HashCorpora(cfg.Train, cfg.Test)
 	hierDist := fl.distances(hier, fl.toTree)
 	labelEmb := cfg.LabelEmb
 	if labelEmb == nil {
@@ -165,19 +163,19 @@ func Run(cfg Config) (*Result, error) {
 	s.K = min(s.K, len(fl.names))
 	r.Settings.K = s.K
 	rs := RunSettings{Hidden: s.Hidden, Epochs: s.Epochs, Batch: s.Batch, LR: s.LR, MaxLen: s.MaxLen, MinCount: s.MinCount, K: s.K}
-	res := &Result{Format: ResultFormat, Config: r, Machine: expstat.ThisMachine()}
+	res := &Result{Format: ResultFormat, Config: r, Machine: report.ThisMachine()}
 
 	// First every seed's split, trees and run keys, and the runs kept: a
 	// tree that cannot be built (a label without training documents) or a
 	// run file of another experiment stops the call before any training
 	// and before any file is written.
 	type planned struct {
-		id, tag  string
-		l        loss.Loss
-		info     *builtTree
-		key      RunKey
-		path, ck string
-		kept     *CondRun
+		id, tag string
+		l       loss.Loss
+		info    *builtTree
+		key     RunKey
+		file    string // the condition in file names
+		kept    *CondRun
 	}
 	type seedPlan struct {
 		fit, val, test *corpus.Corpus
@@ -201,12 +199,9 @@ func Run(cfg Config) (*Result, error) {
 			if id == Names {
 				pl.key.LabelEmb = r.LabelEmbeddings.SHA256
 			}
-			if runDir != "" {
-				pl.path = filepath.Join(runDir, fmt.Sprintf("%s-seed%d.json", treeFileID(id), seed))
-				pl.ck = filepath.Join(runDir, fmt.Sprintf("%s-seed%d-%s.ckpt", treeFileID(id), seed, expstat.KeyHash(pl.key)))
-				if pl.kept, err = loadRun(pl.path, pl.key); err != nil {
-					return nil, err
-				}
+			pl.file = treeFileID(id)
+			if pl.kept, err = store.Load(pl.file, seed, pl.key); err != nil {
+				return nil, err
 			}
 			sp.runs = append(sp.runs, pl)
 		}
@@ -227,7 +222,7 @@ func Run(cfg Config) (*Result, error) {
 				res.Trees = append(res.Trees, info.TreeInfo)
 			}
 			if run := pl.kept; run != nil {
-				fmt.Fprintf(progress, "%s: kept from %s (finished %s)\n", tag, pl.path, run.Finished)
+				fmt.Fprintf(progress, "%s: kept from %s (finished %s)\n", tag, store.Path(pl.file, seed), run.Finished)
 				res.Runs = append(res.Runs, *run)
 				res.Kept++
 				continue
@@ -240,23 +235,21 @@ func Run(cfg Config) (*Result, error) {
 					seed, prep.NTrain, len(prep.Docs)-prep.NTrain, len(prep.test), len(fl.names), prep.Vocab.Len())
 			}
 			fmt.Fprintf(progress, "%s: training %d epochs\n", tag, s.Epochs)
-			run, err := prep.train(cfg.Context, pl.key, pl.l, pl.ck, hier, fl, &expstat.EpochFilter{W: progress, Prefix: "    ", Every: 1})
+			run, err := prep.train(cfg.Context, pl.key, pl.l, store.Checkpoint(pl.file, seed, pl.key), hier, fl, &report.EpochFilter{W: progress, Prefix: "    ", Every: 1})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", tag, err)
 			}
 			fmt.Fprintf(progress, "%s: done in %.0f s; test pseudo-recall %.4f, top-%d cost %.4f, wasserstein %.4f\n",
 				tag, float64(run.Seconds), float64(run.Measures["pseudo_recall"]), s.K,
 				float64(run.Measures["top_k_cost"]), float64(run.Measures["wasserstein"]))
-			if pl.path != "" {
-				if err := expstat.WriteRun(pl.path, run, pl.ck); err != nil {
-					return nil, err
-				}
+			if err := store.Save(pl.file, seed, pl.key, run); err != nil {
+				return nil, err
 			}
 			res.Runs = append(res.Runs, *run)
 		}
 	}
 	res.summarize()
-	res.Seconds = Float(time.Since(began).Seconds())
+	res.Seconds = report.Float(time.Since(began).Seconds())
 	return res, nil
 }
 
@@ -531,8 +524,8 @@ func (fl *flat) conditionLoss(id string, seed int, lambda float64, hier *tree.Tr
 	if err != nil {
 		return nil, nil, err
 	}
-	info := &builtTree{TreeInfo: TreeInfo{Condition: id, Seed: seed, Nodes: t.Len(), Scale: Float(scale),
-		Correlation: Float(correlation(d, hierDist))}, tree: t}
+	info := &builtTree{TreeInfo: TreeInfo{Condition: id, Seed: seed, Nodes: t.Len(), Scale: report.Float(scale),
+		Correlation: report.Float(correlation(d, hierDist))}, tree: t}
 	return loss.NewKLTSW(s, lambda), info, nil
 }
 
@@ -602,8 +595,8 @@ func (fl *flat) onTree(rows []float64, hier *tree.Tree) []float64 {
 // (the other nodes at −Inf, below every label) and measured by the
 // hierarchy's path lengths; the ROC-AUCs over the labels, since the other
 // nodes, never a document's label, would only add negatives ranked last.
-func (fl *flat) score(P, Y []float64, flatSets, treeSets [][]int, hier *tree.Tree, k int) (mean, std map[string]Float) {
-	mean, std = map[string]Float{}, map[string]Float{}
+func (fl *flat) score(P, Y []float64, flatSets, treeSets [][]int, hier *tree.Tree, k int) (mean, std map[string]report.Float) {
+	mean, std = map[string]report.Float{}, map[string]report.Float{}
 	PH, YH := fl.onTree(P, hier), fl.onTree(Y, hier)
 	SH := slices.Clone(PH)
 	isLabel := make([]bool, hier.Len())
@@ -626,14 +619,14 @@ func (fl *flat) score(P, Y []float64, flatSets, treeSets [][]int, hier *tree.Tre
 		if strings.HasPrefix(name, "roc_auc") {
 			ml = onLabels
 		}
-		mean[name] = Float(ml.Mean[name])
+		mean[name] = report.Float(ml.Mean[name])
 		if sd, ok := ml.Std[name]; ok {
-			std[name] = Float(sd)
+			std[name] = report.Float(sd)
 		}
 	}
 	for _, name := range metric.Names {
-		mean[name] = Float(ldl.Mean[name])
-		std[name] = Float(ldl.Std[name])
+		mean[name] = report.Float(ldl.Mean[name])
+		std[name] = report.Float(ldl.Std[name])
 	}
 	return mean, std
 }
@@ -652,28 +645,21 @@ func (p *prepared) train(ctx context.Context, key RunKey, l loss.Loss, checkpoin
 		e := min(s+256, len(p.test))
 		pred.PredictIDs(P[s*L:e*L], p.test[s:e])
 	}
-	run := &CondRun{Format: RunFormat, RunKey: key, Measures: map[string]Float{}, MeasuresStd: map[string]Float{},
+	run := &CondRun{Format: RunFormat, RunKey: key, Measures: map[string]report.Float{}, MeasuresStd: map[string]report.Float{},
 		BestEpoch: h.BestEpoch, Docs: [3]int{p.NTrain, len(p.Docs) - p.NTrain, len(p.test)}, Vocab: p.Vocab.Len(),
 		Tokens: p.Tokens, Finished: time.Now().UTC().Format(time.RFC3339)}
 	run.Measures, run.MeasuresStd = fl.score(P, p.testY, p.testFlat, p.testSets, hier, key.Settings.K)
-	run.TrainLoss, run.ValLoss, run.Seconds, run.TokensPerSecond = expstat.Curves(h, p.Tokens)
+	run.TrainLoss, run.ValLoss, run.Seconds, run.TokensPerSecond = report.Curves(h, p.Tokens)
 	return run, nil
 }
 
-// loadRun reads the run file path: nil and no error if there is none, an
-// error if it is corrupt or belongs to other settings.
-func loadRun(path string, key RunKey) (*CondRun, error) {
-	var run CondRun
-	found, err := expstat.ReadRun(path, &run)
-	switch {
-	case !found && err == nil:
-		return nil, nil
-	case err != nil || run.Format != RunFormat:
-		return nil, fmt.Errorf("%s: not a run file of twl's labeltrees experiment (%v); remove it to run again", path, err)
-	case run.RunKey != key:
-		return nil, expstat.OtherExperiment(path, run.RunKey, key)
-	case len(run.Measures) != len(metric.MultiLabelNames)+len(metric.Names) || len(run.TrainLoss) == 0:
-		return nil, fmt.Errorf("%s: incomplete run file; remove it to run again", path)
+// runStore returns the store of the run files in dir ("" keeps none).
+func runStore(dir string) *report.Store[RunKey, CondRun] {
+	return &report.Store[RunKey, CondRun]{
+		Dir: dir, Experiment: "labeltrees", Format: RunFormat,
+		Header: func(run *CondRun) (string, RunKey) { return run.Format, run.RunKey },
+		Complete: func(run *CondRun) bool {
+			return len(run.Measures) == len(metric.MultiLabelNames)+len(metric.Names) && len(run.TrainLoss) > 0
+		},
 	}
-	return &run, nil
 }

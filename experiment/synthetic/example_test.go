@@ -6,19 +6,6 @@ import (
 	"github.com/twl-ldl/twl/experiment/synthetic"
 )
 
-// A paired comparison of two losses on one metric across four seeds:
-// B is higher than A on every seed, which for a distance (lower is
-// better) means A won every time.
-func ExamplePairedT() {
-	a := []float64{1, 2, 3, 4}         // loss A, seeds 1 … 4
-	b := []float64{1.5, 2.1, 3.9, 4.2} // loss B, same seeds
-	c := synthetic.PairedT(a, b, true)
-	fmt.Printf("mean B − A = %.3f, t = %.3f, p = %.4f; B better on %d of %d seeds\n",
-		float64(c.MeanDiff), float64(c.T), float64(c.P), c.BBetter, c.N)
-	// Output:
-	// mean B − A = 0.425, t = 2.365, p = 0.0989; B better on 0 of 4 seeds
-}
-
 // A tiny run of the experiment: two losses, two seeds, two epochs.
 func ExampleRun() {
 	res, err := synthetic.Run(synthetic.Config{

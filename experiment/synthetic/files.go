@@ -3,7 +3,7 @@ package synthetic
 import (
 	"math"
 
-	"github.com/twl-ldl/twl/experiment/internal/expstat"
+	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/internal/plotutil"
 	"github.com/twl-ldl/twl/metric"
 )
@@ -19,7 +19,7 @@ const (
 // MetricsPlot+name for every metric), every file atomically. It returns
 // the names of the files written, relative to dir.
 func (r *Result) WriteFiles(dir string) ([]string, error) {
-	return expstat.WriteReport(dir, JSONFile, r.WriteJSON, MarkdownFile, r.Markdown(), r.Figures())
+	return report.WriteReport(dir, JSONFile, r.WriteJSON, MarkdownFile, r.Markdown(), r.Figures())
 }
 
 // Figures returns the plots of the report by file name without
@@ -31,13 +31,13 @@ func (r *Result) Figures() map[string]*plotutil.Figure {
 	figs := map[string]*plotutil.Figure{}
 	var series []plotutil.Series
 	for _, id := range r.Config.Losses {
-		var curves [][]Float
+		var curves [][]report.Float
 		for _, run := range r.Runs {
 			if run.Loss == id {
 				curves = append(curves, run.TrainLoss)
 			}
 		}
-		series = append(series, expstat.MeanCurve(LossLabel(id), curves))
+		series = append(series, report.MeanCurve(LossLabel(id), curves))
 	}
 	figs[CurvesPlot] = plotutil.Curves("Training loss (mean over seeds)", "epoch", "training loss", true, series)
 

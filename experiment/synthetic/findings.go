@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/twl-ldl/twl/metric"
+
+	"github.com/twl-ldl/twl/experiment/report"
 )
 
 // Finding is one qualitative claim of the paper about Table 1 and whether
@@ -16,8 +18,8 @@ type Finding struct {
 	// Test is the paired comparison that decides the claim: the winner of
 	// the metric against the runner-up for a claim that a loss is best,
 	// KL + TW against the best of the others for the Chebyshev claim.
-	Test   Comparison `json:"test"`
-	Detail string     `json:"detail"` // the ranking of the losses on the metric
+	Test   report.Comparison `json:"test"`
+	Detail string            `json:"detail"` // the ranking of the losses on the metric
 	// Verdict is "yes" or "no", followed by "(not significant)" when the
 	// deciding comparison has p ≥ 0.05 (or is undefined).
 	Verdict string `json:"verdict"`
@@ -64,8 +66,8 @@ func (r *Result) findings() []Finding {
 		return metricLabel[name] + ": " + strings.Join(parts, sep)
 	}
 	// test compares b against a on metric name.
-	test := func(a, b, name string) Comparison {
-		c := PairedT(r.values(a, name), r.values(b, name), metric.LowerIsBetter(name))
+	test := func(a, b, name string) report.Comparison {
+		c := report.PairedT(r.values(a, name), r.values(b, name), metric.LowerIsBetter(name))
 		c.A, c.B, c.Metric = a, b, name
 		return c
 	}

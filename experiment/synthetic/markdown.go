@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/twl-ldl/twl/metric"
+
+	"github.com/twl-ldl/twl/experiment/report"
 )
 
 // columnLabel heads the columns of Table 1, as the paper does.
@@ -22,7 +24,7 @@ const (
 )
 
 // cell formats mean ± std with 3 decimals, as Table 1 does.
-func cell(s Stat) string {
+func cell(s report.Stat) string {
 	m, sd := float64(s.Mean), float64(s.Std)
 	switch {
 	case math.IsNaN(m) || math.IsInf(m, 0):
@@ -80,7 +82,7 @@ func (r *Result) Markdown() string {
 	p("\n")
 	paperBest := map[string]string{}
 	for _, name := range metric.Names {
-		paperBest[name] = bestOf(LossIDs, name, func(id string) float64 { return float64(PaperTable[id][name].Mean) })
+		paperBest[name] = report.Best(LossIDs, metric.LowerIsBetter(name), func(id string) float64 { return float64(PaperTable[id][name].Mean) })
 	}
 	for _, id := range r.Config.Losses {
 		p("| %s | twl |", LossLabel(id))

@@ -2,16 +2,12 @@ package synthetic
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/twl-ldl/twl/experiment/internal/expstat"
+	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/optim"
@@ -46,17 +42,25 @@ type LossRun struct {
 	RunKey
 	// Metrics and MetricsStd are the mean and the sample standard deviation
 	// over the test samples of every metric of metric.Names.
-	Metrics    map[string]Float `json:"metrics"`
-	MetricsStd map[string]Float `json:"metrics_std"`
+	Metrics    map[string]report.Float `json:"metrics"`
+	MetricsStd map[string]report.Float `json:"metrics_std"`
 	// TrainLoss is the mean training loss of every epoch.
-	TrainLoss []Float `json:"train_loss"`
+	TrainLoss []report.Float `json:"train_loss"`
 	// Seconds is the training time (every epoch, resumed parts included).
-	Seconds  Float  `json:"seconds"`
-	Finished string `json:"finished"` // RFC 3339
+	Seconds  report.Float `json:"seconds"`
+	Finished string       `json:"finished"` // RFC 3339
 }
 
-// file returns the name of the run file of (loss, seed).
-func runFile(loss string, seed int) string { return fmt.Sprintf("%s-seed%d.json", loss, seed) }
+// runStore returns the store of the run files in dir ("" keeps none).
+func runStore(dir string) *report.Store[RunKey, LossRun] {
+	return &report.Store[RunKey, LossRun]{
+		Dir: dir, Experiment: "synthetic", Format: RunFormat,
+		Header: func(run *LossRun) (string, RunKey) { return run.Format, run.RunKey },
+		Complete: func(run *LossRun) bool {
+			return len(run.Metrics) == len(metric.Names) && len(run.TrainLoss) > 0
+		},
+	}
+}
 
 // Run trains every loss of cfg on every seed, scores the test set, and
 // summarizes the runs. With cfg.OutDir, finished runs found there are kept
@@ -77,16 +81,13 @@ func Run(cfg Config) (*Result, error) {
 	if every == 0 {
 		every = 10
 	}
-	runDir := ""
-	if cfg.OutDir != "" {
-		runDir = filepath.Join(cfg.OutDir, "runs")
-		if err := os.MkdirAll(runDir, 0o755); err != nil {
-			return nil, err
-		}
+	store := runStore(report.RunDir(cfg.OutDir))
+	if err := store.Open(); err != nil {
+		return nil, err
 	}
 	s := r.Settings
 	res := &Result{Format: ResultFormat, Config: r, Differences: r.Differences()}
-	res.Machine = expstat.ThisMachine()
+	res.Machine = report.ThisMachine()
 
 	datas := map[uint64]*experimentData{}
 	getData := func(seed uint64) (*experimentData, error) {
@@ -117,39 +118,29 @@ func Run(cfg Config) (*Result, error) {
 			key := RunKey{Loss: id, Seed: seed, Nodes: s.Nodes, Train: s.Train, Test: s.Test,
 				Epochs: s.Epochs, Batch: s.Batch, LR: s.LR, Data: r.Data, DataSeed: dataSeed}
 			tag := fmt.Sprintf("[%d/%d] %s seed %d", done, total, id, seed)
-			path := ""
-			if runDir != "" {
-				path = filepath.Join(runDir, runFile(id, seed))
-				run, err := loadRun(path, key)
-				if err != nil {
-					return nil, err
-				}
-				if run != nil {
-					fmt.Fprintf(progress, "%s: kept from %s (finished %s)\n", tag, path, run.Finished)
-					res.Runs = append(res.Runs, *run)
-					res.Kept++
-					continue
-				}
+			run, err := store.Load(id, seed, key)
+			if err != nil {
+				return nil, err
+			}
+			if run != nil {
+				fmt.Fprintf(progress, "%s: kept from %s (finished %s)\n", tag, store.Path(id, seed), run.Finished)
+				res.Runs = append(res.Runs, *run)
+				res.Kept++
+				continue
 			}
 			d, err := getData(dataSeed)
 			if err != nil {
 				return nil, err
 			}
 			fmt.Fprintf(progress, "%s: training %d epochs\n", tag, s.Epochs)
-			ck := ""
-			if runDir != "" {
-				ck = filepath.Join(runDir, fmt.Sprintf("%s-seed%d-%s.ckpt", id, seed, key.hash()))
-			}
-			run, err := trainRun(cfg.Context, d, key, ck, every, &expstat.EpochFilter{W: progress, Prefix: "    ", Every: max(1, s.Epochs/5)})
+			run, err = trainRun(cfg.Context, d, key, store.Checkpoint(id, seed, key), every, &report.EpochFilter{W: progress, Prefix: "    ", Every: max(1, s.Epochs/5)})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", tag, err)
 			}
 			fmt.Fprintf(progress, "%s: done in %.1f s; test wasserstein %.4g, kl %.4g, chebyshev %.4g\n",
 				tag, float64(run.Seconds), float64(run.Metrics["wasserstein"]), float64(run.Metrics["kl"]), float64(run.Metrics["chebyshev"]))
-			if path != "" {
-				if err := expstat.WriteRun(path, run, ck); err != nil {
-					return nil, err
-				}
+			if err := store.Save(id, seed, key, run); err != nil {
+				return nil, err
 			}
 			res.Runs = append(res.Runs, *run)
 		}
@@ -167,7 +158,7 @@ func Run(cfg Config) (*Result, error) {
 	res.TrainData = synth.Summarize(d.TrainInfo)
 	res.TestData = synth.Summarize(d.TestInfo)
 	res.summarize()
-	res.Seconds = Float(time.Since(began).Seconds())
+	res.Seconds = report.Float(time.Since(began).Seconds())
 	return res, nil
 }
 
@@ -199,41 +190,15 @@ func trainRun(ctx context.Context, d *experimentData, key RunKey, checkpoint str
 	P := make([]float64, te.Len()*L)
 	m.Predict(P, te.X.RawMatrix().Data)
 	ev := metric.NewEvaluator(d.Tree, nil).Evaluate(P, te.Y.RawMatrix().Data)
-	run := &LossRun{Format: RunFormat, RunKey: key, Metrics: map[string]Float{}, MetricsStd: map[string]Float{},
+	run := &LossRun{Format: RunFormat, RunKey: key, Metrics: map[string]report.Float{}, MetricsStd: map[string]report.Float{},
 		Finished: time.Now().UTC().Format(time.RFC3339)}
 	for _, name := range metric.Names {
-		run.Metrics[name] = Float(ev.Mean[name])
-		run.MetricsStd[name] = Float(ev.Std[name])
+		run.Metrics[name] = report.Float(ev.Mean[name])
+		run.MetricsStd[name] = report.Float(ev.Std[name])
 	}
 	for _, e := range h.Epochs {
-		run.TrainLoss = append(run.TrainLoss, Float(e.TrainLoss))
-		run.Seconds += Float(e.Seconds)
+		run.TrainLoss = append(run.TrainLoss, report.Float(e.TrainLoss))
+		run.Seconds += report.Float(e.Seconds)
 	}
 	return run, nil
-}
-
-// loadRun reads the run file path. It returns nil and no error if there is
-// none, and an error if it is corrupt or belongs to other settings.
-func loadRun(path string, key RunKey) (*LossRun, error) {
-	var run LossRun
-	found, err := expstat.ReadRun(path, &run)
-	switch {
-	case !found && err == nil:
-		return nil, nil
-	case err != nil || run.Format != RunFormat:
-		return nil, fmt.Errorf("%s: not a run file of twl's synthetic experiment (%v); remove it to run again", path, err)
-	case run.RunKey != key:
-		return nil, expstat.OtherExperiment(path, run.RunKey, key)
-	case len(run.Metrics) != len(metric.Names) || len(run.TrainLoss) == 0:
-		return nil, fmt.Errorf("%s: incomplete run file; remove it to run again", path)
-	}
-	return &run, nil
-}
-
-// hash returns 8 hex digits identifying the key, for checkpoint names.
-func (k RunKey) hash() string {
-	b, _ := json.Marshal(k)
-	h := fnv.New32a()
-	h.Write(b)
-	return fmt.Sprintf("%08x", h.Sum32())
 }

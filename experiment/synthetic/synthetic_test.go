@@ -14,6 +14,8 @@ import (
 
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/synth"
+
+	"github.com/twl-ldl/twl/experiment/report"
 )
 
 // tiny is a protocol small enough for tests: 30 nodes, 40 samples, 2
@@ -115,7 +117,7 @@ func TestResume(t *testing.T) {
 	if strings.Contains(first.String(), "kept") || !strings.Contains(first.String(), "training 2 epochs") {
 		t.Errorf("first run's progress:\n%s", first.String())
 	}
-	path := filepath.Join(dir, "runs", runFile("kl+tw", 2))
+	path := filepath.Join(dir, "runs", "kl+tw-seed2.json")
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +152,7 @@ func TestResume(t *testing.T) {
 		t.Errorf("other epochs: %v", err)
 	}
 	// A corrupt run file.
-	os.WriteFile(filepath.Join(dir, "runs", runFile("kl", 1)), []byte("{"), 0o644)
+	os.WriteFile(filepath.Join(dir, "runs", "kl-seed1.json"), []byte("{"), 0o644)
 	cfg.Epochs = 2
 	if _, err := Run(cfg); err == nil || !strings.Contains(err.Error(), "remove it") {
 		t.Errorf("corrupt file: %v", err)
@@ -179,7 +181,7 @@ func TestResumeCheckpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ck := filepath.Join(dir2, "runs", "kl+tw-seed1-"+key.hash()+".ckpt")
+	ck := filepath.Join(dir2, "runs", "kl+tw-seed1-"+report.KeyHash(key)+".ckpt")
 	os.MkdirAll(filepath.Dir(ck), 0o755)
 	half := key
 	half.Epochs = 2
@@ -207,7 +209,7 @@ func TestPairedT(t *testing.T) {
 	// Student's t CDF for ν = 3), both evaluated with bc -l.
 	a := []float64{1, 2, 3, 4}
 	b := []float64{1.5, 2.1, 3.9, 4.2}
-	c := PairedT(a, b, true)
+	c := report.PairedT(a, b, true)
 	for _, tc := range []struct {
 		name      string
 		got, want float64
@@ -225,17 +227,17 @@ func TestPairedT(t *testing.T) {
 	if c.ABetter != 4 || c.BBetter != 0 || c.N != 4 {
 		t.Errorf("counts %+v", c)
 	}
-	if c := PairedT(a, b, false); c.BBetter != 4 {
+	if c := report.PairedT(a, b, false); c.BBetter != 4 {
 		t.Errorf("higher is better: %+v", c)
 	}
 	// Degenerate cases.
-	if c := PairedT(a, a, true); !math.IsNaN(float64(c.T)) || c.P != 1 || c.Ties != 4 {
+	if c := report.PairedT(a, a, true); !math.IsNaN(float64(c.T)) || c.P != 1 || c.Ties != 4 {
 		t.Errorf("equal: %+v", c)
 	}
-	if c := PairedT(a, []float64{2, 3, 4, 5}, true); !math.IsInf(float64(c.T), 1) || c.P != 0 {
+	if c := report.PairedT(a, []float64{2, 3, 4, 5}, true); !math.IsInf(float64(c.T), 1) || c.P != 0 {
 		t.Errorf("constant difference: %+v", c)
 	}
-	if c := PairedT([]float64{1}, []float64{2}, true); !math.IsNaN(float64(c.P)) || c.MeanDiff != 1 {
+	if c := report.PairedT([]float64{1}, []float64{2}, true); !math.IsNaN(float64(c.P)) || c.MeanDiff != 1 {
 		t.Errorf("one seed: %+v", c)
 	}
 }
@@ -294,12 +296,12 @@ func TestConfigErrors(t *testing.T) {
 }
 
 func TestFloatJSON(t *testing.T) {
-	in := []Float{1.5, Float(math.NaN()), Float(math.Inf(1)), Float(math.Inf(-1)), 0}
+	in := []report.Float{1.5, report.Float(math.NaN()), report.Float(math.Inf(1)), report.Float(math.Inf(-1)), 0}
 	b, err := json.Marshal(in)
 	if err != nil || string(b) != `[1.5,"NaN","+Inf","-Inf",0]` {
 		t.Fatalf("%s %v", b, err)
 	}
-	var out []Float
+	var out []report.Float
 	if err := json.Unmarshal(b, &out); err != nil || !math.IsNaN(float64(out[1])) || out[2] != in[2] || out[0] != 1.5 {
 		t.Errorf("%v %v", out, err)
 	}
@@ -313,7 +315,7 @@ func FuzzFloatJSON(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		var v Float
+		var v report.Float
 		if err := json.Unmarshal([]byte(s), &v); err != nil {
 			return
 		}
@@ -321,7 +323,7 @@ func FuzzFloatJSON(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q read as %v, which does not marshal: %v", s, v, err)
 		}
-		var w Float
+		var w report.Float
 		if err := json.Unmarshal(b, &w); err != nil || math.Float64bits(float64(w)) != math.Float64bits(float64(v)) &&
 			!(math.IsNaN(float64(v)) && math.IsNaN(float64(w))) {
 			t.Fatalf("%q → %v → %s → %v (%v)", s, v, b, w, err)

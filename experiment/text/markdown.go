@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/twl-ldl/twl/experiment/internal/expstat"
+	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/loss"
 )
 
 // PaperTable is Table 2 of the paper, on BlurbGenreCollection-EN: per loss
 // the mean and standard deviation over its 10 seeds of pseudo-recall,
 // top-5 cost and ROC-AUC, as printed.
-var PaperTable = map[string]map[string]Stat{
+var PaperTable = map[string]map[string]report.Stat{
 	"kl":       paperRow(.679, .008, 1.013, .015, .971, .001),
 	"kl+0.5w1": paperRow(.675, .008, 1.009, .013, .970, .002),
 	"kl+w1":    paperRow(.678, .004, 1.008, .018, .970, .001),
@@ -19,10 +19,10 @@ var PaperTable = map[string]map[string]Stat{
 	"kl+tw":    paperRow(.678, .009, .991, .017, .970, .001),
 }
 
-func paperRow(v ...float64) map[string]Stat {
-	row := map[string]Stat{}
+func paperRow(v ...float64) map[string]report.Stat {
+	row := map[string]report.Stat{}
 	for i, n := range []string{"pseudo_recall", "top_k_cost", "roc_auc"} {
-		row[n] = Stat{Mean: Float(v[2*i]), Std: Float(v[2*i+1])}
+		row[n] = report.Stat{Mean: report.Float(v[2*i]), Std: report.Float(v[2*i+1])}
 	}
 	return row
 }
@@ -88,9 +88,9 @@ func (r *Result) Markdown() string {
 	if r.Kept > 0 {
 		p(", %d kept from an earlier call", r.Kept)
 	}
-	p("); wall-clock time of this call %s, training time of all runs %s", expstat.Duration(float64(r.Seconds)), expstat.Duration(float64(r.TrainSeconds)))
+	p("); wall-clock time of this call %s, training time of all runs %s", report.Duration(float64(r.Seconds)), report.Duration(float64(r.TrainSeconds)))
 	if len(r.Runs) > 0 {
-		p(" (%s per run", expstat.Duration(float64(r.TrainSeconds)/float64(len(r.Runs))))
+		p(" (%s per run", report.Duration(float64(r.TrainSeconds)/float64(len(r.Runs))))
 		if n > 0 {
 			p(", %.0f training tokens/s", tps/n)
 		}
@@ -99,7 +99,7 @@ func (r *Result) Markdown() string {
 	p(", on %d CPUs (GOMAXPROCS %d, %s/%s, %s).\n\n", r.Machine.CPUs, r.Machine.GOMAXPROCS, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Go)
 	if e := r.PaperEstimate; e != nil {
 		p("**The paper's protocol** (hidden %d, documents cut at %d tokens, %d epochs, %d seeds × 5 losses) would take about %s per epoch, %s per run and %s in all on these data on this machine: ",
-			Paper.Hidden, Paper.MaxLen, Paper.Epochs, Paper.Seeds, expstat.Duration(float64(e.EpochSeconds)), expstat.Duration(float64(e.RunSeconds)), expstat.Duration(float64(e.AllSeconds)))
+			Paper.Hidden, Paper.MaxLen, Paper.Epochs, Paper.Seeds, report.Duration(float64(e.EpochSeconds)), report.Duration(float64(e.RunSeconds)), report.Duration(float64(e.AllSeconds)))
 		p("an estimate from %d training and %d validation tokens per epoch (seed 1's split) and %.0f training tokens/s, measured now on the paper's model (validation counted as a third of training, forward only).\n\n",
 			e.TrainTokens, e.ValTokens, float64(e.TokensPerSecond))
 	} else if c.Protocol == ProtocolPaper {
@@ -112,13 +112,13 @@ func (r *Result) Markdown() string {
 	head := []string{"pseudo_recall", "top_k_cost", "roc_auc"}
 	p("| Loss | |")
 	for _, name := range head {
-		p(" %s %s |", expstat.MeasureLabel(name, s.K), expstat.Arrow(name))
+		p(" %s %s |", report.MeasureLabel(name, s.K), report.Arrow(name))
 	}
 	p("\n|---|---|---:|---:|---:|\n")
 	for _, id := range c.Losses {
 		p("| %s | twl |", loss.PaperLabel(id))
 		for _, name := range head {
-			v := expstat.Cell(r.Table[id][name])
+			v := report.Cell(r.Table[id][name])
 			if r.Best[name] == id {
 				v = "**" + v + "**"
 			}
@@ -126,7 +126,7 @@ func (r *Result) Markdown() string {
 		}
 		p("\n| | paper |")
 		for _, name := range head {
-			p(" %s |", expstat.Cell(PaperTable[id][name]))
+			p(" %s |", report.Cell(PaperTable[id][name]))
 		}
 		p("\n")
 	}
@@ -136,7 +136,7 @@ func (r *Result) Markdown() string {
 	rest := Measures[3:]
 	p("| Loss |")
 	for _, name := range rest {
-		p(" %s %s |", expstat.MeasureLabel(name, s.K), expstat.Arrow(name))
+		p(" %s %s |", report.MeasureLabel(name, s.K), report.Arrow(name))
 	}
 	p("\n|---|")
 	for range rest {
@@ -146,7 +146,7 @@ func (r *Result) Markdown() string {
 	for _, id := range c.Losses {
 		p("| %s |", loss.PaperLabel(id))
 		for _, name := range rest {
-			v := expstat.Cell(r.Table[id][name])
+			v := report.Cell(r.Table[id][name])
 			if r.Best[name] == id {
 				v = "**" + v + "**"
 			}
@@ -164,7 +164,7 @@ func (r *Result) Markdown() string {
 			if cmp.Metric != "pseudo_recall" && cmp.Metric != "top_k_cost" && cmp.Metric != "roc_auc" && cmp.Metric != "wasserstein" {
 				continue
 			}
-			p("| %s | %s | %+.4f | %.2f | %.3g | %d of %d |\n", loss.PaperLabel(cmp.B), expstat.MeasureLabel(cmp.Metric, s.K),
+			p("| %s | %s | %+.4f | %.2f | %.3g | %d of %d |\n", loss.PaperLabel(cmp.B), report.MeasureLabel(cmp.Metric, s.K),
 				float64(cmp.MeanDiff), float64(cmp.T), float64(cmp.P), cmp.BBetter, cmp.N)
 		}
 		p("\nAll comparisons, on every measure, are in %s.\n\n", JSONFile)
@@ -173,7 +173,7 @@ func (r *Result) Markdown() string {
 	p("## Plots\n\n")
 	p("- `%s.png` / `.svg`: validation loss per epoch, mean over seeds.\n", CurvesPlot)
 	for _, name := range []string{"pseudo_recall", "top_k_cost", "roc_auc", "wasserstein"} {
-		p("- `%s%s.png` / `.svg`: %s per loss, mean ± sd across seeds.\n", MeasurePlot, name, expstat.MeasureLabel(name, s.K))
+		p("- `%s%s.png` / `.svg`: %s per loss, mean ± sd across seeds.\n", MeasurePlot, name, report.MeasureLabel(name, s.K))
 	}
 	return b.String()
 }

@@ -1,11 +1,10 @@
 package text
 
 import (
-	"encoding/json"
 	"io"
 	"math"
 
-	"github.com/twl-ldl/twl/experiment/internal/expstat"
+	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/internal/plotutil"
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/metric"
@@ -14,13 +13,6 @@ import (
 // ResultFormat identifies the JSON that Result.WriteJSON writes.
 const ResultFormat = "twl-text/1"
 
-// Stat is a mean and a sample standard deviation (NaN for one value).
-type Stat = expstat.Stat
-
-// Comparison is a paired comparison of two losses on one measure across
-// the seeds.
-type Comparison = expstat.Comparison
-
 // Measures lists the measures of the report, in its column order: the
 // multi-label measures of Table 2, then the LDL measures against the
 // targets.
@@ -28,24 +20,24 @@ var Measures = append(append([]string(nil), metric.MultiLabelNames...), metric.N
 
 // Result is the outcome of Run.
 type Result struct {
-	Format      string          `json:"format"`
-	Config      Resolved        `json:"config"`
-	Differences []string        `json:"differences_from_paper"`
-	Machine     expstat.Machine `json:"machine"`
+	Format      string         `json:"format"`
+	Config      Resolved       `json:"config"`
+	Differences []string       `json:"differences_from_paper"`
+	Machine     report.Machine `json:"machine"`
 	// Runs are every (loss, seed) run, seed by seed.
 	Runs []LossRun `json:"runs"`
 	// Table is, per loss and measure, the mean and sample standard
 	// deviation across seeds of the per-seed test means.
-	Table map[string]map[string]Stat `json:"table"`
+	Table map[string]map[string]report.Stat `json:"table"`
 	// Best is, per measure, the loss with the best mean.
 	Best map[string]string `json:"best"`
 	// Comparisons compare every loss with KL on every measure.
-	Comparisons []Comparison `json:"comparisons"`
+	Comparisons []report.Comparison `json:"comparisons"`
 	// Seconds is the wall-clock time of the Run call; TrainSeconds the
 	// training time summed over every run, those kept included.
-	Seconds      Float `json:"seconds"`
-	TrainSeconds Float `json:"train_seconds"`
-	Kept         int   `json:"kept"`
+	Seconds      report.Float `json:"seconds"`
+	TrainSeconds report.Float `json:"train_seconds"`
+	Kept         int          `json:"kept"`
 	// PaperEstimate, when not nil, estimates the time of the paper's
 	// protocol on these data (Config.EstimatePaper).
 	PaperEstimate *Estimate `json:"paper_estimate,omitempty"`
@@ -57,31 +49,24 @@ type Result struct {
 type Estimate struct {
 	// TokensPerSecond is the measured training throughput of the paper's
 	// model (hidden 200, batches of 100 documents of 200 tokens).
-	TokensPerSecond Float `json:"tokens_per_second"`
+	TokensPerSecond report.Float `json:"tokens_per_second"`
 	// TrainTokens and ValTokens are the tokens of an epoch of seed 1's
 	// split, documents cut at 200 tokens.
 	TrainTokens int `json:"train_tokens"`
 	ValTokens   int `json:"val_tokens"`
 	// EpochSeconds counts a validation token as a third of a training one
 	// (forward only); RunSeconds is 100 epochs, AllSeconds 50 runs.
-	EpochSeconds Float `json:"epoch_seconds"`
-	RunSeconds   Float `json:"run_seconds"`
-	AllSeconds   Float `json:"all_seconds"`
+	EpochSeconds report.Float `json:"epoch_seconds"`
+	RunSeconds   report.Float `json:"run_seconds"`
+	AllSeconds   report.Float `json:"all_seconds"`
 }
 
 // values returns the per-seed test means of measure name for loss id,
 // indexed by seed − 1 (NaN where the run is missing).
 func (r *Result) values(id, name string) []float64 {
-	v := make([]float64, r.Config.Settings.Seeds)
-	for i := range v {
-		v[i] = math.NaN()
-	}
-	for _, run := range r.Runs {
-		if run.Loss == id && run.Seed >= 1 && run.Seed <= len(v) {
-			v[run.Seed-1] = float64(run.Measures[name])
-		}
-	}
-	return v
+	return report.SeedValues(r.Config.Settings.Seeds, r.Runs, func(run *LossRun) (int, float64, bool) {
+		return run.Seed, float64(run.Measures[name]), run.Loss == id
+	})
 }
 
 // summarize fills Table, Best, Comparisons and TrainSeconds from Runs.
@@ -90,18 +75,13 @@ func (r *Result) summarize() {
 	for _, run := range r.Runs {
 		r.TrainSeconds += run.Seconds
 	}
-	sum := expstat.Summarize(r.Config.Losses, Measures, r.values, expstat.LowerIsBetter, "kl")
+	sum := report.Summarize(r.Config.Losses, Measures, r.values, report.LowerIsBetter, "kl")
 	r.Table, r.Best, r.Comparisons = sum.Table, sum.Best, sum.Comparisons
 }
 
 // WriteJSON writes r as indented JSON.
 func (r *Result) WriteJSON(w io.Writer) error {
-	b, err := json.MarshalIndent(r, "", " ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return report.WriteJSON(w, r)
 }
 
 // Report file names written by WriteFiles; plots without extension.
@@ -116,7 +96,7 @@ const (
 // JSONFile and the plots as PNG and SVG, every file atomically. It returns
 // the names of the files written, relative to dir.
 func (r *Result) WriteFiles(dir string) ([]string, error) {
-	return expstat.WriteReport(dir, JSONFile, r.WriteJSON, MarkdownFile, r.Markdown(), r.Figures())
+	return report.WriteReport(dir, JSONFile, r.WriteJSON, MarkdownFile, r.Markdown(), r.Figures())
 }
 
 // Figures returns the plots by file name without extension: the mean
@@ -126,13 +106,13 @@ func (r *Result) Figures() map[string]*plotutil.Figure {
 	figs := map[string]*plotutil.Figure{}
 	var series []plotutil.Series
 	for _, id := range r.Config.Losses {
-		var curves [][]Float
+		var curves [][]report.Float
 		for _, run := range r.Runs {
 			if run.Loss == id {
 				curves = append(curves, run.ValLoss)
 			}
 		}
-		series = append(series, expstat.MeanCurve(loss.PaperLabel(id), curves))
+		series = append(series, report.MeanCurve(loss.PaperLabel(id), curves))
 	}
 	figs[CurvesPlot] = plotutil.Curves("Validation loss (mean over seeds)", "epoch", "validation loss", false, series)
 	labels := make([]string, len(r.Config.Losses))
@@ -151,11 +131,11 @@ func (r *Result) Figures() map[string]*plotutil.Figure {
 			g.Std = append(g.Std, sd)
 		}
 		dir := "lower is better"
-		if !expstat.LowerIsBetter(name) {
+		if !report.LowerIsBetter(name) {
 			dir = "higher is better"
 		}
-		figs[MeasurePlot+name] = plotutil.ErrorBars(expstat.MeasureLabel(name, r.Config.Settings.K)+" on the test set (mean ± sd across seeds)",
-			expstat.MeasureLabel(name, r.Config.Settings.K)+" ("+dir+")", labels, []plotutil.Group{g})
+		figs[MeasurePlot+name] = plotutil.ErrorBars(report.MeasureLabel(name, r.Config.Settings.K)+" on the test set (mean ± sd across seeds)",
+			report.MeasureLabel(name, r.Config.Settings.K)+" ("+dir+")", labels, []plotutil.Group{g})
 	}
 	return figs
 }

@@ -5,22 +5,17 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/dataset"
-	"github.com/twl-ldl/twl/experiment/internal/expstat"
+	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/lstm"
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/textmodel"
 	"github.com/twl-ldl/twl/vocab"
 )
-
-// Float is a float64 that JSON can hold whatever its value.
-type Float = expstat.Float
 
 // RunFormat identifies the JSON of a run file.
 const RunFormat = "twl-text-run/1"
@@ -65,12 +60,12 @@ type LossRun struct {
 	// test documents of metric.MultiLabelNames and metric.Names, and their
 	// sample standard deviations (over documents, or labels for
 	// roc_auc_macro; none for the micro roc_auc).
-	Measures    map[string]Float `json:"measures"`
-	MeasuresStd map[string]Float `json:"measures_std"`
+	Measures    map[string]report.Float `json:"measures"`
+	MeasuresStd map[string]report.Float `json:"measures_std"`
 	// TrainLoss and ValLoss are the curves of training, per epoch.
-	TrainLoss []Float `json:"train_loss"`
-	ValLoss   []Float `json:"val_loss"`
-	BestEpoch int     `json:"best_epoch"`
+	TrainLoss []report.Float `json:"train_loss"`
+	ValLoss   []report.Float `json:"val_loss"`
+	BestEpoch int            `json:"best_epoch"`
 	// Docs are the training, validation and test documents; Vocab the
 	// words of the vocabulary (<unk> included); Tokens the training tokens
 	// per epoch.
@@ -79,12 +74,21 @@ type LossRun struct {
 	Tokens int    `json:"tokens"`
 	// Seconds is the training time (resumed parts included, validation
 	// included); TokensPerSecond the training throughput of the epochs.
-	Seconds         Float  `json:"seconds"`
-	TokensPerSecond Float  `json:"tokens_per_second"`
-	Finished        string `json:"finished"` // RFC 3339
+	Seconds         report.Float `json:"seconds"`
+	TokensPerSecond report.Float `json:"tokens_per_second"`
+	Finished        string       `json:"finished"` // RFC 3339
 }
 
-func runFile(id string, seed int) string { return fmt.Sprintf("%s-seed%d.json", id, seed) }
+// runStore returns the store of the run files in dir ("" keeps none).
+func runStore(dir string) *report.Store[RunKey, LossRun] {
+	return &report.Store[RunKey, LossRun]{
+		Dir: dir, Experiment: "text", Format: RunFormat,
+		Header: func(run *LossRun) (string, RunKey) { return run.Format, run.RunKey },
+		Complete: func(run *LossRun) bool {
+			return len(run.Measures) == len(metric.MultiLabelNames)+len(metric.Names) && len(run.TrainLoss) > 0
+		},
+	}
+}
 
 // Run trains every loss of cfg on every seed, scores the test set, and
 // summarizes the runs. With cfg.OutDir, finished runs found there are kept
@@ -105,16 +109,13 @@ func Run(cfg Config) (*Result, error) {
 	if every == 0 {
 		every = 1
 	}
-	runDir := ""
-	if cfg.OutDir != "" {
-		runDir = filepath.Join(cfg.OutDir, "runs")
-		if err := os.MkdirAll(runDir, 0o755); err != nil {
-			return nil, err
-		}
+	store := runStore(report.RunDir(cfg.OutDir))
+	if err := store.Open(); err != nil {
+		return nil, err
 	}
 	s := r.Settings
-	res := &Result{Format: ResultFormat, Config: r, Differences: r.Differences(), Machine: expstat.ThisMachine()}
-	dataHash := expstat.HashCorpora(cfg.Train, cfg.Dev, cfg.Test)
+	res := &Result{Format: ResultFormat, Config: r, Differences: r.Differences(), Machine: report.ThisMachine()}
+	dataHash := report.HashCorpora(cfg.Train, cfg.Dev, cfg.Test)
 	t := cfg.Train.Tree
 	var cost []float64 // the tree metric, for the Sinkhorn losses
 	total := s.Seeds * len(r.Losses)
@@ -126,19 +127,15 @@ func Run(cfg Config) (*Result, error) {
 			key := RunKey{Loss: id, Seed: seed, Settings: runSettings(s), Data: dataHash, Tree: r.Tree.SHA256,
 				Embeddings: r.Embeddings, TrainEmb: r.TrainEmb, Target: r.Target}
 			tag := fmt.Sprintf("[%d/%d] %s seed %d", done, total, id, seed)
-			path := ""
-			if runDir != "" {
-				path = filepath.Join(runDir, runFile(id, seed))
-				run, err := loadRun(path, key)
-				if err != nil {
-					return nil, err
-				}
-				if run != nil {
-					fmt.Fprintf(progress, "%s: kept from %s (finished %s)\n", tag, path, run.Finished)
-					res.Runs = append(res.Runs, *run)
-					res.Kept++
-					continue
-				}
+			run, err := store.Load(id, seed, key)
+			if err != nil {
+				return nil, err
+			}
+			if run != nil {
+				fmt.Fprintf(progress, "%s: kept from %s (finished %s)\n", tag, store.Path(id, seed), run.Finished)
+				res.Runs = append(res.Runs, *run)
+				res.Kept++
+				continue
 			}
 			if prep == nil {
 				if prep, err = prepare(cfg, s, seed); err != nil {
@@ -155,21 +152,15 @@ func Run(cfg Config) (*Result, error) {
 				return nil, err
 			}
 			fmt.Fprintf(progress, "%s: training %d epochs\n", tag, s.Epochs)
-			ck := ""
-			if runDir != "" {
-				ck = filepath.Join(runDir, fmt.Sprintf("%s-seed%d-%s.ckpt", id, seed, expstat.KeyHash(key)))
-			}
-			run, err := trainRun(cfg.Context, prep, key, l, ck, every, &expstat.EpochFilter{W: progress, Prefix: "    ", Every: 1})
+			run, err = trainRun(cfg.Context, prep, key, l, store.Checkpoint(id, seed, key), every, &report.EpochFilter{W: progress, Prefix: "    ", Every: 1})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", tag, err)
 			}
 			fmt.Fprintf(progress, "%s: done in %.0f s (%.0f tokens/s); test pseudo-recall %.4f, top-%d cost %.4f, roc_auc %.4f\n",
 				tag, float64(run.Seconds), float64(run.TokensPerSecond), float64(run.Measures["pseudo_recall"]), s.K,
 				float64(run.Measures["top_k_cost"]), float64(run.Measures["roc_auc"]))
-			if path != "" {
-				if err := expstat.WriteRun(path, run, ck); err != nil {
-					return nil, err
-				}
+			if err := store.Save(id, seed, key, run); err != nil {
+				return nil, err
 			}
 			res.Runs = append(res.Runs, *run)
 		}
@@ -181,7 +172,7 @@ func Run(cfg Config) (*Result, error) {
 			return nil, err
 		}
 	}
-	res.Seconds = Float(time.Since(began).Seconds())
+	res.Seconds = report.Float(time.Since(began).Seconds())
 	return res, nil
 }
 
@@ -215,10 +206,10 @@ func paperEstimate(cfg Config) (*Estimate, error) {
 	for range steps {
 		step()
 	}
-	e.TokensPerSecond = Float(float64(steps*p.Batch*p.MaxLen) / time.Since(t0).Seconds())
-	e.EpochSeconds = Float((float64(e.TrainTokens) + float64(e.ValTokens)/3) / float64(e.TokensPerSecond))
-	e.RunSeconds = Float(p.Epochs) * e.EpochSeconds
-	e.AllSeconds = Float(p.Seeds*len(loss.PaperIDs)) * e.RunSeconds
+	e.TokensPerSecond = report.Float(float64(steps*p.Batch*p.MaxLen) / time.Since(t0).Seconds())
+	e.EpochSeconds = report.Float((float64(e.TrainTokens) + float64(e.ValTokens)/3) / float64(e.TokensPerSecond))
+	e.RunSeconds = report.Float(p.Epochs) * e.EpochSeconds
+	e.AllSeconds = report.Float(p.Seeds*len(loss.PaperIDs)) * e.RunSeconds
 	return e, nil
 }
 
@@ -293,37 +284,19 @@ func trainRun(ctx context.Context, p *prepared, key RunKey, l loss.Loss, checkpo
 	tree := p.Tree()
 	ml := metric.NewMultiLabel(tree, key.Settings.K).Evaluate(P, p.testSets)
 	ldl := metric.NewEvaluator(tree, nil).Evaluate(P, p.testY)
-	run := &LossRun{Format: RunFormat, RunKey: key, Measures: map[string]Float{}, MeasuresStd: map[string]Float{},
+	run := &LossRun{Format: RunFormat, RunKey: key, Measures: map[string]report.Float{}, MeasuresStd: map[string]report.Float{},
 		BestEpoch: h.BestEpoch, Docs: [3]int{p.NTrain, len(p.Docs) - p.NTrain, len(p.test)}, Vocab: p.Vocab.Len(),
 		Tokens: p.Tokens, Finished: time.Now().UTC().Format(time.RFC3339)}
 	for _, name := range metric.MultiLabelNames {
-		run.Measures[name] = Float(ml.Mean[name])
+		run.Measures[name] = report.Float(ml.Mean[name])
 		if sd, ok := ml.Std[name]; ok {
-			run.MeasuresStd[name] = Float(sd)
+			run.MeasuresStd[name] = report.Float(sd)
 		}
 	}
 	for _, name := range metric.Names {
-		run.Measures[name] = Float(ldl.Mean[name])
-		run.MeasuresStd[name] = Float(ldl.Std[name])
+		run.Measures[name] = report.Float(ldl.Mean[name])
+		run.MeasuresStd[name] = report.Float(ldl.Std[name])
 	}
-	run.TrainLoss, run.ValLoss, run.Seconds, run.TokensPerSecond = expstat.Curves(h, p.Tokens)
+	run.TrainLoss, run.ValLoss, run.Seconds, run.TokensPerSecond = report.Curves(h, p.Tokens)
 	return run, nil
-}
-
-// loadRun reads the run file path. It returns nil and no error if there is
-// none, and an error if it is corrupt or belongs to other settings.
-func loadRun(path string, key RunKey) (*LossRun, error) {
-	var run LossRun
-	found, err := expstat.ReadRun(path, &run)
-	switch {
-	case !found && err == nil:
-		return nil, nil
-	case err != nil || run.Format != RunFormat:
-		return nil, fmt.Errorf("%s: not a run file of twl's text experiment (%v); remove it to run again", path, err)
-	case run.RunKey != key:
-		return nil, expstat.OtherExperiment(path, run.RunKey, key)
-	case len(run.Measures) != len(metric.MultiLabelNames)+len(metric.Names) || len(run.TrainLoss) == 0:
-		return nil, fmt.Errorf("%s: incomplete run file; remove it to run again", path)
-	}
-	return &run, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/twl-ldl/twl/internal/plotutil"
+
+	"github.com/twl-ldl/twl/experiment/report"
 )
 
 // ReferencePOT is the file, relative to the repository root, that holds
@@ -306,14 +308,14 @@ func sig3(v float64) string {
 	return strconv.FormatFloat(v, 'f', dec, 64)
 }
 
-func times(v Float) string {
+func times(v report.Float) string {
 	if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 		return "—"
 	}
 	return sig3(float64(v)) + "×"
 }
 
-func g3(v Float) string {
+func g3(v report.Float) string {
 	if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 		return "—"
 	}
@@ -322,7 +324,7 @@ func g3(v Float) string {
 
 func g6(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 
-func f3(v Float) string {
+func f3(v report.Float) string {
 	if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 		return "—"
 	}

@@ -2,7 +2,6 @@ package treesliced
 
 import (
 	"bufio"
-	"encoding/json"
 	"io"
 	"math"
 	"os"
@@ -11,22 +10,18 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/twl-ldl/twl/experiment/internal/expstat"
+	"github.com/twl-ldl/twl/experiment/report"
 )
-
-// Float is a float64 that JSON can hold whatever its value (a correlation
-// over one pair is NaN).
-type Float = expstat.Float
 
 // Result is the outcome of Run.
 type Result struct {
-	Date    time.Time       `json:"date"`
-	Machine expstat.Machine `json:"machine"`
-	CPU     string          `json:"cpu,omitempty"`
-	Config  Resolved        `json:"config"`
+	Date    time.Time      `json:"date"`
+	Machine report.Machine `json:"machine"`
+	CPU     string         `json:"cpu,omitempty"`
+	Config  Resolved       `json:"config"`
 	// Seconds is the wall-clock time of the whole run.
-	Seconds Float   `json:"seconds"`
-	Cells   []*Cell `json:"cells"`
+	Seconds report.Float `json:"seconds"`
+	Cells   []*Cell      `json:"cells"`
 }
 
 // Cell holds the pairs of one (d, n) and their summary.
@@ -35,15 +30,15 @@ type Cell struct {
 	N int `json:"n"`
 
 	// W1Mean, W1Min and W1Max summarize the exact W1 over the pairs.
-	W1Mean Float `json:"w1_mean"`
-	W1Min  Float `json:"w1_min"`
-	W1Max  Float `json:"w1_max"`
+	W1Mean report.Float `json:"w1_mean"`
+	W1Min  report.Float `json:"w1_min"`
+	W1Max  report.Float `json:"w1_max"`
 	// CostSeconds and SimplexSeconds are the mean times per pair of the
 	// n×n Euclidean cost matrix and of the network simplex on it;
 	// ExactSeconds is their sum.
-	CostSeconds    Float `json:"cost_seconds"`
-	SimplexSeconds Float `json:"simplex_seconds"`
-	ExactSeconds   Float `json:"exact_seconds"`
+	CostSeconds    report.Float `json:"cost_seconds"`
+	SimplexSeconds report.Float `json:"simplex_seconds"`
+	ExactSeconds   report.Float `json:"exact_seconds"`
 
 	// Rows summarize TSW per builder and number of trees, in the order of
 	// Config.Builders then Settings.Trees.
@@ -59,39 +54,39 @@ type Row struct {
 	Trees   int    `json:"trees"`
 
 	// Corr is Pearson's correlation between TSW and W1 across the pairs.
-	Corr Float `json:"corr"`
+	Corr report.Float `json:"corr"`
 	// RatioMean, RatioStd (n−1), RatioMin and RatioMax summarize TSW/W1
 	// over the pairs. RatioStd/RatioMean is how far TSW is from W1 up to
 	// one constant factor.
-	RatioMean Float `json:"ratio_mean"`
-	RatioStd  Float `json:"ratio_std"`
-	RatioMin  Float `json:"ratio_min"`
-	RatioMax  Float `json:"ratio_max"`
+	RatioMean report.Float `json:"ratio_mean"`
+	RatioStd  report.Float `json:"ratio_std"`
+	RatioMin  report.Float `json:"ratio_min"`
+	RatioMax  report.Float `json:"ratio_max"`
 
 	// BuildSeconds is the mean time to build one tree (for cluster+fit,
 	// the clustering tree and its fit); Nodes the mean nodes per tree.
-	BuildSeconds Float `json:"build_seconds_per_tree"`
-	Nodes        Float `json:"nodes_per_tree"`
+	BuildSeconds report.Float `json:"build_seconds_per_tree"`
+	Nodes        report.Float `json:"nodes_per_tree"`
 	// EvalSeconds is the mean time of one TSW evaluation of a pair on T
 	// trees already built.
-	EvalSeconds Float `json:"eval_seconds"`
+	EvalSeconds report.Float `json:"eval_seconds"`
 	// SpeedupEval is the cell's ExactSeconds over EvalSeconds: the gain
 	// when the trees are reused across many pairs. SpeedupBuild is
 	// ExactSeconds over T·BuildSeconds + EvalSeconds: the gain for one
 	// pair whose trees are built for it, as in this protocol.
-	SpeedupEval  Float `json:"speedup_eval"`
-	SpeedupBuild Float `json:"speedup_with_build"`
+	SpeedupEval  report.Float `json:"speedup_eval"`
+	SpeedupBuild report.Float `json:"speedup_with_build"`
 }
 
 // PairRecord is every measurement of one pair.
 type PairRecord struct {
-	Index int   `json:"index"`
-	Shift Float `json:"shift"`
+	Index int          `json:"index"`
+	Shift report.Float `json:"shift"`
 	// W1 is the exact W1 of the pair, CostSeconds and SimplexSeconds the
 	// times of its cost matrix and of the network simplex.
-	W1             Float `json:"w1"`
-	CostSeconds    Float `json:"cost_seconds"`
-	SimplexSeconds Float `json:"simplex_seconds"`
+	W1             report.Float `json:"w1"`
+	CostSeconds    report.Float `json:"cost_seconds"`
+	SimplexSeconds report.Float `json:"simplex_seconds"`
 	// Builders are the TSW measurements, in the order of Config.Builders.
 	Builders []*BuilderRecord `json:"builders"`
 }
@@ -102,12 +97,12 @@ type BuilderRecord struct {
 	// BuildSeconds is the time to build each tree (for cluster+fit, the
 	// clustering tree's time plus the fit's), Nodes the mean number of
 	// nodes per tree.
-	BuildSeconds []Float `json:"build_seconds"`
-	Nodes        float64 `json:"nodes"`
+	BuildSeconds []report.Float `json:"build_seconds"`
+	Nodes        float64        `json:"nodes"`
 	// TSW and EvalSeconds are TSW on the first T trees and the time of one
 	// evaluation, for each T of Settings.Trees.
-	TSW         []Float `json:"tsw"`
-	EvalSeconds []Float `json:"eval_seconds"`
+	TSW         []report.Float `json:"tsw"`
+	EvalSeconds []report.Float `json:"eval_seconds"`
 }
 
 // summarize fills in the cell's summary and rows from its pairs.
@@ -121,8 +116,8 @@ func (c *Cell) summarize(rc Resolved) {
 		simplex += float64(p.SimplexSeconds) / float64(P)
 	}
 	lo, hi := minMax(w1)
-	c.W1Mean, c.W1Min, c.W1Max = Float(stat.Mean(w1, nil)), Float(lo), Float(hi)
-	c.CostSeconds, c.SimplexSeconds, c.ExactSeconds = Float(cost), Float(simplex), Float(cost+simplex)
+	c.W1Mean, c.W1Min, c.W1Max = report.Float(stat.Mean(w1, nil)), report.Float(lo), report.Float(hi)
+	c.CostSeconds, c.SimplexSeconds, c.ExactSeconds = report.Float(cost), report.Float(simplex), report.Float(cost+simplex)
 	c.Rows = nil
 	for bi, name := range rc.Builders {
 		var build, nodes float64
@@ -143,12 +138,12 @@ func (c *Cell) summarize(rc Resolved) {
 				ratio[k] = v[k] / w1[k]
 				eval += float64(br.EvalSeconds[ti]) / float64(P)
 			}
-			r := &Row{Builder: name, Trees: T, Corr: Float(correlation(v, w1)),
-				BuildSeconds: Float(build), Nodes: Float(nodes), EvalSeconds: Float(eval),
-				SpeedupEval: Float((cost + simplex) / eval), SpeedupBuild: Float((cost + simplex) / (float64(T)*build + eval))}
+			r := &Row{Builder: name, Trees: T, Corr: report.Float(correlation(v, w1)),
+				BuildSeconds: report.Float(build), Nodes: report.Float(nodes), EvalSeconds: report.Float(eval),
+				SpeedupEval: report.Float((cost + simplex) / eval), SpeedupBuild: report.Float((cost + simplex) / (float64(T)*build + eval))}
 			mean, std := stat.MeanStdDev(ratio, nil)
 			lo, hi := minMax(ratio)
-			r.RatioMean, r.RatioStd, r.RatioMin, r.RatioMax = Float(mean), Float(std), Float(lo), Float(hi)
+			r.RatioMean, r.RatioStd, r.RatioMin, r.RatioMax = report.Float(mean), report.Float(std), report.Float(lo), report.Float(hi)
 			c.Rows = append(c.Rows, r)
 		}
 	}
@@ -193,12 +188,7 @@ func minMax(x []float64) (lo, hi float64) {
 
 // WriteJSON writes the result as indented JSON.
 func (r *Result) WriteJSON(w io.Writer) error {
-	b, err := json.MarshalIndent(r, "", " ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return report.WriteJSON(w, r)
 }
 
 // Report file names written by WriteFiles; plots without extension.
@@ -212,7 +202,7 @@ const (
 // JSONFile and the plots as PNG and SVG, every file atomically. It returns
 // the names of the files written, relative to dir.
 func (r *Result) WriteFiles(dir string) ([]string, error) {
-	return expstat.WriteReport(dir, JSONFile, r.WriteJSON, MarkdownFile, r.Markdown(), r.Figures())
+	return report.WriteReport(dir, JSONFile, r.WriteJSON, MarkdownFile, r.Markdown(), r.Figures())
 }
 
 // cpuName is the processor's model name on Linux, or "".

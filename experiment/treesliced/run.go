@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/twl-ldl/twl/experiment/internal/expstat"
+	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/internal/parallel"
 	"github.com/twl-ldl/twl/ot/emd"
 	"github.com/twl-ldl/twl/pointtree"
@@ -43,7 +43,7 @@ func Run(cfg Config) (*Result, error) {
 			fmt.Fprintf(cfg.Progress, "treesliced: "+format+"\n", args...)
 		}
 	}
-	res := &Result{Date: time.Now().UTC().Truncate(time.Second), Machine: expstat.ThisMachine(), CPU: cpuName(), Config: rc}
+	res := &Result{Date: time.Now().UTC().Truncate(time.Second), Machine: report.ThisMachine(), CPU: cpuName(), Config: rc}
 	start := time.Now()
 	s := rc.Settings
 	cells := len(s.Dims) * len(s.Sizes)
@@ -64,7 +64,7 @@ func Run(cfg Config) (*Result, error) {
 				len(res.Cells), cells, d, n, seconds(time.Since(t0).Seconds()), seconds(float64(c.ExactSeconds)), last.Builder, last.Trees, f3(last.Corr))
 		}
 	}
-	res.Seconds = expstat.Float(time.Since(start).Seconds())
+	res.Seconds = report.Float(time.Since(start).Seconds())
 	return res, nil
 }
 
@@ -134,7 +134,7 @@ type built struct {
 func measurePair(rc Resolved, d, n, k int, names []string, sv *emd.Solver) (*PairRecord, error) {
 	s := rc.Settings
 	p := NewPair(rc.Seed, d, n, k, rc.Components, rc.Masses)
-	rec := &PairRecord{Index: k, Shift: expstat.Float(p.Shift)}
+	rec := &PairRecord{Index: k, Shift: report.Float(p.Shift)}
 
 	if err := rec.exact(sv, p); err != nil {
 		return nil, fmt.Errorf("treesliced: exact W1 of pair %d of d = %d, n = %d: %w", k, d, n, err)
@@ -194,9 +194,9 @@ func measurePair(rc Resolved, d, n, k int, names []string, sv *emd.Solver) (*Pai
 		if err != nil {
 			return nil, fmt.Errorf("treesliced: %s trees of pair %d of d = %d, n = %d: %w", name, k, d, n, err)
 		}
-		br := &BuilderRecord{Builder: name, BuildSeconds: make([]expstat.Float, Tmax)}
+		br := &BuilderRecord{Builder: name, BuildSeconds: make([]report.Float, Tmax)}
 		for t, sec := range bt.seconds {
-			br.BuildSeconds[t] = expstat.Float(sec)
+			br.BuildSeconds[t] = report.Float(sec)
 			br.Nodes += float64(bt.trees[t].Len()) / float64(Tmax)
 		}
 		for _, T := range s.Trees {
@@ -205,8 +205,8 @@ func measurePair(rc Resolved, d, n, k int, names []string, sv *emd.Solver) (*Pai
 				return nil, fmt.Errorf("treesliced: %s trees of pair %d of d = %d, n = %d: %w", name, k, d, n, err)
 			}
 			v, sec := timeDistance(sl, a, b)
-			br.TSW = append(br.TSW, expstat.Float(v))
-			br.EvalSeconds = append(br.EvalSeconds, expstat.Float(sec))
+			br.TSW = append(br.TSW, report.Float(v))
+			br.EvalSeconds = append(br.EvalSeconds, report.Float(sec))
 		}
 		rec.Builders = append(rec.Builders, br)
 	}
@@ -218,11 +218,11 @@ func measurePair(rc Resolved, d, n, k int, names []string, sv *emd.Solver) (*Pai
 func (rec *PairRecord) exact(sv *emd.Solver, p *Pair) error {
 	t0 := time.Now()
 	cost := p.Cost(nil)
-	rec.CostSeconds = expstat.Float(time.Since(t0).Seconds())
+	rec.CostSeconds = report.Float(time.Since(t0).Seconds())
 	t0 = time.Now()
 	w1, err := sv.Cost(cost, p.MA, p.MB)
-	rec.SimplexSeconds = expstat.Float(time.Since(t0).Seconds())
-	rec.W1 = expstat.Float(w1)
+	rec.SimplexSeconds = report.Float(time.Since(t0).Seconds())
+	rec.W1 = report.Float(w1)
 	return err
 }
 

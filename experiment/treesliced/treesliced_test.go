@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/twl-ldl/twl/ot/emd"
+
+	"github.com/twl-ldl/twl/experiment/report"
 )
 
 // tiny is a configuration small enough for a test (about half a second):
@@ -52,7 +54,7 @@ func TestRunFields(t *testing.T) {
 			t.Errorf("d = %d: W1 %v ≤ %v ≤ %v, exact %v s", c.D, c.W1Min, c.W1Mean, c.W1Max, c.ExactSeconds)
 		}
 		for _, r := range c.Rows {
-			finite := []Float{r.Corr, r.RatioMean, r.RatioStd, r.RatioMin, r.RatioMax, r.SpeedupEval, r.SpeedupBuild}
+			finite := []report.Float{r.Corr, r.RatioMean, r.RatioStd, r.RatioMin, r.RatioMax, r.SpeedupEval, r.SpeedupBuild}
 			for _, v := range finite {
 				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 					t.Errorf("d = %d, %s, T = %d: a field is %v: %+v", c.D, r.Builder, r.Trees, v, r)

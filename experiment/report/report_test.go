@@ -1,4 +1,4 @@
-package expstat
+package report
 
 import (
 	"bytes"

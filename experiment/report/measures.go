@@ -1,15 +1,12 @@
-package expstat
+package report
 
 import (
-	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"strings"
 	"time"
 
 	"github.com/twl-ldl/twl/metric"
-	"github.com/twl-ldl/twl/train"
 )
 
 // LowerIsBetter tells the direction of a measure of the text experiments:
@@ -68,31 +65,4 @@ func Cell(s Stat) string {
 // Duration formats seconds rounded to the second, as time.Duration does.
 func Duration(s float64) string {
 	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
-}
-
-// KeyHash returns 8 hexadecimal digits of the FNV-1a hash of key's JSON,
-// to name a run's checkpoint.
-func KeyHash(key any) string {
-	b, _ := json.Marshal(key)
-	h := fnv.New32a()
-	h.Write(b)
-	return fmt.Sprintf("%08x", h.Sum32())
-}
-
-// Curves returns what a run file records of its training history: the
-// training and validation loss per epoch, the time of every epoch
-// (validation included), and the training throughput for tokens training
-// tokens per epoch (0 when no epoch took time).
-func Curves(h train.History, tokens int) (trainLoss, valLoss []Float, seconds, tokensPerSecond Float) {
-	var trainSeconds float64
-	for _, e := range h.Epochs {
-		trainLoss = append(trainLoss, Float(e.TrainLoss))
-		valLoss = append(valLoss, Float(e.ValLoss))
-		seconds += Float(e.Seconds)
-		trainSeconds += e.TrainSeconds
-	}
-	if trainSeconds > 0 {
-		tokensPerSecond = Float(float64(tokens) * float64(len(h.Epochs)) / trainSeconds)
-	}
-	return trainLoss, valLoss, seconds, tokensPerSecond
 }
