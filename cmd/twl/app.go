@@ -48,13 +48,13 @@ var commands = []*command{
 	{"demo", "a first run on built-in data: what TW measures, and how fast", runDemo},
 	{"distance", "tree-Wasserstein distances between label distributions", runDistance},
 	{"eval", "score predicted label distributions against targets", runEval},
-	{"train", "fit a label-distribution model (KL, KL + λ·TW) to data", runTrain},
+	{"train", "fit a label-distribution model (KL, KL + λ·TW, KL + λ·Sinkhorn, KL + λ·TSW) to data", runTrain},
 	{"predict", "predict label distributions with a trained model", runPredict},
 	{"cv", "repeated k-fold cross-validation of training, every measure", runCV},
-	{"bench", "time the tree-Wasserstein kernels on random trees", runBench},
+	{"bench", "time the kernels and commands at several sizes", runBench},
 	{"synth", "generate the paper's synthetic data set (Algorithm 1)", runSynth},
 	{"experiment", "reproduce the paper's experiments and tables as reports", runExperiment},
-	{"text", "labelled text: corpus statistics (text stats)", runText},
+	{"text", "labelled text: statistics, the LSTM text model (text stats, train, predict)", runText},
 	{"tree", "label trees built from points: word vectors, label names (tree build)", runTree},
 }
 

@@ -8,15 +8,16 @@
 // The commands are:
 //
 //	demo       a first run on built-in data: what TW measures, and how fast
-//	distance   tree-Wasserstein distances between label distributions (tw, emd, sinkhorn)
-//	eval       score predicted label distributions against targets
-//	train      fit a label-distribution model (KL, KL + λ·TW, KL + λ·Sinkhorn) to data
+//	distance   distances between label distributions (tw, emd, sinkhorn; tsw over --trees)
+//	eval       score predicted label distributions against targets or label sets
+//	train      fit a label-distribution model (KL, KL + λ·TW, KL + λ·Sinkhorn, KL + λ·TSW)
 //	predict    predict label distributions with a trained model
 //	cv         repeated k-fold cross-validation of training, every measure
-//	bench      time the kernels (tw, emd, sinkhorn) at several sizes
+//	bench      time the kernels and commands at several sizes
 //	synth      generate the paper's synthetic data set (Algorithm 1)
-//	experiment reproduce the paper's experiments and tables as reports
-//	text       labelled text for hierarchical multi-label classification (stats)
+//	experiment reproduce the paper's experiments and the evidence for trees from points
+//	text       labelled text: corpus statistics, the LSTM text model (stats, train, predict)
+//	tree       label trees built from points: word vectors, label names (tree build)
 //
 // Run "twl help <command>" for a command's flags and examples.
 //
