@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"sync"
 
 	"github.com/twl-ldl/twl/internal/parallel"
 	"github.com/twl-ldl/twl/tree"
@@ -150,42 +151,74 @@ func (e *Engine) IDs() []string { return append([]string(nil), e.ids...) }
 
 // walker finds the branches one sample reaches and their masses.
 type walker struct {
-	stamp []int32   // stamp[k] == s+1 when position k was reached by sample s
+	stamp []int32   // stamp[k] == tag when position k was reached in the current call
 	mass  []float64 // mass[k] = a(Γ(k)) for the current sample
-	list  []int32   // positions reached, in order of first reach
+	path  []int32   // positions reached, as upward segments
+	seg   []int32   // start of each segment in path
+	list  []int32   // positions reached with a positive length
+	ent   []entry   // a block's sparse entries
+	cnt   []int32   // counting sort of the entries
 }
 
 func newWalker(L int) *walker {
 	return &walker{stamp: make([]int32, L), mass: make([]float64, L)}
 }
 
-// walk fills w.list and w.mass for sample s: the positions k ≥ 1 with a
-// positive length on the root paths of the sample's nodes, each with the
-// proportion of the sample below it.
-func (w *walker) walk(o *tree.Order, tab *Table, s int) {
+// mark stamps the positions on the root paths of sample s's nodes with a
+// positive count, recording them in w.path as segments: each node's path up
+// to the first position already stamped. It returns the sample's total
+// count. Tags must differ between calls on one walker.
+func (w *walker) mark(o *tree.Order, tab *Table, s int, tag int32) float64 {
 	lo, hi := tab.Indptr[s], tab.Indptr[s+1]
+	w.path, w.seg = w.path[:0], w.seg[:0]
 	var sum float64
 	for k := lo; k < hi; k++ {
-		sum += tab.Values[k]
-	}
-	w.list = w.list[:0]
-	tag := int32(s + 1)
-	for k := lo; k < hi; k++ {
 		c := tab.Values[k]
+		sum += c
 		if c == 0 {
 			continue
 		}
-		p := c / sum
-		for v := o.Position[tab.Indices[k]]; v > 0; v = o.Parent[v] {
-			if w.stamp[v] != tag {
-				w.stamp[v] = tag
-				w.mass[v] = 0
-				if o.Weight[v] > 0 {
-					w.list = append(w.list, v)
-				}
-			}
-			w.mass[v] += p
+		v := o.Position[tab.Indices[k]]
+		if v == 0 || w.stamp[v] == tag {
+			continue
 		}
+		w.seg = append(w.seg, int32(len(w.path)))
+		for ; v > 0 && w.stamp[v] != tag; v = o.Parent[v] {
+			w.stamp[v] = tag
+			w.mass[v] = 0
+			w.path = append(w.path, v)
+		}
+	}
+	return sum
+}
+
+// walk fills w.list and w.mass for sample s: the positions k ≥ 1 with a
+// positive length on the root paths of the sample's nodes, each with the
+// proportion of the sample below it. It marks the paths, puts each node's
+// own proportion on it, and pushes the masses up: segments in reverse
+// order, each from the bottom, so that every position comes after all its
+// reached descendants (a later segment ends at or below a position of an
+// earlier one, never above it).
+func (w *walker) walk(o *tree.Order, tab *Table, s int, tag int32) {
+	sum := w.mark(o, tab, s, tag)
+	for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
+		if c := tab.Values[k]; c != 0 {
+			w.mass[o.Position[tab.Indices[k]]] += c / sum
+		}
+	}
+	w.list = w.list[:0]
+	end := len(w.path)
+	for g := len(w.seg) - 1; g >= 0; g-- {
+		start := int(w.seg[g])
+		for _, v := range w.path[start:end] {
+			if p := o.Parent[v]; p > 0 {
+				w.mass[p] += w.mass[v]
+			}
+			if o.Weight[v] > 0 {
+				w.list = append(w.list, v)
+			}
+		}
+		end = start
 	}
 }
 
@@ -197,16 +230,19 @@ func (e *Engine) prepare(o tree.Order, tab *Table, denseFrac float64) {
 	// Count the samples reaching each branch.
 	parts := parallel.Parts(n, e.workers, 64)
 	counts := make([][]int32, parts)
+	var walkers sync.Pool
+	walkers.New = func() any { return newWalker(L) }
 	parallel.ForParts(n, e.workers, 64, func(part, lo, hi int) {
-		w := newWalker(L)
+		w := walkers.Get().(*walker)
 		c := make([]int32, L)
 		for s := lo; s < hi; s++ {
-			w.walk(&o, tab, s)
-			for _, v := range w.list {
+			w.mark(&o, tab, s, int32(s+1))
+			for _, v := range w.path {
 				c[v]++
 			}
 		}
 		counts[part] = c
+		walkers.Put(w)
 	})
 	reach := counts[0]
 	for _, c := range counts[1:] {
@@ -246,11 +282,12 @@ func (e *Engine) prepare(o tree.Order, tab *Table, denseFrac float64) {
 	nb := (n + blockSize - 1) / blockSize
 	e.blocks = make([]block, nb)
 	parallel.Each(nb, e.workers, func(b int) {
-		w := newWalker(L)
+		w := walkers.Get().(*walker)
+		defer walkers.Put(w)
 		lo, hi := b*blockSize, min((b+1)*blockSize, n)
-		var ent []entry
+		ent := w.ent[:0]
 		for s := lo; s < hi; s++ {
-			w.walk(&o, tab, s)
+			w.walk(&o, tab, s, int32(n+s+1))
 			var row []float64
 			if e.dp > 0 {
 				row = e.x[s*e.dp : (s+1)*e.dp]
@@ -281,7 +318,8 @@ func (e *Engine) prepare(o tree.Order, tab *Table, denseFrac float64) {
 			}
 			e.total[s] = tot
 		}
-		e.blocks[b] = makeBlock(ent, e.method == Generalized)
+		e.blocks[b] = makeBlock(ent, e.method == Generalized, &w.cnt)
+		w.ent = ent
 	})
 }
 
@@ -294,7 +332,7 @@ type entry struct {
 
 // makeBlock sorts the entries by branch, keeping the order of the samples
 // within a branch, and packs them into a block.
-func makeBlock(ent []entry, withPow bool) block {
+func makeBlock(ent []entry, withPow bool, scratch *[]int32) block {
 	var b block
 	if len(ent) == 0 {
 		b.ptr = []int32{0}
@@ -306,7 +344,11 @@ func makeBlock(ent []entry, withPow bool) block {
 	for _, x := range ent {
 		maxBr = max(maxBr, x.br)
 	}
-	cnt := make([]int32, maxBr+2)
+	if cap(*scratch) < int(maxBr)+2 {
+		*scratch = make([]int32, maxBr+2)
+	}
+	cnt := (*scratch)[:maxBr+2]
+	clear(cnt)
 	for _, x := range ent {
 		cnt[x.br+1]++
 	}

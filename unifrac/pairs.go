@@ -246,16 +246,11 @@ func sparseMin(acc []float64, bi, bj *block, upper, same bool) {
 		for k := range bi.br {
 			p0, p1 := bi.ptr[k], bi.ptr[k+1]
 			for p := p0; p < p1; p++ {
-				v := bi.val[p]
-				row := acc[int(bi.loc[p])*blockSize : int(bi.loc[p])*blockSize+blockSize]
 				q0 := p0
 				if upper {
 					q0 = p + 1
 				}
-				cols, vals := bi.loc[q0:p1], bi.val[q0:p1]
-				for t, l := range cols {
-					row[l] += fmin(v, vals[t])
-				}
+				addMins(acc, bi.loc[p], bi.val[p], bi.loc[q0:p1], bi.val[q0:p1])
 			}
 		}
 		return
@@ -274,14 +269,21 @@ func sparseMin(acc []float64, bi, bj *block, upper, same bool) {
 		cols := bj.loc[bj.ptr[q]:bj.ptr[q+1]]
 		vals := bj.val[bj.ptr[q]:bj.ptr[q+1]]
 		for r := bi.ptr[p]; r < bi.ptr[p+1]; r++ {
-			v := bi.val[r]
-			row := acc[int(bi.loc[r])*blockSize : int(bi.loc[r])*blockSize+blockSize]
-			for t, l := range cols {
-				row[l] += fmin(v, vals[t])
-			}
+			addMins(acc, bi.loc[r], bi.val[r], cols, vals)
 		}
 		p++
 		q++
+	}
+}
+
+// addMins adds min(v, vals[t]) to acc[row*blockSize+cols[t]] for each t.
+// The values are never NaN nor −0, so the builtin min (branch-free) agrees
+// with fmin.
+func addMins(acc []float64, row uint8, v float64, cols []uint8, vals []float64) {
+	r := (*[blockSize]float64)(acc[int(row)*blockSize:])
+	vals = vals[:len(cols)]
+	for t, l := range cols {
+		r[l] += min(v, vals[t])
 	}
 }
 

@@ -63,6 +63,9 @@ func TestSSU(t *testing.T) {
 			}
 			worst = max(worst, diff)
 			if diff > 1e-7 {
+				if worst > 1e-3 {
+					t.Fatalf("%s: (%d, %d) = %.17g, ssu %.17g", c.file, k/n, k%n, got[k], want[k])
+				}
 				t.Errorf("%s: (%d, %d) = %.17g, ssu %.17g", c.file, k/n, k%n, got[k], want[k])
 			}
 		}

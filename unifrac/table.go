@@ -28,6 +28,9 @@ func (t *Table) check(nodes int) error {
 		return fmt.Errorf("unifrac: table has no Indptr")
 	}
 	n := len(t.Indptr) - 1
+	if n >= 1<<30 {
+		return fmt.Errorf("unifrac: table has %d samples, more than 2³⁰−1", n)
+	}
 	if t.IDs != nil && len(t.IDs) != n {
 		return fmt.Errorf("unifrac: table has %d sample ids for %d samples", len(t.IDs), n)
 	}
