@@ -88,6 +88,9 @@ type Engine struct {
 	blocks []block
 	// wsp[b] is the length of sparse branch b (Generalized only).
 	wsp []float64
+
+	// spaces keeps the tiles' workspaces between calls.
+	spaces sync.Pool
 }
 
 // block is the inverted index of the sparse branches of samples

@@ -113,22 +113,21 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 			}
 		}
 	}
-	pool := sync.Pool{New: func() any {
-		w := &workspace{acc: make([]float64, blockSize*blockSize)}
-		if e.method == Generalized {
-			w.acc2 = make([]float64, blockSize*blockSize)
-		}
-		return w
-	}}
 	var mu sync.Mutex
 	done := 0
 	parallel.Each(len(tiles), e.workers, func(t int) {
 		if ctx.Err() != nil {
 			return
 		}
-		w := pool.Get().(*workspace)
+		w, _ := e.spaces.Get().(*workspace)
+		if w == nil {
+			w = &workspace{acc: make([]float64, blockSize*blockSize)}
+			if e.method == Generalized {
+				w.acc2 = make([]float64, blockSize*blockSize)
+			}
+		}
 		e.tile(w, tiles[t], dst, i0, i1)
-		pool.Put(w)
+		e.spaces.Put(w)
 		if e.prog != nil {
 			mu.Lock()
 			done++
