@@ -33,7 +33,7 @@
 // sums the same way, into per-sample sums over the branches a sample
 // reaches and corrections on the shared ones.
 //
-// Branches that many samples reach (at least a quarter of them, by default)
+// Branches that many samples reach (at least 40 percent of them, by default)
 // are dense: their values form an N×D matrix whose pairs of rows are reduced
 // by a min-sum kernel (AVX2 assembly on amd64, with a Go reference form
 // that gives the same bits; build with -tags purego for the Go form). The

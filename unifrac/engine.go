@@ -61,7 +61,7 @@ const (
 
 // defaultDense is the fraction of the samples that must reach a branch for
 // it to be dense.
-const defaultDense = 0.25
+const defaultDense = 0.4
 
 // Engine holds a table's per-sample branch masses on a tree, ready to
 // compute distances between its samples. It is immutable once built and
