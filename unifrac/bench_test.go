@@ -1,0 +1,82 @@
+package unifrac
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/twl-ldl/twl/tree"
+)
+
+// benchCase builds a random binary tree with tips leaves (random joins,
+// lengths uniform in (0.01, 1)) and n samples of k distinct tips each.
+func benchCase(b *testing.B, tips, n, k int) (*tree.Tree, *Table) {
+	rng := rand.New(rand.NewPCG(uint64(tips), uint64(n)))
+	parent := make([]int, 2*tips-1)
+	weight := make([]float64, 2*tips-1)
+	roots := make([]int, tips)
+	for i := range roots {
+		roots[i] = i
+	}
+	next := tips
+	for len(roots) > 1 {
+		i := rng.IntN(len(roots))
+		a := roots[i]
+		roots[i] = roots[len(roots)-1]
+		roots = roots[:len(roots)-1]
+		j := rng.IntN(len(roots))
+		parent[a], parent[roots[j]] = next, next
+		roots[j] = next
+		next++
+	}
+	parent[roots[0]] = -1
+	for i := range weight {
+		weight[i] = 0.01 + 0.99*rng.Float64()
+	}
+	tr, err := tree.FromParents(parent, weight, nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tab := &Table{Indptr: []int{0}}
+	for range n {
+		for _, t := range rng.Perm(tips)[:k] {
+			tab.Indices = append(tab.Indices, int32(t))
+			tab.Values = append(tab.Values, float64(1+rng.IntN(20)))
+		}
+		tab.Indptr = append(tab.Indptr, len(tab.Indices))
+	}
+	return tr, tab
+}
+
+// BenchmarkCondensed times all pairs (preparation excluded) of samples of
+// 400 random tips.
+func BenchmarkCondensed(b *testing.B) {
+	for _, c := range []struct{ tips, n int }{{20000, 1000}, {50000, 1000}} {
+		tr, tab := benchCase(b, c.tips, c.n, 400)
+		for _, m := range methods[:3] {
+			b.Run(fmt.Sprintf("%v/tips=%d/n=%d", m, c.tips, c.n), func(b *testing.B) {
+				e, err := New(tr, tab, m, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				d := make([]float64, c.n*(c.n-1)/2)
+				b.ReportAllocs()
+				for b.Loop() {
+					e.Condensed(context.Background(), d)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkNew times the preparation.
+func BenchmarkNew(b *testing.B) {
+	tr, tab := benchCase(b, 50000, 1000, 400)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := New(tr, tab, WeightedNormalized, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

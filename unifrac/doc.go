@@ -1,0 +1,66 @@
+// Package unifrac computes UniFrac distances between all pairs of samples of
+// a table of counts on the nodes of a phylogenetic tree.
+//
+// For a sample with counts c_i on nodes i, the proportions are
+// a_i = c_i / Σc, and the mass of branch e (the edge above node v_e) is
+// a_e = a(Γ(v_e)), the proportion of the sample in the subtree below it.
+// With branch lengths w_e (the tree's edge weights) the methods are
+//
+//	WeightedUnnormalized  Σ_e w_e |a_e − b_e|
+//	WeightedNormalized    Σ_e w_e |a_e − b_e| / Σ_e w_e (a_e + b_e)
+//	Unweighted            Σ_e w_e [a_e>0 ≠ b_e>0] / Σ_e w_e [a_e>0 ∨ b_e>0]
+//	Generalized(α)        Σ_e w_e (a_e+b_e)^α |a_e − b_e|/(a_e+b_e) / Σ_e w_e (a_e+b_e)^α
+//
+// (Lozupone & Knight 2005; Lozupone et al. 2007; Chen et al. 2012), the
+// generalized sums skipping the branches where a_e + b_e = 0. The
+// denominator of the weighted normalized form equals
+// Σ_i d(root, i)·(a_i + b_i). The weighted unnormalized form is the
+// tree-Wasserstein distance of package tw between the two proportion
+// vectors. These are the definitions of Striped UniFrac (McDonald et al.
+// 2018), whose fp64 output the tests compare against.
+//
+// # Algorithm
+//
+// A sample reaches few branches: those on the root paths of its nodes. With
+// |x − y| = x + y − 2·min(x, y),
+//
+//	Σ_e w_e |a_e − b_e| = S_a + S_b − 2·Σ_{e reached by both} min(w_e a_e, w_e b_e)
+//
+// where S_a = Σ_e w_e a_e, so the work of a pair grows with the branches
+// its two samples share, not with the size of the tree. Unweighted UniFrac
+// is the same sum over the values w_e·[a_e > 0]: the shared length is
+// Σ min, the union S_a + S_b − Σ min. The generalized form splits its two
+// sums the same way, into per-sample sums over the branches a sample
+// reaches and corrections on the shared ones.
+//
+// Branches that many samples reach (at least 40 percent of them, by default)
+// are dense: their values form an N×D matrix whose pairs of rows are reduced
+// by a min-sum kernel (AVX2 assembly on amd64, with a Go reference form
+// that gives the same bits; build with -tags purego for the Go form). The
+// others are sparse: for blocks of samples, an index from branch to the
+// samples of the block that reach it; a tile of the output (a block of rows
+// against a block of columns) merges the two blocks' indexes and adds the
+// min of each shared pair. Both parts add into the pair's sum in a fixed
+// order — dense columns in chunks of a fixed length, each chunk summed in
+// four lanes, then the sparse branches in their order — that does not
+// depend on the tile, the side of the diagonal or the number of workers:
+// results are identical bit for bit whatever the parallelism.
+//
+// # Accuracy
+//
+// The subtraction S_a + S_b − 2·Σ min cancels when two samples are nearly
+// equal: the error of a weighted unnormalized distance is a few units of
+// rounding relative to S_a + S_b, not to the distance. For the normalized
+// form S_a + S_b is the denominator, so its error is a few units of
+// rounding in absolute terms (the distance lies in [0, 1]). Negative
+// results of rounding are returned as 0.
+//
+// # Inputs
+//
+// A Table holds the counts as compressed sparse rows over the tree's user
+// node indices; counts may sit on any node, internal nodes included.
+// Branches of length zero are ignored. A sample with no positive count, a
+// negative or non-finite count, or a node out of range is an error reported
+// by New; slices of the wrong length passed to an Engine's methods are
+// programmer errors and panic.
+package unifrac

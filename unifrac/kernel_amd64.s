@@ -1,0 +1,109 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func minSum2x4AVX2(acc *float64, ld int, x0, x1, y *float64, ys, n int)
+//
+// The assembly form of minSum2x4Go: eight lane sums, one per pair of a row
+// x_r and a column y_q, each taking min(x_r[k], y_q[k]) for k ≡ lane mod 4
+// in increasing k (VMINPD returns its second source unless the first is
+// less, as fmin does), then (lane0 + lane2) + (lane1 + lane3) added to
+// acc[r*ld+q].
+TEXT ·minSum2x4AVX2(SB), NOSPLIT, $0-56
+	MOVQ acc+0(FP), DI
+	MOVQ ld+8(FP), R8
+	MOVQ x0+16(FP), SI
+	MOVQ x1+24(FP), DX
+	MOVQ y+32(FP), BX
+	MOVQ ys+40(FP), R9
+	MOVQ n+48(FP), CX
+	SHLQ $3, R8
+	SHLQ $3, R9
+	SHLQ $3, CX
+	LEAQ (BX)(R9*1), R10
+	LEAQ (R10)(R9*1), R11
+	LEAQ (R11)(R9*1), R12
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ AX, AX
+
+loop:
+	VMOVUPD (SI)(AX*1), Y8
+	VMOVUPD (DX)(AX*1), Y9
+	VMOVUPD (BX)(AX*1), Y10
+	VMOVUPD (R10)(AX*1), Y11
+	VMINPD  Y10, Y8, Y12
+	VMINPD  Y10, Y9, Y13
+	VMINPD  Y11, Y8, Y14
+	VMINPD  Y11, Y9, Y15
+	VADDPD  Y12, Y0, Y0
+	VADDPD  Y13, Y4, Y4
+	VADDPD  Y14, Y1, Y1
+	VADDPD  Y15, Y5, Y5
+	VMOVUPD (R11)(AX*1), Y10
+	VMOVUPD (R12)(AX*1), Y11
+	VMINPD  Y10, Y8, Y12
+	VMINPD  Y10, Y9, Y13
+	VMINPD  Y11, Y8, Y14
+	VMINPD  Y11, Y9, Y15
+	VADDPD  Y12, Y2, Y2
+	VADDPD  Y13, Y6, Y6
+	VADDPD  Y14, Y3, Y3
+	VADDPD  Y15, Y7, Y7
+	ADDQ    $32, AX
+	CMPQ    AX, CX
+	JLT     loop
+
+	// Row 0: Y0..Y3 into acc[0..3].
+	MOVQ DI, R13
+	VEXTRACTF128 $1, Y0, X8
+	VADDPD  X8, X0, X0
+	VHADDPD X0, X0, X0
+	VADDSD  (R13), X0, X0
+	VMOVSD  X0, (R13)
+	VEXTRACTF128 $1, Y1, X8
+	VADDPD  X8, X1, X1
+	VHADDPD X1, X1, X1
+	VADDSD  8(R13), X1, X1
+	VMOVSD  X1, 8(R13)
+	VEXTRACTF128 $1, Y2, X8
+	VADDPD  X8, X2, X2
+	VHADDPD X2, X2, X2
+	VADDSD  16(R13), X2, X2
+	VMOVSD  X2, 16(R13)
+	VEXTRACTF128 $1, Y3, X8
+	VADDPD  X8, X3, X3
+	VHADDPD X3, X3, X3
+	VADDSD  24(R13), X3, X3
+	VMOVSD  X3, 24(R13)
+
+	// Row 1: Y4..Y7 into acc[ld..ld+3].
+	ADDQ R8, R13
+	VEXTRACTF128 $1, Y4, X8
+	VADDPD  X8, X4, X4
+	VHADDPD X4, X4, X4
+	VADDSD  (R13), X4, X4
+	VMOVSD  X4, (R13)
+	VEXTRACTF128 $1, Y5, X8
+	VADDPD  X8, X5, X5
+	VHADDPD X5, X5, X5
+	VADDSD  8(R13), X5, X5
+	VMOVSD  X5, 8(R13)
+	VEXTRACTF128 $1, Y6, X8
+	VADDPD  X8, X6, X6
+	VHADDPD X6, X6, X6
+	VADDSD  16(R13), X6, X6
+	VMOVSD  X6, 16(R13)
+	VEXTRACTF128 $1, Y7, X8
+	VADDPD  X8, X7, X7
+	VHADDPD X7, X7, X7
+	VADDSD  24(R13), X7, X7
+	VMOVSD  X7, 24(R13)
+	VZEROUPPER
+	RET

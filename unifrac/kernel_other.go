@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package unifrac
+
+// minSum2x4 adds minSum(x_r, y_q) to acc[r*ld+q] for r < 2, q < 4 (see
+// minSum2x4Go).
+func minSum2x4(acc []float64, ld int, x0, x1, y []float64, ys int) {
+	minSum2x4Go(acc, ld, x0, x1, y, ys)
+}

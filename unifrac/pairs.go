@@ -1,0 +1,414 @@
+package unifrac
+
+import (
+	"context"
+	"math"
+	"sync"
+
+	"github.com/twl-ldl/twl/internal/parallel"
+)
+
+// Condensed writes the distances of all pairs i < j to dst in row order
+// (the condensed form of scipy's squareform: pair (i, j) at
+// i·N − i(i+1)/2 + j − i − 1). It panics unless len(dst) = N(N−1)/2.
+func (e *Engine) Condensed(ctx context.Context, dst []float64) error {
+	e.checkLen(len(dst), e.n*(e.n-1)/2)
+	return e.run(ctx, out{kind: condensed, f64: dst}, 0, e.n)
+}
+
+// Matrix writes the full symmetric N×N matrix of distances, row-major, with
+// zeros on the diagonal. It panics unless len(dst) = N².
+func (e *Engine) Matrix(ctx context.Context, dst []float64) error {
+	e.checkLen(len(dst), e.n*e.n)
+	return e.run(ctx, out{kind: full, f64: dst}, 0, e.n)
+}
+
+// Rows writes rows [i0, i1) of the N×N matrix: the distance between
+// samples i and j at dst[(i−i0)·N + j]. The values equal those of Matrix bit
+// for bit, so shards of rows computed apart assemble into the same matrix.
+// It panics unless 0 ≤ i0 ≤ i1 ≤ N and len(dst) = (i1−i0)·N.
+func (e *Engine) Rows(ctx context.Context, dst []float64, i0, i1 int) error {
+	e.checkRows(i0, i1)
+	e.checkLen(len(dst), (i1-i0)*e.n)
+	return e.run(ctx, out{kind: rows, f64: dst, i0: i0}, i0, i1)
+}
+
+// Condensed32 is Condensed with each distance rounded to float32.
+func (e *Engine) Condensed32(ctx context.Context, dst []float32) error {
+	e.checkLen(len(dst), e.n*(e.n-1)/2)
+	return e.run(ctx, out{kind: condensed, f32: dst}, 0, e.n)
+}
+
+// Matrix32 is Matrix with each distance rounded to float32.
+func (e *Engine) Matrix32(ctx context.Context, dst []float32) error {
+	e.checkLen(len(dst), e.n*e.n)
+	return e.run(ctx, out{kind: full, f32: dst}, 0, e.n)
+}
+
+// Rows32 is Rows with each distance rounded to float32.
+func (e *Engine) Rows32(ctx context.Context, dst []float32, i0, i1 int) error {
+	e.checkRows(i0, i1)
+	e.checkLen(len(dst), (i1-i0)*e.n)
+	return e.run(ctx, out{kind: rows, f32: dst, i0: i0}, i0, i1)
+}
+
+func (e *Engine) checkLen(got, want int) {
+	if got != want {
+		panic("unifrac: destination has the wrong length")
+	}
+}
+
+func (e *Engine) checkRows(i0, i1 int) {
+	if i0 < 0 || i1 < i0 || i1 > e.n {
+		panic("unifrac: row range out of bounds")
+	}
+}
+
+type outKind int
+
+const (
+	full outKind = iota
+	condensed
+	rows
+)
+
+// out is a destination: exactly one of f64 and f32 is set.
+type out struct {
+	kind outKind
+	f64  []float64
+	f32  []float32
+	i0   int // first row of a rows destination
+}
+
+// tile is one task: the pairs of row block bi with column block bj. For a
+// symmetric destination only bi ≤ bj are tiles, and a diagonal tile computes
+// the pairs i < j.
+type tile struct{ bi, bj int32 }
+
+// workspace is one goroutine's scratch space.
+type workspace struct {
+	acc  []float64 // blockSize × blockSize pair sums
+	acc2 []float64 // second sums (Generalized)
+}
+
+func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if i1 <= i0 {
+		return ctx.Err()
+	}
+	nb := len(e.blocks)
+	var tiles []tile
+	if dst.kind == rows {
+		for bi := i0 / blockSize; bi*blockSize < i1; bi++ {
+			for bj := range nb {
+				tiles = append(tiles, tile{int32(bi), int32(bj)})
+			}
+		}
+	} else {
+		for bi := range nb {
+			for bj := bi; bj < nb; bj++ {
+				tiles = append(tiles, tile{int32(bi), int32(bj)})
+			}
+		}
+	}
+	var mu sync.Mutex
+	done := 0
+	parallel.Each(len(tiles), e.workers, func(t int) {
+		if ctx.Err() != nil {
+			return
+		}
+		w, _ := e.spaces.Get().(*workspace)
+		if w == nil {
+			w = &workspace{acc: make([]float64, blockSize*blockSize)}
+			if e.method == Generalized {
+				w.acc2 = make([]float64, blockSize*blockSize)
+			}
+		}
+		e.tile(w, tiles[t], dst, i0, i1)
+		e.spaces.Put(w)
+		if e.prog != nil {
+			mu.Lock()
+			done++
+			e.prog(done, len(tiles))
+			mu.Unlock()
+		}
+	})
+	return ctx.Err()
+}
+
+// tile computes one tile and writes it to dst, rows restricted to [i0, i1).
+func (e *Engine) tile(w *workspace, t tile, dst out, i0, i1 int) {
+	bi, bj := int(t.bi), int(t.bj)
+	rlo, rhi := bi*blockSize, min((bi+1)*blockSize, e.n)
+	clo, chi := bj*blockSize, min((bj+1)*blockSize, e.n)
+	// A diagonal tile of a symmetric destination computes the pairs i < j
+	// only; a rows destination computes every pair of its tiles.
+	upper := bi == bj && dst.kind != rows
+	acc := w.acc
+	clear(acc)
+	if e.method == Generalized {
+		clear(w.acc2)
+		e.sparseGeneralized(acc, w.acc2, &e.blocks[bi], &e.blocks[bj], upper, bi == bj)
+	} else {
+		e.denseTile(acc, rlo, rhi, clo, chi, upper)
+		sparseMin(acc, &e.blocks[bi], &e.blocks[bj], upper, bi == bj)
+	}
+	e.write(w, dst, rlo, rhi, clo, chi, upper, max(rlo, i0), min(rhi, i1))
+}
+
+// denseTile adds the dense min-sums of the pairs of rows [rlo, rhi) and
+// columns [clo, chi) into acc (row i−rlo, column j−clo), chunk by chunk.
+// With upper, only pairs i < j are needed; the kernel may compute a few
+// more.
+func (e *Engine) denseTile(acc []float64, rlo, rhi, clo, chi int, upper bool) {
+	if e.dp == 0 {
+		return
+	}
+	dp := e.dp
+	for c := 0; c < dp; c += chunkLen {
+		for i := rlo; i < rhi; i += 2 {
+			ni := min(2, rhi-i)
+			j0 := clo
+			if upper {
+				j0 = max(clo, (i+1)&^3)
+			}
+			x0 := e.x[i*dp+c : i*dp+c+chunkLen]
+			x1 := x0
+			if ni == 2 {
+				x1 = e.x[(i+1)*dp+c : (i+1)*dp+c+chunkLen]
+			}
+			a := acc[(i-rlo)*blockSize:]
+			for j := j0; j < chi; j += 4 {
+				nj := min(4, chi-j)
+				y := e.x[j*dp+c:]
+				if ni == 2 && nj == 4 {
+					minSum2x4(a[j-clo:], blockSize, x0, x1, y, dp)
+					continue
+				}
+				for r := range ni {
+					xr := x0
+					if r == 1 {
+						xr = x1
+					}
+					for q := range nj {
+						a[r*blockSize+j-clo+q] += minSum(xr, y[q*dp:q*dp+chunkLen])
+					}
+				}
+			}
+		}
+	}
+}
+
+// minSum returns Σ_k min(x[k], y[k]) for len(x) a multiple of 4, summed in
+// four lanes (lane l takes k ≡ l mod 4 in increasing k), then
+// (lane0 + lane2) + (lane1 + lane3). It defines the kernels' arithmetic.
+func minSum(x, y []float64) float64 {
+	var s0, s1, s2, s3 float64
+	y = y[:len(x)]
+	for k := 0; k+3 < len(x); k += 4 {
+		s0 += fmin(x[k], y[k])
+		s1 += fmin(x[k+1], y[k+1])
+		s2 += fmin(x[k+2], y[k+2])
+		s3 += fmin(x[k+3], y[k+3])
+	}
+	return (s0 + s2) + (s1 + s3)
+}
+
+// fmin is min as the MINPD instruction computes it: x if x < y, else y.
+func fmin(x, y float64) float64 {
+	if x < y {
+		return x
+	}
+	return y
+}
+
+// minSum2x4Go is the reference form of minSum2x4: for rows r of {x0, x1}
+// and columns q < 4 of y (row q at y[q*ys:]), it adds minSum(x_r, y_q) to
+// acc[r*ld+q].
+func minSum2x4Go(acc []float64, ld int, x0, x1, y []float64, ys int) {
+	n := len(x0)
+	for q := range 4 {
+		yq := y[q*ys : q*ys+n]
+		acc[q] += minSum(x0, yq)
+		acc[ld+q] += minSum(x1, yq)
+	}
+}
+
+// sparseMin adds, for each sparse branch reached by samples of both blocks,
+// the min of each pair's values into acc. With upper (the two blocks are
+// one and only pairs i < j are wanted), it visits those pairs only; same
+// says the blocks are the same.
+func sparseMin(acc []float64, bi, bj *block, upper, same bool) {
+	if same {
+		for k := range bi.br {
+			p0, p1 := bi.ptr[k], bi.ptr[k+1]
+			for p := p0; p < p1; p++ {
+				q0 := p0
+				if upper {
+					q0 = p + 1
+				}
+				addMins(acc, bi.loc[p], bi.val[p], bi.loc[q0:p1], bi.val[q0:p1])
+			}
+		}
+		return
+	}
+	p, q := 0, 0
+	for p < len(bi.br) && q < len(bj.br) {
+		a, b := bi.br[p], bj.br[q]
+		if a < b {
+			p++
+			continue
+		}
+		if a > b {
+			q++
+			continue
+		}
+		cols := bj.loc[bj.ptr[q]:bj.ptr[q+1]]
+		vals := bj.val[bj.ptr[q]:bj.ptr[q+1]]
+		for r := bi.ptr[p]; r < bi.ptr[p+1]; r++ {
+			addMins(acc, bi.loc[r], bi.val[r], cols, vals)
+		}
+		p++
+		q++
+	}
+}
+
+// addMins adds min(v, vals[t]) to acc[row*blockSize+cols[t]] for each t.
+// The values are never NaN nor −0, so the builtin min (branch-free) agrees
+// with fmin.
+func addMins(acc []float64, row uint8, v float64, cols []uint8, vals []float64) {
+	r := (*[blockSize]float64)(acc[int(row)*blockSize:])
+	vals = vals[:len(cols)]
+	for t, l := range cols {
+		r[l] += min(v, vals[t])
+	}
+}
+
+// sparseGeneralized adds, for each branch reached by samples of both
+// blocks, the corrections of the generalized sums (see finish) into num and
+// den.
+func (e *Engine) sparseGeneralized(num, den []float64, bi, bj *block, upper, same bool) {
+	alpha := e.alpha
+	pair := func(p int32, bq *block, q0, q1 int32, br int32) {
+		w := e.wsp[br]
+		a, pa := bi.val[p], bi.pw[p]
+		off := int(bi.loc[p]) * blockSize
+		for q := q0; q < q1; q++ {
+			b, pb := bq.val[q], bq.pw[q]
+			s := a + b
+			ws := w * math.Pow(s, alpha)
+			k := off + int(bq.loc[q])
+			num[k] += pa + pb - ws*(math.Abs(a-b)/s)
+			den[k] += pa + pb - ws
+		}
+	}
+	if same {
+		for k := range bi.br {
+			p0, p1 := bi.ptr[k], bi.ptr[k+1]
+			for p := p0; p < p1; p++ {
+				q0 := p0
+				if upper {
+					q0 = p + 1
+				}
+				pair(p, bi, q0, p1, bi.br[k])
+			}
+		}
+		return
+	}
+	p, q := 0, 0
+	for p < len(bi.br) && q < len(bj.br) {
+		a, b := bi.br[p], bj.br[q]
+		switch {
+		case a < b:
+			p++
+		case a > b:
+			q++
+		default:
+			for r := bi.ptr[p]; r < bi.ptr[p+1]; r++ {
+				pair(r, bj, bj.ptr[q], bj.ptr[q+1], a)
+			}
+			p++
+			q++
+		}
+	}
+}
+
+// dist turns the pair sums of samples i and j into their distance.
+func (e *Engine) dist(i, j int, m, m2 float64) float64 {
+	s := e.total[i] + e.total[j]
+	var d float64
+	switch e.method {
+	case WeightedUnnormalized:
+		d = s - 2*m
+	case WeightedNormalized:
+		if s == 0 {
+			return 0
+		}
+		d = (s - 2*m) / s
+	case Unweighted:
+		u := s - m
+		if u == 0 {
+			return 0
+		}
+		d = (s - 2*m) / u
+	case Generalized:
+		den := s - m2
+		if den == 0 {
+			return 0
+		}
+		d = (s - m) / den
+	}
+	if d < 0 {
+		return 0
+	}
+	return d
+}
+
+// write finishes the tile's pairs of rows [r0, r1) and stores them.
+func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool, r0, r1 int) {
+	n := e.n
+	var acc2 []float64
+	if e.method == Generalized {
+		acc2 = w.acc2
+	}
+	for i := r0; i < r1; i++ {
+		j0 := clo
+		if upper {
+			j0 = i + 1
+		}
+		base := (i - rlo) * blockSize
+		for j := j0; j < chi; j++ {
+			k := base + j - clo
+			var m2 float64
+			if acc2 != nil {
+				m2 = acc2[k]
+			}
+			d := e.dist(i, j, w.acc[k], m2)
+			if i == j {
+				d = 0
+			}
+			switch dst.kind {
+			case full:
+				dst.set(i*n+j, d)
+				dst.set(j*n+i, d)
+			case condensed:
+				dst.set(i*n-i*(i+1)/2+j-i-1, d)
+			case rows:
+				dst.set((i-dst.i0)*n+j, d)
+			}
+		}
+		if upper && dst.kind == full {
+			dst.set(i*n+i, 0)
+		}
+	}
+}
+
+func (o *out) set(k int, d float64) {
+	if o.f64 != nil {
+		o.f64[k] = d
+	} else {
+		o.f32[k] = float32(d)
+	}
+}
