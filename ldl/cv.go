@@ -58,6 +58,7 @@ type FoldError struct {
 	Err          error
 }
 
+// Error returns "repeat R, fold F: " and the fold's error.
 func (e *FoldError) Error() string {
 	return fmt.Sprintf("repeat %d, fold %d: %v", e.Repeat, e.Fold, e.Err)
 }

@@ -71,6 +71,7 @@ type TreeSizeError struct {
 	WantLabels int    // the labels of the data
 }
 
+// Error returns "tree SPEC has N labels, the data M".
 func (e *TreeSizeError) Error() string {
 	return fmt.Sprintf("tree %s has %d labels, the data %d", e.Spec, e.Labels, e.WantLabels)
 }

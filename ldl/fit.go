@@ -37,6 +37,7 @@ type SplitError struct {
 	ValRows, Trained int     // the rows of each part
 }
 
+// Error says how many rows each part of the split would get.
 func (e *SplitError) Error() string {
 	return fmt.Sprintf("a validation fraction of %g of %d rows leaves %d for validation and %d for training; both need at least one",
 		e.Val, e.Rows, e.ValRows, e.Trained)

@@ -203,6 +203,7 @@ type LabelLimitError struct {
 	Labels int // the labels of the tree
 }
 
+// Error says how much memory the loss would need and what to use instead.
 func (e *LabelLimitError) Error() string {
 	return fmt.Sprintf("kl+sinkhorn needs two %d×%d matrices (%.3g GB); it is limited to %d labels: use kl+tw",
 		e.Labels, e.Labels, 16*float64(e.Labels)*float64(e.Labels)/1e9, MaxSinkhornLabels)
