@@ -1,23 +1,18 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 
-	"github.com/twl-ldl/twl/dataset"
+	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/metric"
 )
 
@@ -100,7 +95,7 @@ func TestCVEqualsTrainPredictEval(t *testing.T) {
 	obj, _ := cvJSON(t, append([]string{"--data", filepath.Join(dir, "d.jsonl"), "--folds", strconv.Itoa(folds),
 		"--repeats", "1", "--seed", strconv.Itoa(seed)}, common...)...)
 
-	parts := dataset.KFold(len(lines), folds, rand.NewPCG(seed, streamFolds))
+	parts := ldl.Folds(len(lines), folds, seed, 0)
 	perFold := map[string][]float64{}
 	for i, test := range parts {
 		var tr, te strings.Builder
@@ -115,7 +110,7 @@ func TestCVEqualsTrainPredictEval(t *testing.T) {
 		os.WriteFile(p("train"), []byte(tr.String()), 0o644)
 		os.WriteFile(p("test"), []byte(te.String()), 0o644)
 		args := append([]string{"train", "--data", p("train"), "--out", p("model"),
-			"--seed", strconv.FormatUint(runSeed(seed, i), 10)}, common...)
+			"--seed", strconv.FormatUint(ldl.FoldSeed(seed, i), 10)}, common...)
 		if code, _, stderr := twl(t, "", args...); code != 0 {
 			t.Fatal(stderr)
 		}
@@ -190,56 +185,6 @@ func checkCVProgress(t *testing.T, stderr string, repeats, folds int) {
 		if !strings.Contains(line, " chebyshev ") || !strings.Contains(line, " wasserstein ") {
 			t.Errorf("progress line %d lacks the measures: %q", k+1, line)
 		}
-	}
-}
-
-// countingCtx is a context that counts the calls of its Err and reports
-// itself cancelled from call number at on (never if at is 0).
-type countingCtx struct {
-	context.Context
-	calls, at atomic.Int64
-}
-
-func (c *countingCtx) Err() error {
-	if n := c.calls.Add(1); c.at.Load() > 0 && n >= c.at.Load() {
-		return context.Canceled
-	}
-	return nil
-}
-
-// TestCVFoldStopsWhileScoring: a fold checks the context once per
-// mini-batch of training and once per batch of 256 test rows it predicts
-// and scores, so a cancellation that comes once the model is trained stops
-// the scoring at the next batch.
-func TestCVFoldStopsWhileScoring(t *testing.T) {
-	dir := write(t, map[string]string{"t.tree": ldlTree, "d.jsonl": ldlRows(340, 2, 1)})
-	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
-	d, err := loadLDL(e, newFlags("cv", "", "", ""), filepath.Join(dir, "d.jsonl"), filepath.Join(dir, "t.tree"), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	test := make([]int, 300) // 2 scoring batches; 40 rows to train on
-	for i := range test {
-		test[i] = i
-	}
-	spec := fitSpec{loss: "kl", epochs: 2, batch: 20, lr: 1e-3, standardize: true, seed: 1}
-	ev := metric.NewEvaluator(d.t, nil)
-	ctx := &countingCtx{Context: context.Background()}
-	cv := &crossValidation{d: d, spec: spec, folds: 2, repeats: 1, ctx: ctx}
-	if _, err := cv.fold(ev, test, 1); err != nil {
-		t.Fatal(err)
-	}
-	// 2 epochs × 2 mini-batches of training, then 2 batches of scoring.
-	if got := ctx.calls.Load(); got != 2*2+2 {
-		t.Fatalf("a fold checked the context %d times, want 6", got)
-	}
-	// Cancelled after the first scoring batch.
-	ctx = &countingCtx{Context: context.Background()}
-	ctx.at.Store(6)
-	cv.ctx = ctx
-	res, err := cv.fold(ev, test, 1)
-	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "stopped while scoring") || res != nil {
-		t.Errorf("cancelled while scoring: %v, %v; want context.Canceled", res, err)
 	}
 }
 

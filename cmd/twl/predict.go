@@ -1,16 +1,14 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/twl-ldl/twl/dataset"
 	"github.com/twl-ldl/twl/labeldist"
+	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/tree"
 )
@@ -137,11 +135,14 @@ func runPredict(e *env, args []string) error {
 		}
 	}
 
-	p := newPredictor(f, *top, *minMass)
-	p.out, p.targets = predOut, targetOut
-	p.progress = newProgress(e.stderr, "twl predict", "rows")
-	p.stopped = e.stopped
-	if *dataPath != "-" && isMAT(*dataPath) {
+	prog := newProgress(e.stderr, "twl predict", "rows")
+	p := &predictRun{labels: f.LabelTree(), in: f.In, L: len(f.Labels), names: f.Labels, targets: targetOut}
+	p.Predictor = ldl.NewPredictor(predOut, f, &ldl.PredictOptions{Top: *top, MinMass: *minMass, BatchBytes: predictBatchBytes,
+		AfterBatch: func(rows int) error {
+			prog.tick(rows)
+			return e.stopped()
+		}})
+	if *dataPath != "-" && ldl.IsMAT(*dataPath) {
 		err = p.predictMAT(e, fs, *dataPath, *modelPath)
 	} else {
 		err = p.predictJSONL(e, fs, *dataPath, *modelPath)
@@ -149,10 +150,10 @@ func runPredict(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	p.progress.done(p.done)
-	if p.empty > 0 {
+	prog.done(p.Rows())
+	if empty, first := p.Empty(); empty > 0 {
 		fmt.Fprintf(e.stderr, "twl predict: warning: --min-mass %g leaves %s without a label (written as {}), first %s; eval and distance refuse such rows, even with --normalize\n",
-			p.minMass, plural(p.empty, "row"), p.first)
+			*minMass, plural(empty, "row"), first)
 	}
 	if targetOut != nil {
 		if err := targetOut.Commit(); err != nil {
@@ -174,215 +175,23 @@ func loadModel(e *env, path string) (*model.File, error) {
 }
 
 // predictBatchBytes bounds the memory of one batch of predictions
-// (rows × labels × 8 bytes): batches have 256 rows, fewer when the model
-// has many labels (40 rows at 10^5 labels, 2 at 10^7). Tests lower it.
-var predictBatchBytes = 32 << 20
+// (ldl.PredictOptions.BatchBytes). Tests lower it.
+var predictBatchBytes = ldl.DefaultBatchBytes
 
-// predictor predicts and writes the samples of a data set one batch at a
-// time, in buffers it reuses: its memory is that of the model and of one
-// batch, whatever the number of samples.
-type predictor struct {
-	m       *model.Linear          // the model's parameters, W·z + b
-	std     *model.Standardization // nil: features used as they are
-	labels  *tree.Tree             // the model's labels, for labeldist
-	names   []string               // the model's labels
-	keys    [][]byte               // keys[j]: `"name":` of label j, made when first used
-	in, L   int                    // features, labels
-	batch   int                    // rows a batch holds
-	top     int                    // labels written per row, 0 for all
-	minMass float64                // labels of smaller mass are left out
-
-	x     []float64 // the batch's features, batch×in, standardized in place
-	pr    []float64 // its predictions, batch×L
-	where []string  // where each row of the batch is, for messages: "FILE:LINE"
-	rows  int       // rows in the batch
-	done  int       // rows written
-	line  []byte    // the output line being formatted
-	heap  []int     // labels chosen for --top
-	empty int       // rows that --min-mass left without a label
-	first string    // the first of them, "FILE:LINE"
-
-	out, targets *stream // targets nil without --targets
-	progress     *progress
-	stopped      func() error
-}
-
-func newPredictor(f *model.File, top int, minMass float64) *predictor {
-	L := len(f.Labels)
-	batch := min(256, max(2, predictBatchBytes/(8*L)))
-	batch &^= 1 // even, so that the kernels pair rows as in one batch of all rows
-	p := &predictor{
-		m: f.Linear(), std: f.Standardize, labels: f.LabelTree(), names: f.Labels,
-		in: f.In, L: L, batch: batch, top: top, minMass: minMass,
-	}
-	p.keys = make([][]byte, L)
-	p.x = make([]float64, batch*f.In)
-	p.pr = make([]float64, batch*L)
-	p.where = make([]string, batch)
-	return p
-}
-
-// add appends a sample's features to the batch, predicting and writing the
-// batch when it is full. where locates the sample for messages.
-func (p *predictor) add(x []float64, where string) error {
-	copy(p.x[p.rows*p.in:], x)
-	p.where[p.rows] = where
-	p.rows++
-	if p.rows < p.batch {
-		return nil
-	}
-	return p.flush()
-}
-
-// flush predicts and writes the rows of the batch. It computes what
-// model.File.Predict computes, row for row, bit for bit: the standardized
-// features (x − mean) / scale, then softmax(W·z + b).
-func (p *predictor) flush() error {
-	if p.rows == 0 {
-		return nil
-	}
-	x, pr := p.x[:p.rows*p.in], p.pr[:p.rows*p.L]
-	if s := p.std; s != nil {
-		for i, v := range x {
-			k := i % p.in
-			x[i] = (v - s.Mean[k]) / s.Scale[k]
-		}
-	}
-	p.m.Predict(pr, x)
-	for r := range p.rows {
-		row := pr[r*p.L : (r+1)*p.L]
-		var err error
-		if p.top == 0 && p.minMass == 0 {
-			p.line, err = labeldist.AppendFormat(p.line[:0], p.labels, row)
-		} else {
-			p.line, err = p.appendSelected(p.line[:0], row)
-			if err == nil && len(p.line) == 2 { // {}
-				if p.empty == 0 {
-					p.first = p.where[r]
-				}
-				p.empty++
-			}
-		}
-		if err != nil {
-			var le *labeldist.Error
-			if errors.As(err, &le) {
-				err = le.Err
-			}
-			return fmt.Errorf("%s: the prediction is not finite (%v); are the features far out of the training range?", p.where[r], err)
-		}
-		p.line = append(p.line, '\n')
-		if _, err := p.out.Write(p.line); err != nil {
-			return err
-		}
-	}
-	p.done += p.rows
-	p.rows = 0
-	p.progress.tick(p.done)
-	return p.stopped()
-}
-
-// appendSelected appends row as a JSON object of the labels that --top and
-// --min-mass keep: labels of mass at least minMass (and not zero), the top
-// most probable of them in decreasing mass, equal masses in label order, or
-// all of them in label order without --top. A NaN or infinite mass is an
-// error wrapping labeldist.ErrNonFinite.
-func (p *predictor) appendSelected(dst []byte, row []float64) ([]byte, error) {
-	for j, v := range row {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return dst, fmt.Errorf("%w: %q: %v", labeldist.ErrNonFinite, p.names[j], v)
-		}
-	}
-	keep := func(v float64) bool { return v != 0 && v >= p.minMass }
-	dst = append(dst, '{')
-	if p.top == 0 {
-		first := true
-		for j, v := range row {
-			if keep(v) {
-				dst = p.appendMass(dst, j, v, first)
-				first = false
-			}
-		}
-		return append(dst, '}'), nil
-	}
-	// A heap of the best labels so far, the worst at its root.
-	better := func(a, b int) bool { return row[a] > row[b] || row[a] == row[b] && a < b }
-	h := p.heap[:0]
-	for j, v := range row {
-		switch {
-		case !keep(v):
-		case len(h) < p.top:
-			h = append(h, j)
-			for c := len(h) - 1; c > 0; { // sift up
-				up := (c - 1) / 2
-				if !better(h[up], h[c]) {
-					break
-				}
-				h[up], h[c] = h[c], h[up]
-				c = up
-			}
-		case better(j, h[0]):
-			h[0] = j
-			for c := 0; ; { // sift down
-				w := c
-				if l := 2*c + 1; l < len(h) && better(h[w], h[l]) {
-					w = l
-				}
-				if r := 2*c + 2; r < len(h) && better(h[w], h[r]) {
-					w = r
-				}
-				if w == c {
-					break
-				}
-				h[c], h[w] = h[w], h[c]
-				c = w
-			}
-		}
-	}
-	// Pop the worst to the end, leaving the best first.
-	for n := len(h) - 1; n > 0; n-- {
-		h[0], h[n] = h[n], h[0]
-		for c := 0; ; {
-			w := c
-			if l := 2*c + 1; l < n && better(h[w], h[l]) {
-				w = l
-			}
-			if r := 2*c + 2; r < n && better(h[w], h[r]) {
-				w = r
-			}
-			if w == c {
-				break
-			}
-			h[c], h[w] = h[w], h[c]
-			c = w
-		}
-	}
-	for k, j := range h {
-		dst = p.appendMass(dst, j, row[j], k == 0)
-	}
-	p.heap = h
-	return append(dst, '}'), nil
-}
-
-// appendMass appends `"label":mass` for label j, after a comma unless
-// first, with the mass written as labeldist writes it.
-func (p *predictor) appendMass(dst []byte, j int, v float64, first bool) []byte {
-	if !first {
-		dst = append(dst, ',')
-	}
-	if p.keys[j] == nil {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		enc.Encode(p.names[j]) // a string always encodes
-		p.keys[j] = append(bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), ':')
-	}
-	dst = append(dst, p.keys[j]...)
-	return strconv.AppendFloat(dst, v, 'g', -1, 64)
+// predictRun is one run of twl predict: the predictor of the model, and
+// the targets written beside its predictions with --targets.
+type predictRun struct {
+	*ldl.Predictor
+	labels  *tree.Tree // the model's labels, for labeldist
+	names   []string   // the model's labels
+	in, L   int        // features, labels
+	targets *stream    // nil without --targets
+	line    []byte     // the target line being formatted
 }
 
 // writeTarget writes a sample's target distribution to --targets, if
 // given: y sparse (labels increasing), or dense when y is nil.
-func (p *predictor) writeTarget(y dataset.Sparse, dense []float64) error {
+func (p *predictRun) writeTarget(y dataset.Sparse, dense []float64) error {
 	if p.targets == nil {
 		return nil
 	}
@@ -390,11 +199,7 @@ func (p *predictor) writeTarget(y dataset.Sparse, dense []float64) error {
 	if dense != nil {
 		line, _ = labeldist.AppendFormat(line, p.labels, dense) // the reader checked the masses
 	} else {
-		line = append(line, '{')
-		for k, j := range y.Index {
-			line = p.appendMass(line, j, y.Mass[k], k == 0)
-		}
-		line = append(line, '}')
+		line = p.AppendDist(line, y.Index, y.Mass)
 	}
 	p.line = append(line, '\n')
 	_, err := p.targets.Write(p.line)
@@ -404,7 +209,7 @@ func (p *predictor) writeTarget(y dataset.Sparse, dense []float64) error {
 // predictJSONL predicts the samples of the JSON Lines file at path ('-':
 // standard input) as they are read. With --targets every line must have a
 // "y" of the model's labels; otherwise "y" is not read.
-func (p *predictor) predictJSONL(e *env, fs *flags, path, modelPath string) error {
+func (p *predictRun) predictJSONL(e *env, fs *flags, path, modelPath string) error {
 	r, file, err := e.open(path)
 	if err != nil {
 		return err
@@ -430,7 +235,7 @@ func (p *predictor) predictJSONL(e *env, fs *flags, path, modelPath string) erro
 				return err
 			}
 		}
-		if err := p.add(s.X, file+":"+strconv.Itoa(s.Line)); err != nil {
+		if err := p.Add(s.X, file+":"+strconv.Itoa(s.Line)); err != nil {
 			return err
 		}
 	}
@@ -443,12 +248,12 @@ func (p *predictor) predictJSONL(e *env, fs *flags, path, modelPath string) erro
 		return err
 	}
 	warnReport(e, fs, rd.Report())
-	return p.flush()
+	return p.Flush()
 }
 
 // predictMAT predicts the samples of the MAT-file at path, which is read
 // whole (MAT data sets are small and dense), a batch at a time.
-func (p *predictor) predictMAT(e *env, fs *flags, path, modelPath string) error {
+func (p *predictRun) predictMAT(e *env, fs *flags, path, modelPath string) error {
 	ds, rep, err := dataset.ReadMAT(path, nil)
 	if err != nil {
 		return err
@@ -473,11 +278,11 @@ func (p *predictor) predictMAT(e *env, fs *flags, path, modelPath string) error 
 				return err
 			}
 		}
-		if err := p.add(ds.X.RawRowView(i), fmt.Sprintf("%s: row %d", path, i+1)); err != nil {
+		if err := p.Add(ds.X.RawRowView(i), fmt.Sprintf("%s: row %d", path, i+1)); err != nil {
 			return err
 		}
 	}
-	return p.flush()
+	return p.Flush()
 }
 
 // matModelColumns returns, for each column of the labels of a MAT data set

@@ -13,6 +13,8 @@ import (
 	"github.com/twl-ldl/twl/dataset"
 	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/ldl"
+	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/textmodel"
 	"github.com/twl-ldl/twl/train"
 	"github.com/twl-ldl/twl/tree"
@@ -122,7 +124,7 @@ func runTextTrain(e *env, args []string) error {
 	if err := checkLossPairs(fs, *lossName); err != nil {
 		return err
 	}
-	if *lossName == "kl+tsw" {
+	if n, _ := parseLoss(*lossName); n.Term == loss.TermTSW {
 		return fs.fail("--loss kl+tsw is for twl train and twl cv (with --trees); the text model takes kl, kl+tw or kl+sinkhorn")
 	}
 	tk, vopts, err := tf.tokenizer(fs)
@@ -173,9 +175,15 @@ func runTextTrain(e *env, args []string) error {
 		}
 		opts.Emb, opts.EmbRef = src, ref
 	}
-	spec := fitSpec{loss: *lossName, lambda: *lambda, reg: *reg, iters: *iters}
-	if opts.Loss, err = spec.newLoss(t); err != nil {
-		return err
+	lopts := ldl.Options{Loss: *lossName, SinkhornReg: *reg, SinkhornIters: *iters}
+	if fs.isSet("lambda") {
+		lopts.Lambda = *lambda
+		if lopts.Lambda == 0 {
+			lopts.Lambda = -1 // λ = 0
+		}
+	}
+	if opts.Loss, err = ldl.NewLoss(t, &lopts); err != nil {
+		return fitError(err, *lr, "")
 	}
 	var (
 		m *textmodel.Model

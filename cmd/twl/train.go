@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/model"
+	"github.com/twl-ldl/twl/train"
 )
 
 // trainFlagsAbout describes the data, the tree and the training flags shared
@@ -122,24 +123,25 @@ func runTrain(e *env, args []string) error {
 			return err
 		}
 	}
-	d, err := loadLDL(e, fs, *tf.data, *tf.tree, *tf.trees)
+	d, sliced, err := loadLDL(e, fs, *tf.data, *tf.tree, *tf.trees)
 	if err != nil {
 		return err
 	}
-	var progress io.Writer
+	opts := tf.options(fs, sliced)
 	if !*tf.quiet {
-		progress = e.stderr
+		opts.Progress = e.stderr
 	}
-	res, err := fit(d, nil, tf.spec(*tf.data), fitRun{ctx: e.ctx, progress: progress,
-		checkpoint: *checkpoint, checkpointEvery: *checkpointEvery})
+	opts.Checkpoint, opts.CheckpointEvery = *checkpoint, *checkpointEvery
+	f, h, err := ldl.Fit(e.ctx, d, &opts)
 	if err != nil {
 		if e.stopped() != nil && *checkpoint != "" {
 			if _, serr := os.Stat(*checkpoint); serr == nil {
 				fmt.Fprintf(e.stderr, "twl train: %s keeps the last complete epoch saved; run the same command again to resume\n", *checkpoint)
 			}
 		}
-		return err
+		return fitError(err, *tf.lr, *checkpoint)
 	}
+	res := &fitResult{file: f, history: h}
 	var mb bytes.Buffer
 	if err := model.Save(&mb, res.file); err != nil {
 		return err
@@ -156,32 +158,38 @@ func runTrain(e *env, args []string) error {
 	return e.output("", buf.Bytes())
 }
 
+// fitResult is a trained model and how training went.
+type fitResult struct {
+	file    *model.File
+	history train.History
+}
+
 func writeTrainText(buf *bytes.Buffer, out string, res *fitResult) {
 	f, h, info := res.file, res.history, res.file.Train
 	fmt.Fprintf(buf, "wrote %s: %s, %d features → %d labels, loss %s\n",
 		out, f.Model, f.In, len(f.Labels), f.Loss)
-	fmt.Fprintf(buf, "%s on %s", plural(info.EpochsRun, "epoch"), plural(res.rows, "row"))
+	fmt.Fprintf(buf, "%s on %s", plural(info.EpochsRun, "epoch"), plural(info.Rows, "row"))
 	if h.Resumed > 0 {
 		fmt.Fprintf(buf, " (resumed after epoch %d)", h.Resumed)
 	}
 	fmt.Fprintf(buf, ", final training loss %.6g", info.TrainLoss)
 	if info.ValLoss != nil {
-		fmt.Fprintf(buf, "; best validation loss %.6g on %s at epoch %d", *info.ValLoss, plural(res.valRows, "row"), info.BestEpoch)
+		fmt.Fprintf(buf, "; best validation loss %.6g on %s at epoch %d", *info.ValLoss, plural(info.ValRows, "row"), info.BestEpoch)
 		if h.Stopped {
 			buf.WriteString(", stopped early")
 		}
 	}
-	fmt.Fprintf(buf, "; %s\n", formatSeconds(res.seconds))
+	fmt.Fprintf(buf, "; %s\n", formatSeconds(info.Seconds))
 }
 
 func writeTrainJSON(buf *bytes.Buffer, out string, res *fitResult) {
 	f, info := res.file, res.file.Train
 	kv := []any{"model", out, "in", f.In, "labels", len(f.Labels), "loss", f.Loss,
-		"rows", res.rows, "val_rows", res.valRows, "epochs_run", info.EpochsRun, "best_epoch", info.BestEpoch,
+		"rows", info.Rows, "val_rows", info.ValRows, "epochs_run", info.EpochsRun, "best_epoch", info.BestEpoch,
 		"stopped_early", info.Stopped, "resumed_from", info.Resumed, "train_loss", info.TrainLoss}
 	if info.ValLoss != nil {
 		kv = append(kv, "val_loss", *info.ValLoss)
 	}
-	kv = append(kv, "seconds", res.seconds)
+	kv = append(kv, "seconds", info.Seconds)
 	writeJSONObject(buf, kv...)
 }

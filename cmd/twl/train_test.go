@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/model"
 )
 
@@ -526,7 +528,7 @@ func TestTrainMATByHeader(t *testing.T) {
 	}
 	dir := write(t, map[string]string{"data.bin": string(raw), "d.dat": ldlRows(3, 2, 1), "v73": v73Header()})
 	for name, want := range map[string]bool{"data.bin": true, "v73": true, "d.dat": false, "missing": false} {
-		if got := isMAT(filepath.Join(dir, name)); got != want {
+		if got := ldl.IsMAT(filepath.Join(dir, name)); got != want {
 			t.Errorf("isMAT(%s) = %v", name, got)
 		}
 	}
@@ -612,3 +614,82 @@ func v73Header() string {
 }
 
 func tail(s string, n int) string { return s[max(0, len(s)-n):] }
+
+// TestTrainEqualsLibrary: twl train writes the model that ldl.Load and
+// ldl.Fit make with the same settings, bit for bit but for the training
+// time; weighted loss names and --lambda give the same model.
+func TestTrainEqualsLibrary(t *testing.T) {
+	dir := ldlDir(t)
+	data, tr := filepath.Join(dir, "d.jsonl"), filepath.Join(dir, "t.tree")
+	for _, tc := range []struct {
+		name string
+		data string
+		tree string
+		args []string
+		opts ldl.Options
+		skip bool
+	}{
+		{"defaults", data, tr, []string{"--epochs", "8", "--batch", "4"}, ldl.Options{Epochs: 8, Batch: 4, Seed: 1}, false},
+		{"kl+tw --lambda", data, tr, []string{"--loss", "kl+tw", "--lambda", "0.5", "--val", "0.2", "--patience", "2", "--epochs", "6",
+			"--weight-decay", "0", "--decay-bias", "--seed", "3"},
+			ldl.Options{Loss: "kl+0.5tw", Val: 0.2, Patience: 2, Epochs: 6, WeightDecay: -1, DecayBias: true, Seed: 3}, false},
+		{"kl+0.5tw", data, tr, []string{"--loss", "kl+0.5tw", "--epochs", "3", "--lr", "0.01", "--seed", "4"},
+			ldl.Options{Loss: "kl+tw", Lambda: 0.5, Epochs: 3, LR: 0.01, Seed: 4}, false},
+		{"kl+sinkhorn", data, tr, []string{"--loss", "kl+sinkhorn", "--reg", "20", "--iters", "5", "--standardize=false", "--epochs", "2", "--batch", "7"},
+			ldl.Options{Loss: "kl+sinkhorn", SinkhornReg: 20, SinkhornIters: 5, Raw: true, Epochs: 2, Batch: 7, Seed: 1}, false},
+		{"SJAFFE", "../../../shared/data/ldl/SJAFFE.mat", "star", []string{"--epochs", "2"}, ldl.Options{Epochs: 2, Seed: 1},
+			!exists("../../../shared/data/ldl/SJAFFE.mat")},
+	} {
+		if tc.skip {
+			t.Logf("%s: no data, skipped", tc.name)
+			continue
+		}
+		out := filepath.Join(dir, "cli.model")
+		args := append([]string{"train", "--data", tc.data, "--tree", tc.tree, "--out", out, "--quiet"}, tc.args...)
+		if code, _, stderr := twl(t, "", args...); code != 0 {
+			t.Fatalf("%s: %s", tc.name, stderr)
+		}
+		cli, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := ldl.Load(context.Background(), tc.data, tc.tree, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _, err := ldl.Fit(context.Background(), d, &tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lib bytes.Buffer
+		if err := model.Save(&lib, f); err != nil {
+			t.Fatal(err)
+		}
+		seconds := regexp.MustCompile(`"seconds": *[-+.0-9eE]+`)
+		a, b := seconds.ReplaceAll(cli, []byte(`"seconds":0`)), seconds.ReplaceAll(lib.Bytes(), []byte(`"seconds":0`))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: twl train's model differs from ldl.Fit's:\n%.600s\n%.600s", tc.name, a, b)
+		}
+		if bytes.Equal(cli, seconds.ReplaceAll(cli, nil)) {
+			t.Errorf("%s: no \"seconds\" in the model file", tc.name)
+		}
+	}
+}
+
+// TestTrainLossNames: loss names with a weight are accepted, and --lambda
+// beside one is a usage error.
+func TestTrainLossNames(t *testing.T) {
+	dir := ldlDir(t)
+	base := []string{"train", "--data", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "t.tree"), "--out", filepath.Join(dir, "m")}
+	if code, _, stderr := twl(t, "", append(base, "--loss", "kl+0.5tw", "--epochs", "1", "--quiet")...); code != 0 {
+		t.Errorf("--loss kl+0.5tw: exit %d: %s", code, stderr)
+	}
+	code, _, stderr := twl(t, "", append(base, "--loss", "kl+0.5tw", "--lambda", "2")...)
+	if code != 2 || !strings.Contains(stderr, "--lambda and the weight in --loss kl+0.5tw exclude each other") {
+		t.Errorf("--loss kl+0.5tw --lambda 2: exit %d: %s", code, stderr)
+	}
+	code, _, stderr = twl(t, "", append(base, "--loss", "kl+0tw")...)
+	if code != 2 || !strings.Contains(stderr, `--loss must be kl, kl+tw, kl+sinkhorn or kl+tsw, not "kl+0tw"`) {
+		t.Errorf("--loss kl+0tw: exit %d: %s", code, stderr)
+	}
+}
