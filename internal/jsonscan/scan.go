@@ -189,22 +189,35 @@ func (s *Scanner) parseFloat(start, j int) (float64, *Error) {
 // ControlChar or Unterminated (also for a backslash at the end of the line).
 // Str panics if Pos does not hold '"'.
 func (s *Scanner) Str() (string, *Error) {
+	raw, v, e := s.StrRaw()
+	if raw != nil {
+		return string(raw), nil
+	}
+	return v, e
+}
+
+// StrRaw is Str without a copy of plain strings: a string without escapes
+// and of valid UTF-8 is returned as raw, its bytes between the quotes (a
+// subslice of Line, non-nil even when empty), with an empty v; any other
+// is returned decoded, as Str decodes it, as v with a nil raw. Errors and
+// the read position are those of Str.
+func (s *Scanner) StrRaw() (raw []byte, v string, e *Error) {
 	start := s.Pos
 	end, escaped, ascii, e := s.scanStr(true)
 	if e != nil {
-		return "", e
+		return nil, "", e
 	}
 	tok := s.Line[start:end]
 	if !escaped && (ascii || utf8.Valid(tok)) {
 		s.Pos = end
-		return string(tok[1 : len(tok)-1]), nil
+		return tok[1 : len(tok)-1], "", nil
 	}
 	v, err := Unquote(tok)
 	if err != nil {
-		return "", s.errAt(Invalid, start, err) // not reached: tok was checked
+		return nil, "", s.errAt(Invalid, start, err) // not reached: tok was checked
 	}
 	s.Pos = end
-	return v, nil
+	return nil, v, nil
 }
 
 // RawStr finds the end of the JSON string at Pos, which must hold '"', and
