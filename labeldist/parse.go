@@ -74,36 +74,49 @@ func (p *parser) object() *Error {
 	if p.Accept('}') {
 		return nil
 	}
+	next := 0 // the label after the last one, often the next in the line
 	for {
 		if p.Peek() != '"' {
 			return p.syntax("want a label in double quotes, found %s", p.Found())
 		}
-		name, e := p.str()
+		raw, name, e := p.str()
 		if e != nil {
 			return e
 		}
-		label, ok := p.t.Index(name)
+		// A plain name (raw) is compared or looked up without a copy,
+		// and copied only for a message (labelName).
+		var label int
+		var ok bool
+		switch {
+		case raw != nil && next < p.t.Len() && p.t.Name(next) == string(raw):
+			label, ok = next, true
+		case raw != nil:
+			label, ok = p.t.Index(string(raw)) // inlined: no copy
+		default:
+			label, ok = p.t.Index(name)
+		}
 		switch {
 		case !ok:
-			p.fail(&Error{Err: ErrUnknownLabel, Msg: strconv.Quote(name)})
+			p.fail(&Error{Err: ErrUnknownLabel, Msg: strconv.Quote(labelName(raw, name))})
 			label = -1
 		case p.seen[label] == p.row:
-			p.fail(&Error{Err: ErrDuplicateLabel, Msg: strconv.Quote(name) + " appears more than once"})
+			p.fail(&Error{Err: ErrDuplicateLabel, Msg: strconv.Quote(labelName(raw, name)) + " appears more than once"})
 		}
 		if label >= 0 {
 			p.seen[label] = p.row
+			next = label + 1
 		}
 		if p.SkipSpace(); !p.Accept(':') {
-			return p.syntax("want ':' after the label %q, found %s", name, p.Found())
+			return p.syntax("want ':' after the label %q, found %s", labelName(raw, name), p.Found())
 		}
-		v, e := p.number(func() string { return fmt.Sprintf("the value of %q", name) })
+		v, e := p.number(func() string { return fmt.Sprintf("the value of %q", labelName(raw, name)) })
 		switch {
 		case e != nil && e.Err == ErrSyntax:
 			return e
 		case e != nil:
 			p.fail(e)
 		case v < 0:
-			p.fail(&Error{Err: ErrNegative, Msg: fmt.Sprintf("%q: %s", name, fmtFloat(v))})
+			p.fail(&Error{Err: ErrNegative, Msg: fmt.Sprintf("%q: %s", labelName(raw, name), fmtFloat(v))})
 		case label >= 0:
 			p.set(label, v)
 		}
@@ -116,6 +129,15 @@ func (p *parser) object() *Error {
 			return p.syntax("want ',' or '}' after a value, found %s", p.Found())
 		}
 	}
+}
+
+// labelName returns the label name that str returned as raw bytes or as
+// name.
+func labelName(raw []byte, name string) string {
+	if raw != nil {
+		return string(raw)
+	}
+	return name
 }
 
 func (p *parser) array(L int) *Error {
@@ -184,25 +206,27 @@ func (p *parser) number(what func() string) (float64, *Error) {
 	return 0, p.syntaxAt(start, "invalid number %q for %s", p.Line[start:p.Pos], what())
 }
 
-// str reads the JSON string at p.Pos, which holds '"', and returns its
-// value. Invalid UTF-8 becomes U+FFFD, as in encoding/json.
-func (p *parser) str() (string, *Error) {
-	s, e := p.Str()
-	if e == nil {
-		return s, nil
+// str reads the JSON string at p.Pos, which holds '"'. A string without
+// escapes and of valid UTF-8 is returned as raw, a subslice of the line;
+// any other as its value, with invalid UTF-8 turned into U+FFFD as in
+// encoding/json, and a nil raw.
+func (p *parser) str() (raw []byte, s string, e *Error) {
+	raw, s, je := p.StrRaw()
+	if je == nil {
+		return raw, s, nil
 	}
-	switch e.Code {
+	switch je.Code {
 	case jsonscan.BadUnicode:
-		return "", p.syntaxAt(e.Pos, "invalid \\u escape in string, want 4 hexadecimal digits")
+		return nil, "", p.syntaxAt(je.Pos, "invalid \\u escape in string, want 4 hexadecimal digits")
 	case jsonscan.BadEscape:
-		return "", p.syntaxAt(e.Pos, "invalid escape %s in string", strconv.Quote(string(p.Line[e.Pos:min(e.Pos+2, len(p.Line))])))
+		return nil, "", p.syntaxAt(je.Pos, "invalid escape %s in string", strconv.Quote(string(p.Line[je.Pos:min(je.Pos+2, len(p.Line))])))
 	case jsonscan.ControlChar:
-		return "", p.syntaxAt(e.Pos, "control character %U in string, escape it", rune(p.Line[e.Pos]))
+		return nil, "", p.syntaxAt(je.Pos, "control character %U in string, escape it", rune(p.Line[je.Pos]))
 	case jsonscan.Unterminated:
-		return "", p.syntaxAt(e.Pos, "unterminated string")
+		return nil, "", p.syntaxAt(je.Pos, "unterminated string")
 	}
-	// Invalid, not reached: Str checks the escapes.
-	return "", p.syntaxAt(e.Pos, "invalid string: %v", e.Err)
+	// Invalid, not reached: StrRaw checks the escapes.
+	return nil, "", p.syntaxAt(je.Pos, "invalid string: %v", je.Err)
 }
 
 func (p *parser) syntax(format string, args ...any) *Error {

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -32,5 +33,36 @@ func BenchmarkLinear(b *testing.B) {
 				m.Backward(g, G, X)
 			}
 		})
+	}
+}
+
+// BenchmarkSave writes a model of the paper's synthetic shape (1000
+// labels, 100 features, standardized) to memory.
+func BenchmarkSave(b *testing.B) {
+	const in, out = 100, 1000
+	rng := rand.New(rand.NewPCG(1, 2))
+	m := model.NewLinear(in, out, rng)
+	labels := make([]string, out)
+	for i := range labels {
+		labels[i] = fmt.Sprint(i)
+	}
+	f := model.NewFile(m, labels)
+	f.Loss = "kl"
+	f.Tree = model.TreeRef{Source: "star:1000", SHA256: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}
+	f.Standardize = &model.Standardization{Mean: randSlice(rng, in), Scale: make([]float64, in)}
+	for i := range f.Standardize.Scale {
+		f.Standardize.Scale[i] = 1 + rng.Float64()
+	}
+	var buf bytes.Buffer
+	if err := model.Save(&buf, f); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if err := model.Save(&buf, f); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/twl-ldl/twl/tree"
@@ -312,17 +313,18 @@ func Save(w io.Writer, f *File) error {
 	if err := f.Validate(); err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	b.WriteString("{\n")
+	// The weights take nearly all the room: about 24 bytes a number.
+	b := make([]byte, 0, 4096+24*(len(f.B)+len(f.B)*f.In))
+	b = append(b, "{\n"...)
 	field := func(key string, v any, last bool) {
-		b.WriteString("  ")
-		b.Write(marshal(key))
-		b.WriteString(": ")
-		b.Write(marshal(v))
+		b = append(b, "  "...)
+		b = append(b, marshal(key)...)
+		b = append(b, ": "...)
+		b = append(b, marshal(v)...)
 		if !last {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteByte('\n')
+		b = append(b, '\n')
 	}
 	field("format", f.Format, false)
 	field("version", f.Version, false)
@@ -333,27 +335,27 @@ func Save(w io.Writer, f *File) error {
 	if f.Standardize == nil {
 		field("standardize", nil, false)
 	} else {
-		b.WriteString("  \"standardize\": {\n    \"mean\": ")
-		b.Write(marshal(f.Standardize.Mean))
-		b.WriteString(",\n    \"scale\": ")
-		b.Write(marshal(f.Standardize.Scale))
-		b.WriteString("\n  },\n")
+		b = append(b, "  \"standardize\": {\n    \"mean\": "...)
+		b = appendFloats(b, f.Standardize.Mean)
+		b = append(b, ",\n    \"scale\": "...)
+		b = appendFloats(b, f.Standardize.Scale)
+		b = append(b, "\n  },\n"...)
 	}
 	field("loss", f.Loss, false)
 	field("train", f.Train, false)
-	b.WriteString("  \"W\": [\n")
+	b = append(b, "  \"W\": [\n"...)
 	for i, row := range f.W {
-		b.WriteString("    ")
-		b.Write(marshal(row))
+		b = append(b, "    "...)
+		b = appendFloats(b, row)
 		if i < len(f.W)-1 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteByte('\n')
+		b = append(b, '\n')
 	}
-	b.WriteString("  ],\n")
-	field("b", f.B, true)
-	b.WriteString("}\n")
-	_, err := w.Write(b.Bytes())
+	b = append(b, "  ],\n  \"b\": "...)
+	b = appendFloats(b, f.B)
+	b = append(b, "\n}\n"...)
+	_, err := w.Write(b)
 	return err
 }
 
@@ -367,6 +369,42 @@ func marshal(v any) []byte {
 		panic("model: " + err.Error()) // not reached for a validated File
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'})
+}
+
+// appendFloats appends x as encoding/json writes a []float64: null for a
+// nil slice, otherwise [a,b,...] with each number as appendFloat writes it.
+func appendFloats(b []byte, x []float64) []byte {
+	if x == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, v := range x {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendFloat(b, v)
+	}
+	return append(b, ']')
+}
+
+// appendFloat appends the finite v as encoding/json writes a float64: the
+// shortest decimal that reads back as v, in the form of ECMAScript's
+// Number.prototype.toString, that is, as strconv's 'f' format, or its 'e'
+// format for magnitudes below 1e-6 or from 1e21 on, with no leading zero in
+// the exponent ("1e-7", not "1e-07").
+func appendFloat(b []byte, v float64) []byte {
+	format := byte('f')
+	if a := math.Abs(v); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, v, format, -1, 64)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }
 
 // Load reads a model file from r. name names it in error messages. Invalid

@@ -28,6 +28,9 @@
 //
 // Number, RawStr and the other Scanner methods allocate nothing except
 // error values and messages; Str allocates its result (as any Go string of
-// more than one byte from a []byte), and calls encoding/json only for
-// strings that hold escapes or invalid UTF-8.
+// more than one byte from a []byte), and Str and StrRaw call encoding/json
+// only for strings that hold escapes or invalid UTF-8, the only ones StrRaw
+// allocates for. Number converts numbers of up to 19 significant digits
+// itself, with strconv.ParseFloat's result, and calls strconv for the rare
+// others.
 package jsonscan

@@ -63,6 +63,13 @@ func (s *Scanner) errAt(c Code, i int, err error) *Error {
 // returns its float64 value, rounded by strconv.ParseFloat. A number that
 // underflows is 0 (or -0), without error.
 //
+// The digits are read into an integer mantissa as they are scanned, and
+// numbers of at most 19 significant digits are converted without strconv
+// (an exact product or quotient of float64 values, else the Eisel-Lemire
+// algorithm), giving strconv.ParseFloat's result bit for bit; the rare
+// others (longer mantissas, values too close to a half-way point between
+// two float64 values, the least subnormals, overflows) go to strconv.
+//
 // Malformed text is an *Error with Code NotNumber, NoInt, NoFraction or
 // NoExponent, and leaves Pos where it was. A number too large for float64
 // gives ±Inf and an *Error with Code Overflow, and Pos moves past it as
@@ -70,21 +77,50 @@ func (s *Scanner) errAt(c Code, i int, err error) *Error {
 func (s *Scanner) Number() (float64, *Error) {
 	b, start := s.Line, s.Pos
 	j := start
-	if j < len(b) && b[j] == '-' {
+	neg := j < len(b) && b[j] == '-'
+	if neg {
 		j++
 	}
+	// The value is man·10^exp10 while man holds the first maxMantDigits
+	// significant digits; trunc records a non-zero digit left out.
+	var (
+		man   uint64
+		nd    int // significant digits in man
+		exp10 int
+		trunc bool
+	)
 	switch {
 	case j < len(b) && b[j] == '0':
 		j++
 	case j < len(b) && '1' <= b[j] && b[j] <= '9':
-		j = digits(b, j+1)
+		for ; j < len(b) && '0' <= b[j] && b[j] <= '9'; j++ {
+			if nd < maxMantDigits {
+				man = man*10 + uint64(b[j]-'0')
+				nd++
+			} else {
+				exp10++
+				trunc = trunc || b[j] != '0'
+			}
+		}
 	case j == start:
 		return 0, s.errAt(NotNumber, start, nil)
 	default:
 		return 0, s.errAt(NoInt, j, nil)
 	}
 	if j < len(b) && b[j] == '.' {
-		k := digits(b, j+1)
+		k := j + 1
+		for ; k < len(b) && '0' <= b[k] && b[k] <= '9'; k++ {
+			if nd < maxMantDigits {
+				// Leading zeros (man == 0) are not significant.
+				man = man*10 + uint64(b[k]-'0')
+				exp10--
+				if man != 0 {
+					nd++
+				}
+			} else {
+				trunc = trunc || b[k] != '0'
+			}
+		}
 		if k == j+1 {
 			return 0, s.errAt(NoFraction, k, nil)
 		}
@@ -92,16 +128,50 @@ func (s *Scanner) Number() (float64, *Error) {
 	}
 	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
 		j++
+		eneg := false
 		if j < len(b) && (b[j] == '+' || b[j] == '-') {
+			eneg = b[j] == '-'
 			j++
 		}
-		k := digits(b, j)
+		k, e := j, 0
+		for ; k < len(b) && '0' <= b[k] && b[k] <= '9'; k++ {
+			if e < 100000 { // beyond every float64, however long the mantissa
+				e = e*10 + int(b[k]-'0')
+			}
+		}
 		if k == j {
 			return 0, s.errAt(NoExponent, k, nil)
 		}
+		if eneg {
+			e = -e
+		}
+		exp10 += e
 		j = k
 	}
-	v, err := strconv.ParseFloat(string(b[start:j]), 64)
+	if !trunc {
+		if v, ok := exactFloat(man, exp10, neg); ok {
+			s.Pos = j
+			return v, nil
+		}
+		if v, ok := eiselLemire(man, exp10, neg); ok {
+			s.Pos = j
+			return v, nil
+		}
+		if exp10 < -300 {
+			if v, ok := subnormal(man, exp10, neg); ok {
+				s.Pos = j
+				return v, nil
+			}
+		}
+	}
+	return s.parseFloat(start, j)
+}
+
+// parseFloat returns the value of the number Line[start:j] as
+// strconv.ParseFloat rounds it, and moves Pos to j: Number's way for the
+// numbers its fast paths leave out.
+func (s *Scanner) parseFloat(start, j int) (float64, *Error) {
+	v, err := strconv.ParseFloat(string(s.Line[start:j]), 64)
 	s.Pos = j
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) {
@@ -112,15 +182,6 @@ func (s *Scanner) Number() (float64, *Error) {
 	return v, nil
 }
 
-// digits returns the index of the first byte of b at or after i that is not
-// an ASCII digit.
-func digits(b []byte, i int) int {
-	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-		i++
-	}
-	return i
-}
-
 // Str reads the JSON string at Pos, which must hold '"', and returns its
 // value. Invalid UTF-8 and unpaired surrogate escapes become U+FFFD, as in
 // encoding/json. The error, which leaves Pos where it was, is the first
@@ -128,22 +189,35 @@ func digits(b []byte, i int) int {
 // ControlChar or Unterminated (also for a backslash at the end of the line).
 // Str panics if Pos does not hold '"'.
 func (s *Scanner) Str() (string, *Error) {
+	raw, v, e := s.StrRaw()
+	if raw != nil {
+		return string(raw), nil
+	}
+	return v, e
+}
+
+// StrRaw is Str without a copy of plain strings: a string without escapes
+// and of valid UTF-8 is returned as raw, its bytes between the quotes (a
+// subslice of Line, non-nil even when empty), with an empty v; any other
+// is returned decoded, as Str decodes it, as v with a nil raw. Errors and
+// the read position are those of Str.
+func (s *Scanner) StrRaw() (raw []byte, v string, e *Error) {
 	start := s.Pos
 	end, escaped, ascii, e := s.scanStr(true)
 	if e != nil {
-		return "", e
+		return nil, "", e
 	}
 	tok := s.Line[start:end]
 	if !escaped && (ascii || utf8.Valid(tok)) {
 		s.Pos = end
-		return string(tok[1 : len(tok)-1]), nil
+		return tok[1 : len(tok)-1], "", nil
 	}
 	v, err := Unquote(tok)
 	if err != nil {
-		return "", s.errAt(Invalid, start, err) // not reached: tok was checked
+		return nil, "", s.errAt(Invalid, start, err) // not reached: tok was checked
 	}
 	s.Pos = end
-	return v, nil
+	return nil, v, nil
 }
 
 // RawStr finds the end of the JSON string at Pos, which must hold '"', and

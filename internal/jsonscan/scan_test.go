@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unicode/utf8"
 )
 
 // TestNumber checks Number against the number grammar of RFC 8259 §6,
@@ -431,6 +432,15 @@ func FuzzScan(f *testing.F) {
 			t.Fatalf("%q: Str error %+v, Pos %d", in, e, s.Pos)
 		}
 		strEnd := s.Pos
+		s.Pos = start
+		raw, sv, re := s.StrRaw()
+		if got := labelOf(raw, sv); got != str || s.Pos != strEnd || (re == nil) != (e == nil) || re != nil && *re != *e {
+			t.Fatalf("%q: Str %q, %v, ends at %d; StrRaw %q, %q, %v, ends at %d", in, str, e, strEnd, raw, sv, re, s.Pos)
+		}
+		if raw != nil && (bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw)) {
+			t.Fatalf("%q: StrRaw returns raw %q", in, raw)
+		}
+		s.Pos = strEnd
 		if whole := e == nil && blank(in[s.Pos:]); whole != isStr {
 			t.Fatalf("%q: Str %q, error %v, stops at %d; encoding/json says string %t", in, str, e, s.Pos, isStr)
 		}
@@ -455,4 +465,12 @@ func FuzzScan(f *testing.F) {
 			}
 		}
 	})
+}
+
+// labelOf returns StrRaw's string: raw if it is not nil, else v.
+func labelOf(raw []byte, v string) string {
+	if raw != nil {
+		return string(raw)
+	}
+	return v
 }
