@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/twl-ldl/twl/model"
+	"github.com/twl-ldl/twl/tree"
 )
 
 // BenchmarkLinear times a forward (Logits) and a backward pass at the
@@ -48,7 +49,7 @@ func BenchmarkSave(b *testing.B) {
 	}
 	f := model.NewFile(m, labels)
 	f.Loss = "kl"
-	f.Tree = model.TreeRef{Source: "star:1000", SHA256: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}
+	f.Tree = tree.Ref{Source: "star:1000", SHA256: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}
 	f.Standardize = &model.Standardization{Mean: randSlice(rng, in), Scale: make([]float64, in)}
 	for i := range f.Standardize.Scale {
 		f.Standardize.Scale[i] = 1 + rng.Float64()
