@@ -67,6 +67,7 @@ func (f *File) header(addr uint64) (*header, error) {
 		c = f.cursor(hb[start:])
 		size := c.uint(1 << (flags & 3))
 		start += 1 << (flags & 3)
+		// Chunk 0 holds size bytes of messages; its checksum follows.
 		pending = append(pending, block{addr + uint64(start), size})
 		for len(pending) > 0 {
 			blk := pending[0]
@@ -87,11 +88,6 @@ func (f *File) header(addr uint64) (*header, error) {
 					return nil, f.errf(boff, ErrCorrupt, "no object header continuation signature")
 				}
 				data, boff = data[4:len(data)-4], boff+4
-			} else {
-				if len(data) < 4 {
-					return nil, f.errf(boff, ErrCorrupt, "object header block too short")
-				}
-				data = data[:len(data)-4]
 			}
 			hdr := 4
 			if flags&0x04 != 0 {
