@@ -24,15 +24,15 @@ type File struct {
 	root     uint64 // address of the root group's object header
 	rootSym  *symTab
 	headers  map[uint64]*header
-	gheaps   map[uint64][]byte
+	gheaps   map[uint64]map[uint32][]byte
 	maxAlloc int64
 }
 
 // Open reads the superblock of the HDF5 file in r, of the given size;
 // name names it in errors.
 func Open(r io.ReaderAt, size int64, name string) (*File, error) {
-	f := &File{r: r, size: size, name: name, headers: map[uint64]*header{}, gheaps: map[uint64][]byte{}}
-	f.maxAlloc = 1100*size + 1<<20
+	f := &File{r: r, size: size, name: name, headers: map[uint64]*header{}, gheaps: map[uint64]map[uint32][]byte{}}
+	f.maxAlloc = 1100*size + 1<<16
 	at := int64(-1)
 	for off := int64(0); off+8 <= size; {
 		b, err := f.readAt(off, 8)
@@ -401,14 +401,20 @@ func (f *File) symbolTable(st symTab, out map[string]uint64) error {
 // walkBTree calls fn for every leaf child of the version 1 B-tree at addr
 // (III.A.1) with the key that precedes it. typ is 0 for group nodes, 1 for
 // chunk nodes; rank is the dataset's rank for chunk nodes. Levels must
-// decrease, which bounds the walk.
+// decrease and no node or child may be reached twice, which bounds the
+// walk by the size of the file.
 func (f *File) walkBTree(addr uint64, typ int, rank int, fn func(child uint64, key []byte) error) error {
 	keySize := f.sl
 	if typ == 1 {
 		keySize = 8 + 8*(rank+1)
 	}
+	seen := map[uint64]bool{} // nodes and leaf children visited
 	var walk func(addr uint64, level int) error
 	walk = func(addr uint64, level int) error {
+		if seen[addr] {
+			return f.errf(int64(min(f.base+addr, uint64(f.size))), ErrCorrupt, "B-tree node reached twice")
+		}
+		seen[addr] = true
 		hb, off, err := f.read(addr, 8+2*f.so)
 		if err != nil {
 			return err
@@ -434,7 +440,10 @@ func (f *File) walkBTree(addr uint64, typ int, rank int, fn func(child uint64, k
 			child := c.off()
 			if lvl > 0 {
 				err = walk(child, lvl)
+			} else if seen[child] {
+				err = f.errf(off, ErrCorrupt, "B-tree leaf child at %#x given twice", child)
 			} else {
+				seen[child] = true
 				err = fn(child, key)
 			}
 			if err != nil {

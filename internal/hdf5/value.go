@@ -260,9 +260,9 @@ func (v *Value) Strings() ([]string, error) {
 }
 
 // globalObject returns object idx of the global heap collection at addr
-// (III.E).
+// (III.E). A collection is parsed once.
 func (f *File) globalObject(addr uint64, idx uint32) ([]byte, error) {
-	coll, ok := f.gheaps[addr]
+	objs, ok := f.gheaps[addr]
 	if !ok {
 		hb, off, err := f.read(addr, 8+f.sl)
 		if err != nil {
@@ -275,31 +275,30 @@ func (f *File) globalObject(addr uint64, idx uint32) ([]byte, error) {
 		if size > uint64(f.size) || size < uint64(8+f.sl) {
 			return nil, f.errf(off, ErrCorrupt, "global heap collection of %d bytes", size)
 		}
-		coll, _, err = f.read(addr, int(size))
+		coll, _, err := f.read(addr, int(size))
 		if err != nil {
 			return nil, err
 		}
-		f.gheaps[addr] = coll
+		objs = map[uint32][]byte{}
+		c := f.cursor(coll)
+		c.skip(8 + f.sl)
+		for !c.bad && c.i+8+f.sl <= len(coll) {
+			id := c.u16()
+			c.skip(6)
+			n := c.len()
+			if id == 0 || n > uint64(len(coll)-c.i) {
+				break
+			}
+			data := c.take(int(n))
+			c.skip(int((n+7)&^7 - n))
+			objs[uint32(id)] = data
+		}
+		f.gheaps[addr] = objs
 	}
-	c := f.cursor(coll)
-	c.skip(8 + f.sl)
-	for !c.bad && c.i+8+f.sl <= len(coll) {
-		id := c.u16()
-		c.skip(6)
-		n := c.len()
-		if id == 0 {
-			break
-		}
-		if n > uint64(len(coll)-c.i) {
-			break
-		}
-		data := c.take(int(n))
-		c.skip(int((n+7)&^7 - n))
-		if uint32(id) == idx {
-			return data, nil
-		}
+	if data, ok := objs[idx]; ok {
+		return data, nil
 	}
-	return nil, f.errf(int64(f.base+addr), ErrCorrupt, "global heap collection has no object %d", idx)
+	return nil, f.errf(int64(f.base+min(addr, uint64(f.size))), ErrCorrupt, "global heap collection has no object %d", idx)
 }
 
 type filter struct {
@@ -574,6 +573,7 @@ func (f *File) chunked(btree uint64, dims, cdims []uint64, elem, total int, fl [
 	if btree == undef || total == 0 {
 		return out, nil
 	}
+	seen := map[uint64]bool{} // chunks read, by their row-major grid index
 	err := f.walkBTree(btree, 1, rank, func(child uint64, key []byte) error {
 		c := f.cursor(key)
 		size := uint64(c.u32())
@@ -585,6 +585,14 @@ func (f *File) chunked(btree uint64, dims, cdims []uint64, elem, total int, fl [
 				return f.errf(at, ErrCorrupt, "chunk at %v outside the dataset %v or off the chunk grid %v", origin, dims, cdims[:rank])
 			}
 		}
+		var cell uint64
+		for i := range origin {
+			cell = cell*((dims[i]+cdims[i]-1)/cdims[i]) + origin[i]/cdims[i]
+		}
+		if seen[cell] {
+			return f.errf(at, ErrCorrupt, "chunk at %v given twice", origin)
+		}
+		seen[cell] = true
 		b, err := f.chunk(child, size, mask, fl, elem, int(csize), at)
 		if err != nil {
 			return err
