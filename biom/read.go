@@ -1,0 +1,356 @@
+package biom
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/twl-ldl/twl/internal/hdf5"
+	"github.com/twl-ldl/twl/internal/qza"
+)
+
+// Options controls reading. The zero value is ready to use.
+type Options struct {
+	// Warn, when not nil, receives what is valid but probably not meant,
+	// one message "FILE: ..." each: samples without counts.
+	Warn func(msg string)
+}
+
+// ReadFile reads the table in the named file; see Read.
+func ReadFile(path string, opts *Options) (*Table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s: %w, not a file", path, syscall.EISDIR)
+	}
+	return Read(f, fi.Size(), path, opts)
+}
+
+// Read reads a table of the given size from r, recognising its format by
+// content: BIOM 2.1 (HDF5), BIOM 1.0 (JSON, sparse or dense), a classic
+// tab-separated OTU table, or a QIIME 2 FeatureTable artifact (.qza)
+// holding a BIOM 2.1 table. file names the input in errors.
+func Read(r io.ReaderAt, size int64, file string, opts *Options) (*Table, error) {
+	head := make([]byte, min(size, 8))
+	if _, err := r.ReadAt(head, 0); err != nil && err != io.EOF {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if string(head) == hdf5.Magic {
+		return readHDF5(r, size, file, opts)
+	}
+	b, err := io.ReadAll(io.NewSectionReader(r, 0, size))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return Parse(b, file, opts)
+}
+
+// Parse reads a table held in b; see Read.
+func Parse(b []byte, file string, opts *Options) (*Table, error) {
+	switch {
+	case bytes.HasPrefix(b, []byte(hdf5.Magic)):
+		return readHDF5(bytes.NewReader(b), int64(len(b)), file, opts)
+	case qza.IsZip(b):
+		data, inner, err := qza.Payload(b, "feature-table.biom")
+		if err != nil {
+			return nil, &Error{File: file, Err: ErrFormat, Msg: "QIIME 2 artifact: " + err.Error()}
+		}
+		if !bytes.HasPrefix(data, []byte(hdf5.Magic)) {
+			return nil, &Error{File: file + ":" + inner, Err: ErrFormat, Msg: "not a BIOM 2.1 (HDF5) table"}
+		}
+		return readHDF5(bytes.NewReader(data), int64(len(data)), file+":"+inner, opts)
+	}
+	trimmed := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\ufeff")), " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		return readJSON(b, file, opts)
+	}
+	return readTSV(b, file, opts)
+}
+
+// hdf5Error turns an error of package hdf5 into an *Error.
+func hdf5Error(file string, err error) error {
+	var he *hdf5.Error
+	if errors.As(err, &he) {
+		msg := he.Err.Error()
+		if he.Msg != "" {
+			msg += ": " + he.Msg
+		}
+		if he.Offset >= 0 {
+			msg = fmt.Sprintf("byte %d: %s", he.Offset, msg)
+		}
+		return &Error{File: file, Err: ErrFormat, Msg: msg}
+	}
+	return err
+}
+
+// readHDF5 reads a BIOM 2.1 table: the ids in observation/ids and
+// sample/ids, the counts in sample/matrix (compressed sparse columns of
+// the observations × samples matrix), or in observation/matrix when
+// sample/matrix is absent.
+func readHDF5(r io.ReaderAt, size int64, file string, opts *Options) (*Table, error) {
+	f, err := hdf5.Open(r, size, file)
+	if err != nil {
+		return nil, hdf5Error(file, err)
+	}
+	strs := func(path string) ([]string, error) {
+		v, err := f.Dataset(path)
+		if err != nil {
+			return nil, hdf5Error(file, err)
+		}
+		if !v.IsString() || len(v.Dims()) != 1 {
+			return nil, &Error{File: file, Err: ErrFormat, Msg: fmt.Sprintf("%s is not a list of strings", path)}
+		}
+		s, err := v.Strings()
+		return s, hdf5Error(file, err)
+	}
+	b := &builder{file: file}
+	if b.obs, err = strs("observation/ids"); err != nil {
+		return nil, err
+	}
+	if b.samples, err = strs("sample/ids"); err != nil {
+		return nil, err
+	}
+	if v, err := f.Attr("/", "shape"); err == nil && v.IsInt() {
+		shape, err := v.Int64s()
+		if err == nil && (len(shape) != 2 || shape[0] != int64(len(b.obs)) || shape[1] != int64(len(b.samples))) {
+			return nil, &Error{File: file, Err: ErrFormat, Msg: fmt.Sprintf("shape attribute %v, but %d observation ids and %d sample ids", shape, len(b.obs), len(b.samples))}
+		}
+	}
+	major, minor, transpose := b.samples, b.obs, false
+	group := "sample/matrix"
+	if _, err := f.Members(group); err != nil {
+		group, transpose = "observation/matrix", true
+		major, minor = b.obs, b.samples
+	}
+	num := func(name string) ([]float64, error) {
+		v, err := f.Dataset(group + "/" + name)
+		if err != nil {
+			return nil, hdf5Error(file, err)
+		}
+		if v.IsString() || len(v.Dims()) != 1 {
+			return nil, &Error{File: file, Err: ErrFormat, Msg: fmt.Sprintf("%s/%s is not a list of numbers", group, name)}
+		}
+		x, err := v.Float64s()
+		return x, hdf5Error(file, err)
+	}
+	data, err := num("data")
+	if err != nil {
+		return nil, err
+	}
+	indices, err := num("indices")
+	if err != nil {
+		return nil, err
+	}
+	indptr, err := num("indptr")
+	if err != nil {
+		return nil, err
+	}
+	bad := func(format string, args ...any) error {
+		return &Error{File: file, Err: ErrFormat, Msg: group + ": " + fmt.Sprintf(format, args...)}
+	}
+	if len(indptr) != len(major)+1 {
+		return nil, bad("indptr has %d entries for %d ids", len(indptr), len(major))
+	}
+	if len(indices) != len(data) {
+		return nil, bad("%d indices for %d values", len(indices), len(data))
+	}
+	if indptr[0] != 0 || indptr[len(major)] != float64(len(data)) {
+		return nil, bad("indptr runs from %v to %v, want 0 to %d", indptr[0], indptr[len(major)], len(data))
+	}
+	b.entries = make([]entry, 0, len(data))
+	for i := range major {
+		lo, hi := indptr[i], indptr[i+1]
+		if hi < lo {
+			return nil, bad("indptr decreases at entry %d", i+1)
+		}
+		for k := int(lo); k < int(hi); k++ {
+			j := indices[k]
+			if j < 0 || j >= float64(len(minor)) || j != float64(int(j)) {
+				return nil, bad("index %v at %d is out of range [0, %d)", j, k, len(minor))
+			}
+			e := entry{s: i, o: int(j), v: data[k]}
+			if transpose {
+				e.s, e.o = e.o, e.s
+			}
+			b.entries = append(b.entries, e)
+		}
+	}
+	return b.build(opts)
+}
+
+// jsonTable is the part of a BIOM 1.0 table that is read.
+type jsonTable struct {
+	Rows       []struct{ ID *string } `json:"rows"`
+	Columns    []struct{ ID *string } `json:"columns"`
+	MatrixType string                 `json:"matrix_type"`
+	Shape      []int                  `json:"shape"`
+	Data       [][]float64            `json:"data"`
+}
+
+// readJSON reads a BIOM 1.0 table (JSON).
+func readJSON(b []byte, file string, opts *Options) (*Table, error) {
+	var jt jsonTable
+	if err := json.Unmarshal(b, &jt); err != nil {
+		line := 0
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			line = lineOf(b, se.Offset)
+		case errors.As(err, &te):
+			line = lineOf(b, te.Offset)
+		}
+		return nil, &Error{File: file, Line: line, Err: ErrFormat, Msg: "BIOM 1.0 JSON: " + err.Error()}
+	}
+	bad := func(format string, args ...any) error {
+		return &Error{File: file, Err: ErrFormat, Msg: "BIOM 1.0 JSON: " + fmt.Sprintf(format, args...)}
+	}
+	if jt.Rows == nil || jt.Columns == nil || jt.Data == nil {
+		return nil, bad("rows, columns or data missing")
+	}
+	bd := &builder{file: file}
+	for _, r := range jt.Rows {
+		if r.ID == nil {
+			return nil, bad("a row has no id")
+		}
+		bd.obs = append(bd.obs, *r.ID)
+	}
+	for _, c := range jt.Columns {
+		if c.ID == nil {
+			return nil, bad("a column has no id")
+		}
+		bd.samples = append(bd.samples, *c.ID)
+	}
+	no, ns := len(bd.obs), len(bd.samples)
+	if jt.Shape != nil && (len(jt.Shape) != 2 || jt.Shape[0] != no || jt.Shape[1] != ns) {
+		return nil, bad("shape %v, but %d rows and %d columns", jt.Shape, no, ns)
+	}
+	switch jt.MatrixType {
+	case "sparse":
+		for k, d := range jt.Data {
+			if len(d) != 3 {
+				return nil, bad("data entry %d has %d values, want [row, column, value]", k+1, len(d))
+			}
+			r, c := d[0], d[1]
+			if r < 0 || r >= float64(no) || r != float64(int(r)) || c < 0 || c >= float64(ns) || c != float64(int(c)) {
+				return nil, bad("data entry %d: [%v, %v] is outside the %d×%d matrix", k+1, r, c, no, ns)
+			}
+			bd.entries = append(bd.entries, entry{s: int(c), o: int(r), v: d[2]})
+		}
+	case "dense":
+		if len(jt.Data) != no {
+			return nil, bad("%d data rows for %d rows", len(jt.Data), no)
+		}
+		for r, row := range jt.Data {
+			if len(row) != ns {
+				return nil, bad("data row %d has %d values for %d columns", r+1, len(row), ns)
+			}
+			for c, v := range row {
+				bd.entries = append(bd.entries, entry{s: c, o: r, v: v})
+			}
+		}
+	default:
+		return nil, bad("matrix_type %q, want \"sparse\" or \"dense\"", jt.MatrixType)
+	}
+	return bd.build(opts)
+}
+
+func lineOf(b []byte, off int64) int {
+	off = min(max(off, 0), int64(len(b)))
+	return 1 + bytes.Count(b[:off], []byte("\n"))
+}
+
+// metadataColumns are header names of a last column that holds
+// observation metadata, not a sample.
+var metadataColumns = map[string]bool{"taxonomy": true, "taxon": true, "consensus lineage": true, "consensuslineage": true}
+
+// readTSV reads a classic OTU table: comment lines starting with '#', the
+// last of which, before the first data line, is the header "#OTU ID<TAB>
+// sample<TAB>...", then one line per observation: its id and one count per
+// sample; a last column named taxonomy (or Taxon, Consensus Lineage) is
+// metadata and skipped.
+func readTSV(b []byte, file string, opts *Options) (*Table, error) {
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 1<<30)
+	bd := &builder{file: file}
+	var header []string
+	headerLine, line, meta := 0, 0, false
+	for sc.Scan() {
+		line++
+		text := strings.TrimSuffix(sc.Text(), "\r")
+		if line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		if bd.samples == nil && strings.HasPrefix(text, "#") {
+			header, headerLine = strings.Split(text, "\t"), line
+			continue
+		}
+		if bd.samples == nil {
+			if header == nil {
+				return nil, &Error{File: file, Line: line, Err: ErrFormat, Msg: "no header line \"#OTU ID<TAB>sample…\" before the data (not a BIOM table?)"}
+			}
+			cols := header[1:]
+			if n := len(cols); n > 0 && metadataColumns[strings.ToLower(strings.TrimSpace(cols[n-1]))] {
+				cols, meta = cols[:n-1], true
+			}
+			for _, c := range cols {
+				bd.samples = append(bd.samples, strings.TrimSpace(c))
+			}
+			for i, s := range bd.samples {
+				if s == "" {
+					return nil, &Error{File: file, Line: headerLine, Err: ErrDuplicateID, Msg: fmt.Sprintf("sample column %d has an empty id", i+2)}
+				}
+			}
+		}
+		fields := strings.Split(text, "\t")
+		want := len(bd.samples) + 1
+		if meta && len(fields) == want+1 {
+			fields = fields[:want]
+		}
+		if len(fields) != want {
+			return nil, &Error{File: file, Line: line, Err: ErrFormat, Msg: fmt.Sprintf("%d fields, the header (line %d) has %d", len(fields), headerLine, len(header))}
+		}
+		o := len(bd.obs)
+		bd.obs = append(bd.obs, strings.TrimSpace(fields[0]))
+		for s, f := range fields[1:] {
+			f = strings.TrimSpace(f)
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil || strings.ContainsAny(f, "_xXpP") {
+				return nil, &Error{File: file, Line: line, Err: ErrCount, Msg: fmt.Sprintf("count %q of sample %q is not a number", f, bd.samples[s])}
+			}
+			if v != 0 || math.IsNaN(v) {
+				bd.entries = append(bd.entries, entry{s: s, o: o, v: v, line: line})
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &Error{File: file, Line: line + 1, Err: ErrFormat, Msg: err.Error()}
+	}
+	if bd.samples == nil {
+		if header == nil {
+			return nil, &Error{File: file, Err: ErrFormat, Msg: "empty input: no table"}
+		}
+		for _, c := range header[1:] {
+			bd.samples = append(bd.samples, strings.TrimSpace(c))
+		}
+	}
+	return bd.build(opts)
+}

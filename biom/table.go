@@ -1,0 +1,149 @@
+package biom
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/twl-ldl/twl/internal/fileerr"
+)
+
+// Sentinel errors wrapped by *Error; test for them with errors.Is.
+var (
+	// ErrFormat: the input is none of the formats read, or is malformed.
+	ErrFormat = errors.New("invalid BIOM table")
+	// ErrCount: a count that is negative, NaN or infinite.
+	ErrCount = errors.New("invalid count")
+	// ErrDuplicateID: two samples or two observations with the same id,
+	// or an empty id.
+	ErrDuplicateID = errors.New("invalid id")
+)
+
+// Error describes an invalid table: "FILE:LINE: what is wrong: details"
+// for text formats, "FILE: what is wrong: byte OFFSET: details" for HDF5.
+type Error = fileerr.Error
+
+// Table is a table of counts: samples × observations (features), stored
+// as compressed sparse rows, one row per sample, holding only the nonzero
+// counts with their observation indices in increasing order.
+type Table struct {
+	Samples      []string // sample ids
+	Observations []string // observation (feature) ids
+	// Row s holds the observations Indices[Indptr[s]:Indptr[s+1]] with
+	// the counts Data[Indptr[s]:Indptr[s+1]]; len(Indptr) = len(Samples)+1.
+	Indptr  []int
+	Indices []int32
+	Data    []float64
+}
+
+// Row returns the observation indices and counts of sample s; the slices
+// are shared with the table.
+func (t *Table) Row(s int) ([]int32, []float64) {
+	lo, hi := t.Indptr[s], t.Indptr[s+1]
+	return t.Indices[lo:hi], t.Data[lo:hi]
+}
+
+// NNZ returns the number of nonzero counts.
+func (t *Table) NNZ() int { return len(t.Data) }
+
+// At returns the count of observation o in sample s (O(log n)).
+func (t *Table) At(s, o int) float64 {
+	idx, val := t.Row(s)
+	if k, ok := slices.BinarySearch(idx, int32(o)); ok {
+		return val[k]
+	}
+	return 0
+}
+
+// entry is one count at (sample, observation) while a table is built.
+type entry struct {
+	s, o int
+	v    float64
+	line int // 1-based line of a text format, 0 if none
+}
+
+// builder collects ids and counts and checks them.
+type builder struct {
+	file    string
+	samples []string
+	obs     []string
+	entries []entry
+}
+
+// build checks ids and counts and assembles the table.
+func (b *builder) build(opts *Options) (*Table, error) {
+	for _, ids := range []struct {
+		what string
+		ids  []string
+	}{{"sample", b.samples}, {"observation", b.obs}} {
+		seen := make(map[string]int, len(ids.ids))
+		for i, id := range ids.ids {
+			if id == "" {
+				return nil, &Error{File: b.file, Err: ErrDuplicateID, Msg: fmt.Sprintf("%s %d has an empty id", ids.what, i+1)}
+			}
+			if j, dup := seen[id]; dup {
+				return nil, &Error{File: b.file, Err: ErrDuplicateID, Msg: fmt.Sprintf("%ss %d and %d have the same id %q", ids.what, j+1, i+1, id)}
+			}
+			seen[id] = i
+		}
+	}
+	if len(b.obs) > math.MaxInt32 {
+		return nil, &Error{File: b.file, Err: ErrFormat, Msg: fmt.Sprintf("%d observations, more than %d", len(b.obs), math.MaxInt32)}
+	}
+	t := &Table{Samples: b.samples, Observations: b.obs, Indptr: make([]int, len(b.samples)+1)}
+	for _, e := range b.entries {
+		if math.IsNaN(e.v) || math.IsInf(e.v, 0) || e.v < 0 {
+			return nil, &Error{File: b.file, Line: e.line, Err: ErrCount, Msg: fmt.Sprintf("count %v of observation %q in sample %q", e.v, b.obs[e.o], b.samples[e.s])}
+		}
+		if e.v != 0 {
+			t.Indptr[e.s+1]++
+		}
+	}
+	for s := range b.samples {
+		t.Indptr[s+1] += t.Indptr[s]
+	}
+	nnz := t.Indptr[len(b.samples)]
+	t.Indices = make([]int32, nnz)
+	t.Data = make([]float64, nnz)
+	fill := slices.Clone(t.Indptr[:len(b.samples)])
+	for _, e := range b.entries {
+		if e.v != 0 {
+			t.Indices[fill[e.s]] = int32(e.o)
+			t.Data[fill[e.s]] = e.v
+			fill[e.s]++
+		}
+	}
+	for s := range b.samples {
+		if err := sortRow(t, s, b.file); err != nil {
+			return nil, err
+		}
+		if t.Indptr[s] == t.Indptr[s+1] && opts != nil && opts.Warn != nil {
+			opts.Warn(fmt.Sprintf("%s: sample %q has no counts", b.file, b.samples[s]))
+		}
+	}
+	return t, nil
+}
+
+// sortRow sorts row s by observation and rejects an observation counted
+// twice.
+func sortRow(t *Table, s int, file string) error {
+	idx, val := t.Row(s)
+	if !slices.IsSorted(idx) {
+		perm := make([]int, len(idx))
+		for i := range perm {
+			perm[i] = i
+		}
+		slices.SortFunc(perm, func(a, b int) int { return int(idx[a]) - int(idx[b]) })
+		idx2, val2 := slices.Clone(idx), slices.Clone(val)
+		for i, p := range perm {
+			idx[i], val[i] = idx2[p], val2[p]
+		}
+	}
+	for i := 1; i < len(idx); i++ {
+		if idx[i] == idx[i-1] {
+			return &Error{File: file, Err: ErrFormat, Msg: fmt.Sprintf("observation %q is counted twice in sample %q", t.Observations[idx[i]], t.Samples[s])}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,41 @@
+// Package hdf5 reads the subset of HDF5 that BIOM 2.1 tables use, as
+// h5py and the HDF5 library write them: groups, attributes and
+// one-dimensional or small n-dimensional datasets of integers, floats and
+// strings. It is written from "HDF5 File Format Specification Version 3.0"
+// (The HDF Group, https://docs.hdfgroup.org/hdf5/develop/_f_m_t3.html);
+// section numbers below refer to it.
+//
+// # What is read
+//
+//   - Superblock versions 0 and 1 (h5py's default, libver "earliest") and 2
+//     and 3 (libver "latest"), at byte 0 or a power of two from 512 (II.A).
+//   - Object headers version 1 and 2 with continuation blocks (IV.A.1,
+//     IV.A.2.q).
+//   - Groups stored as symbol tables: a version 1 B-tree of symbol table
+//     nodes with names in a local heap (III.A.1, III.B, III.C, III.D); and
+//     compact groups of link messages (IV.A.2.g). Groups in dense storage
+//     (fractal heap) are not read (ErrUnsupported).
+//   - Dataspaces versions 1 and 2 (IV.A.2.b), datatypes of class
+//     fixed-point, floating-point, fixed-length string and variable-length
+//     string (IV.A.2.d); variable-length strings live in global heap
+//     collections (III.E).
+//   - Data layouts versions 1 to 3: compact, contiguous, and chunked with a
+//     version 1 B-tree of chunks (IV.A.2.i); layout version 4 is read for
+//     compact and contiguous storage, and for chunked storage indexed as a
+//     single chunk, not by the newer indexes (ErrUnsupported).
+//   - Filter pipelines versions 1 and 2 (IV.A.2.l) with the deflate,
+//     shuffle and Fletcher-32 filters (the checksum is not verified).
+//   - Attribute messages versions 1 to 3 (IV.A.2.m), stored in the object
+//     header; dense attribute storage is not read.
+//   - Fill values: chunks that were never written read as zeros.
+//
+// # Errors and limits
+//
+// Problems are *Error values naming the file and the byte offset of the
+// structure at fault, wrapping ErrNotHDF5, ErrTruncated, ErrCorrupt,
+// ErrUnsupported or ErrNotFound. No input makes the package panic. Every
+// size is checked against the file before anything is allocated for it;
+// an inflated chunk may not exceed its declared size, and a dataset's
+// declared size is bounded by 1100 times the file's size, so a corrupt
+// file cannot make the reader allocate much more than that.
+package hdf5

@@ -1,0 +1,160 @@
+package hdf5
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"reflect"
+	"testing"
+)
+
+func open(t *testing.T, name string) *File {
+	t.Helper()
+	b, err := os.ReadFile("../../testdata/unifrac/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(bytes.NewReader(b), int64(len(b)), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// readers returns functions that convert a Value and its error to
+// floats or strings, failing t on an error.
+func readers(t *testing.T) (func(*Value, error) []float64, func(*Value, error) []string) {
+	floats := func(v *Value, err error) []float64 {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := v.Float64s()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	strs := func(v *Value, err error) []string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := v.Strings()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	return floats, strs
+}
+
+// TestBIOM reads table.biom, written by biom-format with h5py's defaults;
+// the expected contents are those recorded in testdata/unifrac/README.md
+// (the sample/matrix group holds the table column by column).
+func TestBIOM(t *testing.T) {
+	f := open(t, "table.biom")
+	floats, strs := readers(t)
+	m, err := f.Members("/")
+	if err != nil || !reflect.DeepEqual(m, []string{"observation", "sample"}) {
+		t.Errorf("members of /: %v, %v", m, err)
+	}
+	if got := strs(f.Dataset("observation/ids")); !reflect.DeepEqual(got, []string{"O1", "O2", "O_3", "O 4", "O5"}) {
+		t.Errorf("observation ids %q", got)
+	}
+	if got := strs(f.Dataset("/sample/ids")); !reflect.DeepEqual(got, []string{"S1", "S2", "S3"}) {
+		t.Errorf("sample ids %q", got)
+	}
+	for _, tc := range []struct {
+		path string
+		want []float64
+	}{
+		{"sample/matrix/data", []float64{1, 4, 3, 5, 0.5, 2, 6}},
+		{"sample/matrix/indices", []float64{0, 2, 1, 2, 3, 0, 3}},
+		{"sample/matrix/indptr", []float64{0, 2, 5, 7}},
+	} {
+		if got := floats(f.Dataset(tc.path)); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s = %v, want %v", tc.path, got, tc.want)
+		}
+	}
+	if got := floats(f.Attr("/", "shape")); !reflect.DeepEqual(got, []float64{5, 3}) {
+		t.Errorf("shape %v", got)
+	}
+	if got := strs(f.Attr("/", "generated-by")); !reflect.DeepEqual(got, []string{"twl testdata"}) {
+		t.Errorf("generated-by %q", got)
+	}
+	if _, err := f.Dataset("sample/nothing"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing dataset: %v", err)
+	}
+}
+
+// TestLatest reads latest.h5 (superblock 3, version 2 object headers,
+// link messages); contents as recorded in testdata/unifrac/README.md.
+func TestLatest(t *testing.T) {
+	f := open(t, "latest.h5")
+	floats, strs := readers(t)
+	if got := floats(f.Dataset("g/one")); !reflect.DeepEqual(got, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+		t.Errorf("one = %v", got)
+	}
+	if got := floats(f.Dataset("g/cont")); !reflect.DeepEqual(got, []float64{1.5, -2.25}) {
+		t.Errorf("cont = %v", got)
+	}
+	if got := strs(f.Dataset("g/ids")); !reflect.DeepEqual(got, []string{"a", "bb", "ccc"}) {
+		t.Errorf("ids = %q", got)
+	}
+	if got := floats(f.Attr("g", "shape")); !reflect.DeepEqual(got, []float64{3, 2}) {
+		t.Errorf("shape = %v", got)
+	}
+	if got := strs(f.Attr("g", "name")); !reflect.DeepEqual(got, []string{"latest"}) {
+		t.Errorf("name = %q", got)
+	}
+}
+
+// TestChunks reads chunks.h5: a 7×5 matrix in 3×2 chunks (partial chunks
+// at both edges) with shuffle and gzip, floats with Fletcher-32, fixed
+// strings and a uint8 attribute, as recorded in testdata/unifrac/README.md.
+func TestChunks(t *testing.T) {
+	f := open(t, "chunks.h5")
+	floats, strs := readers(t)
+	v, err := f.Dataset("x")
+	x := floats(v, err)
+	if !reflect.DeepEqual(v.Dims(), []int{7, 5}) {
+		t.Errorf("dims %v", v.Dims())
+	}
+	for i, got := range x {
+		if got != float64(i) {
+			t.Fatalf("x[%d] = %v", i, got)
+		}
+	}
+	fl := floats(f.Dataset("f"))
+	for i, got := range fl {
+		if want := float64(float32(float64(i) / 99)); math.Abs(got-want) > 1e-7 {
+			t.Fatalf("f[%d] = %v, want %v", i, got, want)
+		}
+	}
+	if got := strs(f.Dataset("fixed")); !reflect.DeepEqual(got, []string{"ab", "cde"}) {
+		t.Errorf("fixed = %q", got)
+	}
+	if got := floats(f.Attr("/", "u8")); !reflect.DeepEqual(got, []float64{255, 1}) {
+		t.Errorf("u8 = %v", got)
+	}
+}
+
+// TestCorrupt cuts and flips bytes of table.biom: every read fails with an
+// *Error or succeeds, never panics.
+func TestCorrupt(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/unifrac/table.biom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(bytes.NewReader(b[:100]), 100, "cut"); err == nil {
+		f, _ := Open(bytes.NewReader(b[:100]), 100, "cut")
+		if _, err := f.Dataset("sample/ids"); !errors.Is(err, ErrTruncated) && !errors.Is(err, ErrCorrupt) {
+			t.Errorf("cut file: %v", err)
+		}
+	}
+	if _, err := Open(bytes.NewReader([]byte("not hdf5")), 8, "x"); !errors.Is(err, ErrNotHDF5) {
+		t.Errorf("not HDF5: %v", err)
+	}
+}

@@ -1,0 +1,647 @@
+package hdf5
+
+import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+)
+
+// Datatype classes (IV.A.2.d).
+const (
+	classFixed  = 0
+	classFloat  = 1
+	classString = 3
+	classVlen   = 9
+)
+
+type datatype struct {
+	class  int
+	size   int
+	order  binary.ByteOrder
+	signed bool
+	vstr   bool // variable-length string
+}
+
+// datatype parses a datatype message (IV.A.2.d).
+func (f *File) datatype(b []byte, at int64) (datatype, error) {
+	c := f.cursor(b)
+	cv := c.u8()
+	bits := c.take(3)
+	dt := datatype{class: int(cv & 0x0f), size: int(c.u32()), order: binary.LittleEndian}
+	if c.bad {
+		return dt, f.errf(at, ErrCorrupt, "datatype cut short")
+	}
+	switch dt.class {
+	case classFixed:
+		if bits[0]&1 != 0 {
+			dt.order = binary.BigEndian
+		}
+		dt.signed = bits[0]&8 != 0
+		if dt.size != 1 && dt.size != 2 && dt.size != 4 && dt.size != 8 {
+			return dt, f.errf(at, ErrUnsupported, "%d-byte integers", dt.size)
+		}
+	case classFloat:
+		if bits[0]&1 != 0 {
+			dt.order = binary.BigEndian
+		}
+		if bits[0]&0x40 != 0 {
+			return dt, f.errf(at, ErrUnsupported, "VAX byte order")
+		}
+		if dt.size != 4 && dt.size != 8 {
+			return dt, f.errf(at, ErrUnsupported, "%d-byte floats", dt.size)
+		}
+	case classString:
+		if dt.size == 0 {
+			return dt, f.errf(at, ErrCorrupt, "string of size 0")
+		}
+	case classVlen:
+		if bits[0]&0x0f != 1 {
+			return dt, f.errf(at, ErrUnsupported, "variable-length sequences other than strings")
+		}
+		dt.vstr = true
+		if dt.size != 4+f.so+4 {
+			return dt, f.errf(at, ErrCorrupt, "variable-length string elements of %d bytes, want %d", dt.size, 8+f.so)
+		}
+	default:
+		return dt, f.errf(at, ErrUnsupported, "datatype class %d", dt.class)
+	}
+	return dt, nil
+}
+
+// dataspace parses a dataspace message (IV.A.2.b) and returns the
+// dimensions; a scalar has none.
+func (f *File) dataspace(b []byte, at int64) ([]uint64, error) {
+	c := f.cursor(b)
+	version := c.u8()
+	rank := int(c.u8())
+	flags := c.u8()
+	switch version {
+	case 1:
+		c.skip(5)
+	case 2:
+		if typ := c.u8(); typ == 2 {
+			return nil, f.errf(at, ErrUnsupported, "null dataspace")
+		}
+	default:
+		return nil, f.errf(at, ErrUnsupported, "dataspace version %d", version)
+	}
+	if rank > 32 {
+		return nil, f.errf(at, ErrCorrupt, "rank %d", rank)
+	}
+	dims := make([]uint64, rank)
+	for i := range dims {
+		dims[i] = c.len()
+	}
+	_ = flags
+	if c.bad {
+		return nil, f.errf(at, ErrCorrupt, "dataspace cut short")
+	}
+	return dims, nil
+}
+
+// count returns the number of elements of dims, checking that their
+// bytes could be allocated.
+func (f *File) count(dims []uint64, size int, at int64) (int64, error) {
+	n := uint64(1)
+	for _, d := range dims {
+		if d != 0 && n > uint64(f.maxAlloc)/d {
+			return 0, f.errf(at, ErrCorrupt, "dimensions %v are too large for the file", dims)
+		}
+		n *= d
+	}
+	if size > 0 && n > uint64(f.maxAlloc)/uint64(size) {
+		return 0, f.errf(at, ErrCorrupt, "dimensions %v of %d-byte elements are too large for the file", dims, size)
+	}
+	return int64(n), nil
+}
+
+// Value is the data of a dataset or an attribute.
+type Value struct {
+	f    *File
+	typ  datatype
+	dims []uint64
+	data []byte
+	at   int64
+}
+
+// Dims returns the dimensions (none for a scalar).
+func (v *Value) Dims() []int {
+	d := make([]int, len(v.dims))
+	for i, x := range v.dims {
+		d[i] = int(x)
+	}
+	return d
+}
+
+// Len returns the number of elements.
+func (v *Value) Len() int {
+	if v.typ.size == 0 {
+		return 0
+	}
+	return len(v.data) / v.typ.size
+}
+
+// IsString reports whether the elements are strings.
+func (v *Value) IsString() bool { return v.typ.class == classString || v.typ.vstr }
+
+// IsInt reports whether the elements are integers.
+func (v *Value) IsInt() bool { return v.typ.class == classFixed }
+
+// Float64s returns the elements of a numeric value as float64 (integers
+// beyond 2^53 are rounded).
+func (v *Value) Float64s() ([]float64, error) {
+	out := make([]float64, v.Len())
+	sz := v.typ.size
+	switch v.typ.class {
+	case classFloat:
+		for i := range out {
+			b := v.data[i*sz:]
+			if sz == 4 {
+				out[i] = float64(math.Float32frombits(v.typ.order.Uint32(b)))
+			} else {
+				out[i] = math.Float64frombits(v.typ.order.Uint64(b))
+			}
+		}
+	case classFixed:
+		ints, err := v.Int64s()
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range ints {
+			out[i] = float64(x)
+		}
+		if !v.typ.signed && sz == 8 {
+			for i := range out {
+				out[i] = float64(v.typ.order.Uint64(v.data[i*8:]))
+			}
+		}
+	default:
+		return nil, v.f.errf(v.at, ErrUnsupported, "strings read as numbers")
+	}
+	return out, nil
+}
+
+// Int64s returns the elements of an integer value. Unsigned 64-bit values
+// above the largest int64 are an error.
+func (v *Value) Int64s() ([]int64, error) {
+	if v.typ.class != classFixed {
+		return nil, v.f.errf(v.at, ErrUnsupported, "datatype class %d read as integers", v.typ.class)
+	}
+	out := make([]int64, v.Len())
+	sz, o := v.typ.size, v.typ.order
+	for i := range out {
+		b := v.data[i*sz:]
+		switch {
+		case sz == 1 && v.typ.signed:
+			out[i] = int64(int8(b[0]))
+		case sz == 1:
+			out[i] = int64(b[0])
+		case sz == 2 && v.typ.signed:
+			out[i] = int64(int16(o.Uint16(b)))
+		case sz == 2:
+			out[i] = int64(o.Uint16(b))
+		case sz == 4 && v.typ.signed:
+			out[i] = int64(int32(o.Uint32(b)))
+		case sz == 4:
+			out[i] = int64(o.Uint32(b))
+		case v.typ.signed:
+			out[i] = int64(o.Uint64(b))
+		default:
+			u := o.Uint64(b)
+			if u > math.MaxInt64 {
+				return nil, v.f.errf(v.at, ErrCorrupt, "unsigned value %d does not fit int64", u)
+			}
+			out[i] = int64(u)
+		}
+	}
+	return out, nil
+}
+
+// Strings returns the elements of a string value: fixed-length strings
+// without their padding, variable-length strings from the global heap.
+func (v *Value) Strings() ([]string, error) {
+	out := make([]string, v.Len())
+	sz := v.typ.size
+	switch {
+	case v.typ.class == classString:
+		for i := range out {
+			s := v.data[i*sz : (i+1)*sz]
+			if z := bytes.IndexByte(s, 0); z >= 0 {
+				s = s[:z]
+			}
+			out[i] = string(bytes.TrimRight(s, " "))
+		}
+	case v.typ.vstr:
+		f := v.f
+		for i := range out {
+			c := f.cursor(v.data[i*sz : (i+1)*sz])
+			n := c.u32()
+			coll := c.off()
+			idx := c.u32()
+			if n == 0 && (coll == 0 || coll == undef) {
+				continue
+			}
+			s, err := f.globalObject(coll, idx)
+			if err != nil {
+				return nil, err
+			}
+			if uint64(n) > uint64(len(s)) {
+				return nil, f.errf(v.at, ErrCorrupt, "string %d has length %d, its heap object %d bytes", i, n, len(s))
+			}
+			out[i] = string(s[:n])
+		}
+	default:
+		return nil, v.f.errf(v.at, ErrUnsupported, "numbers read as strings")
+	}
+	return out, nil
+}
+
+// globalObject returns object idx of the global heap collection at addr
+// (III.E). A collection is parsed once.
+func (f *File) globalObject(addr uint64, idx uint32) ([]byte, error) {
+	objs, ok := f.gheaps[addr]
+	if !ok {
+		hb, off, err := f.read(addr, 8+f.sl)
+		if err != nil {
+			return nil, err
+		}
+		if string(hb[:4]) != "GCOL" {
+			return nil, f.errf(off, ErrCorrupt, "no global heap signature")
+		}
+		size := f.cursor(hb[8:]).len()
+		if size > uint64(f.size) || size < uint64(8+f.sl) {
+			return nil, f.errf(off, ErrCorrupt, "global heap collection of %d bytes", size)
+		}
+		coll, _, err := f.read(addr, int(size))
+		if err != nil {
+			return nil, err
+		}
+		objs = map[uint32][]byte{}
+		c := f.cursor(coll)
+		c.skip(8 + f.sl)
+		for !c.bad && c.i+8+f.sl <= len(coll) {
+			id := c.u16()
+			c.skip(6)
+			n := c.len()
+			if id == 0 || n > uint64(len(coll)-c.i) {
+				break
+			}
+			data := c.take(int(n))
+			c.skip(int((n+7)&^7 - n))
+			objs[uint32(id)] = data
+		}
+		f.gheaps[addr] = objs
+	}
+	if data, ok := objs[idx]; ok {
+		return data, nil
+	}
+	return nil, f.errf(int64(f.base+min(addr, uint64(f.size))), ErrCorrupt, "global heap collection has no object %d", idx)
+}
+
+type filter struct {
+	id     int
+	params []uint32
+}
+
+// filters parses a filter pipeline message (IV.A.2.l).
+func (f *File) filters(m message) ([]filter, error) {
+	c := f.cursor(m.data)
+	version := c.u8()
+	n := int(c.u8())
+	if version == 1 {
+		c.skip(6)
+	} else if version != 2 {
+		return nil, f.errf(m.at, ErrUnsupported, "filter pipeline version %d", version)
+	}
+	var out []filter
+	for range n {
+		flt := filter{id: int(c.u16())}
+		nameLen := 0
+		if version == 1 || flt.id >= 256 {
+			nameLen = int(c.u16())
+		}
+		c.skip(2) // flags
+		nv := int(c.u16())
+		if version == 1 {
+			nameLen = (nameLen + 7) &^ 7
+		}
+		c.skip(nameLen)
+		for range nv {
+			flt.params = append(flt.params, c.u32())
+		}
+		if version == 1 && nv%2 == 1 {
+			c.skip(4)
+		}
+		if c.bad {
+			return nil, f.errf(m.at, ErrCorrupt, "filter pipeline cut short")
+		}
+		switch flt.id {
+		case 1, 2, 3:
+		default:
+			return nil, f.errf(m.at, ErrUnsupported, "filter %d (only deflate, shuffle and Fletcher-32 are read)", flt.id)
+		}
+		out = append(out, flt)
+	}
+	return out, nil
+}
+
+// unfilter undoes the filters of a chunk, last applied first, skipping
+// those whose bit is set in mask; want is the chunk's inflated size.
+func (f *File) unfilter(b []byte, fl []filter, mask uint32, elem, want int, at int64) ([]byte, error) {
+	for k := len(fl) - 1; k >= 0; k-- {
+		if k < 32 && mask&(1<<k) != 0 {
+			continue
+		}
+		switch fl[k].id {
+		case 1:
+			zr, err := zlib.NewReader(bytes.NewReader(b))
+			if err != nil {
+				return nil, f.errf(at, ErrCorrupt, "deflate: %v", err)
+			}
+			out, err := io.ReadAll(io.LimitReader(zr, int64(want)+1))
+			if err != nil {
+				return nil, f.errf(at, ErrCorrupt, "deflate: %v", err)
+			}
+			if len(out) > want {
+				return nil, f.errf(at, ErrCorrupt, "chunk inflates to more than its %d bytes", want)
+			}
+			b = out
+		case 2:
+			if elem > 1 && len(b)%elem == 0 {
+				n := len(b) / elem
+				out := make([]byte, len(b))
+				for j := range elem {
+					for i := range n {
+						out[i*elem+j] = b[j*n+i]
+					}
+				}
+				b = out
+			}
+		case 3:
+			if len(b) < 4 {
+				return nil, f.errf(at, ErrCorrupt, "chunk too short for its Fletcher-32 checksum")
+			}
+			b = b[:len(b)-4]
+		}
+	}
+	return b, nil
+}
+
+// Dataset reads the whole dataset at path.
+func (f *File) Dataset(path string) (*Value, error) {
+	addr, err := f.lookup(path)
+	if err != nil {
+		return nil, err
+	}
+	h, err := f.header(addr)
+	if err != nil {
+		return nil, err
+	}
+	tm, ok1 := h.find(msgDatatype)
+	sm, ok2 := h.find(msgDataspace)
+	lm, ok3 := h.find(msgLayout)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, &Error{File: f.name, Offset: int64(f.base + addr), Err: ErrNotFound, Msg: fmt.Sprintf("%q is not a dataset", path)}
+	}
+	dt, err := f.datatype(tm.data, tm.at)
+	if err != nil {
+		return nil, err
+	}
+	dims, err := f.dataspace(sm.data, sm.at)
+	if err != nil {
+		return nil, err
+	}
+	n, err := f.count(dims, dt.size, sm.at)
+	if err != nil {
+		return nil, err
+	}
+	var fl []filter
+	if fm, ok := h.find(msgFilters); ok {
+		if fl, err = f.filters(fm); err != nil {
+			return nil, err
+		}
+	}
+	total := int(n) * dt.size
+	data, err := f.layout(lm, dims, dt.size, total, fl)
+	if err != nil {
+		return nil, err
+	}
+	return &Value{f: f, typ: dt, dims: dims, data: data, at: lm.at}, nil
+}
+
+// layout reads the raw data described by a data layout message
+// (IV.A.2.i).
+func (f *File) layout(m message, dims []uint64, elem, total int, fl []filter) ([]byte, error) {
+	c := f.cursor(m.data)
+	version := c.u8()
+	var class int
+	var addr uint64
+	var cdims []uint64
+	switch version {
+	case 1, 2:
+		rank := int(c.u8())
+		class = int(c.u8())
+		c.skip(5)
+		if class != 0 {
+			addr = c.off()
+		}
+		for range rank {
+			cdims = append(cdims, uint64(c.u32()))
+		}
+		if class == 0 {
+			sz := int(c.u32())
+			return f.fixedSize(c.take(sz), total, m.at, c.bad)
+		}
+		if class == 1 {
+			return f.contiguous(addr, total, m.at)
+		}
+	case 3, 4:
+		class = int(c.u8())
+		switch class {
+		case 0:
+			sz := int(c.u16())
+			return f.fixedSize(c.take(sz), total, m.at, c.bad)
+		case 1:
+			addr = c.off()
+			c.len()
+			return f.contiguous(addr, total, m.at)
+		case 2:
+			if version == 3 {
+				rank := int(c.u8())
+				addr = c.off()
+				for range rank {
+					cdims = append(cdims, uint64(c.u32()))
+				}
+			} else {
+				flags := c.u8()
+				rank := int(c.u8())
+				w := int(c.u8())
+				if w < 1 || w > 8 {
+					return nil, f.errf(m.at, ErrCorrupt, "chunk dimension width %d", w)
+				}
+				for range rank {
+					cdims = append(cdims, c.uint(w))
+				}
+				index := c.u8()
+				if index != 1 {
+					return nil, f.errf(m.at, ErrUnsupported, "chunk index type %d (only single-chunk indexes are read in layout version 4)", index)
+				}
+				size, mask := uint64(total), uint32(0)
+				if flags&2 != 0 {
+					size = c.len()
+					mask = c.u32()
+				}
+				addr = c.off()
+				if c.bad {
+					return nil, f.errf(m.at, ErrCorrupt, "layout message cut short")
+				}
+				return f.chunk(addr, size, mask, fl, elem, total, m.at)
+			}
+		default:
+			return nil, f.errf(m.at, ErrUnsupported, "layout class %d", class)
+		}
+	default:
+		return nil, f.errf(m.at, ErrUnsupported, "layout version %d", version)
+	}
+	if c.bad {
+		return nil, f.errf(m.at, ErrCorrupt, "layout message cut short")
+	}
+	if class != 2 {
+		return nil, f.errf(m.at, ErrUnsupported, "layout class %d", class)
+	}
+	return f.chunked(addr, dims, cdims, elem, total, fl, m.at)
+}
+
+func (f *File) fixedSize(b []byte, total int, at int64, bad bool) ([]byte, error) {
+	if bad || len(b) < total {
+		return nil, f.errf(at, ErrTruncated, "compact data holds fewer than %d bytes", total)
+	}
+	return b[:total], nil
+}
+
+func (f *File) contiguous(addr uint64, total int, at int64) ([]byte, error) {
+	if addr == undef {
+		return make([]byte, total), nil // never written: fill value zero
+	}
+	b, _, err := f.read(addr, total)
+	return b, err
+}
+
+// chunk reads and unfilters a dataset stored as one chunk.
+func (f *File) chunk(addr, size uint64, mask uint32, fl []filter, elem, total int, at int64) ([]byte, error) {
+	if addr == undef {
+		return make([]byte, total), nil
+	}
+	if size > uint64(f.size) {
+		return nil, f.errf(at, ErrCorrupt, "chunk of %d bytes", size)
+	}
+	raw, off, err := f.read(addr, int(size))
+	if err != nil {
+		return nil, err
+	}
+	b, err := f.unfilter(raw, fl, mask, elem, total, off)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) != total {
+		return nil, f.errf(off, ErrCorrupt, "chunk holds %d bytes, want %d", len(b), total)
+	}
+	return b, nil
+}
+
+// chunked reads a dataset whose chunks are indexed by a version 1 B-tree.
+// cdims are the chunk dimensions, the last being the element size.
+func (f *File) chunked(btree uint64, dims, cdims []uint64, elem, total int, fl []filter, at int64) ([]byte, error) {
+	rank := len(dims)
+	if len(cdims) != rank+1 {
+		return nil, f.errf(at, ErrCorrupt, "chunks of rank %d for a dataset of rank %d", len(cdims)-1, rank)
+	}
+	if cdims[rank] != uint64(elem) {
+		return nil, f.errf(at, ErrCorrupt, "chunk element size %d, datatype size %d", cdims[rank], elem)
+	}
+	csize := uint64(elem)
+	for _, d := range cdims[:rank] {
+		if d == 0 || d > uint64(f.maxAlloc) || csize > uint64(f.maxAlloc)/d {
+			return nil, f.errf(at, ErrCorrupt, "chunk dimensions %v", cdims)
+		}
+		csize *= d
+	}
+	out := make([]byte, total)
+	if btree == undef || total == 0 {
+		return out, nil
+	}
+	seen := map[uint64]bool{} // chunks read, by their row-major grid index
+	err := f.walkBTree(btree, 1, rank, func(child uint64, key []byte) error {
+		c := f.cursor(key)
+		size := uint64(c.u32())
+		mask := c.u32()
+		origin := make([]uint64, rank)
+		for i := range origin {
+			origin[i] = c.u64()
+			if origin[i]%cdims[i] != 0 || origin[i] >= dims[i] {
+				return f.errf(at, ErrCorrupt, "chunk at %v outside the dataset %v or off the chunk grid %v", origin, dims, cdims[:rank])
+			}
+		}
+		var cell uint64
+		for i := range origin {
+			cell = cell*((dims[i]+cdims[i]-1)/cdims[i]) + origin[i]/cdims[i]
+		}
+		if seen[cell] {
+			return f.errf(at, ErrCorrupt, "chunk at %v given twice", origin)
+		}
+		seen[cell] = true
+		b, err := f.chunk(child, size, mask, fl, elem, int(csize), at)
+		if err != nil {
+			return err
+		}
+		copyChunk(out, b, dims, cdims[:rank], origin, elem)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// copyChunk copies the part of chunk b (row-major, dimensions cdims) at
+// origin that lies inside the dataset dims into out (row-major).
+func copyChunk(out, b []byte, dims, cdims, origin []uint64, elem int) {
+	rank := len(dims)
+	if rank == 0 {
+		copy(out, b)
+		return
+	}
+	// Copy rows along the last dimension.
+	last := rank - 1
+	rowLen := min(cdims[last], dims[last]-origin[last])
+	idx := make([]uint64, rank) // index within the chunk, last coordinate 0
+	for {
+		var src, dst uint64
+		inside := true
+		for d := range rank {
+			if origin[d]+idx[d] >= dims[d] {
+				inside = false
+				break
+			}
+			src = src*cdims[d] + idx[d]
+			dst = dst*dims[d] + origin[d] + idx[d]
+		}
+		if inside {
+			copy(out[dst*uint64(elem):(dst+rowLen)*uint64(elem)], b[src*uint64(elem):(src+rowLen)*uint64(elem)])
+		}
+		d := last - 1
+		for ; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < cdims[d] {
+				break
+			}
+			idx[d] = 0
+		}
+		if d < 0 {
+			return
+		}
+	}
+}

@@ -1,0 +1,356 @@
+package newick
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/twl-ldl/twl/internal/qza"
+	"github.com/twl-ldl/twl/tree"
+)
+
+// Options controls how labels are read. The zero value matches ssu.
+type Options struct {
+	// Underscores makes '_' in unquoted labels stand for a space, as the
+	// Newick standard and scikit-bio's reader (convert_underscores=True)
+	// have it. The default keeps '_' as it is, as ssu (Striped UniFrac)
+	// and the unifrac package do, so that a tip A_b matches the table id
+	// "A_b".
+	Underscores bool
+}
+
+// node is one node of the tree being parsed, in preorder.
+type node struct {
+	parent int32
+	length float64
+	label  string
+	at     int  // byte offset of the node's label, or of its '(' or first byte
+	named  bool // the node has a label (possibly "")
+	quoted bool
+	tip    bool
+}
+
+type parser struct {
+	b     []byte
+	i     int
+	file  string
+	opts  Options
+	nodes []node
+}
+
+// ReadFile reads a Newick tree from the named file, or from the tree.nwk
+// of a QIIME 2 Phylogeny artifact (.qza, recognised by its content). The
+// path names the file in errors.
+func ReadFile(path string, opts *Options) (*tree.Tree, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s: %w, not a file", path, syscall.EISDIR)
+	}
+	return Read(f, path, opts)
+}
+
+// Read parses one Newick tree from r, or from the tree.nwk of a QIIME 2
+// artifact when r holds a zip archive. file names the input in errors. See
+// the package documentation for the dialect and the names given to nodes.
+func Read(r io.Reader, file string, opts *Options) (*tree.Tree, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if qza.IsZip(b) {
+		data, inner, err := qza.Payload(b, "tree.nwk")
+		if err != nil {
+			return nil, &Error{File: file, Err: ErrSyntax, Msg: "QIIME 2 artifact: " + err.Error()}
+		}
+		b, file = data, file+":"+inner
+	}
+	return Parse(b, file, opts)
+}
+
+// Parse parses one Newick tree held in b; see Read.
+func Parse(b []byte, file string, opts *Options) (*tree.Tree, error) {
+	p := &parser{b: b, file: file}
+	if opts != nil {
+		p.opts = *opts
+	}
+	if err := p.parse(); err != nil {
+		return nil, err
+	}
+	return p.build()
+}
+
+func (p *parser) errAt(at int, sentinel error, format string, args ...any) error {
+	line := 1 + strings.Count(string(p.b[:min(at, len(p.b))]), "\n")
+	return &Error{File: p.file, Line: line, Err: sentinel, Msg: fmt.Sprintf("at byte %d: ", at) + fmt.Sprintf(format, args...)}
+}
+
+// skip moves past white space and [comments]; comments may nest.
+func (p *parser) skip() error {
+	for p.i < len(p.b) {
+		switch c := p.b[p.i]; c {
+		case ' ', '\t', '\n', '\r', '\v', '\f':
+			p.i++
+		case '[':
+			start, depth := p.i, 0
+			for ; p.i < len(p.b); p.i++ {
+				if p.b[p.i] == '[' {
+					depth++
+				} else if p.b[p.i] == ']' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			if p.i == len(p.b) {
+				return p.errAt(start, ErrSyntax, "comment '[' is never closed by ']'")
+			}
+			p.i++
+		case ']':
+			return p.errAt(p.i, ErrSyntax, "']' closes no comment")
+		default:
+			if p.i == 0 && strings.HasPrefix(string(p.b[:min(3, len(p.b))]), "\ufeff") {
+				p.i += 3 // UTF-8 byte-order mark
+				continue
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+func isDelim(c byte) bool {
+	switch c {
+	case '(', ')', ',', ':', ';', '[', ']', '\'':
+		return true
+	}
+	return false
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// label reads the optional label and branch length of node n.
+func (p *parser) label(n *node) error {
+	if err := p.skip(); err != nil {
+		return err
+	}
+	if p.i < len(p.b) && p.b[p.i] == '\'' {
+		n.at, n.named, n.quoted = p.i, true, true
+		var sb strings.Builder
+		start := p.i
+		p.i++
+		for {
+			j := bytes.IndexByte(p.b[p.i:], '\'')
+			if j < 0 {
+				return p.errAt(start, ErrSyntax, "quoted label is never closed by '")
+			}
+			sb.Write(p.b[p.i : p.i+j])
+			p.i += j + 1
+			if p.i < len(p.b) && p.b[p.i] == '\'' { // '' stands for '
+				sb.WriteByte('\'')
+				p.i++
+				continue
+			}
+			break
+		}
+		n.label = sb.String()
+	} else {
+		start := p.i
+		for p.i < len(p.b) && !isDelim(p.b[p.i]) {
+			p.i++
+		}
+		lo, hi := start, p.i
+		for lo < hi && isSpace(p.b[lo]) {
+			lo++
+		}
+		for hi > lo && isSpace(p.b[hi-1]) {
+			hi--
+		}
+		if lo < hi {
+			raw := string(p.b[lo:hi])
+			if p.opts.Underscores {
+				raw = strings.ReplaceAll(raw, "_", " ")
+			}
+			n.at, n.named, n.label = lo, true, raw
+		}
+	}
+	if err := p.skip(); err != nil {
+		return err
+	}
+	if p.i < len(p.b) && p.b[p.i] == ':' {
+		p.i++
+		if err := p.skip(); err != nil {
+			return err
+		}
+		start := p.i
+		for p.i < len(p.b) && !isDelim(p.b[p.i]) && !isSpace(p.b[p.i]) {
+			p.i++
+		}
+		s := string(p.b[start:p.i])
+		if s == "" {
+			return p.errAt(start, ErrBadLength, "':' is not followed by a branch length")
+		}
+		w, err := strconv.ParseFloat(s, 64)
+		switch {
+		case err != nil || strings.ContainsAny(s, "_xXpPiInN"):
+			return p.errAt(start, ErrBadLength, "branch length %q is not a decimal number", s)
+		case w < 0:
+			return p.errAt(start, ErrBadLength, "branch length %s is negative", s)
+		}
+		n.length = w + 0 // -0 → +0
+		return p.skip()
+	}
+	return nil
+}
+
+func (p *parser) parse() error {
+	if err := p.skip(); err != nil {
+		return err
+	}
+	if p.i == len(p.b) {
+		return &Error{File: p.file, Err: ErrEmpty, Msg: "the input holds no Newick tree"}
+	}
+	var stack []int32 // open internal nodes
+	parent := int32(-1)
+	for {
+		// At the start of a node.
+		if err := p.skip(); err != nil {
+			return err
+		}
+		if p.i < len(p.b) && p.b[p.i] == '(' {
+			p.nodes = append(p.nodes, node{parent: parent, at: p.i})
+			parent = int32(len(p.nodes) - 1)
+			stack = append(stack, parent)
+			p.i++
+			continue
+		}
+		p.nodes = append(p.nodes, node{parent: parent, at: p.i, tip: true})
+		if err := p.label(&p.nodes[len(p.nodes)-1]); err != nil {
+			return err
+		}
+		// After a node: ',' ')' or ';'.
+		for {
+			if p.i == len(p.b) {
+				if len(stack) > 0 {
+					return p.errAt(p.nodes[stack[len(stack)-1]].at, ErrSyntax, "'(' is never closed by ')'")
+				}
+				return p.errAt(p.i, ErrSyntax, "the tree does not end with ';'")
+			}
+			c := p.b[p.i]
+			switch {
+			case c == ',' && len(stack) > 0:
+				p.i++
+			case c == ')' && len(stack) > 0:
+				p.i++
+				top := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if err := p.label(&p.nodes[top]); err != nil {
+					return err
+				}
+				if len(stack) > 0 {
+					parent = stack[len(stack)-1]
+				} else {
+					parent = -1
+				}
+				continue
+			case c == ';' && len(stack) == 0:
+				p.i++
+				if err := p.skip(); err != nil {
+					return err
+				}
+				if p.i < len(p.b) {
+					return p.errAt(p.i, ErrSyntax, "text after the ';' that ends the tree (only one tree is read)")
+				}
+				return nil
+			case c == ';':
+				return p.errAt(p.i, ErrSyntax, "';' before the ')' that closes the '(' at byte %d", p.nodes[stack[len(stack)-1]].at)
+			case c == ',' || c == ')':
+				return p.errAt(p.i, ErrSyntax, "%q outside parentheses", c)
+			case c == '\'':
+				return p.errAt(p.i, ErrSyntax, "a quoted label must be the whole label")
+			case c == '(':
+				return p.errAt(p.i, ErrSyntax, "'(' after a node: a ',' is missing")
+			default:
+				return p.errAt(p.i, ErrSyntax, "unexpected %q after a label or branch length", c)
+			}
+			break
+		}
+	}
+}
+
+// isSupport reports whether an unquoted internal label is a support value.
+func isSupport(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil && !strings.ContainsAny(s, "_xXpPiInN")
+}
+
+func (p *parser) build() (*tree.Tree, error) {
+	n := len(p.nodes)
+	count := make(map[string]int, n)
+	for k := range p.nodes {
+		nd := &p.nodes[k]
+		if nd.named && nd.label != "" {
+			count[nd.label]++
+		}
+	}
+	names := make([]string, n)
+	tipAt := make(map[string]int)
+	for k := range p.nodes {
+		nd := &p.nodes[k]
+		if !nd.tip || nd.label == "" {
+			continue
+		}
+		if ok, why := tree.ValidName(nd.label); !ok {
+			return nil, p.errAt(nd.at, ErrBadName, "%s", why)
+		}
+		if at, dup := tipAt[nd.label]; dup {
+			return nil, p.errAt(nd.at, ErrBadName, "tip %q already appears at byte %d", nd.label, at)
+		}
+		tipAt[nd.label] = nd.at
+		names[k] = nd.label
+	}
+	for k := range p.nodes {
+		nd := &p.nodes[k]
+		if nd.tip || nd.label == "" || count[nd.label] > 1 || (!nd.quoted && isSupport(nd.label)) {
+			continue
+		}
+		if ok, _ := tree.ValidName(nd.label); ok {
+			names[k] = nd.label
+		}
+	}
+	for k := range names {
+		if names[k] != "" {
+			continue
+		}
+		base := "<node " + strconv.Itoa(k+1) + ">"
+		name := base
+		for j := 2; count[name] > 0; j++ {
+			name = base + "#" + strconv.Itoa(j)
+		}
+		names[k] = name
+	}
+	parent := make([]int, n)
+	weight := make([]float64, n)
+	for k, nd := range p.nodes {
+		parent[k] = int(nd.parent)
+		weight[k] = nd.length
+	}
+	t, err := tree.FromParents(parent, weight, names, nil)
+	if err != nil {
+		if e, ok := err.(*tree.Error); ok && e.Line > 0 {
+			return nil, p.errAt(p.nodes[e.Line-1].at, ErrBadLength, "%s", e.Msg)
+		}
+		return nil, &Error{File: p.file, Err: ErrSyntax, Msg: err.Error()}
+	}
+	return t, nil
+}
