@@ -24,6 +24,7 @@ import (
 
 	"github.com/twl-ldl/twl/dataset"
 	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/optim"
@@ -192,8 +193,8 @@ func (tf *trainFlags) check(e *env, fs *flags) error {
 // masses, not rows × labels.
 type ldlData struct {
 	file string
-	X    *mat.Dense        // n×d features
-	Y    *train.SparseRows // n rows of targets
+	X    *mat.Dense      // n×d features
+	Y    *labeldist.Rows // n rows of targets
 	t    *tree.Tree
 	ref  tree.Ref
 	// sliced, with --trees, is the tree-sliced distance over the labels,
@@ -219,9 +220,9 @@ func subsetX(X *mat.Dense, rows []int) *mat.Dense {
 
 // sparseRows returns the rows of the dense matrix Y by their non-zero
 // masses.
-func sparseRows(Y *mat.Dense) *train.SparseRows {
+func sparseRows(Y *mat.Dense) *labeldist.Rows {
 	n, _ := Y.Dims()
-	s := &train.SparseRows{Off: make([]int, 1, n+1)}
+	s := &labeldist.Rows{Off: make([]int, 1, n+1)}
 	var idx []int
 	var mass []float64
 	for r := range n {
@@ -379,7 +380,7 @@ func loadLDLWith(e *env, fs *flags, dataPath, treeSpec string, resolveTree func(
 	defer r.Close()
 	// Read a row at a time: the targets stay sparse from the reader on.
 	rd := dataset.NewReader(r, name, t, nil)
-	d := &ldlData{file: name, Y: &train.SparseRows{Off: []int{0}}, t: t, ref: tree.RefOf(t, source)}
+	d := &ldlData{file: name, Y: &labeldist.Rows{Off: []int{0}}, t: t, ref: tree.RefOf(t, source)}
 	var xs []float64
 	prog := newProgress(e.stderr, fs.Name()+": reading "+name, "rows")
 	for rd.Next() {
