@@ -55,6 +55,8 @@
 // increasing order, and their masses), in memory that depends on the longest
 // line and on L (one int per label, to catch duplicates) but not on the
 // number of rows: the way to read files over trees of 10⁵–10⁶ labels.
+// Rows holds many sparse rows compressed by rows (CSR), 16 bytes per listed
+// label and per row; Rows.Fill reads a block of them from a Reader.
 // The parser is a hand-written scanner for the restricted grammar above: it
 // catches duplicate labels, which encoding/json silently merges, and runs
 // 1.2–4× faster than merely tokenizing the same input with encoding/json's

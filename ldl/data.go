@@ -14,7 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/twl-ldl/twl/dataset"
-	"github.com/twl-ldl/twl/train"
+	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -27,10 +27,10 @@ type Data struct {
 	// name recorded in model files; Name is its name in messages
 	// ("<stdin>" for standard input).
 	Path, Name string
-	X          *mat.Dense        // n×d features
-	Y          *train.SparseRows // n rows of targets over the labels of Tree
-	Tree       *tree.Tree        // the label tree
-	Ref        tree.Ref          // how model files record Tree
+	X          *mat.Dense      // n×d features
+	Y          *labeldist.Rows // n rows of targets over the labels of Tree
+	Tree       *tree.Tree      // the label tree
+	Ref        tree.Ref        // how model files record Tree
 	// Report says how the rows were read: rows rescaled to sum 1, the
 	// tolerance used (dataset.Report.String is the warning, "" for none).
 	Report dataset.Report
@@ -181,7 +181,7 @@ func Load(ctx context.Context, dataPath, treeSpec string, opts *LoadOptions) (*D
 	}
 	// Read a row at a time: the targets stay sparse from the reader on.
 	rd := dataset.NewReader(r, name, t, nil)
-	d := &Data{Path: dataPath, Name: name, Y: &train.SparseRows{Off: []int{0}}, Tree: t, Ref: ref}
+	d := &Data{Path: dataPath, Name: name, Y: &labeldist.Rows{Off: []int{0}}, Tree: t, Ref: ref}
 	var xs []float64
 	for rd.Next() {
 		if d.Len()%4096 == 0 {
@@ -264,9 +264,9 @@ func matColumns(ds *dataset.Dataset, t *tree.Tree, dataPath, treePath string) er
 
 // sparseRows returns the rows of the dense matrix Y by their non-zero
 // masses.
-func sparseRows(Y *mat.Dense) *train.SparseRows {
+func sparseRows(Y *mat.Dense) *labeldist.Rows {
 	n, _ := Y.Dims()
-	s := &train.SparseRows{Off: make([]int, 1, n+1)}
+	s := &labeldist.Rows{Off: make([]int, 1, n+1)}
 	var idx []int
 	var mass []float64
 	for r := range n {

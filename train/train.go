@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/optim"
@@ -99,59 +100,9 @@ var ErrDiverged = errors.New("train: loss is not finite (diverged)")
 // them, in reused memory. Both forms train to the same bits.
 type Data struct {
 	X, Y    []float64
-	YSparse *SparseRows
+	YSparse *labeldist.Rows
 	N       int
 	In, L   int
-}
-
-// SparseRows holds rows of label masses by their non-zero entries,
-// compressed by rows: row r lists the labels Index[Off[r]:Off[r+1]] (user
-// indices, each at most once) with the masses Mass[Off[r]:Off[r+1]]; the
-// other labels have mass 0. Off has one more entry than there are rows, and
-// Off[0] = 0.
-type SparseRows struct {
-	Off   []int
-	Index []int
-	Mass  []float64
-}
-
-// Rows returns the number of rows.
-func (s *SparseRows) Rows() int { return max(len(s.Off)-1, 0) }
-
-// Append adds a row with the labels idx and masses mass.
-func (s *SparseRows) Append(idx []int, mass []float64) {
-	if len(idx) != len(mass) {
-		panic("train: SparseRows.Append with len(idx) != len(mass)")
-	}
-	if len(s.Off) == 0 {
-		s.Off = append(s.Off, 0)
-	}
-	s.Index = append(s.Index, idx...)
-	s.Mass = append(s.Mass, mass...)
-	s.Off = append(s.Off, len(s.Index))
-}
-
-// Row returns the labels and masses of row r, sharing s's memory.
-func (s *SparseRows) Row(r int) ([]int, []float64) {
-	return s.Index[s.Off[r]:s.Off[r+1]], s.Mass[s.Off[r]:s.Off[r+1]]
-}
-
-// Dense stores row r in dst, a vector over all the labels, zeroed first.
-func (s *SparseRows) Dense(dst []float64, r int) {
-	clear(dst)
-	idx, mass := s.Row(r)
-	for k, i := range idx {
-		dst[i] = mass[k]
-	}
-}
-
-// Subset returns the rows rows of s, in that order, as new SparseRows.
-func (s *SparseRows) Subset(rows []int) *SparseRows {
-	out := &SparseRows{Off: make([]int, 1, len(rows)+1)}
-	for _, r := range rows {
-		out.Append(s.Row(r))
-	}
-	return out
 }
 
 func (d Data) check(m *model.Linear, l loss.Loss) {

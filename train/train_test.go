@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/twl-ldl/twl/internal/testutil"
+	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/optim"
@@ -721,8 +722,8 @@ func TestTrainContext(t *testing.T) {
 
 // sparseOf returns the rows of the dense N×L matrix Y by their non-zero
 // masses.
-func sparseOf(Y []float64, L int) *train.SparseRows {
-	s := &train.SparseRows{Off: []int{0}}
+func sparseOf(Y []float64, L int) *labeldist.Rows {
+	s := &labeldist.Rows{Off: []int{0}}
 	for r := 0; r*L < len(Y); r++ {
 		var idx []int
 		var mass []float64
@@ -780,10 +781,10 @@ func TestFitSparseTargets(t *testing.T) {
 	if _, _, err := fit(t, l, bad, cfg); err == nil || !strings.Contains(err.Error(), "target mass -1") {
 		t.Errorf("a negative sparse target: %v", err)
 	}
-	for name, mutate := range map[string]func(s *train.SparseRows){
-		"rows":   func(s *train.SparseRows) { s.Off = s.Off[:len(s.Off)-1] },
-		"range":  func(s *train.SparseRows) { s.Index[0] = L },
-		"length": func(s *train.SparseRows) { s.Mass = s.Mass[:len(s.Mass)-1] },
+	for name, mutate := range map[string]func(s *labeldist.Rows){
+		"rows":   func(s *labeldist.Rows) { s.Off = s.Off[:len(s.Off)-1] },
+		"range":  func(s *labeldist.Rows) { s.Index[0] = L },
+		"length": func(s *labeldist.Rows) { s.Mass = s.Mass[:len(s.Mass)-1] },
 	} {
 		b := sp
 		b.YSparse = sparseOf(data.Y, L)
