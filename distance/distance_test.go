@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -19,7 +20,7 @@ import (
 
 // randomTree returns a random tree of n nodes, node i's parent a random
 // earlier node, with weights in (0, 2], and its parent and weight arrays.
-func randomTree(t *testing.T, rng *rand.Rand, n int) (*tree.Tree, []int, []float64) {
+func randomTree(t testing.TB, rng *rand.Rand, n int) (*tree.Tree, []int, []float64) {
 	t.Helper()
 	parent, weight := make([]int, n), make([]float64, n)
 	parent[0] = -1
@@ -190,7 +191,7 @@ func seq(n int) []int {
 // slicedCase returns two random trees over the points 0 … k−1 (named by
 // their indices, placed at random nodes), the Sliced over them, and for
 // each tree its parent and weight arrays and the node of each point.
-func slicedCase(t *testing.T, rng *rand.Rand, k, n int) (*tsw.Sliced, [][]int, [][]float64, [][]int) {
+func slicedCase(t testing.TB, rng *rand.Rand, k, n int) (*tsw.Sliced, [][]int, [][]float64, [][]int) {
 	var trees []*tree.Tree
 	var parents [][]int
 	var weights [][]float64
@@ -385,4 +386,20 @@ func TestPanics(t *testing.T) {
 			f()
 		}()
 	}
+}
+
+// sparseRandom returns n random distributions over L labels, each on k of
+// them.
+func sparseRandom(rng *rand.Rand, n, L, k int) *labeldist.Rows {
+	var s labeldist.Rows
+	for range n {
+		idx := rng.Perm(L)[:min(k, L)]
+		slices.Sort(idx)
+		mass := make([]float64, len(idx))
+		for j := range mass {
+			mass[j] = 1 / float64(len(idx))
+		}
+		s.Append(idx, mass)
+	}
+	return &s
 }
