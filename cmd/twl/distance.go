@@ -1,135 +1,72 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"maps"
 	"math"
-	"runtime"
 	"strconv"
 	"strings"
 
-	"github.com/twl-ldl/twl/internal/parallel"
+	"github.com/twl-ldl/twl/distance"
 	"github.com/twl-ldl/twl/labeldist"
-	"github.com/twl-ldl/twl/ot/emd"
 	"github.com/twl-ldl/twl/ot/sinkhorn"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/tsw"
-	"github.com/twl-ldl/twl/tw"
 )
 
-// A distanceMethod computes distances between distributions on a tree.
-// pair returns the function that computes one distance, with scratch memory
-// of its own: each goroutine calls pair once. Rows are sparse: labels in
-// increasing user order and their masses.
+// A distanceMethod is a --method of 'twl distance': package distance
+// computes it.
 type distanceMethod struct {
-	name     string
-	about    string
-	parallel bool // whether pair may be called once per goroutine
-	pair     func(c *distanceCtx) (pairFunc, error)
-	// sliced is the tree-sliced distance of --trees, whose --pairwise
-	// matrices go through its tree embeddings (embeddedPairs).
-	sliced *tsw.Sliced
-}
-
-type pairFunc func(ai []int, am []float64, bi []int, bm []float64) (float64, error)
-
-// distanceCtx holds what the methods share: the tree, and for the general
-// solvers the dense cost matrix of the tree metric, built on first use.
-type distanceCtx struct {
-	t        *tree.Tree
-	sink     sinkhorn.Settings
-	maxBytes byteSize
-	cost     []float64
-}
-
-// costMatrix returns the L×L shortest-path distance matrix of the tree, or
-// an error if it would exceed the memory limit.
-func (c *distanceCtx) costMatrix(method string) ([]float64, error) {
-	if c.cost != nil {
-		return c.cost, nil
-	}
-	L := c.t.Len()
-	need := 8 * float64(L) * float64(L)
-	if need > float64(c.maxBytes) {
-		return nil, fmt.Errorf("--method %s needs the %d×%d cost matrix of the tree metric, %s, more than --max-memory %s (--method tw needs none)",
-			method, L, L, formatBytes(need), c.maxBytes.String())
-	}
-	c.cost = c.t.DistanceMatrix(nil).RawMatrix().Data
-	return c.cost, nil
-}
-
-// densePair adapts a solver of dense vectors to sparse rows, scattering
-// each row into reused buffers of the tree's length.
-func densePair(L int, f func(a, b []float64) (float64, error)) pairFunc {
-	a, b := make([]float64, L), make([]float64, L)
-	return func(ai []int, am []float64, bi []int, bm []float64) (float64, error) {
-		v, err := f(labeldist.Sparse{Index: ai, Mass: am}.Dense(a), labeldist.Sparse{Index: bi, Mass: bm}.Dense(b))
-		return v, err
-	}
-}
-
-func emdPair(c *distanceCtx) (pairFunc, error) {
-	cost, err := c.costMatrix("emd")
-	if err != nil {
-		return nil, err
-	}
-	var s emd.Solver
-	return densePair(c.t.Len(), func(a, b []float64) (float64, error) { return s.Cost(cost, a, b) }), nil
-}
-
-func sinkhornPair(c *distanceCtx) (pairFunc, error) {
-	L := c.t.Len()
-	set := c.sink
-	set.MaxBytes = int64(c.maxBytes)
-	if need := sinkhorn.Bytes(L, L, set); float64(need)+8*float64(L)*float64(L) > float64(c.maxBytes) {
-		return nil, fmt.Errorf("--method sinkhorn on %d labels needs about %s (cost matrix and kernel), more than --max-memory %s (--method tw needs none)",
-			L, formatBytes(float64(need)+8*float64(L)*float64(L)), c.maxBytes.String())
-	}
-	cost, err := c.costMatrix("sinkhorn")
-	if err != nil {
-		return nil, err
-	}
-	s, err := sinkhorn.New(cost, L, L, set)
-	if err != nil {
-		return nil, err
-	}
-	return densePair(L, func(a, b []float64) (float64, error) {
-		r, err := s.Solve(a, b)
-		if err == nil && set.Tol >= 0 && r.MarginalErr > 2*set.Tol {
-			// The iterate is not a transport plan within the tolerance:
-			// its cost is no approximation of the distance (it can
-			// even fall below the exact value).
-			err = fmt.Errorf("sinkhorn did not converge in %d iterations (marginal error %.3g, --tol %g): raise --iters, lower --reg, or pass a negative --tol to accept a fixed number of iterations",
-				r.Iters, r.MarginalErr, set.Tol)
-		}
-		return r.Value, err
-	}), nil
+	name  string
+	about string
+	slow  bool // milliseconds a pair: smaller chunks show progress sooner
 }
 
 var distanceMethods = []distanceMethod{
 	{
-		name:     "tw",
-		about:    "tree-Wasserstein distance: exact, no cost matrix, time in the rows' non-zero labels",
-		parallel: true,
-		pair: func(c *distanceCtx) (pairFunc, error) {
-			s := tw.NewSparse(c.t)
-			return func(ai []int, am []float64, bi []int, bm []float64) (float64, error) {
-				return s.Distance(ai, am, bi, bm), nil
-			}, nil
-		},
+		name:  "tw",
+		about: "tree-Wasserstein distance: exact, no cost matrix, time in the rows' non-zero labels",
 	},
 	{
 		name:  "emd",
 		about: "exact W1 by the network simplex on the tree's L×L cost matrix (equals tw)",
-		pair:  emdPair,
+		slow:  true,
 	},
 	{
 		name:  "sinkhorn",
 		about: "entropic OT by Sinkhorn on the L×L cost matrix: the transport cost of the entropic plan",
-		pair:  sinkhornPair,
+		slow:  true,
 	},
+}
+
+// newDistance returns the distance.Method of m: over t, or for tsw over
+// the tree-sliced distance sl; emd and sinkhorn refuse a cost matrix over
+// maxMem with the memory it would need.
+func newDistance(m *distanceMethod, t *tree.Tree, sl *tsw.Sliced, set sinkhorn.Settings, maxMem byteSize) (distance.Method, error) {
+	o := &distance.Options{MaxBytes: int64(maxMem)}
+	L := t.Len()
+	switch m.name {
+	case "tsw":
+		return distance.NewTSW(sl, o), nil
+	case "emd":
+		if need := distance.CostBytes(L); need > int64(maxMem) {
+			return nil, fmt.Errorf("--method emd needs the %d×%d cost matrix of the tree metric, %s, more than --max-memory %s (--method tw needs none)",
+				L, L, formatBytes(float64(need)), maxMem.String())
+		}
+		return distance.NewEMD(t, o)
+	case "sinkhorn":
+		set.MaxBytes = int64(maxMem)
+		if need := distance.SinkhornBytes(L, set); need > int64(maxMem) {
+			return nil, fmt.Errorf("--method sinkhorn on %d labels needs about %s (cost matrix and kernel), more than --max-memory %s (--method tw needs none)",
+				L, formatBytes(float64(need)), maxMem.String())
+		}
+		return distance.NewSinkhorn(t, set, o)
+	}
+	return distance.NewTW(t, o), nil
 }
 
 // readSliced reads the comma-separated tree files of --trees and returns
@@ -223,19 +160,9 @@ func readLabelTrees(fs *flags, treePath, treeList string) (*tree.Tree, *tsw.Slic
 }
 
 // slicedMethod is the distance method of --trees.
-func slicedMethod(sl *tsw.Sliced) *distanceMethod {
-	return &distanceMethod{
-		name:     "tsw",
-		about:    "tree-sliced Wasserstein distance: the mean of the trees' TW",
-		parallel: true,
-		pair: func(*distanceCtx) (pairFunc, error) {
-			s := sl.Clone()
-			return func(ai []int, am []float64, bi []int, bm []float64) (float64, error) {
-				return s.SparseDistance(ai, am, bi, bm), nil
-			}, nil
-		},
-		sliced: sl,
-	}
+var slicedMethod = &distanceMethod{
+	name:  "tsw",
+	about: "tree-sliced Wasserstein distance: the mean of the trees' TW",
 }
 
 func methodNames() string {
@@ -382,15 +309,15 @@ func runDistance(e *env, args []string) error {
 		return err
 	}
 	if sl != nil {
-		m = slicedMethod(sl)
+		m = slicedMethod
 	}
-	ctx := &distanceCtx{t: t, maxBytes: maxMem, sink: sinkhorn.Settings{Lambda: *reg, Iters: *iters, Tol: *tol}}
-	d := &distanceRun{e: e, m: m, ctx: ctx, json: *format == "json", maxBytes: int64(maxMem)}
 	// emd and sinkhorn refuse a cost matrix over --max-memory before any
 	// input is read.
-	if _, err := d.workers(); err != nil {
+	dm, err := newDistance(m, t, sl, sinkhorn.Settings{Lambda: *reg, Iters: *iters, Tol: *tol}, maxMem)
+	if err != nil {
 		return err
 	}
+	d := &distanceRun{e: e, m: m, dm: dm, json: *format == "json", maxBytes: int64(maxMem)}
 	opts := &labeldist.Options{Normalize: *normalize}
 	A, ca, err := rowReader(e, pos[0], t, opts)
 	if err != nil {
@@ -424,71 +351,35 @@ func runDistance(e *env, args []string) error {
 type distanceRun struct {
 	e        *env
 	m        *distanceMethod
-	ctx      *distanceCtx
+	dm       distance.Method
 	json     bool
 	maxBytes int64
-	funcs    []pairFunc // one per part of a parallel loop
 	buf      []byte
 	count    int // numbers written
 }
 
-// workers returns the pair functions, one per goroutine.
-func (d *distanceRun) workers() ([]pairFunc, error) {
-	if d.funcs != nil {
-		return d.funcs, nil
+// context returns the context the distances are computed under.
+func (d *distanceRun) context() context.Context {
+	if d.e.ctx == nil {
+		return context.Background()
 	}
-	n := 1
-	if d.m.parallel {
-		n = runtime.GOMAXPROCS(0)
-	}
-	for range n {
-		f, err := d.m.pair(d.ctx)
-		if err != nil {
-			return nil, err
-		}
-		d.funcs = append(d.funcs, f)
-	}
-	return d.funcs, nil
+	return d.e.ctx
 }
 
-// compute stores in dst[k] the distance of pair k, a row of A and a row of
-// B, for k in [0, len(dst)), in parallel where the method allows it. at
-// locates pair k for an error.
-func (d *distanceRun) compute(dst []float64, pair func(k int) (ai []int, am []float64, bi []int, bm []float64), at func(k int) string) error {
-	fs, err := d.workers()
-	if err != nil {
+// pairErr locates the pair of err, a *distance.PairError of rows of ra and
+// rb, read from A and B, and words sinkhorn's non-convergence in flags.
+func pairErr(err error, A, B *labeldist.Reader, ra, rb *labeldist.Rows) error {
+	var pe *distance.PairError
+	if !errors.As(err, &pe) {
 		return err
 	}
-	errs := make([]error, len(fs))
-	bad := make([]int, len(fs))
-	parallel.ForParts(len(dst), len(fs), 64, func(p, lo, hi int) {
-		f := fs[p]
-		for k := lo; k < hi; k++ {
-			if (k-lo)%64 == 63 {
-				// emd and sinkhorn take milliseconds a pair: a signal
-				// is heard within 64 of them.
-				if err := d.e.stopped(); err != nil {
-					errs[p], bad[p] = err, -1
-					return
-				}
-			}
-			v, err := f(pair(k))
-			if err != nil {
-				errs[p], bad[p] = err, k
-				return
-			}
-			dst[k] = v
-		}
-	})
-	for p, err := range errs {
-		switch {
-		case err != nil && bad[p] < 0:
-			return err
-		case err != nil:
-			return fmt.Errorf("%s: %w", at(bad[p]), err)
-		}
+	inner := pe.Err
+	var ce *distance.ConvergenceError
+	if errors.As(inner, &ce) {
+		inner = fmt.Errorf("sinkhorn did not converge in %d iterations (marginal error %.3g, --tol %g): raise --iters, lower --reg, or pass a negative --tol to accept a fixed number of iterations",
+			ce.Iters, ce.MarginalErr, ce.Tol)
 	}
-	return nil
+	return fmt.Errorf("%s:%d and %s:%d: %w", A.File(), ra.Line(pe.A), B.File(), rb.Line(pe.B), inner)
 }
 
 // number appends v to the output buffer, after the separator sep.
@@ -515,11 +406,9 @@ func (d *distanceRun) flush(w io.Writer) error {
 // rows writes d(A_r, B_r) for every r, reading both files a chunk at a
 // time.
 func (d *distanceRun) rows(w io.Writer, A, B *labeldist.Reader) error {
-	var ca, cb chunk
-	// emd and sinkhorn take milliseconds a pair: smaller chunks show
-	// progress sooner.
+	var ca, cb labeldist.Rows
 	chunkRows := chunkRows
-	if !d.m.parallel {
+	if d.m.slow {
 		chunkRows = 64
 	}
 	dst := make([]float64, chunkRows)
@@ -531,18 +420,18 @@ func (d *distanceRun) rows(w io.Writer, A, B *labeldist.Reader) error {
 		if err := d.e.stopped(); err != nil {
 			return err
 		}
-		ca.reset()
-		cb.reset()
-		na, err := ca.fill(A, chunkRows)
+		ca.Reset()
+		cb.Reset()
+		na, err := ca.Fill(A, chunkRows)
 		if err != nil {
-			return err
+			return rowsErr(err)
 		}
-		nb, err := cb.fill(B, na)
+		nb, err := cb.Fill(B, na)
 		if err != nil {
-			return err
+			return rowsErr(err)
 		}
 		if nb < na {
-			return noPartner(A, B, ca.lines[nb], true, "distance pairs them line by line; --pairwise compares all pairs")
+			return noPartner(A, B, ca.Line(nb), true, "distance pairs them line by line; --pairwise compares all pairs")
 		}
 		if na < chunkRows && B.Next() {
 			return noPartner(B, A, B.Line(), false, "distance pairs them line by line; --pairwise compares all pairs")
@@ -550,15 +439,8 @@ func (d *distanceRun) rows(w io.Writer, A, B *labeldist.Reader) error {
 		if err := rowsErr(B.Err()); err != nil {
 			return err
 		}
-		err = d.compute(dst[:na], func(k int) ([]int, []float64, []int, []float64) {
-			ai, am := ca.row(k)
-			bi, bm := cb.row(k)
-			return ai, am, bi, bm
-		}, func(k int) string {
-			return fmt.Sprintf("%s:%d and %s:%d", A.File(), ca.lines[k], B.File(), cb.lines[k])
-		})
-		if err != nil {
-			return err
+		if err := d.dm.Rows(d.context(), dst[:na], &ca, &cb); err != nil {
+			return pairErr(err, A, B, &ca, &cb)
 		}
 		for _, v := range dst[:na] {
 			if d.json {
@@ -596,33 +478,34 @@ func (d *distanceRun) rows(w io.Writer, A, B *labeldist.Reader) error {
 // pairs writes the matrix d(A_i, B_j): B is held in memory (sparse), A is
 // read a row at a time and each row of the matrix written as it is done.
 func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
-	var cb chunk
+	var rb labeldist.Rows
 	for {
 		if err := d.e.stopped(); err != nil {
 			return err
 		}
-		n, err := cb.fill(B, chunkRows)
+		n, err := rb.Fill(B, chunkRows)
 		if err != nil {
-			return err
+			return rowsErr(err)
 		}
-		if cb.bytes() > d.maxBytes {
+		if rb.Bytes() > d.maxBytes {
 			// B is held sparsely: 16 bytes per listed label and per row.
 			return fmt.Errorf("%s: --pairwise holds all of %s in memory, %s after %s, more than --max-memory %s",
-				B.At(), B.File(), formatBytes(float64(cb.bytes())), plural(B.Rows(), "distribution"), byteSize(d.maxBytes))
+				B.At(), B.File(), formatBytes(float64(rb.Bytes())), plural(B.Rows(), "distribution"), byteSize(d.maxBytes))
 		}
 		if n < chunkRows {
 			break
 		}
 	}
-	nB := cb.rows()
-	var emb *embeddedPairs
-	if d.m.sliced != nil {
-		var err error
-		if emb, err = d.embedRows(&cb, B); err != nil {
-			return err
-		}
+	cols, err := d.dm.Columns(d.context(), &rb)
+	if me := (*distance.MemoryError)(nil); errors.As(err, &me) {
+		return fmt.Errorf("%s: --pairwise --trees holds the tree embeddings of all its rows in memory, %s after %s, more than --max-memory %s",
+			B.File(), formatBytes(float64(me.Need)), plural(me.Rows, "distribution"), byteSize(d.maxBytes))
 	}
-	var ca chunk
+	if err != nil {
+		return err
+	}
+	nB := cols.Len()
+	var ra labeldist.Rows
 	dst := make([]float64, nB)
 	prog := newProgress(d.e.stderr, "twl distance --pairwise", "rows of A")
 	if d.json {
@@ -635,18 +518,11 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 		if nB == 0 {
 			break
 		}
-		ca.reset()
-		ca.add(A.Row(), A.Line())
-		ai, am := ca.row(0)
-		if emb != nil {
-			emb.row(dst, ai, am)
-		} else if err := d.compute(dst, func(k int) ([]int, []float64, []int, []float64) {
-			bi, bm := cb.row(k)
-			return ai, am, bi, bm
-		}, func(k int) string {
-			return fmt.Sprintf("%s:%d and %s:%d", A.File(), ca.lines[0], B.File(), cb.lines[k])
-		}); err != nil {
-			return err
+		ra.Reset()
+		ra.Append(A.Row().Index, A.Row().Mass)
+		ra.Lines = append(ra.Lines, A.Line())
+		if err := d.dm.Pairwise(d.context(), dst, &ra, cols); err != nil {
+			return pairErr(err, A, B, &ra, &rb)
 		}
 		if d.json {
 			if A.Rows() > 1 {
@@ -693,65 +569,6 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 	}
 	prog.done(A.Rows())
 	return nil
-}
-
-// embeddedPairs computes rows of a --pairwise matrix of the tree-sliced
-// distance through the tree embeddings (tsw.Sliced.SparseEmbed): B's rows
-// embedded once, each row of A once, and each distance the ℓ₁ distance of
-// two sparse embeddings (tsw.L1), O(nnz) a pair where SparseDistance sorts
-// and merges both rows on every tree. The values agree with
-// SparseDistance's to rounding.
-type embeddedPairs struct {
-	s       *tsw.Sliced
-	b       []tsw.SparseVec
-	a       tsw.SparseVec // the current row of A's
-	workers int
-}
-
-// embedRows embeds the rows of cb, read from B, in parallel, refusing to
-// hold more than --max-memory with B's rows.
-func (d *distanceRun) embedRows(cb *chunk, B *labeldist.Reader) (*embeddedPairs, error) {
-	workers := runtime.GOMAXPROCS(0)
-	ss := make([]*tsw.Sliced, workers)
-	for p := range ss {
-		ss[p] = d.m.sliced.Clone()
-	}
-	nB := cb.rows()
-	e := &embeddedPairs{s: d.m.sliced, b: make([]tsw.SparseVec, nB), workers: workers}
-	// 12 bytes per stored entry (an int32 index, a float64 value) and 48
-	// per row, checked a block of rows at a time.
-	held := cb.bytes() + int64(48*nB)
-	for lo := 0; lo < nB; lo += chunkRows {
-		if err := d.e.stopped(); err != nil {
-			return nil, err
-		}
-		hi := min(lo+chunkRows, nB)
-		parallel.ForParts(hi-lo, workers, 16, func(p, r0, r1 int) {
-			for k := lo + r0; k < lo+r1; k++ {
-				bi, bm := cb.row(k)
-				e.b[k] = ss[p].SparseEmbed(tsw.SparseVec{}, bi, bm)
-			}
-		})
-		for _, v := range e.b[lo:hi] {
-			held += int64(12 * v.Len())
-		}
-		if held > d.maxBytes {
-			return nil, fmt.Errorf("%s: --pairwise --trees holds the tree embeddings of all its rows in memory, %s after %s, more than --max-memory %s",
-				B.File(), formatBytes(float64(held)), plural(hi, "distribution"), byteSize(d.maxBytes))
-		}
-	}
-	return e, nil
-}
-
-// row stores in dst[j] the distance between the row of A given by ai and
-// am and row j of B.
-func (e *embeddedPairs) row(dst []float64, ai []int, am []float64) {
-	e.a = e.s.SparseEmbed(e.a, ai, am)
-	parallel.ForParts(len(dst), e.workers, 256, func(_, lo, hi int) {
-		for j := lo; j < hi; j++ {
-			dst[j] = tsw.L1(e.a, e.b[j])
-		}
-	})
 }
 
 // plural returns "1 distribution", "2 distributions".

@@ -240,7 +240,7 @@ func evalStream(e *env, t *tree.Tree, sl *tsw.Sliced, pos []string, out string, 
 	}
 	names := evs[0].Names()
 	var (
-		cP, cT  chunk
+		cP, cT  labeldist.Rows
 		sum     = metric.Summary{Names: names}
 		inf     evalInf
 		vals    = make([]float64, chunkRows*len(names))
@@ -251,18 +251,18 @@ func evalStream(e *env, t *tree.Tree, sl *tsw.Sliced, pos []string, out string, 
 		if err := e.stopped(); err != nil {
 			return err
 		}
-		cP.reset()
-		cT.reset()
-		np, err := cP.fill(P, chunkRows)
+		cP.Reset()
+		cT.Reset()
+		np, err := cP.Fill(P, chunkRows)
 		if err != nil {
-			return err
+			return rowsErr(err)
 		}
-		nt, err := cT.fill(T, np)
+		nt, err := cT.Fill(T, np)
 		if err != nil {
-			return err
+			return rowsErr(err)
 		}
 		if nt < np {
-			return noPartner(P, T, cP.lines[nt], true, why)
+			return noPartner(P, T, cP.Line(nt), true, why)
 		}
 		if np < chunkRows && T.Next() {
 			return noPartner(T, P, T.Line(), false, why)
@@ -274,8 +274,8 @@ func evalStream(e *env, t *tree.Tree, sl *tsw.Sliced, pos []string, out string, 
 		parallel.ForParts(np, workers, 64, func(part, lo, hi int) {
 			ev := evs[part]
 			for r := lo; r < hi; r++ {
-				pi, pm := cP.row(r)
-				ti, tm := cT.row(r)
+				pi, pm := cP.Row(r)
+				ti, tm := cT.Row(r)
 				ev.RowSparse(vals[r*M:(r+1)*M], pi, pm, ti, tm)
 			}
 		})
@@ -284,7 +284,7 @@ func evalStream(e *env, t *tree.Tree, sl *tsw.Sliced, pos []string, out string, 
 			sum.Add(row)
 			if math.IsInf(row[klIndex], 1) {
 				if inf.count == 0 {
-					inf.first = fmt.Sprintf("%s:%d", P.File(), cP.lines[r])
+					inf.first = fmt.Sprintf("%s:%d", P.File(), cP.Line(r))
 				}
 				inf.count++
 			}

@@ -17,50 +17,6 @@ import (
 // with the number of rows.
 const chunkRows = 4096
 
-// chunk holds sparse rows copied out of a labeldist.Reader: row r has the
-// labels idx[off[r]:off[r+1]] and their masses.
-type chunk struct {
-	idx   []int
-	mass  []float64
-	off   []int
-	lines []int
-}
-
-func (c *chunk) reset() {
-	c.idx, c.mass, c.off, c.lines = c.idx[:0], c.mass[:0], append(c.off[:0], 0), c.lines[:0]
-}
-
-func (c *chunk) add(v labeldist.Sparse, line int) {
-	if len(c.off) == 0 {
-		c.off = append(c.off, 0)
-	}
-	c.idx = append(c.idx, v.Index...)
-	c.mass = append(c.mass, v.Mass...)
-	c.off = append(c.off, len(c.idx))
-	c.lines = append(c.lines, line)
-}
-
-func (c *chunk) rows() int { return len(c.lines) }
-
-func (c *chunk) row(r int) ([]int, []float64) {
-	return c.idx[c.off[r]:c.off[r+1]], c.mass[c.off[r]:c.off[r+1]]
-}
-
-// bytes is the memory the chunk's rows take.
-func (c *chunk) bytes() int64 { return int64(16*len(c.idx) + 16*len(c.lines)) }
-
-// fill reads up to n more rows from rd into c and returns how many it read.
-// A reading error is returned with a hint about --normalize for rows that do
-// not sum to 1.
-func (c *chunk) fill(rd *labeldist.Reader, n int) (int, error) {
-	k := 0
-	for k < n && rd.Next() {
-		c.add(rd.Row(), rd.Line())
-		k++
-	}
-	return k, rowsErr(rd.Err())
-}
-
 // rowsErr adds the hint about --normalize to an ErrSum error.
 func rowsErr(err error) error {
 	if errors.Is(err, labeldist.ErrSum) {

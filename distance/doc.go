@@ -1,0 +1,55 @@
+// Package distance computes distances between sparse label distributions
+// (labeldist.Rows) on a tree, row by row or all pairs, in parallel, by one
+// of four methods behind one interface, Method:
+//
+//   - tw, the tree-Wasserstein distance (Le et al., NeurIPS 2019; Evans and
+//     Matsen 2012), in closed form: W₁(a, b) = Σ_v w_v |a(T_v) − b(T_v)|,
+//     the sum over the edges (parent(v), v) of the edge's weight times the
+//     difference of the masses below it. tw.Sparse computes it in
+//     O(k log k) time for the k non-zero labels of a pair, independent of
+//     the tree's size.
+//   - emd, exact optimal transport by the network simplex (package ot/emd)
+//     on the dense L×L matrix of the tree's path lengths: the same value to
+//     rounding, in about O(L³) time and 8·L² bytes, as a cross-check.
+//   - sinkhorn, entropic optimal transport (Cuturi 2013, package
+//     ot/sinkhorn) on the same matrix: the transport cost ⟨C, P⟩ of the
+//     entropic plan P, above the exact distance and approaching it as the
+//     regularization λ grows. A plan whose marginals miss by more than twice
+//     the tolerance is no transport plan, and its pair fails with a
+//     *ConvergenceError rather than returning a number that is no
+//     approximation of the distance.
+//   - tsw, the tree-sliced Wasserstein distance (package tsw): the mean of
+//     the tree-Wasserstein distances over several trees with the same
+//     leaves. All pairs go through the trees' sparse embeddings
+//     (tsw.Sliced.SparseEmbed), each distance the ℓ₁ distance of two of
+//     them (tsw.L1), in time linear in the embeddings' lengths.
+//
+// Method.Rows computes the distance of row i of A to row i of B;
+// Method.Columns prepares the rows of B once (for tsw, their embeddings)
+// and Method.Pairwise computes, for each row of A, its distance to every
+// prepared row of B, row-major. The pairs are cut into contiguous parts,
+// one per worker (internal/parallel), and every distance is computed by
+// one worker alone from its two rows: the results are the same bits for
+// any number of workers.
+//
+// # Memory
+//
+// emd and sinkhorn hold the L×L cost matrix, CostBytes(L), and sinkhorn
+// its kernel as well, SinkhornBytes; NewEMD and NewSinkhorn refuse more
+// than Options.MaxBytes with a *MemoryError before allocating. Columns
+// holds the rows of B as given (B.Bytes()) and for tsw their embeddings,
+// 12 bytes per stored entry and 48 per row, refused as they grow past
+// Options.MaxBytes.
+//
+// # Errors
+//
+// Shape mistakes (dst of the wrong length, A and B with different numbers
+// of rows in Rows, Columns of another Method) panic. A pair the method
+// cannot compute (emd's or sinkhorn's errors on the masses, sinkhorn's
+// non-convergence) is returned as a *PairError naming the pair, the first
+// in row-major order whatever the number of workers; a cancelled context
+// as the context's error.
+//
+// A Method holds one workspace per worker: it is not safe for concurrent
+// use, and its Rows, Columns and Pairwise allocate nothing per pair.
+package distance
