@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/twl-ldl/twl/internal/jsonfloat"
 	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/metric"
 )
@@ -110,9 +111,9 @@ func runCV(e *env, args []string) error {
 		for _, name := range metric.Names {
 			var b []byte
 			b = append(b, `{"mean":`...)
-			b = appendJSONFloat(b, res.Summary[name].Mean)
+			b = jsonfloat.Append(b, res.Summary[name].Mean)
 			b = append(b, `,"std":`...)
-			b = appendJSONFloat(b, res.Summary[name].Std)
+			b = jsonfloat.Append(b, res.Summary[name].Std)
 			kv = append(kv, name, append(b, '}'))
 		}
 		writeJSONObject(&buf, kv...)

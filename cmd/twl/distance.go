@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/twl-ldl/twl/distance"
+	"github.com/twl-ldl/twl/internal/jsonfloat"
 	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/ot/sinkhorn"
 	"github.com/twl-ldl/twl/tree"
@@ -387,10 +388,8 @@ func (d *distanceRun) number(sep byte, v float64) {
 	if sep != 0 {
 		d.buf = append(d.buf, sep)
 	}
-	if d.json && (math.IsInf(v, 0) || math.IsNaN(v)) {
-		d.buf = append(d.buf, '"')
-		d.buf = strconv.AppendFloat(d.buf, v, 'g', -1, 64)
-		d.buf = append(d.buf, '"')
+	if d.json {
+		d.buf = jsonfloat.Append(d.buf, v)
 	} else {
 		d.buf = strconv.AppendFloat(d.buf, v, 'g', -1, 64)
 	}

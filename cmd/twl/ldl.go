@@ -18,6 +18,7 @@ import (
 
 	"github.com/twl-ldl/twl/dataset"
 	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/internal/jsonfloat"
 	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/train"
@@ -348,18 +349,8 @@ func fitError(err error, lr float64, checkpoint string) error {
 	return err
 }
 
-// appendJSONFloat appends v as a JSON number in the shortest form that
-// reads back to the same float64, or, for infinities and NaN, which JSON
-// lacks, as the strings "+Inf", "-Inf" and "NaN" (as twl eval does).
-func appendJSONFloat(b []byte, v float64) []byte {
-	if math.IsInf(v, 0) || math.IsNaN(v) {
-		return strconv.AppendQuote(b, strconv.FormatFloat(v, 'g', -1, 64))
-	}
-	return strconv.AppendFloat(b, v, 'g', -1, 64)
-}
-
 // writeJSONObject writes the key–value pairs as one line of JSON. Values
-// are float64 (see appendJSONFloat), int, bool, string or []byte (raw JSON).
+// are float64 (see jsonfloat.Append), int, bool, string or []byte (raw JSON).
 func writeJSONObject(buf *bytes.Buffer, kv ...any) {
 	b := []byte{'{'}
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -370,7 +361,7 @@ func writeJSONObject(buf *bytes.Buffer, kv ...any) {
 		b = append(b, ':')
 		switch v := kv[i+1].(type) {
 		case float64:
-			b = appendJSONFloat(b, v)
+			b = jsonfloat.Append(b, v)
 		case int:
 			b = strconv.AppendInt(b, int64(v), 10)
 		case bool:
