@@ -577,3 +577,11 @@ func plural(n int, noun string) string {
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
 }
+
+// envContext returns the context of e, never nil.
+func envContext(e *env) context.Context {
+	if e.ctx == nil {
+		return context.Background()
+	}
+	return e.ctx
+}

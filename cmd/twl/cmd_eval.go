@@ -3,18 +3,11 @@ package main
 import (
 	"bytes"
 	"flag"
-	"fmt"
-	"math"
-	"runtime"
-	"slices"
-	"strconv"
+	"io"
 
 	"github.com/twl-ldl/twl/corpus"
-	"github.com/twl-ldl/twl/internal/parallel"
 	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/metric"
-	"github.com/twl-ldl/twl/tree"
-	"github.com/twl-ldl/twl/tsw"
 )
 
 const evalAbout = `
@@ -189,29 +182,12 @@ func runEval(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		o := multilabelOptions{k: *k, target: mode, asGiven: *asGiven, pyldl: *pyldl}
-		ml, ldl, err := evalMultilabel(t, P, Y, o)
+		rep, err := metric.ScoreMultiLabel(t, P, Y, &metric.MultiLabelOptions{Options: metric.Options{Clip: *pyldl}, K: *k, Target: mode})
 		if err != nil {
 			return err
 		}
-		var buf bytes.Buffer
-		if *format == "json" {
-			writeMultilabelJSON(&buf, ml, ldl, o)
-		} else {
-			writeMultilabelText(&buf, ml, ldl, o, P)
-		}
-		return e.output(*out, buf.Bytes())
+		return e.output(*out, reportBytes(rep, *format == "json"))
 	}
-	return evalStream(e, t, sl, pos, *out, *format == "json", opts, &metric.Options{Clip: *pyldl})
-}
-
-// evalStream scores the predictions in the file pos[0] against the targets
-// in pos[1], reading both a chunk of rows at a time: memory independent of
-// the number of rows, and time in the rows' non-zero labels rather than in
-// the tree's size. The rows are read over the labels of t; with a non-nil
-// sl, the tree-sliced distance over those labels (the points of sl, in the
-// order of t) is scored as tsw in place of the wasserstein distance on t.
-func evalStream(e *env, t *tree.Tree, sl *tsw.Sliced, pos []string, out string, asJSON bool, opts *labeldist.Options, mo *metric.Options) error {
 	P, cp, err := rowReader(e, pos[0], t, opts)
 	if err != nil {
 		return err
@@ -222,137 +198,36 @@ func evalStream(e *env, t *tree.Tree, sl *tsw.Sliced, pos []string, out string, 
 		return err
 	}
 	defer ct.Close()
-	w, err := e.create(out) // an unwritable --out fails before the work
+	w, err := e.create(*out) // an unwritable --out fails before the work
 	if err != nil {
 		return err
 	}
 	defer w.Abort()
-
-	const why = "eval pairs prediction r with target r, line by line"
-	workers := runtime.GOMAXPROCS(0)
-	evs := make([]*metric.Evaluator, workers)
-	for k := range evs {
-		if sl != nil {
-			evs[k] = metric.NewSlicedEvaluator(sl, mo)
-		} else {
-			evs[k] = metric.NewEvaluator(t, mo)
-		}
-	}
-	names := evs[0].Names()
-	var (
-		cP, cT  labeldist.Rows
-		sum     = metric.Summary{Names: names}
-		inf     evalInf
-		vals    = make([]float64, chunkRows*len(names))
-		klIndex = slices.Index(names, "kl")
-	)
 	prog := newProgress(e.stderr, "twl eval", "pairs")
-	for {
-		if err := e.stopped(); err != nil {
-			return err
-		}
-		cP.Reset()
-		cT.Reset()
-		np, err := cP.Fill(P, chunkRows)
-		if err != nil {
-			return rowsErr(err)
-		}
-		nt, err := cT.Fill(T, np)
-		if err != nil {
-			return rowsErr(err)
-		}
-		if nt < np {
-			return noPartner(P, T, cP.Line(nt), true, why)
-		}
-		if np < chunkRows && T.Next() {
-			return noPartner(T, P, T.Line(), false, why)
-		}
-		if err := rowsErr(T.Err()); err != nil {
-			return err
-		}
-		M := len(names)
-		parallel.ForParts(np, workers, 64, func(part, lo, hi int) {
-			ev := evs[part]
-			for r := lo; r < hi; r++ {
-				pi, pm := cP.Row(r)
-				ti, tm := cT.Row(r)
-				ev.RowSparse(vals[r*M:(r+1)*M], pi, pm, ti, tm)
-			}
-		})
-		for r := range np {
-			row := vals[r*M : (r+1)*M]
-			sum.Add(row)
-			if math.IsInf(row[klIndex], 1) {
-				if inf.count == 0 {
-					inf.first = fmt.Sprintf("%s:%d", P.File(), cP.Line(r))
-				}
-				inf.count++
-			}
-		}
-		prog.tick(P.Rows())
-		if np < chunkRows {
-			break
-		}
-	}
-	if P.Rows() == 0 {
-		return fmt.Errorf("%s and %s hold no distributions to evaluate", P.File(), T.File())
+	tab, err := metric.Score(envContext(e), t, P, T, &metric.ScoreOptions{
+		Options: metric.Options{Clip: *pyldl}, Sliced: sl, ChunkRows: chunkRows,
+		Why:      "eval pairs prediction r with target r, line by line",
+		Progress: func(int) error { prog.tick(P.Rows()); return nil }})
+	if err != nil {
+		return rowsErr(err)
 	}
 	prog.done(P.Rows())
-	res := sum.Result()
-	var buf bytes.Buffer
-	if asJSON {
-		writeEvalJSON(&buf, res)
-	} else {
-		writeEvalText(&buf, res, inf)
-	}
-	if _, err := w.Write(buf.Bytes()); err != nil {
+	if _, err := w.Write(reportBytes(tab, *format == "json")); err != nil {
 		return err
 	}
 	return w.Commit()
 }
 
-// evalInf counts the pairs whose kl is +Inf, and locates the first.
-type evalInf struct {
-	count int
-	first string
-}
-
-// writeEvalText writes the table for people: one line per measure, with
-// its direction, mean and standard deviation, and a note when kl is
-// infinite.
-func writeEvalText(buf *bytes.Buffer, res *metric.Result, inf evalInf) {
-	fmt.Fprintf(buf, "%-16s %12s %12s\n", "measure", "mean", "std")
-	for _, name := range res.Names {
-		arrow := "↑"
-		if metric.LowerIsBetter(name) {
-			arrow = "↓"
-		}
-		fmt.Fprintf(buf, "%-16s %12s %12s\n", name+" "+arrow,
-			strconv.FormatFloat(res.Mean[name], 'g', 6, 64), strconv.FormatFloat(res.Std[name], 'g', 6, 64))
+// reportBytes returns r as text for people or as JSON.
+func reportBytes(r interface {
+	WriteText(io.Writer) error
+	WriteJSON(io.Writer) error
+}, asJSON bool) []byte {
+	var buf bytes.Buffer
+	if asJSON {
+		r.WriteJSON(&buf) // a bytes.Buffer does not fail
+	} else {
+		r.WriteText(&buf)
 	}
-	fmt.Fprintf(buf, "\n%s; mean and sample standard deviation over the pairs.\n",
-		plural(res.Rows, "pair"))
-	if infinite := inf.count; infinite > 0 {
-		fmt.Fprintf(buf, "kl is +Inf for %s: the prediction has no mass on a label of the target,\n"+
-			"first at %s.\n"+
-			"--pyldl clips masses to [2.2e-16, 1], as PyLDL does, which keeps kl finite.\n",
-			plural(infinite, "pair"), inf.first)
-	}
-}
-
-// writeEvalJSON writes one JSON object with the keys rows, NAME and
-// NAME_std for every metric name, in the order of res.Names. Numbers are
-// written in the shortest form that reads back to the same float64;
-// infinities and NaN, which JSON lacks, as the strings "+Inf", "-Inf" and
-// "NaN".
-func writeEvalJSON(buf *bytes.Buffer, res *metric.Result) {
-	num := func(v float64) { jsonFloat(buf, v) }
-	fmt.Fprintf(buf, `{"rows":%d`, res.Rows)
-	for _, name := range res.Names {
-		fmt.Fprintf(buf, `,"%s":`, name)
-		num(res.Mean[name])
-		fmt.Fprintf(buf, `,"%s_std":`, name)
-		num(res.Std[name])
-	}
-	buf.WriteString("}\n")
+	return buf.Bytes()
 }
