@@ -87,35 +87,9 @@ func readSliced(fs *flags, list string) (*tree.Tree, *tsw.Sliced, error) {
 		}
 		ts = append(ts, t)
 	}
-	names := treeLeaves(ts[0])
-	// Every tree must have the same leaves: the labels of the data.
-	leaf := make(map[string]bool, len(names))
-	for _, name := range names {
-		leaf[name] = true
-	}
-	for k, t := range ts[1:] {
-		for _, name := range names {
-			if i, ok := t.Index(name); !ok || !t.IsLeaf(i) {
-				return nil, nil, fmt.Errorf("--trees: %q is a leaf of %s but not of %s: the trees must have the same leaves (the labels)", name, paths[0], paths[k+1])
-			}
-		}
-		for _, name := range treeLeaves(t) {
-			if !leaf[name] {
-				return nil, nil, fmt.Errorf("--trees: %q is a leaf of %s but not of %s: the trees must have the same leaves (the labels)", name, paths[k+1], paths[0])
-			}
-		}
-	}
-	sl, err := tsw.New(ts, names)
+	flat, sl, err := tsw.NewOverLeaves(ts, paths)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--trees: %w", err)
-	}
-	parent := make([]int, len(names))
-	for i := range parent {
-		parent[i] = -1
-	}
-	flat, err := tree.FromParents(parent, nil, names, nil)
-	if err != nil {
-		return nil, nil, err
 	}
 	return flat, sl, nil
 }
@@ -419,24 +393,9 @@ func (d *distanceRun) rows(w io.Writer, A, B *labeldist.Reader) error {
 		if err := d.e.stopped(); err != nil {
 			return err
 		}
-		ca.Reset()
-		cb.Reset()
-		na, err := ca.Fill(A, chunkRows)
+		na, err := labeldist.FillPair(&ca, &cb, A, B, chunkRows, "distance pairs them line by line; --pairwise compares all pairs")
 		if err != nil {
 			return rowsErr(err)
-		}
-		nb, err := cb.Fill(B, na)
-		if err != nil {
-			return rowsErr(err)
-		}
-		if nb < na {
-			return noPartner(A, B, ca.Line(nb), true, "distance pairs them line by line; --pairwise compares all pairs")
-		}
-		if na < chunkRows && B.Next() {
-			return noPartner(B, A, B.Line(), false, "distance pairs them line by line; --pairwise compares all pairs")
-		}
-		if err := rowsErr(B.Err()); err != nil {
-			return err
 		}
 		if err := d.dm.Rows(d.context(), dst[:na], &ca, &cb); err != nil {
 			return pairErr(err, A, B, &ca, &cb)

@@ -267,14 +267,3 @@ func checkPoints(p *points, file string) error {
 	}
 	return nil
 }
-
-// treeNames returns the names of the leaves of t, in its user order.
-func treeLeaves(t *tree.Tree) []string {
-	var names []string
-	for i := range t.Len() {
-		if t.IsLeaf(i) {
-			names = append(names, t.Name(i))
-		}
-	}
-	return names
-}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/twl-ldl/twl/tree"
+	"github.com/twl-ldl/twl/tsw"
 )
 
 // writeVec writes n random words with d-dimensional vectors as a .vec file
@@ -61,7 +62,7 @@ func TestTreeBuild(t *testing.T) {
 					t.Fatal(err)
 				}
 				leaves := map[string]bool{}
-				for _, l := range treeLeaves(tr) {
+				for _, l := range tsw.Leaves(tr) {
 					leaves[l] = true
 				}
 				for _, w := range words {
@@ -108,7 +109,7 @@ func TestTreeBuildLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := treeLeaves(tr); len(got) != 4 {
+	if got := tsw.Leaves(tr); len(got) != 4 {
 		t.Errorf("leaves %q, want the 4 labels", got)
 	}
 	for _, name := range []string{"w0 w3", "w1", "w2.w5 w8", "w4"} {

@@ -35,24 +35,6 @@ func rowReader(e *env, path string, t *tree.Tree, opts *labeldist.Options) (*lab
 	return labeldist.NewReader(r, name, t, opts), r, nil
 }
 
-// noPartner is the error for two files that pair rows line by line when
-// one has more rows: it reads the rest of the longer one to count its rows,
-// and points at its first row without a partner. why ends the message.
-func noPartner(long, short *labeldist.Reader, firstLine int, aFirst bool, why string) error {
-	shortRows := short.Rows()
-	for long.Next() {
-	}
-	if err := long.Err(); err != nil {
-		return rowsErr(err)
-	}
-	a, b := long, short
-	if !aFirst {
-		a, b = short, long
-	}
-	return fmt.Errorf("%s:%d: distribution %d has no partner: %s has %s, %s has %d (%s)",
-		long.File(), firstLine, shortRows+1, a.File(), plural(a.Rows(), "distribution"), b.File(), b.Rows(), why)
-}
-
 // progress reports the rows a long streaming command has done, on standard
 // error, at most every two seconds and only once the command has run for
 // two seconds, so short runs print nothing.
