@@ -3,15 +3,11 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"math"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/pointtree"
-	"github.com/twl-ldl/twl/tree"
-	"github.com/twl-ldl/twl/vocab"
 )
 
 var trees = &group{
@@ -124,14 +120,9 @@ func runTreeBuild(e *env, args []string) error {
 	if err := e.stopped(); err != nil {
 		return err
 	}
-	t, err := buildTree(pts, *method, *k, *depth, *seed)
+	t, err := pointtree.Build(pts, &pointtree.BuildOptions{Method: *method, K: *k, Depth: *depth, Seed: *seed, Fit: *fit})
 	if err != nil {
 		return err
-	}
-	if *fit {
-		if t, err = pointtree.FitWeights(t, pts.X, pts.n(), pts.d, pts.names, &pointtree.FitOptions{Seed: *seed}); err != nil {
-			return err
-		}
 	}
 	if err := e.stopped(); err != nil {
 		return err
@@ -146,124 +137,31 @@ func runTreeBuild(e *env, args []string) error {
 	if err := w.Commit(); err != nil {
 		return err
 	}
-	if pts.skipped > 0 {
-		fmt.Fprintf(e.stderr, "twl tree build: warning: left out %s that cannot name a node (the first: %s)\n", plural(pts.skipped, "word"), pts.skipWhy)
+	if pts.Skipped > 0 {
+		fmt.Fprintf(e.stderr, "twl tree build: warning: left out %s that cannot name a node (the first: %s)\n", plural(pts.Skipped, "word"), pts.SkipWhy)
 	}
 	if !*quiet {
 		fmt.Fprintf(e.stderr, "twl tree build: wrote %s: %s tree of %s (%s of %d dimensions, %d internal), in %s\n",
-			*out, *method, plural(t.Len(), "node"), plural(pts.n(), "point"), pts.d, t.Len()-pts.n(), time.Since(t0).Round(time.Millisecond))
+			*out, *method, plural(t.Len(), "node"), plural(pts.Len(), "point"), pts.D, t.Len()-pts.Len(), time.Since(t0).Round(time.Millisecond))
 	}
 	return nil
-}
-
-// points are named points in R^d.
-type points struct {
-	names   []string
-	X       []float64 // n×d, row-major
-	d       int
-	skipped int    // words left out: they cannot name a node
-	skipWhy string // why the first was
-}
-
-func (p *points) n() int { return len(p.names) }
-
-// buildTree builds a tree of the method over the points.
-func buildTree(p *points, method string, k, depth int, seed uint64) (*tree.Tree, error) {
-	if method == "quad" {
-		return pointtree.Quad(p.X, p.n(), p.d, p.names, &pointtree.QuadOptions{Depth: depth, Seed: seed})
-	}
-	return pointtree.Cluster(p.X, p.n(), p.d, p.names, &pointtree.ClusterOptions{K: k, Depth: depth, Seed: seed})
 }
 
 // readPoints reads the points of 'tree build': the words of the vectors
 // file emb (the first maxWords, 0: all), or the labels listed in the file
 // labels, each at the mean of its words' vectors.
-func readPoints(emb, labels string, maxWords int) (*points, error) {
+func readPoints(emb, labels string, maxWords int) (*pointtree.Points, error) {
 	src, err := embedding.ReadFile(emb)
 	if err != nil {
 		return nil, err
 	}
-	d := src.Dim()
-	p := &points{d: d}
 	if labels == "" {
-		words := sourceWords(src)
-		if maxWords > 0 && maxWords < len(words) {
-			words = words[:maxWords]
-		}
-		// Words that cannot name a node (a no-break space, a word
-		// starting with '#') are left out, and counted.
-		kept := make([]string, 0, len(words))
-		for _, word := range words {
-			if ok, why := tree.ValidName(word); !ok {
-				if p.skipped == 0 {
-					p.skipWhy = why
-				}
-				p.skipped++
-				continue
-			}
-			kept = append(kept, word)
-		}
-		words = kept
-		if len(words) == 0 {
-			return nil, fmt.Errorf("%s: no words", emb)
-		}
-		v := make([]float32, d)
-		p.X = make([]float64, 0, len(words)*d)
-		for _, word := range words {
-			src.Lookup(v, word)
-			for _, x := range v {
-				p.X = append(p.X, float64(x))
-			}
-		}
-		p.names = words
-		return p, checkPoints(p, emb)
+		return pointtree.WordPoints(src, emb, maxWords)
 	}
-	data, err := os.ReadFile(labels)
+	f, err := os.Open(labels)
 	if err != nil {
 		return nil, err
 	}
-	var tk vocab.Tokenizer
-	seen := map[string]int{}
-	for i, line := range strings.Split(string(data), "\n") {
-		name := strings.TrimSpace(strings.TrimSuffix(line, "\r"))
-		if name == "" || strings.HasPrefix(name, "#") {
-			continue
-		}
-		if first, dup := seen[name]; dup {
-			return nil, fmt.Errorf("%s:%d: the label %q is listed twice (first on line %d)", labels, i+1, name, first)
-		}
-		seen[name] = i + 1
-		mean := make([]float64, d)
-		words := tk.Append(nil, name)
-		if embedding.Mean(mean, src, words) == 0 {
-			return nil, fmt.Errorf("%s:%d: no word of the label %q has a vector in %s (words: %s)", labels, i+1, name, emb, strings.Join(words, ", "))
-		}
-		p.names = append(p.names, name)
-		p.X = append(p.X, mean...)
-	}
-	if len(p.names) < 2 {
-		return nil, fmt.Errorf("%s: %s; a tree needs at least 2", labels, plural(len(p.names), "label"))
-	}
-	return p, checkPoints(p, emb)
-}
-
-// sourceWords returns the words of a vectors file in its order.
-func sourceWords(src embedding.Source) []string {
-	switch s := src.(type) {
-	case *embedding.Vectors:
-		return s.Words
-	case *embedding.FastText:
-		return s.Words()
-	}
-	return nil
-}
-
-// checkPoints refuses coordinates that are not finite.
-func checkPoints(p *points, file string) error {
-	for i, x := range p.X {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Errorf("%s: the vector of %q has a coordinate %v", file, p.names[i/p.d], x)
-		}
-	}
-	return nil
+	defer f.Close()
+	return pointtree.LabelPoints(src, emb, f, labels)
 }
