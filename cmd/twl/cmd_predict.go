@@ -1,16 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/twl-ldl/twl/dataset"
-	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/model"
-	"github.com/twl-ldl/twl/tree"
 )
 
 const predictAbout = `
@@ -136,16 +131,19 @@ func runPredict(e *env, args []string) error {
 	}
 
 	prog := newProgress(e.stderr, "twl predict", "rows")
-	p := &predictRun{labels: f.LabelTree(), in: f.In, L: len(f.Labels), names: f.Labels, targets: targetOut}
-	p.Predictor = ldl.NewPredictor(predOut, f, &ldl.PredictOptions{Top: *top, MinMass: *minMass, BatchBytes: predictBatchBytes,
+	p := ldl.NewPredictor(predOut, f, &ldl.PredictOptions{Top: *top, MinMass: *minMass, BatchBytes: predictBatchBytes,
 		AfterBatch: func(rows int) error {
 			prog.tick(rows)
 			return e.stopped()
 		}})
+	fo := &ldl.FileOptions{Model: *modelPath, Report: func(rep dataset.Report) { warnReport(e, fs, rep) }}
+	if targetOut != nil {
+		fo.Targets = targetOut
+	}
 	if *dataPath != "-" && ldl.IsMAT(*dataPath) {
-		err = p.predictMAT(e, fs, *dataPath, *modelPath)
+		err = p.PredictMAT(*dataPath, fo)
 	} else {
-		err = p.predictJSONL(e, fs, *dataPath, *modelPath)
+		err = predictJSONL(e, p, *dataPath, fo)
 	}
 	if err != nil {
 		return err
@@ -178,130 +176,13 @@ func loadModel(e *env, path string) (*model.File, error) {
 // (ldl.PredictOptions.BatchBytes). Tests lower it.
 var predictBatchBytes = ldl.DefaultBatchBytes
 
-// predictRun is one run of twl predict: the predictor of the model, and
-// the targets written beside its predictions with --targets.
-type predictRun struct {
-	*ldl.Predictor
-	labels  *tree.Tree // the model's labels, for labeldist
-	names   []string   // the model's labels
-	in, L   int        // features, labels
-	targets *stream    // nil without --targets
-	line    []byte     // the target line being formatted
-}
-
-// writeTarget writes a sample's target distribution to --targets, if
-// given: y sparse (labels increasing), or dense when y is nil.
-func (p *predictRun) writeTarget(y dataset.Sparse, dense []float64) error {
-	if p.targets == nil {
-		return nil
-	}
-	line := p.line[:0]
-	if dense != nil {
-		line, _ = labeldist.AppendFormat(line, p.labels, dense) // the reader checked the masses
-	} else {
-		line = p.AppendDist(line, y.Index, y.Mass)
-	}
-	p.line = append(line, '\n')
-	_, err := p.targets.Write(p.line)
-	return err
-}
-
 // predictJSONL predicts the samples of the JSON Lines file at path ('-':
-// standard input) as they are read. With --targets every line must have a
-// "y" of the model's labels; otherwise "y" is not read.
-func (p *predictRun) predictJSONL(e *env, fs *flags, path, modelPath string) error {
+// standard input) as they are read.
+func predictJSONL(e *env, p *ldl.Predictor, path string, fo *ldl.FileOptions) error {
 	r, file, err := e.open(path)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	opts := &dataset.ReaderOptions{Targets: dataset.TargetsIgnored}
-	var labels *tree.Tree
-	if p.targets != nil {
-		opts.Targets, labels = dataset.TargetsOptional, p.labels
-	}
-	rd := dataset.NewReader(r, file, labels, opts)
-	for first := true; rd.Next(); first = false {
-		s := rd.Sample()
-		if first && len(s.X) != p.in { // the Reader checks that the others have as many
-			return fmt.Errorf("%s:%d: %s, the model expects %d", file, s.Line, plural(len(s.X), "feature"), p.in)
-		}
-		if p.targets != nil {
-			if !s.HasY {
-				return &dataset.Error{File: file, Line: s.Line, Err: dataset.ErrSyntax,
-					Msg: `no "y" (label distribution); --targets needs a "y" on every line`}
-			}
-			if err := p.writeTarget(s.Y, nil); err != nil {
-				return err
-			}
-		}
-		if err := p.Add(s.X, file+":"+strconv.Itoa(s.Line)); err != nil {
-			return err
-		}
-	}
-	if err := rd.Err(); err != nil {
-		var de *dataset.Error
-		if errors.As(err, &de) && errors.Is(err, dataset.ErrUnknownLabel) {
-			de.Msg = strings.Replace(de.Msg, "is not a node of the tree",
-				fmt.Sprintf("is not a label of the model %s (%s)", modelPath, plural(p.L, "label")), 1)
-		}
-		return err
-	}
-	warnReport(e, fs, rd.Report())
-	return p.Flush()
-}
-
-// predictMAT predicts the samples of the MAT-file at path, which is read
-// whole (MAT data sets are small and dense), a batch at a time.
-func (p *predictRun) predictMAT(e *env, fs *flags, path, modelPath string) error {
-	ds, rep, err := dataset.ReadMAT(path, nil)
-	if err != nil {
-		return err
-	}
-	cols, err := matModelColumns(ds, p.names, path, modelPath) // the model's index of each label of ds
-	if err != nil {
-		return err
-	}
-	n, d := ds.X.Dims()
-	if d != p.in {
-		return fmt.Errorf("%s: %s, the model expects %d", path, plural(d, "feature"), p.in)
-	}
-	warnReport(e, fs, rep)
-	y := make([]float64, p.L)
-	for i := range n {
-		if p.targets != nil {
-			clear(y)
-			for c, v := range ds.Y.RawRowView(i) {
-				y[cols[c]] = v
-			}
-			if err := p.writeTarget(dataset.Sparse{}, y); err != nil {
-				return err
-			}
-		}
-		if err := p.Add(ds.X.RawRowView(i), fmt.Sprintf("%s: row %d", path, i+1)); err != nil {
-			return err
-		}
-	}
-	return p.Flush()
-}
-
-// matModelColumns returns, for each column of the labels of a MAT data set
-// ("0" … "c−1"), the index of that label in the model's labels, checking
-// that each is one.
-func matModelColumns(ds *dataset.Dataset, labels []string, file, modelPath string) ([]int, error) {
-	_, c := ds.Y.Dims()
-	index := make(map[string]int, len(labels))
-	for i, name := range labels {
-		index[name] = i
-	}
-	cols := make([]int, c)
-	for j := range c {
-		i, ok := index[strconv.Itoa(j)]
-		if !ok {
-			return nil, fmt.Errorf("%s: %d labels (0 … %d), but %d is not a label of the model %s (%s)",
-				file, c, c-1, j, modelPath, plural(len(labels), "label"))
-		}
-		cols[j] = i
-	}
-	return cols, nil
+	return p.PredictJSONL(r, file, fo)
 }
