@@ -160,3 +160,15 @@ func Clip(dst, x []float64) []float64 {
 	}
 	return dst
 }
+
+// TotalVariation returns the total variation distance between p and q,
+// ½ Σ_i |p_i − q_i|: the mass that sits on other labels, whatever the
+// labels' distances in a tree.
+func TotalVariation(p, q []float64) float64 {
+	checkLen(p, q)
+	var s float64
+	for i := range p {
+		s += math.Abs(p[i] - q[i])
+	}
+	return s / 2
+}

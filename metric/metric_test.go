@@ -271,3 +271,11 @@ func TestProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestTotalVariation: ½ Σ |p − q| by hand.
+func TestTotalVariation(t *testing.T) {
+	// ½ (|.5 − 0| + |.5 − .25| + |0 − .75|) = ½ (.5 + .25 + .75) = .75
+	if got := TotalVariation([]float64{0.5, 0.5, 0}, []float64{0, 0.25, 0.75}); got != 0.75 {
+		t.Errorf("got %v, want 0.75", got)
+	}
+}

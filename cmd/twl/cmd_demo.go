@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
-	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,6 +13,7 @@ import (
 	"github.com/twl-ldl/twl/bench"
 	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/labeldist"
+	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/tw"
 )
@@ -77,7 +76,7 @@ func runDemo(e *env, args []string) error {
 
 	var out bytes.Buffer
 	fmt.Fprintf(&out, "The label tree of Figure 1 of the paper (unit edge weights):\n\n")
-	drawTree(&out, t)
+	t.Draw(&out, "  ")
 	fmt.Fprintf(&out, "\nThe truth is %q. How far from it is each prediction?\n\n", "cat")
 	fmt.Fprintf(&out, "  %-40s %6s %16s %12s\n", "prediction", "TW", "total variation", "KL(truth‖p)")
 	lines := strings.Split(string(data["predictions.jsonl"]), "\n")
@@ -85,7 +84,7 @@ func runDemo(e *env, args []string) error {
 	for r := range pred.Rows {
 		p, q := pred.Row(r), truth.Row(r)
 		fmt.Fprintf(&out, "  %-40s %6.4g %16.4g %12.4g\n",
-			lines[pred.Lines[r]-1], ws.Distance(p, q), totalVariation(p, q), kl(q, p))
+			lines[pred.Lines[r]-1], ws.Distance(p, q), metric.TotalVariation(p, q), metric.KL(p, q))
 	}
 	fmt.Fprint(&out, `
 TW charges for the distance the mass moves along the tree: "dog", a sibling
@@ -131,51 +130,4 @@ and KL see only that the mass sits on a wrong label.
 	fmt.Fprintf(&out, "  twl bench tw --labels 1000,100000\n")
 	fmt.Fprintf(&out, "  twl help\n")
 	return e.output("", out.Bytes())
-}
-
-// drawTree draws t with box-drawing characters, children in user order.
-func drawTree(w io.Writer, t *tree.Tree) {
-	var draw func(i int, prefix string, last, root bool)
-	draw = func(i int, prefix string, last, root bool) {
-		switch {
-		case root:
-			fmt.Fprintf(w, "  %s\n", t.Name(i))
-		case last:
-			fmt.Fprintf(w, "  %s└── %s\n", prefix, t.Name(i))
-			prefix += "    "
-		default:
-			fmt.Fprintf(w, "  %s├── %s\n", prefix, t.Name(i))
-			prefix += "│   "
-		}
-		kids := t.Children(nil, i)
-		for k, c := range kids {
-			draw(c, prefix, k == len(kids)-1, false)
-		}
-	}
-	for i := range t.Len() {
-		if t.Parent(i) < 0 {
-			draw(i, "", false, true)
-		}
-	}
-}
-
-// totalVariation returns ½ Σ |p_i − q_i|.
-func totalVariation(p, q []float64) float64 {
-	var s float64
-	for i := range p {
-		s += math.Abs(p[i] - q[i])
-	}
-	return s / 2
-}
-
-// kl returns the Kullback–Leibler divergence Σ p_i log(p_i / q_i), +Inf if
-// q is zero where p is not.
-func kl(p, q []float64) float64 {
-	var s float64
-	for i := range p {
-		if p[i] > 0 {
-			s += p[i] * math.Log(p[i]/q[i])
-		}
-	}
-	return s
 }

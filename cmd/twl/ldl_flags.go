@@ -7,14 +7,10 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
-	"strconv"
-	"syscall"
 
 	"github.com/twl-ldl/twl/dataset"
 	"github.com/twl-ldl/twl/internal/atomicfile"
@@ -171,67 +167,10 @@ func (tf *trainFlags) check(e *env, fs *flags) error {
 	return nil
 }
 
-// checkOutDir fails early, before a long computation, when the file path
-// cannot be written: its directory is missing or not writable, or path is
-// a directory. It creates a temporary file beside path and removes it;
-// path itself is untouched.
-func checkOutDir(path string) error {
-	if path == "" || path == "-" {
-		return nil
-	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("cannot write %s: it is a directory", path)
-	}
-	f, err := atomicfile.Create(path, 0o644)
-	if err != nil {
-		dir := filepath.Dir(path)
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-			return fmt.Errorf("cannot write %s: directory %s does not exist", path, dir)
-		case errors.Is(err, syscall.ENOTDIR):
-			return fmt.Errorf("cannot write %s: %s is not a directory", path, dir)
-		}
-		if inner := errors.Unwrap(err); inner != nil {
-			err = inner // the error without "write PATH: "
-		}
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	f.Abort()
-	return nil
-}
-
-// checkDir fails early when the directory dir cannot be written: it is not
-// a directory, or not writable, or it does not exist and cannot be created
-// because its nearest existing ancestor is not a writable directory.
-// Nothing is created.
-func checkDir(dir string) error {
-	d := filepath.Clean(dir)
-	for {
-		fi, err := os.Stat(d)
-		if err == nil {
-			if !fi.IsDir() {
-				if d == filepath.Clean(dir) {
-					return fmt.Errorf("cannot write to %s: it is not a directory", dir)
-				}
-				return fmt.Errorf("cannot create %s: %s is not a directory", dir, d)
-			}
-			probe, err := os.CreateTemp(d, ".twl-probe*")
-			if err != nil {
-				return fmt.Errorf("cannot write to %s: %w", dir, errors.Unwrap(err))
-			}
-			probe.Close()
-			return os.Remove(probe.Name())
-		}
-		if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-			return fmt.Errorf("cannot write to %s: %w", dir, err)
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			return fmt.Errorf("cannot write to %s: %w", dir, err)
-		}
-		d = up
-	}
-}
+// checkOutDir fails early when path cannot be written (see
+// atomicfile.CheckWritable); checkDir when the directory dir cannot.
+func checkOutDir(path string) error { return atomicfile.CheckWritable(path) }
+func checkDir(dir string) error     { return atomicfile.CheckDir(dir) }
 
 // loadLDL reads the data set at dataPath ('-': JSON Lines on standard
 // input) with the label tree named by treeSpec, or with --trees (treeList)
@@ -349,55 +288,16 @@ func fitError(err error, lr float64, checkpoint string) error {
 	return err
 }
 
-// writeJSONObject writes the key–value pairs as one line of JSON. Values
-// are float64 (see jsonfloat.Append), int, bool, string or []byte (raw JSON).
-func writeJSONObject(buf *bytes.Buffer, kv ...any) {
-	b := []byte{'{'}
-	for i := 0; i+1 < len(kv); i += 2 {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendQuote(b, kv[i].(string))
-		b = append(b, ':')
-		switch v := kv[i+1].(type) {
-		case float64:
-			b = jsonfloat.Append(b, v)
-		case int:
-			b = strconv.AppendInt(b, int64(v), 10)
-		case bool:
-			b = strconv.AppendBool(b, v)
-		case string:
-			q, _ := json.Marshal(v) // a string always encodes
-			b = append(b, q...)
-		case []byte:
-			b = append(b, v...)
-		default:
-			panic(fmt.Sprintf("writeJSONObject: unsupported %T", v))
-		}
-	}
-	buf.Write(append(b, '}', '\n'))
-}
+// writeJSONObject writes the key–value pairs as one line of JSON (see
+// jsonfloat.AppendObject).
+func writeJSONObject(buf *bytes.Buffer, kv ...any) { buf.Write(jsonfloat.AppendObject(nil, kv...)) }
+
+// sameFile reports whether the paths a and b name the same file.
+func sameFile(a, b string) bool { return atomicfile.SameFile(a, b) }
 
 // checkNotInput fails when an output file is one of the input files (the
 // same file, by os.SameFile, so also through another path or a link):
 // writing it would destroy the input. Empty names and "-" are skipped.
-// sameFile reports whether the paths a and b name the same file: the same
-// cleaned absolute path (a file not yet written), or the same existing file
-// under two names.
-func sameFile(a, b string) bool {
-	if a == "" || b == "" {
-		return false
-	}
-	aa, err1 := filepath.Abs(a)
-	ab, err2 := filepath.Abs(b)
-	if err1 == nil && err2 == nil && aa == ab {
-		return true
-	}
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
-}
-
 func checkNotInput(fs *flags, outputs map[string]string, inputs map[string]string) error {
 	// An input given as taxonomy:FILE or edges:FILE is the file FILE.
 	for oflag, out := range outputs {

@@ -6,7 +6,7 @@ import "testing"
 func TestFormats(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
 		{Bytes(512), "512 B"},
-		{Bytes(1536), "1.50 KiB"},    // 1536/1024
+		{Bytes(1536), "1.50 KiB"},     // 1536/1024
 		{Bytes(240 << 20), "240 MiB"}, // exact
 		{Size(4 << 30), "4GiB"},
 		{Size(3e9), "3GB"}, // not a multiple of 1024
