@@ -344,17 +344,21 @@ func (d *distanceRun) context() context.Context {
 // pairErr locates the pair of err, a *distance.PairError of rows of ra and
 // rb, read from A and B, and words sinkhorn's non-convergence in flags.
 func pairErr(err error, A, B *labeldist.Reader, ra, rb *labeldist.Rows) error {
-	var pe *distance.PairError
-	if !errors.As(err, &pe) {
-		return err
-	}
-	inner := pe.Err
-	var ce *distance.ConvergenceError
-	if errors.As(inner, &ce) {
-		inner = fmt.Errorf("sinkhorn did not converge in %d iterations (marginal error %.3g, --tol %g): raise --iters, lower --reg, or pass a negative --tol to accept a fixed number of iterations",
+	return sinkhornWords(distance.Locate(err, A, B, ra, rb))
+}
+
+// sinkhornWords words sinkhorn's non-convergence in a *distance.LineError
+// in flags.
+func sinkhornWords(err error) error {
+	var (
+		le *distance.LineError
+		ce *distance.ConvergenceError
+	)
+	if errors.As(err, &le) && errors.As(le.Err, &ce) {
+		le.Err = fmt.Errorf("sinkhorn did not converge in %d iterations (marginal error %.3g, --tol %g): raise --iters, lower --reg, or pass a negative --tol to accept a fixed number of iterations",
 			ce.Iters, ce.MarginalErr, ce.Tol)
 	}
-	return fmt.Errorf("%s:%d and %s:%d: %w", A.File(), ra.Line(pe.A), B.File(), rb.Line(pe.B), inner)
+	return err
 }
 
 // number appends v to the output buffer, after the separator sep.
@@ -376,58 +380,18 @@ func (d *distanceRun) flush(w io.Writer) error {
 	return err
 }
 
-// rows writes d(A_r, B_r) for every r, reading both files a chunk at a
-// time.
+// rows writes d(A_r, B_r) for every r (distance.WriteRows).
 func (d *distanceRun) rows(w io.Writer, A, B *labeldist.Reader) error {
-	var ca, cb labeldist.Rows
-	chunkRows := chunkRows
+	chunk := chunkRows
 	if d.m.slow {
-		chunkRows = 64
+		chunk = 64
 	}
-	dst := make([]float64, chunkRows)
 	prog := newProgress(d.e.stderr, "twl distance", "pairs")
-	if d.json {
-		d.buf = append(d.buf, `{"method":"`+d.m.name+`","pairwise":false,"distances":[`...)
-	}
-	for {
-		if err := d.e.stopped(); err != nil {
-			return err
-		}
-		na, err := labeldist.FillPair(&ca, &cb, A, B, chunkRows, "distance pairs them line by line; --pairwise compares all pairs")
-		if err != nil {
-			return rowsErr(err)
-		}
-		if err := d.dm.Rows(d.context(), dst[:na], &ca, &cb); err != nil {
-			return pairErr(err, A, B, &ca, &cb)
-		}
-		for _, v := range dst[:na] {
-			if d.json {
-				var sep byte
-				if d.count > 0 {
-					sep = ','
-				}
-				d.number(sep, v)
-			} else {
-				d.number(0, v)
-				d.buf = append(d.buf, '\n')
-			}
-		}
-		if err := d.flush(w); err != nil {
-			return err
-		}
-		prog.tick(A.Rows())
-		if na < chunkRows {
-			break
-		}
-	}
-	if A.Rows() == 0 {
-		return fmt.Errorf("%s: no distributions (the file is empty or blank)", A.File())
-	}
-	if d.json {
-		d.buf = fmt.Appendf(d.buf, `],"rows":%d}`+"\n", A.Rows())
-		if err := d.flush(w); err != nil {
-			return err
-		}
+	err := distance.WriteRows(d.context(), w, d.dm, A, B, &distance.StreamOptions{JSON: d.json, ChunkRows: chunk,
+		Why:      "distance pairs them line by line; --pairwise compares all pairs",
+		Progress: func(rows int) error { prog.tick(rows); return nil }})
+	if err != nil {
+		return rowsErr(sinkhornWords(err))
 	}
 	prog.done(A.Rows())
 	return nil
