@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"time"
 
-	"github.com/twl-ldl/twl/internal/jsonfloat"
 	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/metric"
 )
@@ -106,19 +104,12 @@ func runCV(e *env, args []string) error {
 	}
 	var buf bytes.Buffer
 	if *format == "json" {
-		kv := make([]any, 0, 6+2*len(metric.Names))
-		kv = append(kv, "folds", *folds, "repeats", *repeats, "rows", n)
-		for _, name := range metric.Names {
-			var b []byte
-			b = append(b, `{"mean":`...)
-			b = jsonfloat.Append(b, res.Summary[name].Mean)
-			b = append(b, `,"std":`...)
-			b = jsonfloat.Append(b, res.Summary[name].Std)
-			kv = append(kv, name, append(b, '}'))
-		}
-		writeJSONObject(&buf, kv...)
+		err = res.WriteJSON(&buf)
 	} else {
-		writeCVText(&buf, d, tf, res, *pyldl)
+		err = res.WriteText(&buf, d, &opts, *pyldl)
+	}
+	if err != nil {
+		return err
 	}
 	return e.output(*out, buf.Bytes())
 }
@@ -130,45 +121,4 @@ func metricIndex(name string) int {
 		}
 	}
 	panic("cv: unknown metric " + name)
-}
-
-func writeCVText(buf *bytes.Buffer, d *ldl.Data, tf *trainFlags, res *ldl.CVResult, clip bool) {
-	n, in := d.X.Dims()
-	fmt.Fprintf(buf, "%d-fold cross-validation × %s: %s\n", res.Folds, plural(res.Repeats, "repeat"), plural(res.Folds*res.Repeats, "model"))
-	fmt.Fprintf(buf, "data %s: %s, %s, %s; tree %s\n", d.Name, plural(n, "sample"), plural(in, "feature"),
-		plural(d.Tree.Len(), "label"), d.Ref.Source)
-	loss := *tf.loss
-	if loss != "kl" {
-		loss += fmt.Sprintf(" (λ %g)", tf.weight())
-	}
-	std := "standardized"
-	if !*tf.standardize {
-		std = "raw features"
-	}
-	fmt.Fprintf(buf, "loss %s; %d epochs, batch %d, lr %g, weight decay %g, %s", loss, *tf.epochs, *tf.batch, *tf.lr, *tf.weightDecay, std)
-	if *tf.val > 0 {
-		fmt.Fprintf(buf, ", validation %g", *tf.val)
-		if *tf.patience > 0 {
-			fmt.Fprintf(buf, " (patience %d)", *tf.patience)
-		}
-	}
-	fmt.Fprintf(buf, "; seed %d\n\n", *tf.seed)
-	fmt.Fprintf(buf, "%-16s %10s   %-8s\n", "measure", "mean", "± std")
-	for _, name := range metric.Names {
-		arrow := "↑"
-		if metric.LowerIsBetter(name) {
-			arrow = "↓"
-		}
-		fmt.Fprintf(buf, "%-16s %10s ± %-8s\n", name+" "+arrow, fixed4(res.Summary[name].Mean), fixed4(res.Summary[name].Std))
-	}
-	conv := "exact measures"
-	if clip {
-		conv = "measures as PyLDL computes them"
-	}
-	fmt.Fprintf(buf, "\nmean and sample standard deviation of the %d per-fold means; %s.\n", res.Folds*res.Repeats, conv)
-}
-
-// fixed4 formats v with 4 decimals, or as +Inf, -Inf, NaN.
-func fixed4(v float64) string {
-	return strconv.FormatFloat(v, 'f', 4, 64)
 }

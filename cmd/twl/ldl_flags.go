@@ -252,14 +252,6 @@ func (tf *trainFlags) options(fs *flags, sliced *tsw.Sliced) ldl.Options {
 	return o
 }
 
-// weight returns the weight λ of the transport term that the flags give.
-func (tf *trainFlags) weight() float64 {
-	if n, ok := parseLoss(*tf.loss); ok && n.Weighted {
-		return n.Lambda
-	}
-	return *tf.lambda
-}
-
 // fitError gives the errors of ldl.Fit and ldl.CrossValidate the command
 // line's words: the flags to change.
 func fitError(err error, lr float64, checkpoint string) error {
