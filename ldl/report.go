@@ -6,8 +6,11 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/twl-ldl/twl/internal/human"
 	"github.com/twl-ldl/twl/internal/jsonfloat"
 	"github.com/twl-ldl/twl/metric"
+	"github.com/twl-ldl/twl/model"
+	"github.com/twl-ldl/twl/train"
 )
 
 // WriteText writes the result for people, as 'twl cv' prints it: the
@@ -70,6 +73,47 @@ func (r *CVResult) WriteJSON(w io.Writer) error {
 		b = jsonfloat.Append(append(b, `,"std":`...), r.Summary[name].Std)
 		kv = append(kv, name, append(b, '}'))
 	}
+	_, err := w.Write(jsonfloat.AppendObject(nil, kv...))
+	return err
+}
+
+// WriteFitText writes what Fit did for people, as 'twl train' prints it:
+// the model f written to path, its shape and loss, the epochs and rows
+// trained on (and resumed after, from h), the final training loss, the
+// best validation loss and where training stopped, and the time taken.
+func WriteFitText(w io.Writer, path string, f *model.File, h train.History) error {
+	var buf bytes.Buffer
+	info := f.Train
+	fmt.Fprintf(&buf, "wrote %s: %s, %d features → %d labels, loss %s\n", path, f.Model, f.In, len(f.Labels), f.Loss)
+	fmt.Fprintf(&buf, "%s on %s", plural(info.EpochsRun, "epoch"), plural(info.Rows, "row"))
+	if h.Resumed > 0 {
+		fmt.Fprintf(&buf, " (resumed after epoch %d)", h.Resumed)
+	}
+	fmt.Fprintf(&buf, ", final training loss %.6g", info.TrainLoss)
+	if info.ValLoss != nil {
+		fmt.Fprintf(&buf, "; best validation loss %.6g on %s at epoch %d", *info.ValLoss, plural(info.ValRows, "row"), info.BestEpoch)
+		if h.Stopped {
+			buf.WriteString(", stopped early")
+		}
+	}
+	fmt.Fprintf(&buf, "; %s\n", human.Seconds(info.Seconds))
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// WriteFitJSON writes what Fit did as one line of JSON, with the keys
+// model (path), in, labels, loss, rows, val_rows, epochs_run, best_epoch,
+// stopped_early, resumed_from, train_loss, val_loss (with validation only)
+// and seconds.
+func WriteFitJSON(w io.Writer, path string, f *model.File) error {
+	info := f.Train
+	kv := []any{"model", path, "in", f.In, "labels", len(f.Labels), "loss", f.Loss,
+		"rows", info.Rows, "val_rows", info.ValRows, "epochs_run", info.EpochsRun, "best_epoch", info.BestEpoch,
+		"stopped_early", info.Stopped, "resumed_from", info.Resumed, "train_loss", info.TrainLoss}
+	if info.ValLoss != nil {
+		kv = append(kv, "val_loss", *info.ValLoss)
+	}
+	kv = append(kv, "seconds", info.Seconds)
 	_, err := w.Write(jsonfloat.AppendObject(nil, kv...))
 	return err
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/model"
-	"github.com/twl-ldl/twl/train"
 )
 
 // trainFlagsAbout describes the data, the tree and the training flags shared
@@ -141,9 +140,8 @@ func runTrain(e *env, args []string) error {
 		}
 		return fitError(err, *tf.lr, *checkpoint)
 	}
-	res := &fitResult{file: f, history: h}
 	var mb bytes.Buffer
-	if err := model.Save(&mb, res.file); err != nil {
+	if err := model.Save(&mb, f); err != nil {
 		return err
 	}
 	if err := atomicfile.WriteFile(*out, mb.Bytes(), 0o644); err != nil {
@@ -151,45 +149,9 @@ func runTrain(e *env, args []string) error {
 	}
 	var buf bytes.Buffer
 	if *format == "json" {
-		writeTrainJSON(&buf, *out, res)
+		ldl.WriteFitJSON(&buf, *out, f)
 	} else {
-		writeTrainText(&buf, *out, res)
+		ldl.WriteFitText(&buf, *out, f, h)
 	}
 	return e.output("", buf.Bytes())
-}
-
-// fitResult is a trained model and how training went.
-type fitResult struct {
-	file    *model.File
-	history train.History
-}
-
-func writeTrainText(buf *bytes.Buffer, out string, res *fitResult) {
-	f, h, info := res.file, res.history, res.file.Train
-	fmt.Fprintf(buf, "wrote %s: %s, %d features → %d labels, loss %s\n",
-		out, f.Model, f.In, len(f.Labels), f.Loss)
-	fmt.Fprintf(buf, "%s on %s", plural(info.EpochsRun, "epoch"), plural(info.Rows, "row"))
-	if h.Resumed > 0 {
-		fmt.Fprintf(buf, " (resumed after epoch %d)", h.Resumed)
-	}
-	fmt.Fprintf(buf, ", final training loss %.6g", info.TrainLoss)
-	if info.ValLoss != nil {
-		fmt.Fprintf(buf, "; best validation loss %.6g on %s at epoch %d", *info.ValLoss, plural(info.ValRows, "row"), info.BestEpoch)
-		if h.Stopped {
-			buf.WriteString(", stopped early")
-		}
-	}
-	fmt.Fprintf(buf, "; %s\n", formatSeconds(info.Seconds))
-}
-
-func writeTrainJSON(buf *bytes.Buffer, out string, res *fitResult) {
-	f, info := res.file, res.file.Train
-	kv := []any{"model", out, "in", f.In, "labels", len(f.Labels), "loss", f.Loss,
-		"rows", info.Rows, "val_rows", info.ValRows, "epochs_run", info.EpochsRun, "best_epoch", info.BestEpoch,
-		"stopped_early", info.Stopped, "resumed_from", info.Resumed, "train_loss", info.TrainLoss}
-	if info.ValLoss != nil {
-		kv = append(kv, "val_loss", *info.ValLoss)
-	}
-	kv = append(kv, "seconds", info.Seconds)
-	writeJSONObject(buf, kv...)
 }
