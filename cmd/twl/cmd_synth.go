@@ -128,22 +128,9 @@ func runSynth(e *env, args []string) error {
 		return err
 	}
 
-	m := d.Meta()
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "wrote %s: %s (%d nodes), %s (%s)", *out, synth.TreeFile, d.Tree.Len(),
-		synth.TrainFile, plural(m.Train, "sample"))
-	if d.Test != nil {
-		fmt.Fprintf(&buf, ", %s (%s)", synth.TestFile, plural(m.Test, "sample"))
-	}
-	fmt.Fprintf(&buf, ", %s\n", synth.MetaFile)
-	c := d.Config
-	fmt.Fprintf(&buf, "%d nodes, %d features (%s), x %s, W1 %s, W2 %s, sign %s, σ = %g·sigmoid\n",
-		c.Nodes, c.InputDim(), c.Input, c.X, c.W1, c.W2, c.Sign, c.Scale)
-	s := m.TrainSummary
-	fmt.Fprintf(&buf, "training set: %d distinct v, %d distinct u, %d distinct (v, u); σ from %.3g to %.3g, median %.3g; %.0f%% with σ < 0.5\n",
-		s.DistinctV, s.DistinctU, s.DistinctPairs, s.SigmaMin, s.SigmaMax, s.SigmaMedian, 100*s.SigmaBelowHalf)
-	if s.DistinctPairs == 1 && s.Samples > 1 {
-		buf.WriteString("warning: every training sample has the same v and u: the data set is degenerate (see --x-dist)\n")
+	if err := d.WriteSummary(&buf, *out); err != nil {
+		return err
 	}
 	return e.output("", buf.Bytes())
 }
