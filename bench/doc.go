@@ -10,4 +10,8 @@
 // --format json' writes, one per line. For regression benchmarks in Go,
 // use the testing.B benchmarks of each package instead: these are for
 // reporting sizes no test suite would run.
+//
+// Runner runs the cases by kernel name (Kernels, DefaultLabels) and writes
+// their records as 'twl bench' prints them, a table or JSON Lines, skipping
+// the cases over its memory limit.
 package bench

@@ -41,6 +41,14 @@
 // 12 bytes per stored entry and 48 per row, refused as they grow past
 // Options.MaxBytes.
 //
+// # Files
+//
+// WriteRows streams the distances between the rows of two
+// labeldist.Readers, paired line by line, to a writer as 'twl distance'
+// writes them: one number per line, or one JSON object. An error of a pair
+// is then a *LineError naming the files and lines (Locate does the same
+// for the errors of Rows and Pairwise over rows read from files).
+//
 // # Errors
 //
 // Shape mistakes (dst of the wrong length, A and B with different numbers

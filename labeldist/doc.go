@@ -40,6 +40,11 @@
 // stops at the first error. Shape mistakes by the programmer, such as a row
 // whose length is not t.Len() given to Write, panic.
 //
+// FillPair reads two Readers in step, a chunk of rows of each, for
+// commands that pair row r of one file with row r of the other; files of
+// different lengths are an *UnpairedError locating the first row without
+// a partner.
+//
 // # Writing
 //
 // AppendFormat, Format and Write write a distribution in the object form:

@@ -35,12 +35,18 @@
 // call gives the same model bit for bit, and 'twl train' with the same
 // settings writes the same model file.
 //
+// Predictor.PredictJSONL and PredictMAT predict the samples of a data file
+// (writing their targets beside the predictions on request), and
+// CVResult.WriteText, WriteJSON, WriteFitText and WriteFitJSON write the
+// summaries of 'twl cv' and 'twl train'.
+//
 // Errors: data and I/O problems are errors (dataset.Error with the file
 // and line), as are invalid Options; the conditions callers test for have
 // sentinels and types: ErrDiverged (and train.ErrDiverged), ErrLabelCount,
 // tree.ErrSpec, *SplitError, *LabelLimitError, *TreeSizeError and
 // *FoldError. Shape mistakes by the programmer (a feature vector of the
-// wrong length) panic. No function modifies its inputs or prints.
+// wrong length) panic. No function modifies its inputs, and only the
+// Write functions write, to the writer they are given.
 //
 // Reference: A. Toyokuni, S. Yokoi, H. Kashima, M. Yamada,
 // "Computationally efficient Wasserstein loss for structured labels", 2021:

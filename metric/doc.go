@@ -137,6 +137,18 @@
 // for roc_auc_macro); roc_auc, a single pooled AUC, has no standard
 // deviation.
 //
+// # Files and tables
+//
+// Score reads predictions and targets in step from two labeldist.Readers,
+// a chunk of rows at a time scored on all cores, and summarizes every
+// measure into a Table (Summary's mean and standard deviation, and where
+// kl is first infinite), with memory independent of the number of rows.
+// ScoreMultiLabel scores predictions held densely against the label sets
+// of a corpus.Corpus, with the multi-label measures and the LDL measures
+// against the sets' target distributions. Table and MultiLabelReport write
+// themselves as 'twl eval' prints them, for people (WriteText) or as one
+// line of JSON (WriteJSON, infinities and NaN as strings).
+//
 // # References
 //
 // X. Geng, "Label distribution learning", IEEE TKDE 28(7), 2016, for the six

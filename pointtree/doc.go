@@ -168,6 +168,13 @@
 // the two edges below a root with two children, edges on no sampled path),
 // where they keep the trace of the starting weights.
 //
+// # Points from word vectors
+//
+// WordPoints takes the words of a vectors file (package embedding) as
+// points, LabelPoints places label names at the mean vector of their
+// words, and Build makes a tree of either kind over Points, refitting its
+// weights on request: the steps of 'twl tree build'.
+//
 // # Errors
 //
 // Shape mistakes by the programmer panic with a "pointtree: " message:

@@ -66,6 +66,12 @@
 // stored entry on the affected trees of a sparse embedding, so that L1
 // with it is NaN). Inputs are never modified.
 //
+// NewOverLeaves builds the distance over the leaves that several trees
+// share (trees built by package pointtree over the same points, say), with
+// a flat tree of those leaves to read distributions over (package
+// labeldist); a leaf of one tree that is not a leaf of another is an error
+// naming both.
+//
 // # Concurrency
 //
 // A Sliced is not safe for concurrent use; Clone gives another goroutine
