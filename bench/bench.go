@@ -184,3 +184,17 @@ func floatBytes(xs ...[]float64) int64 {
 // wsSink keeps the workspace that Allocated measures from being optimized
 // away.
 var wsSink *tw.Workspace
+
+// TimeDistanceGrad times TW and its gradient (tw.Workspace.DistanceGrad)
+// for about target on a uniformly random tree of L labels numbered
+// breadth-first, between two random distributions, all seeded by L, as
+// 'twl demo' reports it. It returns the seconds per call and the distance.
+func TimeDistanceGrad(L int, target time.Duration) (secPerOp, distance float64) {
+	t := tree.Random(L, rand.NewPCG(1, uint64(L))).BreadthFirst()
+	rng := rand.New(rand.NewPCG(2, uint64(L)))
+	a, b := RandomRows(rng, 1, L), RandomRows(rng, 1, L)
+	g := make([]float64, L)
+	ws := tw.NewWorkspace(t)
+	_, secPerOp, _ = Measure(func() { distance = ws.DistanceGrad(g, a, b) }, target)
+	return secPerOp, distance
+}

@@ -3,10 +3,15 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/twl-ldl/twl/tree"
+	"github.com/twl-ldl/twl/tw"
 )
 
 func TestKernels(t *testing.T) {
@@ -63,5 +68,18 @@ func TestRunnerJSON(t *testing.T) {
 	}
 	if skipped.Labels != 20 || skipped.Skipped == "" || timed.Labels != 10 || timed.Skipped != "" || !(timed.SecondsPerOp > 0) {
 		t.Errorf("records %+v, %+v", skipped, timed)
+	}
+}
+
+// TestTimeDistanceGrad: the distance it reports is TW between the same
+// seeded rows by tw.Distance, a separate kernel, on the same tree.
+func TestTimeDistanceGrad(t *testing.T) {
+	const L = 300
+	sec, v := TimeDistanceGrad(L, time.Millisecond)
+	tr := tree.Random(L, rand.NewPCG(1, L)).BreadthFirst()
+	rng := rand.New(rand.NewPCG(2, L))
+	a, b := RandomRows(rng, 1, L), RandomRows(rng, 1, L)
+	if want := tw.Distance(tr, a, b); math.Abs(v-want) > 1e-12*want || !(sec > 0) {
+		t.Errorf("got %v in %v s, want %v", v, sec, want)
 	}
 }

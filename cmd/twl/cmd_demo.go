@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,14 +93,7 @@ and KL see only that the mass sits on a wrong label.
 
 	// Timing at scale, on the same kernel the training losses use.
 	L := *labels
-	// Numbered breadth-first, the layout whose vectors the sweeps read in place.
-	big := tree.Random(L, rand.NewPCG(1, uint64(L))).BreadthFirst()
-	rng := rand.New(rand.NewPCG(2, uint64(L)))
-	a, b := bench.RandomRows(rng, 1, L), bench.RandomRows(rng, 1, L)
-	g := make([]float64, L)
-	bigWS := tw.NewWorkspace(big)
-	var v float64
-	_, sec, _ := bench.Measure(func() { v = bigWS.DistanceGrad(g, a, b) }, 200*time.Millisecond)
+	sec, v := bench.TimeDistanceGrad(L, 200*time.Millisecond)
 	fmt.Fprintf(&out, "\nAt scale: TW and its gradient on a random tree of %d labels take %s\n"+
 		"per call (one sweep up the tree, one down, labels numbered breadth-first;\n"+
 		"TW = %.4g between two random distributions).\n", L, formatSeconds(sec), v)
