@@ -207,7 +207,7 @@ func runEval(e *env, args []string) error {
 	tab, err := metric.Score(envContext(e), t, P, T, &metric.ScoreOptions{
 		Options: metric.Options{Clip: *pyldl}, Sliced: sl, ChunkRows: chunkRows,
 		Why:      "eval pairs prediction r with target r, line by line",
-		Progress: func(int) error { prog.tick(P.Rows()); return nil }})
+		Progress: func(rows int) error { prog.tick(rows); return nil }})
 	if err != nil {
 		return rowsErr(err)
 	}
