@@ -660,3 +660,27 @@ func TestReadFileChooses(t *testing.T) {
 		t.Errorf("truncated: %v", err)
 	}
 }
+
+// TestReadBinTrailingBytes: fastText's own files end with the output
+// matrix (TrailingBytes 0); bytes appended after it are counted, whether
+// the size of the input is known or not. The expected counts are the
+// number of bytes appended. (Before TrailingBytes they were ignored
+// without a trace.)
+func TestReadBinTrailingBytes(t *testing.T) {
+	_, sg := readFixture(t, "sg")
+	for _, extra := range []int{0, 1, 37} {
+		in := append(slices.Clone(sg), make([]byte, extra)...)
+		for name, r := range map[string]io.Reader{
+			"size known":   bytes.NewReader(in),
+			"size unknown": struct{ io.Reader }{bytes.NewReader(in)},
+		} {
+			m, err := ReadBin(r, "sg.bin")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := m.TrailingBytes(); got != int64(extra) {
+				t.Errorf("%d bytes appended, %s: TrailingBytes %d", extra, name, got)
+			}
+		}
+	}
+}
