@@ -61,3 +61,47 @@ func ReadEmbeddings(path string) (embedding.Source, EmbeddingRef, error) {
 	}
 	return src, EmbeddingRef{Source: path, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
+
+// Sources names the data of a training run.
+type Sources struct {
+	Train string // the training documents
+	// Dev, when not empty, holds the validation documents; otherwise the
+	// fraction Val of Train is held out, drawn from Seed (HoldOut).
+	Dev  string
+	Val  float64
+	Seed uint64
+	Tree *tree.Tree     // the label tree of both
+	Read corpus.Options // how both are read
+	Emb  string         // the initial word vectors (ReadEmbeddings); "" for none
+}
+
+// Data is the data of a training run, read: Fit's corpora and Options.Emb
+// and Options.EmbRef.
+type Data struct {
+	Train, Val *corpus.Corpus
+	Emb        embedding.Source // nil without Sources.Emb
+	EmbRef     EmbeddingRef
+}
+
+// Load reads the data that s names.
+func Load(s Sources) (*Data, error) {
+	d := &Data{}
+	var err error
+	if d.Train, err = ReadCorpus(s.Train, s.Tree, &s.Read); err != nil {
+		return nil, err
+	}
+	if s.Dev != "" {
+		d.Val, err = ReadCorpus(s.Dev, s.Tree, &s.Read)
+	} else {
+		d.Train, d.Val, err = HoldOut(d.Train, s.Val, s.Seed)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.Emb != "" {
+		if d.Emb, d.EmbRef, err = ReadEmbeddings(s.Emb); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}

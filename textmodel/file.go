@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/lstm"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/vocab"
@@ -276,7 +277,7 @@ func Read(r io.Reader, file string) (*Model, error) {
 // Summary describes m in one line: the network's sizes, the vocabulary
 // and labels, the loss, and how it was trained, if known.
 func (m *Model) Summary() string {
-	s := fmt.Sprintf("LSTM %d→%d, %d words, %d labels, loss %s", m.Net.Dim, m.Net.Hidden, m.Net.Vocab, m.Net.Labels, m.Loss)
+	s := m.Shape()
 	if t := m.Train; t != nil {
 		s += fmt.Sprintf("; trained %s on %s", plural(t.EpochsRun, "epoch"), plural(t.Docs, "document"))
 		if t.Data != "" {
@@ -284,6 +285,21 @@ func (m *Model) Summary() string {
 		}
 	}
 	return s
+}
+
+// Shape describes the network of m: "LSTM D→H, V words, L labels, loss NAME".
+func (m *Model) Shape() string {
+	return fmt.Sprintf("LSTM %d→%d, %d words, %d labels, loss %s", m.Net.Dim, m.Net.Hidden, m.Net.Vocab, m.Net.Labels, m.Loss)
+}
+
+// WriteFile writes m to the file at path, all or nothing: to a temporary
+// file renamed to path once complete.
+func WriteFile(path string, m *Model) error {
+	var b bytes.Buffer
+	if err := Write(&b, m); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
 }
 
 // ReadFile reads the model file at path.

@@ -64,6 +64,7 @@ type Prepared struct {
 	Y       []float64
 	NTrain  int // the first NTrain documents are the training ones
 	Tokens  int // tokens of the training documents
+	Types   int // distinct tokens of the training documents, in the vocabulary or not
 	Labels  []string
 	options Options
 }
@@ -81,7 +82,7 @@ func Prepare(trainSet, val *corpus.Corpus, opts Options) (*Prepared, error) {
 		cnt.Add(&tk, d.Text)
 	}
 	v := cnt.Vocab(&opts.Vocab)
-	p := &Prepared{tree: trainSet.Tree, Vocab: v, NTrain: trainSet.Len(), Labels: trainSet.Labels, options: opts}
+	p := &Prepared{tree: trainSet.Tree, Vocab: v, NTrain: trainSet.Len(), Types: cnt.Types(), Labels: trainSet.Labels, options: opts}
 	sets := []*corpus.Corpus{trainSet}
 	if val != nil {
 		sets = append(sets, val)
