@@ -242,7 +242,7 @@ func readBin(br *bufio.Reader, file string, size int64) (*FastText, error) {
 	if magic := binary.LittleEndian.Uint32(head[:]); magic != binMagic {
 		msg := fmt.Sprintf("the file starts with %#08x, not fastText's magic number %#08x", magic, uint32(binMagic))
 		if isText(head[:]) {
-			msg += " (a .vec text file? it is read by ReadVec)"
+			msg += " (a text file of word vectors, .vec?)"
 		}
 		return nil, b.fail(ErrNotFastText, "%s", msg)
 	}

@@ -519,7 +519,7 @@ func TestReadBinErrors(t *testing.T) {
 	}{
 		{"empty", nil, ErrNotFastText, "the file has 0 bytes"},
 		{"short", []byte{0xba, 0x16}, ErrNotFastText, "2 bytes"},
-		{"text", []byte("2 3\na 1 2 3\n"), ErrNotFastText, "a .vec text file? it is read by ReadVec"},
+		{"text", []byte("2 3\na 1 2 3\n"), ErrNotFastText, "a text file of word vectors, .vec?"},
 		{"bad magic", patch32(sg, 0, 1234), ErrNotFastText, "not fastText's magic number 0x2f4f16ba"},
 		{"version 11", patch32(sg, 4, 11), ErrVersion, "version 11; fastText 0.9.x models are version 12"},
 		{"version 13", patch32(sg, 4, 13), ErrVersion, "version 13"},

@@ -228,7 +228,7 @@ func Read(r io.Reader, file string) (*Model, error) {
 	}
 	c := h.Config
 	if c.Vocab < 1 || c.Dim < 1 || c.Hidden < 1 || c.Labels < 1 || c.Vocab > 1<<28 || c.Dim > 1<<16 || c.Hidden > 1<<16 || c.Labels > 1<<24 {
-		return nil, bad(ErrInvalid, "sizes %+v", c)
+		return nil, bad(ErrInvalid, "sizes out of range: vocabulary %d, word vectors %d, hidden %d, labels %d", c.Vocab, c.Dim, c.Hidden, c.Labels)
 	}
 	if len(h.Vocab) != c.Vocab {
 		return nil, bad(ErrInvalid, "%d vocabulary words for a vocabulary of %d", len(h.Vocab), c.Vocab)
@@ -237,7 +237,7 @@ func Read(r io.Reader, file string) (*Model, error) {
 		return nil, bad(ErrInvalid, "%d labels for %d outputs", len(h.Labels), c.Labels)
 	}
 	if h.Tokenizer.MaxLen < 0 || (h.Tokenizer.Keep != vocab.First && h.Tokenizer.Keep != vocab.Last) {
-		return nil, bad(ErrInvalid, "tokenizer %+v", h.Tokenizer)
+		return nil, bad(ErrInvalid, "tokenizer: max_len %d, keep %q", h.Tokenizer.MaxLen, h.Tokenizer.Keep)
 	}
 	v, err := vocab.New(h.Vocab)
 	if err != nil {

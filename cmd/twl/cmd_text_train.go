@@ -137,7 +137,7 @@ func runTextTrain(e *env, args []string) error {
 	run := textmodel.Run{Seed: *seed, Loss: opts.Loss, Checkpoint: *checkpoint, Context: e.ctx}
 	var pl *progressLine
 	if !*quiet {
-		pl = &progressLine{w: e.stderr, live: *progress || isTerminal(e.stderr)}
+		pl = newProgressLine(e.stderr, *progress || isTerminal(e.stderr))
 		run.Progress = pl
 		run.OnBatch = func(b textmodel.BatchProgress) { pl.step(b.Epoch, b.Epochs, b.Docs, b.EpochDocs, "documents") }
 		run.OnResume = func(ep, n int) { fmt.Fprintf(e.stderr, "resuming after epoch %d of %d (%s)\n", ep, n, *checkpoint) }

@@ -16,7 +16,12 @@ type progressLine struct {
 	live        bool
 	shown       int // bytes of the line on screen
 	last, start time.Time
+	mark        time.Time // when the line began or the last epoch line was written
 	epoch       int
+}
+
+func newProgressLine(w io.Writer, live bool) *progressLine {
+	return &progressLine{w: w, live: live, mark: time.Now()}
 }
 
 // step shows that done of total units (noun) of epoch epoch of epochs
@@ -25,7 +30,7 @@ type progressLine struct {
 func (p *progressLine) step(epoch, epochs, done, total int, noun string) {
 	now := time.Now()
 	if epoch != p.epoch {
-		p.epoch, p.start = epoch, now
+		p.epoch, p.start = epoch, p.mark
 	}
 	if !p.live || now.Sub(p.last) < 500*time.Millisecond || done >= total {
 		return
@@ -52,6 +57,7 @@ func (p *progressLine) clear() {
 // Write writes an epoch line in place of the progress line.
 func (p *progressLine) Write(b []byte) (int, error) {
 	p.clear()
+	p.mark = time.Now()
 	return p.w.Write(b)
 }
 
