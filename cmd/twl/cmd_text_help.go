@@ -47,8 +47,9 @@ const textStatsExamples = `  # 20 Newsgroups with its tree.
   twl text stats --data ../shared/data/text/aapd/val.jsonl --tree ../shared/data/text/aapd/aapd.taxonomy \
       --emb ../shared/data/embeddings/novels-fasttext-100d.vec --format json
 
-  # BlurbGenreCollection: the blurbs are downloaded from its site (see docs/text.md);
-  # its genre hierarchy is ../shared/data/blurb/hierarchy.txt.
+  # BlurbGenreCollection: the blurbs (BlurbGenreCollection_EN_*.txt) are downloaded from
+  # https://www.inf.uni-hamburg.de/en/inst/ab/lt/resources/data/blurb-genre-collection.html;
+  # its genre hierarchy, hierarchy.txt in the same download, is also ../shared/data/blurb/hierarchy.txt.
   twl text stats --data BlurbGenreCollection_EN_train.txt --tree ../shared/data/blurb/hierarchy.txt`
 
 const textTrainAbout = `
@@ -97,8 +98,8 @@ const textTrainExamples = `  # 20 Newsgroups with its tree, fastText vectors and
   twl text train --train ../shared/data/text/20ng/train.jsonl --tree ../shared/data/text/20ng/20ng.tree \
       --emb ../shared/data/embeddings/novels-fasttext-100d.vec --loss kl+tw --epochs 5 --out 20ng.model
 
-  # BlurbGenreCollection (the blurbs downloaded from its site, see docs/text.md) with its
-  # own dev split and the hierarchy of ../shared/data/blurb, resumable.
+  # BlurbGenreCollection with its own dev split, resumable: the blurbs as downloaded
+  # (see 'twl text stats --help'), the hierarchy from ../shared/data/blurb.
   twl text train --train BlurbGenreCollection_EN_train.txt --dev BlurbGenreCollection_EN_dev.txt \
       --tree ../shared/data/blurb/hierarchy.txt --emb cc.en.300.bin --loss kl+tw --checkpoint bgc.ckpt --out bgc.model`
 
