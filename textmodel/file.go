@@ -302,6 +302,15 @@ func WriteFile(path string, m *Model) error {
 	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
 }
 
+// CheckTree returns an error when m was trained on another tree than t
+// (by the SHA-256 of its edge list); name names t in the message.
+func (m *Model) CheckTree(t *tree.Tree, name string) error {
+	if t.Hash() != m.Tree.SHA256 {
+		return fmt.Errorf("was trained on another tree than %s (%s); its labels may not mean the same", name, m.Tree.Source)
+	}
+	return nil
+}
+
 // ReadFile reads the model file at path.
 func ReadFile(path string) (*Model, error) {
 	f, err := os.Open(path)

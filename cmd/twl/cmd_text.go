@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 
 	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/textmodel"
@@ -75,10 +76,7 @@ func runTextStats(e *env, args []string) error {
 	d := textmodel.Describe(c, tk, vopts, src, *emb)
 	warnVocab(fs, d.Stats.Vocab, d.Stats.Types, *tf.minCount)
 	var buf bytes.Buffer
-	if *format == "json" {
-		d.WriteJSON(&buf)
-	} else {
-		d.WriteText(&buf)
-	}
+	write := map[string]func(io.Writer) error{"text": d.WriteText, "json": d.WriteJSON}[*format]
+	write(&buf)
 	return e.output(*out, buf.Bytes())
 }

@@ -50,8 +50,8 @@ func runTextPredict(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if t.Hash() != m.Tree.SHA256 {
-			return fmt.Errorf("%s was trained on another tree than %s (%s); its labels may not mean the same", *modelPath, *treeSpec, m.Tree.Source)
+		if err := m.CheckTree(t, *treeSpec); err != nil {
+			return fmt.Errorf("%s %w", *modelPath, err)
 		}
 	}
 	c, err := textmodel.ReadCorpus(*data, nil, &corpus.Options{Unlabeled: true, Title: *title, AllowEmpty: *allowEmpty})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -46,28 +47,24 @@ func runTextTrain(e *env, args []string) error {
 	}
 	mode, terr := corpus.ParseTarget(*target)
 	for _, c := range []struct {
-		bad    bool
-		format string
-		arg    any
+		bad bool
+		msg string
 	}{
-		{len(pos) > 0, "takes no arguments; the documents are --train FILE", nil},
-		{*trainPath == "", "--train is required", nil},
-		{*tf.tree == "", "--tree is required", nil},
-		{*out == "", "--out is required", nil},
-		{terr != nil, "--target %q: must be uniform or specific", *target},
-		{*hidden < 1 || *hidden > maxTextHidden, "--hidden %d: must be between 1 and 4096", *hidden},
-		{*embDim < 1 || *embDim > maxTextHidden, "--emb-dim %d: must be between 1 and 4096", *embDim},
-		{*epochs < 1, "--epochs %d: must be at least 1", *epochs},
-		{*batch < 1, "--batch %d: must be at least 1", *batch},
-		{*patience < 0, "--patience %d: must be 0 (never stop early) or positive", *patience},
-		{*devPath == "" && !(*val > 0 && *val < 1), "--val %g: must be between 0 and 1 (or give --dev)", *val},
-		{*checkpoint != "" && *checkpoint == *out, "--checkpoint %s: must be another file than --out", *checkpoint},
+		{len(pos) > 0, "takes no arguments; the documents are --train FILE"},
+		{*trainPath == "", "--train is required"},
+		{*tf.tree == "", "--tree is required"},
+		{*out == "", "--out is required"},
+		{terr != nil, fmt.Sprintf("--target %q: must be uniform or specific", *target)},
+		{*hidden < 1 || *hidden > maxTextHidden, fmt.Sprintf("--hidden %d: must be between 1 and 4096", *hidden)},
+		{*embDim < 1 || *embDim > maxTextHidden, fmt.Sprintf("--emb-dim %d: must be between 1 and 4096", *embDim)},
+		{*epochs < 1, fmt.Sprintf("--epochs %d: must be at least 1", *epochs)},
+		{*batch < 1, fmt.Sprintf("--batch %d: must be at least 1", *batch)},
+		{*patience < 0, fmt.Sprintf("--patience %d: must be 0 (never stop early) or positive", *patience)},
+		{*devPath == "" && !(*val > 0 && *val < 1), fmt.Sprintf("--val %g: must be between 0 and 1 (or give --dev)", *val)},
+		{*checkpoint != "" && *checkpoint == *out, fmt.Sprintf("--checkpoint %s: must be another file than --out", *checkpoint)},
 	} {
 		if c.bad {
-			if c.arg == nil {
-				return fs.fail("%s", c.format)
-			}
-			return fs.fail(c.format, c.arg)
+			return fs.fail("%s", c.msg)
 		}
 	}
 	if err := checkLossFlags(fs, *lossName, *lambda, *reg, *iters, *lr); err != nil {
@@ -118,10 +115,7 @@ func runTextTrain(e *env, args []string) error {
 	}
 	lopts := ldl.Options{Loss: *lossName, SinkhornReg: *reg, SinkhornIters: *iters}
 	if fs.isSet("lambda") {
-		lopts.Lambda = *lambda
-		if lopts.Lambda == 0 {
-			lopts.Lambda = -1 // λ = 0
-		}
+		lopts.Lambda = cmp.Or(*lambda, -1) // -1: λ = 0
 	}
 	if opts.Loss, err = ldl.NewLoss(t, &lopts); err != nil {
 		return fitError(err, *lr, "")
@@ -145,10 +139,8 @@ func runTextTrain(e *env, args []string) error {
 	m, h, err := prep.Fit(run)
 	pl.clear()
 	if err != nil {
-		if e.stopped() != nil && *checkpoint != "" {
-			if _, serr := os.Stat(*checkpoint); serr == nil {
-				fmt.Fprintf(e.stderr, "twl text train: %s keeps the last complete epoch saved; run the same command again to resume\n", *checkpoint)
-			}
+		if _, serr := os.Stat(*checkpoint); e.stopped() != nil && *checkpoint != "" && serr == nil {
+			fmt.Fprintf(e.stderr, "twl text train: %s keeps the last complete epoch saved; run the same command again to resume\n", *checkpoint)
 		}
 		return err
 	}
