@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/vocab"
 )
 
@@ -115,3 +116,21 @@ func TestReadVersion1(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestCheckTree: a model whose header records the toy tree accepts that
+// tree and refuses a star of as many labels (another edge list, so another
+// SHA-256).
+func TestCheckTree(t *testing.T) {
+	m := fitToy(t)
+	tr, err := tree.Read(strings.NewReader(genres), "g.tree", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Tree = tree.RefOf(tr, "g.tree")
+	if err := m.CheckTree(tr, "g.tree"); err != nil {
+		t.Errorf("the same tree: %v", err)
+	}
+	if err := m.CheckTree(tree.Star(5), "star:5"); err == nil || !strings.Contains(err.Error(), "another tree than star:5 (g.tree)") {
+		t.Errorf("another tree: %v", err)
+	}
+}
