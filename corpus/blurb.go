@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -42,14 +43,17 @@ type blurbReader struct {
 	hasBody     bool
 	genres      int // number of genre elements read
 	recLine     int // line of the record's opening tag
+
+	c  *Corpus // the corpus read, for its depth conflicts
+	d0 int     // the depth in the tree of a <d0> genre; -1 before the first genre
 }
 
-func readBlurb(r io.Reader, file string, lb *labeler, opts Options) ([]Doc, error) {
+func readBlurb(r io.Reader, file string, lb *labeler, opts Options, c *Corpus) ([]Doc, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	p := &blurbReader{file: file, data: data, line: 1, lb: lb, opts: opts}
+	p := &blurbReader{file: file, data: data, line: 1, lb: lb, opts: opts, c: c, d0: -1}
 	if err := p.checkText(); err != nil {
 		return nil, err
 	}
@@ -359,8 +363,36 @@ func (p *blurbReader) element(parent, name, text string, start int) error {
 			return p.errAt(start, ErrUnknownLabel, "genre %s", msg)
 		}
 		p.genres++
+		p.checkDepth(g, name, start)
 	}
 	return nil
+}
+
+// checkDepth compares the level of genre g, element name (dN), with its
+// depth in the tree: the first genre fixes the depth of <d0>.
+func (p *blurbReader) checkDepth(g, name string, start int) {
+	t := p.lb.t
+	if t == nil {
+		return
+	}
+	i, _ := t.Index(g)
+	level, err := strconv.Atoi(name[1:])
+	if err != nil {
+		return // not reached for a level of fewer than 19 digits
+	}
+	dep := t.Depth(i)
+	if p.d0 < 0 {
+		p.d0 = dep - level
+		return
+	}
+	if dep == p.d0+level {
+		return
+	}
+	if p.c.DepthConflicts == 0 {
+		p.c.FirstDepthConflict = fmt.Sprintf("%s:%d: genre %q is <%s>, but at depth %d of the tree, where <d%d> genres are at depth %d",
+			p.file, p.lineOf(start), g, name, dep, level, p.d0+level)
+	}
+	p.c.DepthConflicts++
 }
 
 // isGenre reports whether name is d0, d1, …

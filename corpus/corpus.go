@@ -36,6 +36,15 @@ type Corpus struct {
 	// without one, the label names in the order they first appear.
 	Labels []string
 	Tree   *tree.Tree // the tree the corpus was read with, or nil
+
+	// DepthConflicts counts the BlurbGenreCollection genres whose level
+	// <dN> disagrees with their depth in the tree: the first genre read
+	// fixes which depth <d0> is, and every genre <dN> should then be N
+	// levels below it. More than none most likely means a tree that is not
+	// the data set's hierarchy. FirstDepthConflict describes the first, as
+	// "FILE:LINE: …". Both are zero for other formats and without a tree.
+	DepthConflicts     int
+	FirstDepthConflict string
 }
 
 // Len returns the number of documents.
@@ -156,7 +165,7 @@ func Read(r io.Reader, file string, t *tree.Tree, opts *Options) (*Corpus, error
 	c := &Corpus{File: file, Format: format, Tree: t}
 	switch format {
 	case Blurb:
-		c.Docs, err = readBlurb(in, file, lb, o)
+		c.Docs, err = readBlurb(in, file, lb, o, c)
 	case JSONL, LabelSets:
 		c.Docs, err = readJSONL(in, file, lb, o, format == LabelSets)
 	default:

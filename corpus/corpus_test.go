@@ -480,3 +480,28 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("got  %+v\nwant %+v", *s, want)
 	}
 }
+
+// TestBlurbDepthConflicts: a genre's level <dN> should match its depth in
+// the tree. In the small forest Fiction is at depth 1 and Fantasy at 2, so
+// <d0>Fiction</d0><d1>Fantasy</d1> agrees; <d0>Fantasy</d0> on line 2 and
+// <d2>Cooking</d2> on line 3 (Cooking is at depth 2, <d2> wants 3) do not:
+// 2 conflicts, the first on line 2, counted by hand. (Before, such files
+// were read without a word.)
+func TestBlurbDepthConflicts(t *testing.T) {
+	rec := func(genres string) string {
+		return "<book><body>b</body><metadata><topics>" + genres + "</topics></metadata></book>\n"
+	}
+	in := rec("<d0>Fiction</d0><d1>Fantasy</d1>") + rec("<d0>Fantasy</d0>") + rec("<d0>Nonfiction</d0><d2>Cooking</d2>")
+	c, err := Read(strings.NewReader(in), "b.txt", smallTree(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `b.txt:2: genre "Fantasy" is <d0>, but at depth 2 of the tree, where <d0> genres are at depth 1`
+	if c.DepthConflicts != 2 || c.FirstDepthConflict != want {
+		t.Errorf("DepthConflicts %d, first %q; want 2, %q", c.DepthConflicts, c.FirstDepthConflict, want)
+	}
+	c, err = Read(strings.NewReader(rec("<d0>Fiction</d0><d1>Fantasy</d1><d2>Epic Fantasy</d2>")), "b.txt", smallTree(t), nil)
+	if err != nil || c.DepthConflicts != 0 {
+		t.Errorf("a consistent file: %d conflicts, %v", c.DepthConflicts, err)
+	}
+}

@@ -47,7 +47,14 @@ type FastText struct {
 	// its row after the words.
 	pruneSize int64
 	prune     map[int32]int32
+	trailing  int64 // bytes after the output matrix
 }
+
+// TrailingBytes returns the number of bytes the input held after the
+// output matrix, where a fastText model ends. ReadBin does not read them;
+// more than none most likely means a file that is not what it seems (two
+// files joined, or a format fastText did not write).
+func (m *FastText) TrailingBytes() int64 { return m.trailing }
 
 var _ Source = (*FastText)(nil)
 
@@ -235,7 +242,7 @@ func readBin(br *bufio.Reader, file string, size int64) (*FastText, error) {
 	if magic := binary.LittleEndian.Uint32(head[:]); magic != binMagic {
 		msg := fmt.Sprintf("the file starts with %#08x, not fastText's magic number %#08x", magic, uint32(binMagic))
 		if isText(head[:]) {
-			msg += " (a .vec text file? it is read by ReadVec)"
+			msg += " (a text file of word vectors, .vec?)"
 		}
 		return nil, b.fail(ErrNotFastText, "%s", msg)
 	}
@@ -308,10 +315,16 @@ func readBin(br *bufio.Reader, file string, size int64) (*FastText, error) {
 	if err != nil {
 		return nil, err
 	}
-	if qout == 0 {
-		if _, err := b.matrix("the output matrix", -1, a.Dim, false); err != nil {
-			return nil, err
-		}
+	if qout != 0 {
+		return m, nil // a quantized output matrix, not checked
+	}
+	if _, err := b.matrix("the output matrix", -1, a.Dim, false); err != nil {
+		return nil, err
+	}
+	if b.size >= 0 {
+		m.trailing = b.left()
+	} else if m.trailing, err = io.Copy(io.Discard, b.r); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return m, nil
 }
@@ -435,7 +448,8 @@ func (b *binReader) matrix(what string, rows int64, cols int, keep bool) ([]floa
 	}
 	if !keep {
 		if b.size >= 0 {
-			return nil, nil // the size check above is enough
+			b.off += total * 4 // not read: the size check above is enough
+			return nil, nil
 		}
 		k, err := b.r.Discard(int(total * 4))
 		b.off += int64(k)

@@ -519,7 +519,7 @@ func TestReadBinErrors(t *testing.T) {
 	}{
 		{"empty", nil, ErrNotFastText, "the file has 0 bytes"},
 		{"short", []byte{0xba, 0x16}, ErrNotFastText, "2 bytes"},
-		{"text", []byte("2 3\na 1 2 3\n"), ErrNotFastText, "a .vec text file? it is read by ReadVec"},
+		{"text", []byte("2 3\na 1 2 3\n"), ErrNotFastText, "a text file of word vectors, .vec?"},
 		{"bad magic", patch32(sg, 0, 1234), ErrNotFastText, "not fastText's magic number 0x2f4f16ba"},
 		{"version 11", patch32(sg, 4, 11), ErrVersion, "version 11; fastText 0.9.x models are version 12"},
 		{"version 13", patch32(sg, 4, 13), ErrVersion, "version 13"},
@@ -658,5 +658,29 @@ func TestReadFileChooses(t *testing.T) {
 	}
 	if _, err := ReadFile(bin); !errors.Is(err, ErrTruncated) {
 		t.Errorf("truncated: %v", err)
+	}
+}
+
+// TestReadBinTrailingBytes: fastText's own files end with the output
+// matrix (TrailingBytes 0); bytes appended after it are counted, whether
+// the size of the input is known or not. The expected counts are the
+// number of bytes appended. (Before TrailingBytes they were ignored
+// without a trace.)
+func TestReadBinTrailingBytes(t *testing.T) {
+	_, sg := readFixture(t, "sg")
+	for _, extra := range []int{0, 1, 37} {
+		in := append(slices.Clone(sg), make([]byte, extra)...)
+		for name, r := range map[string]io.Reader{
+			"size known":   bytes.NewReader(in),
+			"size unknown": struct{ io.Reader }{bytes.NewReader(in)},
+		} {
+			m, err := ReadBin(r, "sg.bin")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := m.TrailingBytes(); got != int64(extra) {
+				t.Errorf("%d bytes appended, %s: TrailingBytes %d", extra, name, got)
+			}
+		}
 	}
 }

@@ -112,7 +112,7 @@ const maxPrealloc = 1 << 22
 func readVec(br *bufio.Reader, file string, size int64) (*Vectors, error) {
 	if head, _ := br.Peek(4); len(head) == 4 && binary.LittleEndian.Uint32(head) == binMagic {
 		return nil, &Error{File: file, Line: 1, Err: ErrNotText,
-			Msg: "this is a fastText .bin model: read it with ReadBin or ReadFile"}
+			Msg: "this is a fastText .bin model, not a text file of word vectors"}
 	}
 	p := vecParser{file: file, dim: -1}
 	lr := lineReader{r: br}
@@ -311,7 +311,7 @@ func digits(b []byte) bool {
 
 func notText(what string) *Error {
 	return &Error{Err: ErrNotText, Msg: "the line has " + what +
-		": is this a binary file? A fastText .bin model is read by ReadBin or ReadFile"}
+		": is it a binary file? Word vectors come as text (.vec) or as a fastText model (.bin), which starts with fastText's magic number"}
 }
 
 // quote quotes b for a message, shortened if long.

@@ -98,7 +98,7 @@ func TestReadVecErrors(t *testing.T) {
 		{"blank", "\n \r\n\n", ErrEmpty, 0, ""},
 		{"BOM only", "\ufeff", ErrEmpty, 0, ""},
 		{"header only", "10 5\n", ErrEmpty, 1, "a header and no rows"},
-		{"NUL byte", "a 1\nb\x00 2\n", ErrNotText, 2, "NUL byte: is this a binary file? A fastText .bin model is read by ReadBin"},
+		{"NUL byte", "a 1\nb\x00 2\n", ErrNotText, 2, "NUL byte: is it a binary file? Word vectors come as text (.vec)"},
 		{"invalid UTF-8", "a 1\nb\xff 2\n", ErrNotText, 2, "not UTF-8"},
 		{"Latin-1", "caf\xe9 1\n", ErrNotText, 1, "not UTF-8"},
 		{"fastText magic", "\xba\x16\x4f\x2f\x0c\x00\x00\x00", ErrNotText, 1, "this is a fastText .bin model"},

@@ -11,22 +11,27 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"strings"
 
+	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/lstm"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/vocab"
 )
 
-// The file format: a first line "twl-text-model", a second line holding
-// the header, one JSON object (Header), and then the parameters, float32
-// little-endian, the tensors in the order of lstm.TensorNames, each
-// row-major: exactly header.payload_bytes bytes, whose SHA-256 is
-// header.payload_sha256. The header carries everything but the numbers, so
-// `head -2 model.twl` shows what a model is; the numbers are binary because
-// a vocabulary's word vectors run to millions of values.
+// The file format (version 2): a first line "twl-text-model"; a second
+// line "# " and a summary for people (Model.Summary); a third line holding
+// the header, one JSON object (Header) without the vocabulary; a fourth
+// line holding the vocabulary, a JSON array of the words by ID; and then
+// the parameters, float32 little-endian, the tensors in the order of
+// lstm.TensorNames, each row-major: exactly header.payload_bytes bytes,
+// whose SHA-256 is header.payload_sha256. `head -2 model` shows what a
+// model is, `head -3` its settings. Version 1, which Read still reads, had
+// no summary line and the vocabulary in the header.
 const (
 	Magic   = "twl-text-model"
-	Version = 1
+	Version = 2
 )
 
 // Sentinel errors wrapped by *Error.
@@ -73,7 +78,7 @@ type Header struct {
 	Model         string          `json:"model"`   // "lstm"
 	Config        lstm.Config     `json:"config"`
 	Tokenizer     vocab.Tokenizer `json:"tokenizer"`
-	Vocab         []string        `json:"vocab"` // word of each ID; "<unk>" first
+	Vocab         []string        `json:"vocab,omitempty"` // word of each ID, "<unk>" first; version 1 only (version 2: its own line)
 	Labels        []string        `json:"labels"`
 	Tree          tree.Ref        `json:"tree"`
 	Target        string          `json:"target"`   // how label sets became targets: "uniform" or "specific"
@@ -123,16 +128,22 @@ func Write(w io.Writer, m *Model) error {
 	h := m.Header
 	h.Format, h.Version, h.Model = Magic, Version, "lstm"
 	h.Config = m.Net.Config
-	h.Vocab = m.Vocab.Words()
+	h.Vocab = nil
 	h.PayloadBytes = int64(payload.Len())
 	h.PayloadSHA256 = hex.EncodeToString(sum[:])
 	head, err := json.Marshal(h)
 	if err != nil {
 		return fmt.Errorf("textmodel: %w", err)
 	}
+	words, err := json.Marshal(m.Vocab.Words())
+	if err != nil {
+		return fmt.Errorf("textmodel: %w", err)
+	}
 	bw := bufio.NewWriter(w)
-	bw.WriteString(Magic + "\n")
+	bw.WriteString(Magic + "\n# " + strings.ReplaceAll(m.Summary(), "\n", " ") + "\n")
 	bw.Write(head)
+	bw.WriteByte('\n')
+	bw.Write(words)
 	bw.WriteByte('\n')
 	bw.Write(payload.Bytes())
 	return bw.Flush()
@@ -176,6 +187,13 @@ func Read(r io.Reader, file string) (*Model, error) {
 	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != Magic+"\n" {
 		return nil, bad(ErrNotModel, "the first line is not %q", Magic)
 	}
+	summary := false
+	if b, _ := br.Peek(1); len(b) == 1 && b[0] == '#' {
+		if _, err := readLine(br, maxHeader); err != nil {
+			return nil, bad(ErrInvalid, "the summary line: %v", err)
+		}
+		summary = true
+	}
 	line, err := readLine(br, maxHeader)
 	if err != nil {
 		return nil, bad(ErrInvalid, "the header line: %v", err)
@@ -189,14 +207,28 @@ func Read(r io.Reader, file string) (*Model, error) {
 	switch {
 	case h.Format != Magic:
 		return nil, bad(ErrNotModel, "header format %q", h.Format)
-	case h.Version != Version:
-		return nil, bad(ErrVersion, "version %d; this twl reads version %d", h.Version, Version)
+	case h.Version != 1 && h.Version != Version:
+		return nil, bad(ErrVersion, "version %d; this twl reads versions 1 and %d", h.Version, Version)
 	case h.Model != "lstm":
 		return nil, bad(ErrVersion, "model %q; this twl knows \"lstm\"", h.Model)
+	case summary != (h.Version >= 2):
+		return nil, bad(ErrInvalid, "a version %d header %s a summary line", h.Version, map[bool]string{true: "after", false: "without"}[summary])
+	}
+	if h.Version >= 2 {
+		if h.Vocab != nil {
+			return nil, bad(ErrInvalid, "a version %d header with the vocabulary in it", h.Version)
+		}
+		line, err := readLine(br, maxHeader)
+		if err != nil {
+			return nil, bad(ErrInvalid, "the vocabulary line: %v", err)
+		}
+		if err := json.Unmarshal(line, &h.Vocab); err != nil {
+			return nil, bad(ErrInvalid, "the vocabulary line: %v", err)
+		}
 	}
 	c := h.Config
 	if c.Vocab < 1 || c.Dim < 1 || c.Hidden < 1 || c.Labels < 1 || c.Vocab > 1<<28 || c.Dim > 1<<16 || c.Hidden > 1<<16 || c.Labels > 1<<24 {
-		return nil, bad(ErrInvalid, "sizes %+v", c)
+		return nil, bad(ErrInvalid, "sizes out of range: vocabulary %d, word vectors %d, hidden %d, labels %d", c.Vocab, c.Dim, c.Hidden, c.Labels)
 	}
 	if len(h.Vocab) != c.Vocab {
 		return nil, bad(ErrInvalid, "%d vocabulary words for a vocabulary of %d", len(h.Vocab), c.Vocab)
@@ -205,7 +237,7 @@ func Read(r io.Reader, file string) (*Model, error) {
 		return nil, bad(ErrInvalid, "%d labels for %d outputs", len(h.Labels), c.Labels)
 	}
 	if h.Tokenizer.MaxLen < 0 || (h.Tokenizer.Keep != vocab.First && h.Tokenizer.Keep != vocab.Last) {
-		return nil, bad(ErrInvalid, "tokenizer %+v", h.Tokenizer)
+		return nil, bad(ErrInvalid, "tokenizer: max_len %d, keep %q", h.Tokenizer.MaxLen, h.Tokenizer.Keep)
 	}
 	v, err := vocab.New(h.Vocab)
 	if err != nil {
@@ -240,4 +272,57 @@ func Read(r io.Reader, file string) (*Model, error) {
 	}
 	h.PayloadBytes, h.PayloadSHA256 = 0, ""
 	return &Model{Header: h, Vocab: v, Net: net}, nil
+}
+
+// Summary describes m in one line: the network's sizes, the vocabulary
+// and labels, the loss, and how it was trained, if known.
+func (m *Model) Summary() string {
+	s := m.Shape()
+	if t := m.Train; t != nil {
+		s += fmt.Sprintf("; trained %s on %s", plural(t.EpochsRun, "epoch"), plural(t.Docs, "document"))
+		if t.Data != "" {
+			s += " of " + t.Data
+		}
+	}
+	return s
+}
+
+// Shape describes the network of m: "LSTM D→H, V words, L labels, loss NAME".
+func (m *Model) Shape() string {
+	return fmt.Sprintf("LSTM %d→%d, %d words, %d labels, loss %s", m.Net.Dim, m.Net.Hidden, m.Net.Vocab, m.Net.Labels, m.Loss)
+}
+
+// WriteFile writes m to the file at path, all or nothing: to a temporary
+// file renamed to path once complete.
+func WriteFile(path string, m *Model) error {
+	var b bytes.Buffer
+	if err := Write(&b, m); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// CheckTree returns an error when m was trained on another tree than t
+// (by the SHA-256 of its edge list); name names t in the message.
+func (m *Model) CheckTree(t *tree.Tree, name string) error {
+	if t.Hash() != m.Tree.SHA256 {
+		return fmt.Errorf("was trained on another tree than %s (%s); its labels may not mean the same", name, m.Tree.Source)
+	}
+	return nil
+}
+
+// ReadFile reads the model file at path.
+func ReadFile(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path)
+}
+
+// IsModel reports whether head, the first bytes of a file, is the start of
+// a text model file: the magic line.
+func IsModel(head []byte) bool {
+	return bytes.HasPrefix(head, []byte(Magic+"\n"))
 }

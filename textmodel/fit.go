@@ -42,8 +42,10 @@ type Options struct {
 	Patience int           // early stopping on the validation loss; 0: never
 	Seed     uint64        // initialization and mini-batches
 
-	Progress   io.Writer // one line per epoch, when not nil
-	Checkpoint string    // resumable training, when not empty
+	Progress   io.Writer               // one line per epoch, when not nil
+	OnBatch    func(BatchProgress)     // called after every mini-batch, when not nil
+	OnResume   func(epoch, epochs int) // called before training when a checkpoint is resumed
+	Checkpoint string                  // resumable training, when not empty
 	// Context, when not nil, stops training at the next mini-batch once
 	// it is done, keeping the last complete checkpoint (train.Config).
 	Context context.Context
@@ -62,6 +64,7 @@ type Prepared struct {
 	Y       []float64
 	NTrain  int // the first NTrain documents are the training ones
 	Tokens  int // tokens of the training documents
+	Types   int // distinct tokens of the training documents, in the vocabulary or not
 	Labels  []string
 	options Options
 }
@@ -79,7 +82,7 @@ func Prepare(trainSet, val *corpus.Corpus, opts Options) (*Prepared, error) {
 		cnt.Add(&tk, d.Text)
 	}
 	v := cnt.Vocab(&opts.Vocab)
-	p := &Prepared{tree: trainSet.Tree, Vocab: v, NTrain: trainSet.Len(), Labels: trainSet.Labels, options: opts}
+	p := &Prepared{tree: trainSet.Tree, Vocab: v, NTrain: trainSet.Len(), Types: cnt.Types(), Labels: trainSet.Labels, options: opts}
 	sets := []*corpus.Corpus{trainSet}
 	if val != nil {
 		sets = append(sets, val)
@@ -129,13 +132,23 @@ func (p *Prepared) NewNet(seed uint64) (*lstm.Model, EmbeddingRef) {
 // Tree returns the label tree of the prepared data.
 func (p *Prepared) Tree() *tree.Tree { return p.tree }
 
+// BatchProgress is where training stands within an epoch, after a
+// mini-batch: Docs of the EpochDocs training documents of epoch Epoch (of
+// Epochs) are done.
+type BatchProgress struct {
+	Epoch, Epochs   int
+	Docs, EpochDocs int
+}
+
 // Run is one training run on prepared data.
 type Run struct {
-	Seed            uint64    // initialization and mini-batches
-	Loss            loss.Loss // nil means KL
-	Progress        io.Writer // one line per epoch, when not nil
-	Checkpoint      string    // resumable training, when not empty
-	CheckpointEvery int       // epochs between checkpoints; 0 means 1
+	Seed            uint64                  // initialization and mini-batches
+	Loss            loss.Loss               // nil means KL
+	Progress        io.Writer               // one line per epoch, when not nil
+	Checkpoint      string                  // resumable training, when not empty
+	CheckpointEvery int                     // epochs between checkpoints; 0 means 1
+	OnBatch         func(BatchProgress)     // called after every mini-batch, when not nil
+	OnResume        func(epoch, epochs int) // called before training when a checkpoint is resumed
 	// Context, when not nil, stops training at the next mini-batch once
 	// it is done, keeping the last complete checkpoint (train.Config).
 	Context context.Context
@@ -149,7 +162,8 @@ func Fit(trainSet, val *corpus.Corpus, opts Options) (*Model, train.History, err
 	if err != nil {
 		return nil, train.History{}, err
 	}
-	return p.Fit(Run{Seed: opts.Seed, Loss: opts.Loss, Progress: opts.Progress, Checkpoint: opts.Checkpoint, Context: opts.Context})
+	return p.Fit(Run{Seed: opts.Seed, Loss: opts.Loss, Progress: opts.Progress, Checkpoint: opts.Checkpoint, Context: opts.Context,
+		OnBatch: opts.OnBatch, OnResume: opts.OnResume})
 }
 
 // Fit trains a network on the prepared data.
@@ -178,6 +192,12 @@ func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 	}
 	cfg := train.Config{Epochs: epochs, Batch: batch, Seed: seed, ValRows: valRows, Patience: o.Patience,
 		Progress: run.Progress, Checkpoint: run.Checkpoint, CheckpointEvery: run.CheckpointEvery, Context: run.Context, Tag: o.Tree.SHA256}
+	if f := run.OnBatch; f != nil {
+		cfg.BatchEnd = func(epoch, rows int) { f(BatchProgress{epoch, epochs, rows, p.NTrain}) }
+	}
+	if f := run.OnResume; f != nil {
+		cfg.Resuming = func(epoch int) { f(epoch, epochs) }
+	}
 	h, err := train.Train(ln, l, cfg)
 	if err != nil {
 		return nil, h, err

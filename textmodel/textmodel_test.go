@@ -113,8 +113,10 @@ func TestReadErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := buf.Bytes()
-	nl := bytes.IndexByte(good, '\n')
-	headEnd := nl + 1 + bytes.IndexByte(good[nl+1:], '\n')
+	first := bytes.IndexByte(good, '\n')                    // the magic line
+	nl := first + 1 + bytes.IndexByte(good[first+1:], '\n') // the summary line
+	headEnd := nl + 1 + bytes.IndexByte(good[nl+1:], '\n')  // the header line
+	vocabEnd := headEnd + 1 + bytes.IndexByte(good[headEnd+1:], '\n')
 	header := string(good[nl+1 : headEnd])
 	withHeader := func(h string) []byte {
 		return append(append([]byte(good[:nl+1:nl+1]), h...), good[headEnd:]...)
@@ -123,12 +125,12 @@ func TestReadErrors(t *testing.T) {
 	flipped[len(flipped)-3] ^= 1
 	// The first parameter NaN, with the checksum of the changed payload, so
 	// that the check of the values is what fails.
-	payload := bytes.Clone(good[headEnd+1:])
+	payload := bytes.Clone(good[vocabEnd+1:])
 	copy(payload, []byte{0, 0, 0xc0, 0x7f})
 	sum := sha256.Sum256(payload)
-	oldSum := good[headEnd+1:]
+	oldSum := good[vocabEnd+1:]
 	old := sha256.Sum256(oldSum)
-	nan := append(withHeader(strings.Replace(header, hex.EncodeToString(old[:]), hex.EncodeToString(sum[:]), 1))[:headEnd+1:headEnd+1], payload...)
+	nan := append(withHeader(strings.Replace(header, hex.EncodeToString(old[:]), hex.EncodeToString(sum[:]), 1))[:vocabEnd+1:vocabEnd+1], payload...)
 	// A header that claims 2¹⁶ hidden units, with the payload size to match
 	// (86 GB): Read must find the file cut short, not try to allocate it.
 	big := m.Net.Config
@@ -142,12 +144,14 @@ func TestReadErrors(t *testing.T) {
 		msg  string
 	}{
 		{"empty", nil, ErrNotModel, ""},
-		{"other magic", append([]byte("twl-model\n"), good[nl+1:]...), ErrNotModel, ""},
+		{"other magic", append([]byte("twl-model\n"), good[first+1:]...), ErrNotModel, ""},
+		{"no summary line", append(bytes.Clone(good[:first+1]), good[nl+1:]...), ErrInvalid, "without a summary"},
+		{"vocabulary cut", good[:headEnd+10], ErrInvalid, "vocabulary"},
 		{"header cut", good[:nl+10], ErrInvalid, ""},
 		{"payload cut", good[:len(good)-5], ErrInvalid, ""},
 		{"trailing data", append(bytes.Clone(good), 0), ErrInvalid, ""},
 		{"checksum", flipped, ErrInvalid, "checksum"},
-		{"version", withHeader(strings.Replace(header, `"version":1`, `"version":2`, 1)), ErrVersion, ""},
+		{"version", withHeader(strings.Replace(header, `"version":2`, `"version":3`, 1)), ErrVersion, ""},
 		{"unknown field", withHeader(strings.Replace(header, `{"format"`, `{"colour":"red","format"`, 1)), ErrInvalid, "colour"},
 		{"labels short", withHeader(strings.Replace(header, `"labels":["Fiction",`, `"labels":[`, 1)), ErrInvalid, "labels"},
 		{"NaN", nan, ErrInvalid, "parameter 0 is NaN"},

@@ -64,26 +64,61 @@ func makeKey(ln Learner, l loss.Loss, cfg Config, batch int) checkpointKey {
 	}
 }
 
-// describeDiff lists the fields in which two keys differ.
+// keyWords names the fields of a checkpoint key, and of the learners'
+// keys ("lstm V=… D=…"), in a user's words.
+var keyWords = map[string]string{
+	"L": "labels", "N": "rows", "Loss": "loss", "Batch": "batch size", "Seed": "seed",
+	"ValRows": "validation rows", "Patience": "patience",
+	"V": "vocabulary size", "D": "word vector dimension", "H": "hidden size", "n": "documents",
+	"in": "features", "train_emb": "training the word vectors", "lr": "learning rate",
+	"beta1": "Adam's β1", "beta2": "Adam's β2", "eps": "Adam's ε", "decay": "weight decay", "decay_end": "end of the weight decay",
+}
+
+// describeDiff lists the fields in which two keys differ, in words.
 func describeDiff(have, want checkpointKey) string {
 	hv, wv := reflect.ValueOf(have), reflect.ValueOf(want)
 	var parts []string
 	for i := 0; i < hv.NumField(); i++ {
 		a, b := hv.Field(i).Interface(), wv.Field(i).Interface()
-		if a != b {
-			name := hv.Type().Field(i).Name
-			switch name {
-			case "Val":
-				parts = append(parts, "the validation rows differ")
-				continue
-			case "Learner":
-				parts = append(parts, fmt.Sprintf("model and data %q, this run %q", a, b))
-				continue
-			}
-			parts = append(parts, fmt.Sprintf("%s %v, this run %v", name, a, b))
+		if a == b {
+			continue
+		}
+		switch name := hv.Type().Field(i).Name; name {
+		case "Val":
+			parts = append(parts, "the validation rows differ")
+		case "Tag":
+			parts = append(parts, "the label tree differs")
+		case "Learner":
+			parts = append(parts, learnerDiff(a.(string), b.(string))...)
+		default:
+			parts = append(parts, fmt.Sprintf("%s %v, this run %v", keyWords[name], a, b))
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// learnerDiff lists the fields in which two learner keys, "kind k=v …",
+// differ.
+func learnerDiff(have, want string) []string {
+	hf, wf := strings.Fields(have), strings.Fields(want)
+	if len(hf) == 0 || len(wf) == 0 || hf[0] != wf[0] || len(hf) != len(wf) {
+		return []string{"another kind of model"}
+	}
+	var parts []string
+	for i := 1; i < len(hf); i++ {
+		k, a, _ := strings.Cut(hf[i], "=")
+		_, b, _ := strings.Cut(wf[i], "=")
+		switch {
+		case a == b:
+		case k == "data":
+			parts = append(parts, "the training data differ")
+		case keyWords[k] != "":
+			parts = append(parts, fmt.Sprintf("%s %s, this run %s", keyWords[k], a, b))
+		default:
+			parts = append(parts, "the model's settings differ")
+		}
+	}
+	return parts
 }
 
 // matches checks that the checkpoint belongs to the run of key want, and

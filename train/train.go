@@ -65,6 +65,14 @@ type Config struct {
 	// checkpoint).
 	EpochEnd func(ep Epoch) error
 
+	// BatchEnd, when not nil, is called after every mini-batch this call
+	// trains with the epoch (1-based) and the number of its training rows
+	// done so far, for progress within an epoch.
+	BatchEnd func(epoch, rows int)
+	// Resuming, when not nil, is called once, before training, when a
+	// checkpoint is resumed, with the epoch it was saved after.
+	Resuming func(epoch int)
+
 	// Tag identifies the run beyond the data and the settings Fit sees (for
 	// example a hash of the label tree, which the loss depends on): a
 	// checkpoint with another Tag is not resumed.
@@ -250,6 +258,9 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 			}
 			h = ck.History
 			h.Resumed = ck.Epoch
+			if cfg.Resuming != nil {
+				cfg.Resuming(ck.Epoch)
+			}
 			best, bestParams, sinceBest, start = ck.Best, ck.BestParams, ck.SinceBest, ck.Epoch
 			if ck.Done {
 				return finish(ln, h, bestParams), nil
@@ -317,6 +328,9 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 			ln.Update(z)
 			if counter != nil {
 				units += counter.Count(rows)
+			}
+			if cfg.BatchEnd != nil {
+				cfg.BatchEnd(e+1, s+B)
 			}
 		}
 		trainSeconds := time.Since(t0).Seconds()

@@ -6,6 +6,7 @@ import (
 	"github.com/twl-ldl/twl/dataset"
 	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/model"
+	"github.com/twl-ldl/twl/textmodel"
 )
 
 const predictAbout = `
@@ -169,7 +170,11 @@ func loadModel(e *env, path string) (*model.File, error) {
 		return nil, err
 	}
 	defer r.Close()
-	return model.Load(r, name)
+	f, err := model.Load(r, name)
+	if err != nil && textmodel.KindOfFile(path) == textmodel.TextModel { // hook: the text commands' models
+		return nil, fmt.Errorf("%s is a text model; use 'twl text predict'", path)
+	}
+	return f, err
 }
 
 // predictBatchBytes bounds the memory of one batch of predictions

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/twl-ldl/twl/tree"
 )
 
 // genresTree is a small forest of genres for the text tests.
@@ -85,7 +87,7 @@ func TestTextStatsErrors(t *testing.T) {
 	}{
 		{[]string{"--tree", "$D/g.tree"}, 2, []string{"--data is required"}, false},
 		{[]string{"--data", "$D/d.jsonl", "extra"}, 2, []string{"takes no arguments"}, false},
-		{[]string{"--data", "$D/d.jsonl", "--keep", "middle"}, 2, []string{"--keep must be first or last"}, false},
+		{[]string{"--data", "$D/d.jsonl", "--keep", "middle"}, 2, []string{`--keep "middle": must be first or last`}, false},
 		{[]string{"--data", "$D/bad.jsonl", "--tree", "$D/g.tree"}, 1, []string{"$D/bad.jsonl:2: unknown label", `"Jazz"`}, true},
 		{[]string{"--data", "$D/sets.jsonl"}, 1, []string{"holds label sets", "no text"}, false},
 		{[]string{"--data", "$D/d.jsonl", "--tree", "$D/cyc.taxonomy", "--allow-empty"}, 1, []string{"$D/cyc.taxonomy:3: cycle"}, true},
@@ -125,7 +127,7 @@ func TestReadLabelTree(t *testing.T) {
 		if !strings.Contains(c.spec, ":") {
 			spec = filepath.Join(dir, spec)
 		}
-		tr, err := readLabelTree(spec)
+		tr, err := tree.Open(spec, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +137,7 @@ func TestReadLabelTree(t *testing.T) {
 			t.Errorf("%s: Root a label %v, cs has %d children", c.spec, root, len(tr.Children(nil, cs)))
 		}
 	}
-	_, err := readLabelTree(filepath.Join(dir, "b.tree"))
+	_, err := tree.Open(filepath.Join(dir, "b.tree"), nil)
 	if err == nil || !strings.Contains(err.Error(), "b.tree:1: a line starts with Root") || !strings.Contains(err.Error(), "taxonomy:") {
 		t.Errorf("ambiguous file: error %v", err)
 	}

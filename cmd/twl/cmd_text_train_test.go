@@ -44,19 +44,19 @@ func TestTextTrainPredict(t *testing.T) {
 	if code, _, errOut := twl(t, "", args...); code != 0 {
 		t.Fatalf("second run: %s", errOut)
 	}
-	// The header records the training time; the parameters must be equal.
+	// The header (the third line) records the training time; the
+	// vocabulary and the parameters after it must be equal.
 	payload := func(b []byte) string {
-		_, rest, _ := strings.Cut(string(b), "\n")
-		_, rest, _ = strings.Cut(rest, "\n")
-		return rest
+		lines := strings.SplitN(string(b), "\n", 4)
+		return lines[len(lines)-1]
 	}
 	if second, _ := os.ReadFile(model); payload(first) != payload(second) || len(payload(first)) == 0 {
 		t.Error("the same command gave another model")
 	}
 
 	// The header records the tokenizer, with the default cut at 200 tokens.
-	if !strings.Contains(strings.SplitN(string(first), "\n", 3)[1], `"tokenizer":{"max_len":200,"keep":"first"`) {
-		t.Errorf("header: %.300s", strings.SplitN(string(first), "\n", 3)[1])
+	if !strings.Contains(strings.SplitN(string(first), "\n", 4)[2], `"tokenizer":{"max_len":200,"keep":"first"`) {
+		t.Errorf("header: %.300s", strings.SplitN(string(first), "\n", 4)[2])
 	}
 	code, out, errOut = twl(t, "", "text", "predict", "--model", model, "--data", filepath.Join(dir, "new.jsonl"))
 	if code != 0 {
@@ -115,11 +115,11 @@ func TestTextTrainErrors(t *testing.T) {
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--lambda", "-1"}, 2, []string{"--lambda must be"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--lr", "Inf"}, 2, []string{"--lr must be"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--loss", "kl+sinkhorn", "--iters", "0"}, 2, []string{"--iters must be"}, false},
-		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--hidden", "3037000500"}, 2, []string{"--hidden and --emb-dim must be"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--hidden", "3037000500"}, 2, []string{"--hidden 3037000500: must be between 1 and 4096"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/nowhere/m"}, 1, []string{"cannot write"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/d.jsonl"}, 2, []string{"would destroy the input"}, false},
 		{[]string{"predict", "--model", "$D/notmodel", "--data", "$D/d.jsonl"}, 1, []string{"$D/notmodel: not a twl text model"}, false},
-		{[]string{"predict", "--model", "$D/m", "--data", "$D/d.jsonl", "--top", "-1"}, 2, []string{"--top must be"}, false},
+		{[]string{"predict", "--model", "$D/m", "--data", "$D/d.jsonl", "--top", "-1"}, 2, []string{"--top -1: must be"}, false},
 	} {
 		args := []string{"text"}
 		for _, a := range c.args {
