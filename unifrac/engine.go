@@ -86,7 +86,7 @@ type Engine struct {
 
 	// Sparse branches, indexed by block of blockSize samples.
 	blocks []block
-	// wsp[b] is the length of sparse branch b (Generalized only).
+	// wsp[b] is the length of sparse branch b (Unweighted and Generalized).
 	wsp []float64
 
 	// spaces keeps the tiles' workspaces between calls.
@@ -96,7 +96,8 @@ type Engine struct {
 // block is the inverted index of the sparse branches of samples
 // [lo, lo+blockSize): branch br[k] is reached by the samples lo+loc[j]
 // (in increasing order) with values val[j], for j in [ptr[k], ptr[k+1]).
-// For Generalized, val holds a_e and pw holds w_e·a_e^α.
+// For Generalized, val holds a_e and pw holds w_e·a_e^α; for Unweighted,
+// val is nil: every value of branch b is its length wsp[b].
 type block struct {
 	br  []int32
 	ptr []int32
@@ -270,7 +271,7 @@ func (e *Engine) prepare(o tree.Order, tab *Table, denseFrac float64) {
 			nd++
 		default:
 			sparse[k] = ns
-			if e.method == Generalized {
+			if e.method == Generalized || e.method == Unweighted {
 				e.wsp = append(e.wsp, o.Weight[k])
 			}
 			ns++
@@ -321,7 +322,7 @@ func (e *Engine) prepare(o tree.Order, tab *Table, denseFrac float64) {
 			}
 			e.total[s] = tot
 		}
-		e.blocks[b] = makeBlock(ent, e.method == Generalized, &w.cnt)
+		e.blocks[b] = makeBlock(ent, e.method != Unweighted, e.method == Generalized, &w.cnt)
 		w.ent = ent
 	})
 }
@@ -335,7 +336,7 @@ type entry struct {
 
 // makeBlock sorts the entries by branch, keeping the order of the samples
 // within a branch, and packs them into a block.
-func makeBlock(ent []entry, withPow bool, scratch *[]int32) block {
+func makeBlock(ent []entry, withVal, withPow bool, scratch *[]int32) block {
 	var b block
 	if len(ent) == 0 {
 		b.ptr = []int32{0}
@@ -364,7 +365,9 @@ func makeBlock(ent []entry, withPow bool, scratch *[]int32) block {
 		cnt[i] += cnt[i-1]
 	}
 	b.loc = make([]uint8, len(ent))
-	b.val = make([]float64, len(ent))
+	if withVal {
+		b.val = make([]float64, len(ent))
+	}
 	if withPow {
 		b.pw = make([]float64, len(ent))
 	}
@@ -377,7 +380,9 @@ func makeBlock(ent []entry, withPow bool, scratch *[]int32) block {
 		j := cnt[x.br]
 		cnt[x.br]++
 		b.loc[j] = x.loc
-		b.val[j] = x.val
+		if withVal {
+			b.val[j] = x.val
+		}
 		if withPow {
 			b.pw[j] = x.pw
 		}
