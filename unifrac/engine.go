@@ -161,6 +161,7 @@ type walker struct {
 	seg   []int32   // start of each segment in path
 	list  []int32   // positions reached with a positive length
 	ent   []entry   // a block's sparse entries
+	pws   []float64 // their w_e·a_e^α (Generalized)
 	cnt   []int32   // counting sort of the entries
 }
 
@@ -289,7 +290,7 @@ func (e *Engine) prepare(o tree.Order, tab *Table, denseFrac float64) {
 		w := walkers.Get().(*walker)
 		defer walkers.Put(w)
 		lo, hi := b*blockSize, min((b+1)*blockSize, n)
-		ent := w.ent[:0]
+		ent, pws := w.ent[:0], w.pws[:0]
 		for s := lo; s < hi; s++ {
 			w.walk(&o, tab, s, int32(n+s+1))
 			var row []float64
@@ -317,13 +318,16 @@ func (e *Engine) prepare(o tree.Order, tab *Table, denseFrac float64) {
 				if c := column[v]; c >= 0 {
 					row[c] = x
 				} else {
-					ent = append(ent, entry{br: sparse[v], loc: uint8(s - lo), val: x, pw: pw})
+					ent = append(ent, entry{br: sparse[v], loc: uint8(s - lo), val: x})
+					if e.method == Generalized {
+						pws = append(pws, pw)
+					}
 				}
 			}
 			e.total[s] = tot
 		}
-		e.blocks[b] = makeBlock(ent, e.method != Unweighted, e.method == Generalized, &w.cnt)
-		w.ent = ent
+		e.blocks[b] = makeBlock(ent, pws, e.method != Unweighted, &w.cnt)
+		w.ent, w.pws = ent, pws
 	})
 }
 
@@ -331,12 +335,13 @@ type entry struct {
 	br  int32
 	loc uint8
 	val float64
-	pw  float64
 }
 
 // makeBlock sorts the entries by branch, keeping the order of the samples
-// within a branch, and packs them into a block.
-func makeBlock(ent []entry, withVal, withPow bool, scratch *[]int32) block {
+// within a branch, and packs them into a block; pws, when not empty, holds
+// the entries' generalized terms.
+func makeBlock(ent []entry, pws []float64, withVal bool, scratch *[]int32) block {
+	withPow := len(pws) > 0
 	var b block
 	if len(ent) == 0 {
 		b.ptr = []int32{0}
@@ -376,7 +381,7 @@ func makeBlock(ent []entry, withVal, withPow bool, scratch *[]int32) block {
 		b.ptr = append(b.ptr, cnt[br])
 	}
 	b.ptr = append(b.ptr, int32(len(ent)))
-	for _, x := range ent {
+	for i, x := range ent {
 		j := cnt[x.br]
 		cnt[x.br]++
 		b.loc[j] = x.loc
@@ -384,7 +389,7 @@ func makeBlock(ent []entry, withVal, withPow bool, scratch *[]int32) block {
 			b.val[j] = x.val
 		}
 		if withPow {
-			b.pw[j] = x.pw
+			b.pw[j] = pws[i]
 		}
 	}
 	return b
