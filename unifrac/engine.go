@@ -86,7 +86,7 @@ type Engine struct {
 
 	// Sparse branches, indexed by block of blockSize samples.
 	blocks []block
-	// wsp[b] is the length of sparse branch b (Generalized only).
+	// wsp[b] is the length of sparse branch b (Unweighted and Generalized).
 	wsp []float64
 
 	// spaces keeps the tiles' workspaces between calls.
@@ -96,7 +96,8 @@ type Engine struct {
 // block is the inverted index of the sparse branches of samples
 // [lo, lo+blockSize): branch br[k] is reached by the samples lo+loc[j]
 // (in increasing order) with values val[j], for j in [ptr[k], ptr[k+1]).
-// For Generalized, val holds a_e and pw holds w_e·a_e^α.
+// For Generalized, val holds a_e and pw holds w_e·a_e^α; for Unweighted,
+// val is nil: every value of branch b is its length wsp[b].
 type block struct {
 	br  []int32
 	ptr []int32
@@ -160,6 +161,7 @@ type walker struct {
 	seg   []int32   // start of each segment in path
 	list  []int32   // positions reached with a positive length
 	ent   []entry   // a block's sparse entries
+	pws   []float64 // their w_e·a_e^α (Generalized)
 	cnt   []int32   // counting sort of the entries
 }
 
@@ -270,7 +272,7 @@ func (e *Engine) prepare(o tree.Order, tab *Table, denseFrac float64) {
 			nd++
 		default:
 			sparse[k] = ns
-			if e.method == Generalized {
+			if e.method == Generalized || e.method == Unweighted {
 				e.wsp = append(e.wsp, o.Weight[k])
 			}
 			ns++
@@ -288,7 +290,7 @@ func (e *Engine) prepare(o tree.Order, tab *Table, denseFrac float64) {
 		w := walkers.Get().(*walker)
 		defer walkers.Put(w)
 		lo, hi := b*blockSize, min((b+1)*blockSize, n)
-		ent := w.ent[:0]
+		ent, pws := w.ent[:0], w.pws[:0]
 		for s := lo; s < hi; s++ {
 			w.walk(&o, tab, s, int32(n+s+1))
 			var row []float64
@@ -316,13 +318,16 @@ func (e *Engine) prepare(o tree.Order, tab *Table, denseFrac float64) {
 				if c := column[v]; c >= 0 {
 					row[c] = x
 				} else {
-					ent = append(ent, entry{br: sparse[v], loc: uint8(s - lo), val: x, pw: pw})
+					ent = append(ent, entry{br: sparse[v], loc: uint8(s - lo), val: x})
+					if e.method == Generalized {
+						pws = append(pws, pw)
+					}
 				}
 			}
 			e.total[s] = tot
 		}
-		e.blocks[b] = makeBlock(ent, e.method == Generalized, &w.cnt)
-		w.ent = ent
+		e.blocks[b] = makeBlock(ent, pws, e.method != Unweighted, &w.cnt)
+		w.ent, w.pws = ent, pws
 	})
 }
 
@@ -330,12 +335,13 @@ type entry struct {
 	br  int32
 	loc uint8
 	val float64
-	pw  float64
 }
 
 // makeBlock sorts the entries by branch, keeping the order of the samples
-// within a branch, and packs them into a block.
-func makeBlock(ent []entry, withPow bool, scratch *[]int32) block {
+// within a branch, and packs them into a block; pws, when not empty, holds
+// the entries' generalized terms.
+func makeBlock(ent []entry, pws []float64, withVal bool, scratch *[]int32) block {
+	withPow := len(pws) > 0
 	var b block
 	if len(ent) == 0 {
 		b.ptr = []int32{0}
@@ -364,7 +370,9 @@ func makeBlock(ent []entry, withPow bool, scratch *[]int32) block {
 		cnt[i] += cnt[i-1]
 	}
 	b.loc = make([]uint8, len(ent))
-	b.val = make([]float64, len(ent))
+	if withVal {
+		b.val = make([]float64, len(ent))
+	}
 	if withPow {
 		b.pw = make([]float64, len(ent))
 	}
@@ -373,13 +381,15 @@ func makeBlock(ent []entry, withPow bool, scratch *[]int32) block {
 		b.ptr = append(b.ptr, cnt[br])
 	}
 	b.ptr = append(b.ptr, int32(len(ent)))
-	for _, x := range ent {
+	for i, x := range ent {
 		j := cnt[x.br]
 		cnt[x.br]++
 		b.loc[j] = x.loc
-		b.val[j] = x.val
+		if withVal {
+			b.val[j] = x.val
+		}
 		if withPow {
-			b.pw[j] = x.pw
+			b.pw[j] = pws[i]
 		}
 	}
 	return b

@@ -153,7 +153,7 @@ func (e *Engine) tile(w *workspace, t tile, dst out, i0, i1 int) {
 		e.sparseGeneralized(acc, w.acc2, &e.blocks[bi], &e.blocks[bj], upper, bi == bj)
 	} else {
 		e.denseTile(acc, rlo, rhi, clo, chi, upper)
-		sparseMin(acc, &e.blocks[bi], &e.blocks[bj], upper, bi == bj)
+		sparseMin(acc, &e.blocks[bi], &e.blocks[bj], e.wsp, upper, bi == bj)
 	}
 	e.write(w, dst, rlo, rhi, clo, chi, upper, max(rlo, i0), min(rhi, i1))
 }
@@ -237,10 +237,11 @@ func minSum2x4Go(acc []float64, ld int, x0, x1, y []float64, ys int) {
 }
 
 // sparseMin adds, for each sparse branch reached by samples of both blocks,
-// the min of each pair's values into acc. With upper (the two blocks are
-// one and only pairs i < j are wanted), it visits those pairs only; same
-// says the blocks are the same.
-func sparseMin(acc []float64, bi, bj *block, upper, same bool) {
+// the min of each pair's values into acc; blocks without values (Unweighted)
+// add the branch's length wsp[b], the min of two equal values. With upper
+// (the two blocks are one and only pairs i < j are wanted), it visits those
+// pairs only; same says the blocks are the same.
+func sparseMin(acc []float64, bi, bj *block, wsp []float64, upper, same bool) {
 	if same {
 		for k := range bi.br {
 			p0, p1 := bi.ptr[k], bi.ptr[k+1]
@@ -249,7 +250,11 @@ func sparseMin(acc []float64, bi, bj *block, upper, same bool) {
 				if upper {
 					q0 = p + 1
 				}
-				addMins(acc, bi.loc[p], bi.val[p], bi.loc[q0:p1], bi.val[q0:p1])
+				if bi.val == nil {
+					addConst(acc, bi.loc[p], wsp[bi.br[k]], bi.loc[q0:p1])
+				} else {
+					addMins(acc, bi.loc[p], bi.val[p], bi.loc[q0:p1], bi.val[q0:p1])
+				}
 			}
 		}
 		return
@@ -265,10 +270,18 @@ func sparseMin(acc []float64, bi, bj *block, upper, same bool) {
 			q++
 			continue
 		}
-		cols := bj.loc[bj.ptr[q]:bj.ptr[q+1]]
-		vals := bj.val[bj.ptr[q]:bj.ptr[q+1]]
-		for r := bi.ptr[p]; r < bi.ptr[p+1]; r++ {
-			addMins(acc, bi.loc[r], bi.val[r], cols, vals)
+		q0, q1 := bj.ptr[q], bj.ptr[q+1]
+		cols := bj.loc[q0:q1]
+		if bi.val == nil {
+			w := wsp[a]
+			for r := bi.ptr[p]; r < bi.ptr[p+1]; r++ {
+				addConst(acc, bi.loc[r], w, cols)
+			}
+		} else {
+			vals := bj.val[q0:q1]
+			for r := bi.ptr[p]; r < bi.ptr[p+1]; r++ {
+				addMins(acc, bi.loc[r], bi.val[r], cols, vals)
+			}
 		}
 		p++
 		q++
@@ -283,6 +296,14 @@ func addMins(acc []float64, row uint8, v float64, cols []uint8, vals []float64) 
 	vals = vals[:len(cols)]
 	for t, l := range cols {
 		r[l] += min(v, vals[t])
+	}
+}
+
+// addConst adds w to acc[row*blockSize+cols[t]] for each t.
+func addConst(acc []float64, row uint8, w float64, cols []uint8) {
+	r := (*[blockSize]float64)(acc[int(row)*blockSize:])
+	for _, l := range cols {
+		r[l] += w
 	}
 }
 

@@ -3,6 +3,7 @@ package hdf5
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +12,7 @@ import (
 // FuzzOpen checks that no input makes the reader panic and that every
 // error is an *Error. Seeds: the HDF5 files of testdata/unifrac.
 func FuzzOpen(f *testing.F) {
+	capMinimize()
 	for _, pat := range []string{"*.h5", "*.biom"} {
 		paths, _ := filepath.Glob("../../testdata/unifrac/" + pat)
 		for _, p := range paths {
@@ -60,4 +62,44 @@ func FuzzOpen(f *testing.F) {
 			}
 		}
 	})
+}
+
+// minimizeLimit is the budget capMinimize gives the fuzzer's minimization
+// of each new interesting input.
+const minimizeLimit = "1000x"
+
+// capMinimize bounds the fuzzer's minimization to minimizeLimit runs per
+// input unless -test.fuzzminimizetime was given. The fuzzer minimizes each
+// new interesting input before it goes on, for 60 s by default, and counts
+// none of those runs in its progress lines; inputs grown from the
+// kilobyte-size seeds (mostly zero padding, each removable byte one more
+// candidate) use the whole minute, so a short -fuzztime run spends its time
+// minimizing and does a handful of executions.
+func capMinimize() {
+	set := false
+	flag.Visit(func(fl *flag.Flag) { set = set || fl.Name == "test.fuzzminimizetime" })
+	if !set && flag.Lookup("test.fuzzminimizetime") != nil {
+		flag.Set("test.fuzzminimizetime", minimizeLimit)
+	}
+}
+
+// TestCapMinimize checks that FuzzOpen's minimization budget is bounded
+// when no -test.fuzzminimizetime is given: without it a 10 s fuzzing run
+// spent its time minimizing and ran about ten inputs.
+func TestCapMinimize(t *testing.T) {
+	fl := flag.Lookup("test.fuzzminimizetime")
+	if fl == nil {
+		t.Skip("no -test.fuzzminimizetime flag")
+	}
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == fl.Name })
+	if given {
+		t.Skip("-test.fuzzminimizetime given")
+	}
+	old := fl.Value.String()
+	defer fl.Value.Set(old)
+	capMinimize()
+	if got := fl.Value.String(); got != minimizeLimit {
+		t.Errorf("minimize budget %q after capMinimize, want %q (default %q)", got, minimizeLimit, old)
+	}
 }

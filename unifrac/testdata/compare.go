@@ -75,6 +75,8 @@ func main() {
 		log.Fatal(err)
 	}
 	phase("prepare")
+	ids := tab.IDs
+	tab = nil
 	n := e.Len()
 	d := make([]float64, n*(n-1)/2)
 	if err := e.Condensed(context.Background(), d); err != nil {
@@ -82,7 +84,7 @@ func main() {
 	}
 	e = nil
 	phase("compute")
-	if err := write(*outPath, tab.IDs, d); err != nil {
+	if err := write(*outPath, ids, d); err != nil {
 		log.Fatal(err)
 	}
 	phase("write")
@@ -191,13 +193,70 @@ func appendG16(b []byte, x float64) []byte {
 }
 
 // readTable reads "sample<TAB>tip<TAB>count" lines, samples in contiguous
-// runs.
+// runs, parsing pieces of the file in parallel (cut at sample boundaries).
 func readTable(path string, t *tree.Tree) (*unifrac.Table, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	index := make(map[string]int32, t.Len())
+	for i, name := range t.Names() {
+		index[name] = int32(i)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	cuts := []int{0}
+	for p := 1; p < workers; p++ {
+		c := max(len(data)*p/workers, cuts[len(cuts)-1])
+		// Move to the start of the next sample's first line.
+		for c < len(data) && c > 0 && data[c-1] != '\n' {
+			c++
+		}
+		for c < len(data) {
+			nl := bytes.IndexByte(data[c:], '\n')
+			if nl < 0 {
+				c = len(data)
+				break
+			}
+			prev := c
+			for prev > 1 && data[prev-2] != '\n' {
+				prev--
+			}
+			if prev == 0 || c == 0 {
+				break
+			}
+			ta, tb := bytes.IndexByte(data[prev-1:], '\t'), bytes.IndexByte(data[c:], '\t')
+			if !bytes.Equal(data[prev-1:prev-1+ta], data[c:c+tb]) {
+				break
+			}
+			c += nl + 1
+		}
+		cuts = append(cuts, c)
+	}
+	cuts = append(cuts, len(data))
+	parts := make([]*unifrac.Table, workers)
+	errs := make([]error, workers)
+	parallel.Each(workers, workers, func(p int) {
+		parts[p], errs[p] = parseTable(path, data[cuts[p]:cuts[p+1]], index)
+	})
 	tab := &unifrac.Table{Indptr: []int{0}}
+	for p, part := range parts {
+		if errs[p] != nil {
+			return nil, errs[p]
+		}
+		base := len(tab.Indices)
+		tab.IDs = append(tab.IDs, part.IDs...)
+		for _, x := range part.Indptr[1:] {
+			tab.Indptr = append(tab.Indptr, base+x)
+		}
+		tab.Indices = append(tab.Indices, part.Indices...)
+		tab.Values = append(tab.Values, part.Values...)
+	}
+	return tab, nil
+}
+
+func parseTable(path string, data []byte, index map[string]int32) (*unifrac.Table, error) {
+	lines := bytes.Count(data, []byte{'\n'}) + 1
+	tab := &unifrac.Table{Indptr: []int{0}, Indices: make([]int32, 0, lines), Values: make([]float64, 0, lines)}
 	var last []byte
 	for len(data) > 0 {
 		nl := bytes.IndexByte(data, '\n')
@@ -206,6 +265,9 @@ func readTable(path string, t *tree.Tree) (*unifrac.Table, error) {
 		}
 		line := data[:nl]
 		data = data[min(nl+1, len(data)):]
+		if len(line) == 0 {
+			continue
+		}
 		a := bytes.IndexByte(line, '\t')
 		b := a + 1 + bytes.IndexByte(line[a+1:], '\t')
 		if a < 0 || b <= a {
@@ -218,19 +280,40 @@ func readTable(path string, t *tree.Tree) (*unifrac.Table, error) {
 			last = line[:a]
 			tab.IDs = append(tab.IDs, string(last))
 		}
-		i, ok := t.Index(string(line[a+1 : b]))
+		i, ok := index[string(line[a+1:b])]
 		if !ok {
 			return nil, fmt.Errorf("%s: unknown tip %q", path, line[a+1:b])
 		}
-		c, err := strconv.ParseFloat(string(line[b+1:]), 64)
+		c, err := parseCount(line[b+1:])
 		if err != nil {
 			return nil, err
 		}
-		tab.Indices = append(tab.Indices, int32(i))
+		tab.Indices = append(tab.Indices, i)
 		tab.Values = append(tab.Values, c)
 	}
-	tab.Indptr = append(tab.Indptr, len(tab.Indices))
+	if last != nil {
+		tab.Indptr = append(tab.Indptr, len(tab.Indices))
+	}
 	return tab, nil
+}
+
+// parseCount parses a count: digits only by a fast path, else strconv.
+func parseCount(b []byte) (float64, error) {
+	if len(b) > 0 && len(b) < 16 {
+		var v uint64
+		ok := true
+		for _, c := range b {
+			if c < '0' || c > '9' {
+				ok = false
+				break
+			}
+			v = v*10 + uint64(c-'0')
+		}
+		if ok {
+			return float64(v), nil
+		}
+	}
+	return strconv.ParseFloat(string(b), 64)
 }
 
 // readNewick reads a one-line Newick tree with branch lengths (no quoting or
