@@ -292,7 +292,7 @@ func trunc(s string) string {
 type Part struct {
 	Header
 	IDs  []string // the sample ids
-	Name string // the file's name
+	Name string   // the file's name
 	f    *os.File
 	r    *bufio.Reader
 }
