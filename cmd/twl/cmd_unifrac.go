@@ -234,6 +234,9 @@ func unifracCreate(e *env, fs *flags, out string, f distmat.Format, partial bool
 	if !partial && f == distmat.NPY && (out == "-" || out == "") {
 		return nil, nil, fs.fail("--format npy needs an --out file (its ids go beside it)")
 	}
+	if err := checkOutDir(out); err != nil {
+		return nil, nil, err
+	}
 	w, err := e.create(out)
 	if err != nil {
 		return nil, nil, err
