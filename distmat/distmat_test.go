@@ -433,3 +433,25 @@ func TestAppendG16Fast(t *testing.T) {
 		}
 	}
 }
+
+// TestStripeRows checks the stripe sizes against the sums worked out by
+// hand: 1000 columns take 32,000 bytes a row.
+func TestStripeRows(t *testing.T) {
+	for _, c := range []struct {
+		n, rows, align int
+		fixed, limit   int64
+		stripe, least  int
+	}{
+		{1000, 5000, 256, 0, 256 * 32000, 256, 256},       // exactly one block
+		{1000, 5000, 256, 1, 256 * 32000, 0, 256},         // one byte short
+		{1000, 100, 256, 0, 100 * 32000, 100, 100},        // a shard smaller than a block
+		{1000, 20000, 256, 0, 1 << 40, 8192, 256},         // capped at 64 MiB of values: 8388 rows → 8192
+		{1000, 3000, 256, 0, 1 << 40, 3000, 256},          // the whole matrix
+		{1000, 5000, 256, 1e6, 1e6 + 600*32000, 512, 256}, // 600 rows fit: 2 blocks
+	} {
+		s, l := StripeRows(c.n, c.rows, c.align, c.fixed, c.limit)
+		if s != c.stripe || l != c.least {
+			t.Errorf("%+v: stripe %d, least %d", c, s, l)
+		}
+	}
+}

@@ -361,3 +361,28 @@ func (w *Writer) Close() error {
 	}
 	return nil
 }
+
+// RowBytes is the memory a row of an n-column matrix takes while it is
+// computed and written: 8 bytes a value and up to 24 for its TSV text.
+func RowBytes(n int) int64 { return int64(n) * (8 + 24) }
+
+// maxStripe bounds the values of a stripe, in bytes.
+const maxStripe = 64 << 20
+
+// StripeRows returns how many rows of an n-column matrix to compute and
+// write at once, for a stripe of rows rows in all (a shard, or the whole
+// matrix), when fixed bytes are taken already and at most limit may be
+// used: a multiple of align, as many as fit (RowBytes each) but at most
+// 64 MiB of values, and at most rows. It returns 0 if not even the least
+// stripe (align rows, or rows if fewer) fits, and that least number of
+// rows.
+func StripeRows(n, rows, align int, fixed, limit int64) (stripe, least int) {
+	least = min(align, max(rows, 1))
+	per := max(RowBytes(n), 1)
+	if fixed+int64(least)*per > limit {
+		return 0, least
+	}
+	fit := min((limit-fixed)/per, maxStripe/max(int64(n)*8, 1))
+	s := max(int(fit)/align*align, align)
+	return max(1, min(s, rows)), least
+}

@@ -194,26 +194,20 @@ func runUnifrac(e *env, args []string) error {
 	return unifracCommit(e, w, ids, tab.IDs, done, p)
 }
 
-// unifracStripe returns the rows per stripe: whole row blocks of the
-// engine, as many as fit in what --max-memory leaves after the engine and
-// its workspaces, at most 256 MiB of values; an error if not even one
-// block (or the whole shard, if smaller) fits.
+// unifracStripe returns the rows per stripe (distmat.StripeRows), or the
+// error of --max-memory with what the run would need.
 func unifracStripe(eng *unifrac.Engine, n, rows, workers int, maxMem int64) (int, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	block := unifrac.RowBlock()
 	fixed := eng.Bytes() + int64(workers)*eng.BytesPerWorker()
-	perRow := int64(n) * (8 + 24) // values and, for TSV, their text
-	least := int64(min(block, max(rows, 1)))
-	if need := fixed + least*perRow; need > maxMem {
+	s, least := distmat.StripeRows(n, rows, unifrac.RowBlock(), fixed, maxMem)
+	if s == 0 {
+		stripe := int64(least) * distmat.RowBytes(n)
 		return 0, fmt.Errorf("%d samples need about %s (engine %s, a stripe of %d rows %s), more than --max-memory %s",
-			n, formatBytes(float64(need)), formatBytes(float64(fixed)), least, formatBytes(float64(least*perRow)), byteSize(maxMem))
+			n, formatBytes(float64(fixed+stripe)), formatBytes(float64(fixed)), least, formatBytes(float64(stripe)), byteSize(maxMem))
 	}
-	fit := (maxMem - fixed) / perRow
-	fit = min(fit, (256<<20)/max(int64(n)*8, 1))
-	s := max(int(fit)/block*block, block)
-	return max(1, min(s, rows)), nil
+	return s, nil
 }
 
 // unifracFormat returns the matrix format of --format, or of --out's name.
@@ -259,7 +253,6 @@ func (s *sidecar) Abort() {
 		s.f.Abort()
 	}
 }
-
 // unifracCommit publishes the matrix and its sidecar.
 func unifracCommit(e *env, w *stream, ids *sidecar, names []string, pairs int, p *progress) error {
 	if ids.f != nil {
