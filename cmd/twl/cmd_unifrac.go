@@ -253,6 +253,7 @@ func (s *sidecar) Abort() {
 		s.f.Abort()
 	}
 }
+
 // unifracCommit publishes the matrix and its sidecar.
 func unifracCommit(e *env, w *stream, ids *sidecar, names []string, pairs int, p *progress) error {
 	if ids.f != nil {
