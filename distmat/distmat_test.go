@@ -455,3 +455,27 @@ func TestStripeRows(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAppendG16 formats distances in [1e-4, 1) with AppendG16's
+// integer path; BenchmarkStrconvG16 formats the same with strconv, for the
+// ratio.
+func BenchmarkAppendG16(b *testing.B) { benchG16(b, AppendG16) }
+
+func BenchmarkStrconvG16(b *testing.B) {
+	benchG16(b, func(dst []byte, x float64) []byte { return strconv.AppendFloat(dst, x, 'g', 16, 64) })
+}
+
+func benchG16(b *testing.B, f func([]byte, float64) []byte) {
+	r := rand.New(rand.NewPCG(3, 4))
+	xs := make([]float64, 4096)
+	for i := range xs {
+		xs[i] = 1e-4 + r.Float64()*(1-1e-4)
+	}
+	buf := make([]byte, 0, 32)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		buf = f(buf[:0], xs[i&4095])
+		i++
+	}
+}

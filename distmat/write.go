@@ -222,6 +222,9 @@ func (w *Writer) WriteRows(rows []float64) error {
 		parallel.For(m, w.workers, 1, func(lo, hi int) {
 			for r := lo; r < hi; r++ {
 				i := w.next + g + r
+				if w.bufs[r] == nil {
+					w.bufs[r] = make([]byte, 0, 19*w.n+64) // a line of distances in [1e-4, 1)
+				}
 				w.bufs[r] = appendRow(w.bufs[r][:0], w.ids[i], rows[(g+r)*w.n:(g+r+1)*w.n])
 			}
 		})
@@ -320,19 +323,27 @@ func AppendG16(b []byte, x float64) []byte {
 	}
 	var buf [16]byte
 	i := len(buf)
-	for m >= 10 {
-		i--
-		buf[i] = byte('0' + m%10)
-		m /= 10
+	for m >= 100 {
+		r := m % 100
+		m /= 100
+		i -= 2
+		buf[i], buf[i+1] = digitPairs[2*r], digitPairs[2*r+1]
 	}
-	i--
-	buf[i] = byte('0' + m)
+	if m >= 10 {
+		i -= 2
+		buf[i], buf[i+1] = digitPairs[2*m], digitPairs[2*m+1]
+	} else {
+		i--
+		buf[i] = byte('0' + m)
+	}
 	b = append(b, '0', '.')
 	for range k - 1 {
 		b = append(b, '0')
 	}
 	return append(b, buf[i:]...)
 }
+
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
 // pow10[k] is 10^k; negPow10[k] the float64 nearest 10^-k.
 var (
