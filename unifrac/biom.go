@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -62,7 +63,7 @@ func (e *SampleError) Error() string { return fmt.Sprintf("sample %q: %s", e.Sam
 // with a negative or non-finite count, is a *SampleError: UniFrac is not
 // defined for an empty sample (ssu gives it distances as to an empty
 // community; here it must be removed from the table). Counts that sum to
-// infinity are refused as well. b is not modified and the result shares
+// infinity are refused as well, and so is a table without samples. b is not modified and the result shares
 // nothing with it.
 func TableOf(t *tree.Tree, b *biom.Table) (*Table, error) {
 	node := make([]int32, len(b.Observations))
@@ -82,6 +83,9 @@ func TableOf(t *tree.Tree, b *biom.Table) (*Table, error) {
 		return nil, miss
 	}
 	n := len(b.Samples)
+	if n == 0 {
+		return nil, errors.New("no samples")
+	}
 	if len(b.Indptr) != n+1 || len(b.Indices) != len(b.Data) || b.Indptr[0] != 0 || b.Indptr[n] != len(b.Data) {
 		return nil, fmt.Errorf("unifrac: biom table of %d samples has malformed rows", n)
 	}

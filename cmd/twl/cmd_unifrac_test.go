@@ -407,6 +407,7 @@ func TestUnifracBadInput(t *testing.T) {
 		"neg.tsv":     "#OTU ID\tS1\tS2\nO1\t1\t-2\nO2\t0\t3\n",
 		"empty.tsv":   "#OTU ID\tS1\tS2\tS3\nO1\t1\t0\t4\nO2\t0\t0\t3\n",
 		"ok.tsv":      table,
+		"none.tsv":    "#OTU ID\nO1\n",
 	})
 	p := func(name string) string { return filepath.Join(dir, name) }
 	before := dirNames(t, dir)
@@ -426,6 +427,7 @@ func TestUnifracBadInput(t *testing.T) {
 		{run("t.nwk", "missing.tsv"), 1, "table " + p("missing.tsv") + ": 3 observation ids are not tips of tree " + p("t.nwk") + ": OTU9, OTU12, x (ssu refuses them too)"},
 		{run("t.nwk", "neg.tsv"), 1, p("neg.tsv") + ":2: invalid count"},
 		{run("t.nwk", "empty.tsv"), 1, "table " + p("empty.tsv") + `: sample "S2": no counts`},
+		{run("t.nwk", "none.tsv"), 1, "table " + p("none.tsv") + ": no samples"},
 		{run("t.nwk", "ok.tsv", "--shard", "0/3"), 2, `--shard "0/3" is not I/N`},
 		{run("t.nwk", "ok.tsv", "--shard", "4/3"), 2, `--shard "4/3" is not I/N`},
 		{run("t.nwk", "ok.tsv", "--shard", "x/y"), 2, `--shard "x/y" is not I/N`},
