@@ -479,3 +479,14 @@ func benchG16(b *testing.B, f func([]byte, float64) []byte) {
 		i++
 	}
 }
+
+func TestParseShard(t *testing.T) {
+	if i, n, err := ParseShard("2/7"); i != 2 || n != 7 || err != nil {
+		t.Errorf("2/7: %d %d %v", i, n, err)
+	}
+	for _, s := range []string{"0/3", "4/3", "x/y", "3", "1/0", "-1/2", "1/2/3", ""} {
+		if _, _, err := ParseShard(s); err == nil {
+			t.Errorf("%q: no error", s)
+		}
+	}
+}

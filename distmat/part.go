@@ -456,3 +456,14 @@ func Merge(ctx context.Context, w io.Writer, f Format, parts []*Part, opts *Opti
 	}
 	return mw.Close()
 }
+
+// ParseShard reads "I/N", shard I (1-based) of N.
+func ParseShard(s string) (shard, shards int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, fmt.Errorf("%q is not I/N with 1 ≤ I ≤ N", s)
+	}
+	return i, n, nil
+}

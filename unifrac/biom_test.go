@@ -91,3 +91,14 @@ func TestTableOfErrors(t *testing.T) {
 		t.Errorf("counts summing to infinity: %v", err)
 	}
 }
+
+func TestParseMethod(t *testing.T) {
+	for _, m := range Methods {
+		if got, err := ParseMethod(m.String()); got != m || err != nil {
+			t.Errorf("%v: %v %v", m, got, err)
+		}
+	}
+	if _, err := ParseMethod("weighted"); err == nil || !strings.Contains(err.Error(), "available: weighted_normalized, weighted_unnormalized, unweighted, generalized") {
+		t.Errorf("unknown method: %v", err)
+	}
+}

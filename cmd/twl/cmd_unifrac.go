@@ -6,7 +6,6 @@ import (
 	"math"
 	"runtime"
 	"strconv"
-	"strings"
 
 	"github.com/twl-ldl/twl/biom"
 	"github.com/twl-ldl/twl/distmat"
@@ -14,8 +13,6 @@ import (
 	"github.com/twl-ldl/twl/newick"
 	"github.com/twl-ldl/twl/unifrac"
 )
-
-var unifracMethods = []unifrac.Method{unifrac.WeightedNormalized, unifrac.WeightedUnnormalized, unifrac.Unweighted, unifrac.Generalized}
 
 const unifracAbout = `
 Unifrac computes the UniFrac distance between every pair of samples of a
@@ -42,14 +39,6 @@ const unifracExamples = `  twl unifrac --tree tree.nwk --table table.biom --meth
   twl unifrac --tree tree.nwk --table table.biom --method unweighted --shard 1/3 --out p1.part
   twl unifrac merge p*.part --out d.tsv`
 
-func unifracMethodNames() string {
-	names := make([]string, len(unifracMethods))
-	for i, m := range unifracMethods {
-		names[i] = m.String()
-	}
-	return strings.Join(names, ", ")
-}
-
 func runUnifrac(e *env, args []string) error {
 	if len(args) > 0 && args[0] == "merge" {
 		return runUnifracMerge(e, args[1:])
@@ -58,7 +47,7 @@ func runUnifrac(e *env, args []string) error {
 		unifracAbout, unifracExamples)
 	treePath := fs.String("tree", "", "the phylogeny: Newick or QIIME 2 .qza `FILE`")
 	tablePath := fs.String("table", "", "the table of counts: BIOM (HDF5 or JSON), TSV or .qza `FILE`")
-	method := fs.String("method", "", "the UniFrac `variant`: "+unifracMethodNames())
+	method := fs.String("method", "", "the UniFrac `variant`: "+unifrac.MethodNames())
 	alpha := fs.Float64("alpha", 1, "the exponent of --method generalized")
 	out := fs.String("out", "", "write the matrix (or with --shard the partial file) to `FILE`; - for standard output (tsv only)")
 	format := fs.String("format", "", "the matrix `format`, tsv or npy (default: npy for an --out ending in .npy, else tsv)")
@@ -76,20 +65,14 @@ func runUnifrac(e *env, args []string) error {
 	case *treePath == "" || *tablePath == "" || *out == "":
 		return fs.fail("--tree, --table and --out are required")
 	case *method == "":
-		return fs.fail("--method is required (available: %s)", unifracMethodNames())
+		return fs.fail("--method is required (available: %s)", unifrac.MethodNames())
 	case *workers < 0:
 		return fs.fail("--workers %d is negative", *workers)
 	}
-	m := -1
-	for _, c := range unifracMethods {
-		if c.String() == *method {
-			m = int(c)
-		}
+	meth, err := unifrac.ParseMethod(*method)
+	if err != nil {
+		return fs.fail("unknown --method %q (available: %s)", *method, unifrac.MethodNames())
 	}
-	if m < 0 {
-		return fs.fail("unknown --method %q (available: %s)", *method, unifracMethodNames())
-	}
-	meth := unifrac.Method(m)
 	alphaWord := "-"
 	if meth == unifrac.Generalized {
 		if math.IsNaN(*alpha) || math.IsInf(*alpha, 0) {
@@ -101,13 +84,9 @@ func runUnifrac(e *env, args []string) error {
 	}
 	shardI, shardN := 0, 0
 	if *shard != "" {
-		a, b, ok := strings.Cut(*shard, "/")
-		i, err1 := strconv.Atoi(a)
-		n, err2 := strconv.Atoi(b)
-		if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
-			return fs.fail("--shard %q is not I/N with 1 ≤ I ≤ N", *shard)
+		if shardI, shardN, err = distmat.ParseShard(*shard); err != nil {
+			return fs.fail("--shard %v", err)
 		}
-		shardI, shardN = i, n
 		if *format != "" {
 			return fs.fail("--format is the format of the merged matrix: give it to 'twl unifrac merge'")
 		}
