@@ -14,6 +14,7 @@ set -euo pipefail
 bin=$(realpath "$1"); out=$2
 shared=$(realpath "$(dirname "$0")/../../shared")
 data=$shared/data
+ucdata=$(realpath "$(dirname "$0")/../testdata/unifrac")
 rm -rf "$out"; mkdir -p "$out"; cd "$out"; ln -s "$data" data
 run() { # run NAME ARGS...: stdout to NAME.out
   local name=$1; shift
@@ -78,6 +79,14 @@ run eval-trees     eval --trees l1.tree,l2.tree docs-a.jsonl docs-b.jsonl
 awk 'BEGIN{srand(9)} {printf "{\"x\": [%.4f, %.4f, %.4f], \"y\": %s}\n", rand(), rand(), rand(), $0}' docs-a.jsonl > tsw-train.jsonl
 run train-tsw   train --data tsw-train.jsonl --trees l1.tree,l2.tree --loss kl+tsw --lambda 0.5 --epochs 3 --seed 1 --out model-tsw.json --quiet
 run predict-tsw predict --model model-tsw.json --data tsw-train.jsonl
+
+# UniFrac on the small table of testdata/unifrac: one shot, npy, two shards merged
+UT="--tree $ucdata/tree.nwk --table $ucdata/table.biom"
+run unifrac-wn    unifrac $UT --method weighted_normalized --out uf-wn.tsv
+run unifrac-gen   unifrac $UT --method generalized --alpha 0.5 --out uf-gen.npy
+run unifrac-p1    unifrac $UT --method unweighted --shard 1/2 --out uf-uw1.part
+run unifrac-p2    unifrac $UT --method unweighted --shard 2/2 --out uf-uw2.part
+run unifrac-merge unifrac merge uf-uw2.part uf-uw1.part --out uf-uw.tsv
 
 # What differs from run to run is the time things took: blank it.
 rm data; export LC_ALL=C

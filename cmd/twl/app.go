@@ -56,6 +56,7 @@ var commands = []*command{
 	{"experiment", "reproduce the paper's experiments and tables as reports", runExperiment},
 	{"text", "labelled text: statistics, the LSTM text model (text stats, train, predict)", runText},
 	{"tree", "label trees built from points: word vectors, label names (tree build)", runTree},
+	{"unifrac", "UniFrac distances between all pairs of samples on a phylogeny; sharded runs and their merge", runUnifrac},
 }
 
 func lookup(name string) *command {

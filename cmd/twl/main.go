@@ -18,6 +18,7 @@
 //	experiment reproduce the paper's experiments and the evidence for trees from points
 //	text       labelled text: corpus statistics, the LSTM text model (stats, train, predict)
 //	tree       label trees built from points: word vectors, label names (tree build)
+//	unifrac    UniFrac distances between all pairs of samples on a phylogeny (BIOM table, Newick tree); shards and merge
 //
 // Run "twl help <command>" for a command's flags and examples.
 //

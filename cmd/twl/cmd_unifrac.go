@@ -1,0 +1,310 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+
+	"github.com/twl-ldl/twl/biom"
+	"github.com/twl-ldl/twl/distmat"
+	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/newick"
+	"github.com/twl-ldl/twl/unifrac"
+)
+
+const unifracAbout = `
+Unifrac computes the UniFrac distance between every pair of samples of a
+table of counts whose observation ids are tips of a phylogeny, and writes
+the N×N matrix: a TSV file in the layout of ssu (Striped UniFrac), or a
+NumPy .npy file with the sample ids in a sidecar file (D.npy → D.ids.txt).
+
+--method is one of weighted_normalized, weighted_unnormalized, unweighted
+and generalized (with --alpha, default 1), defined as in ssu. The tree is
+Newick (or a QIIME 2 .qza Phylogeny); the table BIOM 2.1 (HDF5), BIOM 1.0
+(JSON), a classic TSV OTU table, or a QIIME 2 .qza FeatureTable. Every
+observation id must be a tip of the tree, matched byte for byte.
+
+The matrix is computed and written by stripes of rows, so memory holds the
+table, the engine and one stripe, never N²; --max-memory refuses a run that
+would need more. With --shard I/N the command computes only the I-th of N
+row stripes into a partial file; 'twl unifrac merge' checks the partial
+files and writes the same bytes a single run writes. See docs/unifrac.md.
+`
+
+const unifracExamples = `  twl unifrac --tree tree.nwk --table table.biom --method weighted_normalized --out d.tsv
+  twl unifrac --tree tree.nwk --table table.biom --method generalized --alpha 0.5 --out d.npy
+  # the same matrix in 3 shards, on any machines, then merged:
+  twl unifrac --tree tree.nwk --table table.biom --method unweighted --shard 1/3 --out p1.part
+  twl unifrac merge p*.part --out d.tsv`
+
+func runUnifrac(e *env, args []string) error {
+	if len(args) > 0 && args[0] == "merge" {
+		return runUnifracMerge(e, args[1:])
+	}
+	fs := newFlags("unifrac", "twl unifrac --tree T.nwk --table T.biom --method M --out D.tsv [flags]\n  twl unifrac merge PART... --out D.tsv",
+		unifracAbout, unifracExamples)
+	treePath := fs.String("tree", "", "the phylogeny: Newick or QIIME 2 .qza `FILE`")
+	tablePath := fs.String("table", "", "the table of counts: BIOM (HDF5 or JSON), TSV or .qza `FILE`")
+	method := fs.String("method", "", "the UniFrac `variant`: "+unifrac.MethodNames())
+	alpha := fs.Float64("alpha", 1, "the exponent of --method generalized")
+	out := fs.String("out", "", "write the matrix (or with --shard the partial file) to `FILE`; - for standard output (tsv only)")
+	format := fs.String("format", "", "the matrix `format`, tsv or npy (default: npy for an --out ending in .npy, else tsv)")
+	shard := fs.String("shard", "", "compute only row stripe `I/N` of the matrix into a partial file, for 'twl unifrac merge'")
+	maxMem := byteSize(4 << 30)
+	fs.Var(&maxMem, "max-memory", "refuse to run if the engine and a stripe of rows need more than `SIZE`")
+	workers := fs.Int("workers", 0, "goroutines that compute and format (0: all cores); the output does not depend on it")
+	pos, err := fs.parse(e, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) > 0:
+		return fs.fail("unexpected argument %q", pos[0])
+	case *treePath == "" || *tablePath == "" || *out == "":
+		return fs.fail("--tree, --table and --out are required")
+	case *method == "":
+		return fs.fail("--method is required (available: %s)", unifrac.MethodNames())
+	case *workers < 0:
+		return fs.fail("--workers %d is negative", *workers)
+	}
+	meth, err := unifrac.ParseMethod(*method)
+	if err != nil {
+		return fs.fail("unknown --method %q (available: %s)", *method, unifrac.MethodNames())
+	}
+	alphaWord := "-"
+	if meth == unifrac.Generalized {
+		if math.IsNaN(*alpha) || math.IsInf(*alpha, 0) {
+			return fs.fail("--alpha %v is not a finite number", *alpha)
+		}
+		alphaWord = strconv.FormatFloat(*alpha, 'g', -1, 64)
+	} else if fs.isSet("alpha") {
+		return fs.fail("--alpha is the exponent of --method generalized, not of %s", *method)
+	}
+	shardI, shardN := 0, 0
+	if *shard != "" {
+		if shardI, shardN, err = distmat.ParseShard(*shard); err != nil {
+			return fs.fail("--shard %v", err)
+		}
+		if *format != "" {
+			return fs.fail("--format is the format of the merged matrix: give it to 'twl unifrac merge'")
+		}
+	}
+	f, err := unifracFormat(fs, *format, *out)
+	if err != nil {
+		return err
+	}
+	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"tree": *treePath, "table": *tablePath}); err != nil {
+		return err
+	}
+	// The outputs first: an unwritable destination fails before any work.
+	w, ids, err := unifracCreate(e, fs, *out, f, shardN > 0)
+	if err != nil {
+		return err
+	}
+	defer w.Abort()
+	defer ids.Abort()
+
+	tr, err := newick.ReadFile(*treePath, nil)
+	if err != nil {
+		return err
+	}
+	bt, err := biom.ReadFile(*tablePath, nil)
+	if err != nil {
+		return err
+	}
+	tab, err := unifrac.TableOf(tr, bt)
+	var me *unifrac.MissingTipsError
+	switch {
+	case errors.As(err, &me):
+		return fmt.Errorf("table %s: %s not tips of tree %s: %s (ssu refuses them too)", *tablePath, me.What(), *treePath, me.List())
+	case err != nil:
+		return fmt.Errorf("table %s: %w", *tablePath, err)
+	}
+	if err := distmat.CheckIDs(tab.IDs); err != nil {
+		return fmt.Errorf("table %s: %w", *tablePath, err)
+	}
+	n := tab.Len()
+	lo, hi := 0, n
+	if shardN > 0 {
+		lo, hi = distmat.Stripe(shardI, shardN, n, unifrac.RowBlock())
+	}
+	p := newProgress(e.stderr, "twl unifrac", "pairs")
+	done := 0 // pairs of the stripes before the current one
+	stripe := 0
+	eng, err := unifrac.New(tr, tab, meth, &unifrac.Options{Alpha: *alpha, Workers: *workers,
+		Progress: func(d, t int) { p.tick(done + int(int64(d)*int64(stripe*n)/int64(t))) }})
+	if err != nil {
+		return fmt.Errorf("table %s: %w", *tablePath, err)
+	}
+	stripe, err = unifracStripe(eng, n, hi-lo, *workers, int64(maxMem))
+	if err != nil {
+		return err
+	}
+	var mw *distmat.Writer
+	if shardN > 0 {
+		h := &distmat.Header{Tree: tr.Hash(), Table: unifrac.TableHash(tr, tab), Method: meth.String(), Alpha: alphaWord,
+			N: n, IDHash: distmat.HashIDs(tab.IDs), Lo: lo, Hi: hi, Shard: shardI, Shards: shardN}
+		mw, err = distmat.NewPartWriter(w, h, tab.IDs)
+	} else {
+		mw, err = distmat.NewWriter(w, f, tab.IDs, &distmat.Options{Workers: *workers})
+	}
+	if err != nil {
+		return err
+	}
+	buf := make([]float64, stripe*n)
+	for r := lo; r < hi; r += stripe {
+		stripe = min(stripe, hi-r)
+		if err := eng.Rows(e.ctx, buf[:stripe*n], r, r+stripe); err != nil {
+			return err
+		}
+		if err := mw.WriteRows(buf[:stripe*n]); err != nil {
+			return err
+		}
+		done += stripe * n
+		if err := e.stopped(); err != nil {
+			return err
+		}
+	}
+	if err := mw.Close(); err != nil {
+		return err
+	}
+	return unifracCommit(e, w, ids, tab.IDs, done, p)
+}
+
+// unifracStripe returns the rows per stripe (distmat.StripeRows), or the
+// error of --max-memory with what the run would need.
+func unifracStripe(eng *unifrac.Engine, n, rows, workers int, maxMem int64) (int, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	fixed := eng.Bytes() + int64(workers)*eng.BytesPerWorker()
+	s, least := distmat.StripeRows(n, rows, unifrac.RowBlock(), fixed, maxMem)
+	if s == 0 {
+		stripe := int64(least) * distmat.RowBytes(n)
+		return 0, fmt.Errorf("%d samples need about %s (engine %s, a stripe of %d rows %s), more than --max-memory %s",
+			n, formatBytes(float64(fixed+stripe)), formatBytes(float64(fixed)), least, formatBytes(float64(stripe)), byteSize(maxMem))
+	}
+	return s, nil
+}
+
+// unifracFormat returns the matrix format of --format, or of --out's name.
+func unifracFormat(fs *flags, format, out string) (distmat.Format, error) {
+	if format == "" {
+		return distmat.FormatOf(out), nil
+	}
+	f, err := distmat.ParseFormat(format)
+	if err != nil {
+		return 0, fs.fail("--format %q: tsv or npy", format)
+	}
+	return f, nil
+}
+
+// unifracCreate creates the output and, for npy, the ids' sidecar; the
+// caller aborts both unless committed. A partial file has no sidecar.
+func unifracCreate(e *env, fs *flags, out string, f distmat.Format, partial bool) (*stream, *sidecar, error) {
+	if !partial && f == distmat.NPY && (out == "-" || out == "") {
+		return nil, nil, fs.fail("--format npy needs an --out file (its ids go beside it)")
+	}
+	if err := checkOutDir(out); err != nil {
+		return nil, nil, err
+	}
+	w, err := e.create(out)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := &sidecar{}
+	if !partial && f == distmat.NPY {
+		if ids.f, err = atomicfile.Create(distmat.IDsPath(out), 0o644); err != nil {
+			w.Abort()
+			return nil, nil, err
+		}
+	}
+	return w, ids, nil
+}
+
+// sidecar is the ids file of an npy matrix, or nothing.
+type sidecar struct{ f *atomicfile.File }
+
+func (s *sidecar) Abort() {
+	if s.f != nil {
+		s.f.Abort()
+	}
+}
+
+// unifracCommit publishes the matrix and its sidecar.
+func unifracCommit(e *env, w *stream, ids *sidecar, names []string, pairs int, p *progress) error {
+	if ids.f != nil {
+		if err := distmat.WriteIDs(ids.f, names); err != nil {
+			return err
+		}
+		if err := ids.f.Commit(); err != nil {
+			return err
+		}
+	}
+	if err := w.Commit(); err != nil {
+		return err
+	}
+	p.done(pairs)
+	return nil
+}
+
+const unifracMergeAbout = `
+Merge reads the partial files that 'twl unifrac --shard I/N' wrote, checks
+that they hold one matrix (same tree, table, method, alpha and samples),
+every row exactly once, and writes the matrix byte for byte as a single
+run of 'twl unifrac' writes it, in either format.
+`
+
+func runUnifracMerge(e *env, args []string) error {
+	fs := newFlags("unifrac merge", "twl unifrac merge PART... --out D.tsv [--format tsv|npy]", unifracMergeAbout,
+		"  twl unifrac merge shards/*.part --out d.tsv\n  twl unifrac merge p1.part p2.part p3.part --out d.npy")
+	out := fs.String("out", "", "write the matrix to `FILE`; - for standard output (tsv only)")
+	format := fs.String("format", "", "the matrix `format`, tsv or npy (default: npy for an --out ending in .npy, else tsv)")
+	workers := fs.Int("workers", 0, "goroutines that format (0: all cores); the output does not depend on it")
+	names, err := fs.parse(e, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(names) == 0:
+		return fs.fail("give the partial files to merge")
+	case *out == "":
+		return fs.fail("--out is required")
+	}
+	f, err := unifracFormat(fs, *format, *out)
+	if err != nil {
+		return err
+	}
+	inputs := map[string]string{}
+	for i, name := range names {
+		inputs[fmt.Sprintf("partial file %d", i+1)] = name
+	}
+	if err := checkNotInput(fs, map[string]string{"out": *out}, inputs); err != nil {
+		return err
+	}
+	w, ids, err := unifracCreate(e, fs, *out, f, false)
+	if err != nil {
+		return err
+	}
+	defer w.Abort()
+	defer ids.Abort()
+	var parts []*distmat.Part
+	defer func() {
+		for _, p := range parts {
+			p.Close()
+		}
+	}()
+	for _, name := range names {
+		p, err := distmat.OpenPart(name)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, p)
+	}
+	if err := distmat.Merge(e.ctx, w, f, parts, &distmat.Options{Workers: *workers}); err != nil {
+		return err
+	}
+	return unifracCommit(e, w, ids, parts[0].IDs, 0, newProgress(e.stderr, "", ""))
+}
