@@ -55,6 +55,7 @@ func runUnifrac(e *env, args []string) error {
 	maxMem := byteSize(4 << 30)
 	fs.Var(&maxMem, "max-memory", "refuse to run if the engine and a stripe of rows need more than `SIZE`")
 	workers := fs.Int("workers", 0, "goroutines that compute and format (0: all cores); the output does not depend on it")
+	pc := addPCoAFlags(fs)
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
@@ -90,6 +91,9 @@ func runUnifrac(e *env, args []string) error {
 		if *format != "" {
 			return fs.fail("--format is the format of the merged matrix: give it to 'twl unifrac merge'")
 		}
+		if pc.enabled() {
+			return fs.fail("--pcoa needs the whole matrix: run it without --shard")
+		}
 	}
 	f, err := unifracFormat(fs, *format, *out)
 	if err != nil {
@@ -99,6 +103,11 @@ func runUnifrac(e *env, args []string) error {
 		return err
 	}
 	// The outputs first: an unwritable destination fails before any work.
+	for _, o := range pc.outputs(*out) {
+		if err := checkOutDir(o); err != nil {
+			return err
+		}
+	}
 	w, ids, err := unifracCreate(e, fs, *out, f, shardN > 0)
 	if err != nil {
 		return err
@@ -125,6 +134,9 @@ func runUnifrac(e *env, args []string) error {
 	if err := distmat.CheckIDs(tab.IDs); err != nil {
 		return fmt.Errorf("table %s: %w", *tablePath, err)
 	}
+	if err := pc.check(tab.IDs); err != nil {
+		return err
+	}
 	n := tab.Len()
 	lo, hi := 0, n
 	if shardN > 0 {
@@ -137,6 +149,16 @@ func runUnifrac(e *env, args []string) error {
 		Progress: func(d, t int) { p.tick(done + int(int64(d)*int64(stripe*n)/int64(t))) }})
 	if err != nil {
 		return fmt.Errorf("table %s: %w", *tablePath, err)
+	}
+	var full []float64 // the whole matrix, for --pcoa
+	if pc.enabled() {
+		need := int64(n) * distmat.RowBytes(n)
+		if need > int64(maxMem)-eng.Bytes() {
+			return fmt.Errorf("--pcoa holds the %d×%d matrix, %s, and the engine %s: more than --max-memory %s",
+				n, n, formatBytes(float64(need)), formatBytes(float64(eng.Bytes())), byteSize(maxMem))
+		}
+		full = make([]float64, n*n)
+		maxMem -= byteSize(need)
 	}
 	stripe, err = unifracStripe(eng, n, hi-lo, *workers, int64(maxMem))
 	if err != nil {
@@ -162,6 +184,9 @@ func runUnifrac(e *env, args []string) error {
 		if err := mw.WriteRows(buf[:stripe*n]); err != nil {
 			return err
 		}
+		if full != nil {
+			copy(full[r*n:], buf[:stripe*n])
+		}
 		done += stripe * n
 		if err := e.stopped(); err != nil {
 			return err
@@ -170,7 +195,11 @@ func runUnifrac(e *env, args []string) error {
 	if err := mw.Close(); err != nil {
 		return err
 	}
-	return unifracCommit(e, w, ids, tab.IDs, done, p)
+	if err := unifracCommit(e, w, ids, tab.IDs, done, p); err != nil || !pc.enabled() {
+		return err
+	}
+	pc.title = meth.String() + " UniFrac, " + *tablePath
+	return pc.write(e, tab.IDs, full)
 }
 
 // unifracStripe returns the rows per stripe (distmat.StripeRows), or the

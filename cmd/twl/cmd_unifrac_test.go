@@ -16,6 +16,7 @@ import (
 
 	"github.com/twl-ldl/twl/biom"
 	"github.com/twl-ldl/twl/newick"
+	"github.com/twl-ldl/twl/ordination"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/unifrac"
 )
@@ -493,5 +494,68 @@ func TestUnifracCancelled(t *testing.T) {
 	}
 	if after := dirNames(t, dir); !slices.Equal(after, before) {
 		t.Errorf("SIGINT: the folder holds %q", after)
+	}
+}
+
+// TestUnifracPCoA: --pcoa analyses the whole matrix the command wrote. The
+// expected coordinates come from package ordination run on the matrix read
+// back from the TSV (16 significant digits, hence the tolerance); 300
+// samples span two stripes of rows, so a stripe copied to the wrong place
+// would show.
+func TestUnifracPCoA(t *testing.T) {
+	dir := t.TempDir()
+	tp, bp := randomCase(t, dir, 40, 300, 7)
+	out := filepath.Join(dir, "d.tsv")
+	plot := filepath.Join(dir, "p.png")
+	args := []string{"unifrac", "--tree", tp, "--table", bp, "--method", "weighted_unnormalized", "--out", out}
+	if code, _, errOut := twl(t, "", append(args, "--pcoa", "3", "--plot", plot)...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	ids, rows := readMatrix(t, out)
+	n := len(ids)
+	d := make([]float64, 0, n*n)
+	for _, r := range rows {
+		d = append(d, r...)
+	}
+	var want ordination.Result
+	if err := ordination.PCoA(&want, d, n, 3); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "d.pcoa.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			got = append(got, strings.Split(line, "\t"))
+		}
+	}
+	if len(got) != n+1 || got[0][0] != "sample-id" {
+		t.Fatalf("table has %d lines, header %q", len(got), got[0])
+	}
+	for i, row := range got[1:] {
+		if row[0] != ids[i] {
+			t.Fatalf("row %d is sample %q, the matrix's is %q", i+1, row[0], ids[i])
+		}
+		for k := range 3 {
+			v, err := strconv.ParseFloat(row[k+1], 64)
+			w := want.Coords[i*3+k]
+			if err != nil || math.Abs(v-w) > 1e-9*(1+math.Abs(w)) {
+				t.Fatalf("%s PC%d = %s, from the matrix %v", ids[i], k+1, row[k+1], w)
+			}
+		}
+	}
+	if fi, err := os.Stat(plot); err != nil || fi.Size() == 0 {
+		t.Fatalf("plot: %v", err)
+	}
+	// The analysis needs the whole matrix: refused with --shard, and
+	// counted against --max-memory (300² values are 703 KiB).
+	if code, _, errOut := twl(t, "", "unifrac", "--tree", tp, "--table", bp, "--method", "unweighted",
+		"--shard", "1/2", "--out", filepath.Join(dir, "p1"), "--pcoa", "2"); code != 2 || !strings.Contains(errOut, "--pcoa needs the whole matrix") {
+		t.Errorf("--pcoa with --shard: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := twl(t, "", append(args[:len(args)-1], filepath.Join(dir, "e.tsv"), "--pcoa", "2", "--max-memory", "600KiB")...); code != 1 || !strings.Contains(errOut, "--pcoa holds the 300×300 matrix") {
+		t.Errorf("--pcoa over --max-memory: exit %d: %s", code, errOut)
 	}
 }
