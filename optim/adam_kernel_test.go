@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -85,6 +86,44 @@ func TestAdamDecayEnd(t *testing.T) {
 				if p[i] != want {
 					t.Fatalf("n=%d end=%d: param %d = %v, want %v", n, end, i, p[i], want)
 				}
+			}
+		}
+	}
+}
+
+// TestAdamBeginUpdate checks that a step made as Begin and Update over
+// ranges covering the parameters (random cut points, updated in a shuffled
+// order, some straddling DecayEnd) leaves bit for bit the parameters and
+// moments of Step, over several steps.
+func TestAdamBeginUpdate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	const n = 1003
+	p := make([]float64, n)
+	for i := range p {
+		p[i] = rng.NormFloat64()
+	}
+	q := append([]float64(nil), p...)
+	a := Adam{LR: 0.01, WeightDecay: 0.1, DecayEnd: 700}
+	b := a
+	for range 4 {
+		g := make([]float64, n)
+		for i := range g {
+			g[i] = rng.NormFloat64()
+		}
+		a.Step(p, g)
+		cuts := []int{0, n, 700}
+		for range 9 {
+			cuts = append(cuts, rng.IntN(n+1))
+		}
+		slices.Sort(cuts)
+		b.Begin(n)
+		for _, k := range rng.Perm(len(cuts) - 1) {
+			b.Update(q, g, cuts[k], cuts[k+1])
+		}
+		sa, sb := a.State(), b.State()
+		for i := range p {
+			if math.Float64bits(p[i]) != math.Float64bits(q[i]) || sa.M[i] != sb.M[i] || sa.V[i] != sb.V[i] {
+				t.Fatalf("parameter %d: Begin+Update (%v, %v, %v), Step (%v, %v, %v)", i, q[i], sb.M[i], sb.V[i], p[i], sa.M[i], sa.V[i])
 			}
 		}
 	}
