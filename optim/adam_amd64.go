@@ -8,6 +8,9 @@ import "golang.org/x/sys/cpu"
 // processor has AVX.
 var useAVX = cpu.X86.HasAVX
 
+// useAVX512 selects adamOcts, eight parameters per instruction.
+var useAVX512 = cpu.X86.HasAVX512F
+
 // adamPairs updates the first 2·⌊len(p)/2⌋ parameters with SSE2 packed
 // arithmetic (two parameters per instruction, which halves the cost of the
 // square root and the division that bound the update).
@@ -21,16 +24,26 @@ func adamPairs(p, g, m, v []float64, k *adamConsts)
 //go:noescape
 func adamQuads(p, g, m, v []float64, k *adamConsts)
 
+// adamOcts updates the first 8·⌊len(p)/8⌋ parameters with AVX-512, eight
+// per instruction.
+//
+//go:noescape
+func adamOcts(p, g, m, v []float64, k *adamConsts)
+
 func adamUpdate(p, g, m, v []float64, k *adamConsts) {
 	n := len(p)
 	if len(g) < n || len(m) < n || len(v) < n {
 		panic("optim: buffer lengths differ")
 	}
 	done := 0
-	if useAVX {
-		if done = n &^ 3; done > 0 {
-			adamQuads(p[:done], g, m, v, k)
+	if useAVX512 {
+		if done = n &^ 7; done > 0 {
+			adamOcts(p[:done], g, m, v, k)
 		}
+	}
+	if quads := n &^ 3; useAVX && quads > done {
+		adamQuads(p[done:quads], g[done:], m[done:], v[done:], k)
+		done = quads
 	}
 	if even := n &^ 1; even > done {
 		adamPairs(p[done:even], g[done:], m[done:], v[done:], k)

@@ -20,7 +20,18 @@ func BenchmarkAdamKernel(b *testing.B) {
 			p[i], g[i] = rng.NormFloat64(), rng.NormFloat64()
 		}
 		k := adamConsts{b1: 0.9, c1: 0.1, b2: 0.999, c2: 1 - 0.999, step: 1e-3, epsHat: 1e-8, wd: 0.03}
-		for _, kernel := range []string{"go", "asm"} {
+		for _, kernel := range []string{"go", "sse2", "avx", "avx512"} {
+			avx, avx512 := useAVX, useAVX512
+			switch kernel {
+			case "sse2":
+				useAVX, useAVX512 = false, false
+			case "avx":
+				useAVX512 = false
+			case "avx512":
+				if !useAVX512 {
+					continue
+				}
+			}
 			b.Run(fmt.Sprintf("params=%d/kernel=%s", n, kernel), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
@@ -32,6 +43,7 @@ func BenchmarkAdamKernel(b *testing.B) {
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/param")
 			})
+			useAVX, useAVX512 = avx, avx512
 		}
 	}
 }

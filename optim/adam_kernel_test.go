@@ -9,22 +9,23 @@ import (
 )
 
 // TestAdamKernelMatchesGo checks that the update used by Step (on amd64
-// the AVX kernel, four parameters at a time, where the processor has AVX,
-// and the SSE2 kernel, two at a time, both run here) gives bit for bit the
+// the AVX-512 kernel, eight parameters at a time, the AVX kernel, four at a
+// time, and the SSE2 kernel, two at a time, each run here where the
+// processor has it) gives bit for bit the
 // result of adamGo, the plain Go form of the same arithmetic, for lengths
 // of every remainder mod 4, with and without weight decay, and on special
 // values (zero gradients, huge and tiny moments, −0 weight decay).
 func TestAdamKernelMatchesGo(t *testing.T) {
-	defer func(avx bool) { useAVX = avx }(useAVX)
-	for _, avx := range []bool{false, useAVX} {
-		useAVX = avx
-		t.Run(fmt.Sprintf("avx=%v", avx), testAdamKernel)
+	defer func(avx, avx512 bool) { useAVX, useAVX512 = avx, avx512 }(useAVX, useAVX512)
+	for _, form := range [][2]bool{{false, false}, {useAVX, false}, {useAVX, useAVX512}} {
+		useAVX, useAVX512 = form[0], form[1]
+		t.Run(fmt.Sprintf("avx=%v/avx512=%v", form[0], form[1]), testAdamKernel)
 	}
 }
 
 func testAdamKernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, n := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 64, 1001, 1002, 1003} {
+	for _, n := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 64, 1001, 1002, 1003, 1004, 1005, 1006, 1007} {
 		for _, wd := range []float64{0, math.Copysign(0, -1), 1e-2} {
 			p := make([]float64, n)
 			g := make([]float64, n)
