@@ -3,6 +3,7 @@ package loss
 import (
 	"fmt"
 	"math"
+	"runtime"
 
 	"github.com/twl-ldl/twl/internal/fmath"
 	"github.com/twl-ldl/twl/internal/parallel"
@@ -62,6 +63,12 @@ type Mixed struct {
 	c            evalCall
 	klFn, gradFn func(r0, r1 int)
 	self         *Mixed
+	// With a TW term, one parallel loop does a block of rows at a time
+	// (twFn), the softmax and KL, TW and the gradient, with a workspace
+	// of twTree per part.
+	twFn   func(part, r0, r1 int)
+	twWS   []*tw.Workspace
+	twTree *tree.Tree
 }
 
 // evalCall is what the parallel loops of one EvalTerms read.
@@ -191,9 +198,32 @@ func (m *Mixed) EvalTerms(grad, logits, targets, terms []float64) (float64, erro
 		m.self = m
 		m.klFn = m.klRows
 		m.gradFn = m.gradRows
+		m.twFn = m.twPart
 	}
 	m.c = evalCall{grad: grad, logits: logits, targets: targets, terms: terms, useDist: useDist, inv: inv, lam: m.Lambda}
 	defer func() { m.c = evalCall{} }()
+	if d, ok := m.Dist.(*TW); ok && useDist {
+		// Every row is computed as by the three loops below (TW's
+		// Batch computes row by row with a Workspace), in one loop.
+		t := d.Batch.Tree()
+		if m.twTree != t {
+			m.twTree, m.twWS = t, nil
+		}
+		workers, grain := runtime.GOMAXPROCS(0), 1+(1<<12)/L
+		for len(m.twWS) < parallel.Parts(rows, workers, grain) {
+			m.twWS = append(m.twWS, tw.NewWorkspace(t))
+		}
+		parallel.ForParts(rows, workers, grain, m.twFn)
+		var kl, dist float64
+		for _, v := range klRow {
+			kl += v
+		}
+		for _, v := range vals {
+			dist += v
+		}
+		m.last = Parts{KL: kl * inv, Dist: dist * inv}
+		return (kl + m.Lambda*dist) * inv, nil
+	}
 	parallel.For(rows, 0, 1+(1<<12)/L, m.klFn)
 	var kl float64
 	for _, v := range klRow {
@@ -251,6 +281,19 @@ func (m *Mixed) klRows(r0, r1 int) {
 		}
 		klRow[r] = t - cross
 	}
+}
+
+// twPart computes rows [r0, r1) of the current evaluation with a TW term:
+// softmax and KL, TW and its gradient with workspace part, and the
+// gradient of the loss.
+func (m *Mixed) twPart(part, r0, r1 int) {
+	m.klRows(r0, r1)
+	ws, L, c := m.twWS[part], m.L, &m.c
+	for r := r0; r < r1; r++ {
+		s := r * L
+		m.vals[r] = ws.DistanceGrad(m.gp[s:s+L], m.p[s:s+L], c.targets[s:s+L])
+	}
+	m.gradRows(r0, r1)
 }
 
 // gradRows stores the gradient of KL + λ·distance of rows [r0, r1) of the
