@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/optim"
 )
@@ -49,6 +50,46 @@ func TestLinearUpdate(t *testing.T) {
 				if math.Float64bits(m.Params[i]) != math.Float64bits(ref.Params[i]) {
 					t.Fatalf("rows %d, step %d: parameter %d = %v, Backward then Step %v", rows, step, i, m.Params[i], ref.Params[i])
 				}
+			}
+		}
+	}
+}
+
+// TestTargetsSparseRows checks the dense targets of sparse rows of every
+// kind (every label in order, whose masses are copied as they are; every
+// label out of order; some labels; none) against rows written by hand
+// from the same labels and masses.
+func TestTargetsSparseRows(t *testing.T) {
+	const L = 5
+	rows := [][2][]float64{
+		{{0, 1, 2, 3, 4}, {.1, .2, .3, .15, .25}},
+		{{4, 3, 2, 1, 0}, {.5, .2, .1, .1, .1}},
+		{{1, 3}, {.4, .6}},
+		{{}, {}},
+		{{0, 1, 2, 3, 4}, {.2, .2, .2, .2, .2}},
+	}
+	var sy labeldist.Rows
+	want := make([]float64, len(rows)*L)
+	for r, row := range rows {
+		idx := make([]int, len(row[0]))
+		for k, i := range row[0] {
+			idx[k] = int(i)
+			want[r*L+int(i)] = row[1][k]
+		}
+		sy.Append(idx, row[1])
+	}
+	d := Data{X: make([]float64, len(rows)), YSparse: &sy, N: len(rows), In: 1, L: L}
+	ln := newLinear(model.NewLinear(1, L, rand.NewPCG(1, 2)), d, optim.Adam{})
+	order := []int{4, 2, 0, 3, 1, 0}
+	dst := make([]float64, len(order)*L)
+	for i := range dst {
+		dst[i] = math.NaN() // every entry must be written
+	}
+	ln.Targets(dst, order)
+	for k, r := range order {
+		for i := range L {
+			if got := dst[k*L+i]; got != want[r*L+i] {
+				t.Fatalf("row %d (batch row %d), label %d: %v, want %v", r, k, i, got, want[r*L+i])
 			}
 		}
 	}
