@@ -67,9 +67,9 @@ type linear struct {
 	// that a step allocates nothing, and their operands.
 	logitsFn, updateFn func(lo, hi int)
 	z, dz              []float64
-	// full[r] says that sparse row r lists every label in order, so that
-	// its masses are its dense row.
-	full []bool
+	// full[r] says whether sparse row r lists every label in order, so
+	// that its masses are its dense row: 1 yes, 2 no, 0 not yet known.
+	full []uint8
 }
 
 // updateBlock is the number of labels whose gradient a step computes
@@ -79,17 +79,7 @@ const updateBlock = 16
 func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {
 	ln := &linear{m: m, d: d, adam: adam, grad: make([]float64, len(m.Params))}
 	if sy := d.YSparse; d.Y == nil && sy != nil {
-		ln.full = make([]bool, sy.Rows())
-		for r := range ln.full {
-			idx, _ := sy.Row(r)
-			ln.full[r] = len(idx) == d.L
-			for k, i := range idx {
-				if i != k {
-					ln.full[r] = false
-					break
-				}
-			}
-		}
+		ln.full = make([]uint8, sy.Rows())
 	}
 	ln.logitsFn = func(lo, hi int) { ln.m.LogitsLabels(ln.z, ln.xb, lo, hi) }
 	ln.updateFn = func(lo, hi int) {
@@ -112,8 +102,20 @@ func (ln *linear) Targets(dst []float64, rows []int) {
 	L := ln.d.L
 	if sy := ln.d.YSparse; ln.d.Y == nil && sy != nil {
 		for k, r := range rows {
-			if ln.full[r] {
-				_, mass := sy.Row(r)
+			idx, mass := sy.Row(r)
+			if ln.full[r] == 0 {
+				ln.full[r] = 1
+				if len(idx) != L {
+					ln.full[r] = 2
+				}
+				for j, i := range idx {
+					if i != j {
+						ln.full[r] = 2
+						break
+					}
+				}
+			}
+			if ln.full[r] == 1 {
 				copy(dst[k*L:(k+1)*L], mass)
 			} else {
 				sy.Dense(dst[k*L:(k+1)*L], r)
