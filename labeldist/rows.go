@@ -35,6 +35,33 @@ func (s *Rows) Append(idx []int, mass []float64) {
 	s.Off = append(s.Off, len(s.Index))
 }
 
+// Grow makes room for at least rows more rows holding entries more label
+// entries in all, so that appending them allocates nothing: reading a file
+// whose size gives an estimate of its rows calls it once instead of letting
+// every slice grow step by step. It panics if rows or entries is negative.
+func (s *Rows) Grow(rows, entries int) {
+	if rows < 0 || entries < 0 {
+		panic("labeldist: Rows.Grow with a negative count")
+	}
+	if len(s.Off) == 0 {
+		s.Off = append(s.Off, 0)
+	}
+	s.Off = grow(s.Off, rows)
+	s.Index = grow(s.Index, entries)
+	s.Mass = grow(s.Mass, entries)
+}
+
+// grow returns x with room for at least n more elements, its contents
+// copied once into an allocation of exactly that size when it has less.
+func grow[T any](x []T, n int) []T {
+	if cap(x)-len(x) >= n {
+		return x
+	}
+	y := make([]T, len(x), len(x)+n)
+	copy(y, x)
+	return y
+}
+
 // Row returns the labels and masses of row r, sharing s's memory.
 func (s *Rows) Row(r int) ([]int, []float64) {
 	return s.Index[s.Off[r]:s.Off[r+1]], s.Mass[s.Off[r]:s.Off[r+1]]

@@ -71,3 +71,32 @@ func TestRows(t *testing.T) {
 	}()
 	s.Append([]int{1}, nil)
 }
+
+// TestRowsGrow checks that after Grow(rows, entries) appending that many
+// rows of that many entries in all moves no slice (their first elements
+// keep their addresses), and that the rows read back as appended.
+func TestRowsGrow(t *testing.T) {
+	var s Rows
+	s.Append([]int{4}, []float64{1})
+	s.Grow(3, 6)
+	off, idx, mass := &s.Off[0], &s.Index[0], &s.Mass[0]
+	rows := [][]int{{0, 1}, {2}, {3, 5, 6}}
+	for _, r := range rows {
+		m := make([]float64, len(r))
+		for k := range m {
+			m[k] = 1 / float64(len(r))
+		}
+		s.Append(r, m)
+	}
+	if &s.Off[0] != off || &s.Index[0] != idx || &s.Mass[0] != mass {
+		t.Error("appending within the room Grow made moved a slice")
+	}
+	if s.Rows() != 4 || !slices.Equal(s.Off, []int{0, 1, 3, 4, 7}) || !slices.Equal(s.Index, []int{4, 0, 1, 2, 3, 5, 6}) {
+		t.Errorf("rows %d, off %v, index %v", s.Rows(), s.Off, s.Index)
+	}
+	var z Rows
+	z.Grow(2, 0) // the zero value gets its leading offset
+	if z.Rows() != 0 || len(z.Off) != 1 || cap(z.Off) < 3 {
+		t.Errorf("zero Rows after Grow: %d rows, off %v (cap %d)", z.Rows(), z.Off, cap(z.Off))
+	}
+}

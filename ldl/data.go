@@ -1,12 +1,15 @@
 package ldl
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -164,12 +167,12 @@ func Load(ctx context.Context, dataPath, treeSpec string, opts *LoadOptions) (*D
 	if err != nil {
 		return nil, err
 	}
-	var r io.Reader
+	lc := &lineCounter{size: -1}
 	name := dataPath
 	if dataPath == "-" {
-		r, name = o.Stdin, "<stdin>"
-		if r == nil {
-			r = os.Stdin
+		lc.r, name = o.Stdin, "<stdin>"
+		if lc.r == nil {
+			lc.r = os.Stdin
 		}
 	} else {
 		f, err := os.Open(dataPath)
@@ -177,10 +180,13 @@ func Load(ctx context.Context, dataPath, treeSpec string, opts *LoadOptions) (*D
 			return nil, err
 		}
 		defer f.Close()
-		r = f
+		lc.r = f
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			lc.size = fi.Size()
+		}
 	}
 	// Read a row at a time: the targets stay sparse from the reader on.
-	rd := dataset.NewReader(r, name, t, nil)
+	rd := dataset.NewReader(lc, name, t, nil)
 	d := &Data{Path: dataPath, Name: name, Y: &labeldist.Rows{Off: []int{0}}, Tree: t, Ref: ref}
 	var xs []float64
 	for rd.Next() {
@@ -193,6 +199,15 @@ func Load(ctx context.Context, dataPath, treeSpec string, opts *LoadOptions) (*D
 			}
 		}
 		s := rd.Sample()
+		if cap(xs)-len(xs) < len(s.X) || cap(d.Y.Index)-len(d.Y.Index) < len(s.Y.Index) || cap(d.Y.Off) == len(d.Y.Off) {
+			// Make room for the rows still to come, as many as the
+			// file's size suggests, at least a quarter of those read.
+			n := d.Len()
+			more := max(lc.rows()-n, n/4, 1)
+			entries := len(d.Y.Index) + len(s.Y.Index)
+			d.Y.Grow(more, len(s.Y.Index)+int(math.Ceil(float64(entries)/float64(n+1)*float64(more-1))))
+			xs = slices.Grow(xs, more*len(s.X))
+		}
 		xs = append(xs, s.X...)
 		d.Y.Append(s.Y.Index, s.Y.Mass)
 	}
@@ -205,6 +220,39 @@ func Load(ctx context.Context, dataPath, treeSpec string, opts *LoadOptions) (*D
 		warn(s)
 	}
 	return d, nil
+}
+
+// lineCounter is the reader of a JSON Lines file that counts its lines as
+// they are read, so that the rows of a file of known size can be estimated
+// from the lines of the part read and their length (rows).
+type lineCounter struct {
+	r     io.Reader
+	size  int64 // the file's size, or −1 when not known
+	lines int64 // the lines ended ('\n') in the bytes read
+	ended int64 // the bytes up to the last line end read
+	n     int64 // the bytes read
+}
+
+func (c *lineCounter) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	if k > 0 {
+		if nl := bytes.Count(p[:k], []byte{'\n'}); nl > 0 {
+			c.lines += int64(nl)
+			c.ended = c.n + int64(bytes.LastIndexByte(p[:k], '\n')) + 1
+		}
+		c.n += int64(k)
+	}
+	return k, err
+}
+
+// rows estimates the lines of the whole file (0 when nothing says): those
+// ended so far, scaled by the file's size over the bytes they take, plus
+// one for a last line without an end.
+func (c *lineCounter) rows() int {
+	if c.size <= 0 || c.ended == 0 {
+		return 0
+	}
+	return int(math.Ceil(float64(c.lines)*float64(c.size)/float64(c.ended))) + 1
 }
 
 // IsMAT reports whether path names a MATLAB file: by its extension .mat,

@@ -72,13 +72,18 @@ func Fit(ctx context.Context, d *Data, opts *Options) (*model.File, train.Histor
 // fit trains a model on rows of d (nil: all rows), holding out a
 // validation fraction of them if s.Val > 0.
 func fit(ctx context.Context, d *Data, rows []int, s *settings, progress io.Writer, checkpoint string) (*model.File, train.History, error) {
+	// The features are copied, to be standardized in place; the targets
+	// are only read, and need no copy when every row is trained on.
+	subY := d.Y
 	if rows == nil {
 		rows = make([]int, d.Len())
 		for i := range rows {
 			rows[i] = i
 		}
+	} else {
+		subY = d.Y.Subset(rows)
 	}
-	subX, subY := subsetX(d.X, rows), d.Y.Subset(rows)
+	subX := subsetX(d.X, rows)
 	n, in := len(rows), d.X.RawMatrix().Cols
 	L := d.Tree.Len()
 	var valRows, trainRows []int

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/twl-ldl/twl/dataset"
 	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/train"
@@ -316,5 +317,82 @@ func TestPredictor(t *testing.T) {
 	p.Flush()
 	if empty, first := p.Empty(); empty != n || first != "row 1" || strings.Count(buf.String(), "{}\n") != n {
 		t.Errorf("MinMass 0.99: %d empty rows, first %q; output %q", empty, first, buf.String())
+	}
+}
+
+// TestLoadRowSizes checks Load, which reserves memory for the rows it
+// expects from the file's size and its first lines, on files whose lines
+// differ wildly in size (short lines first, then long ones, so the first
+// estimate is far too low; long first, then short; blank lines; no final
+// line end): the rows must be those of dataset.ReadJSONLFile, which reads
+// the whole file into dense matrices without Load's reservations, and the
+// features as written.
+func TestLoadRowSizes(t *testing.T) {
+	dir := t.TempDir()
+	const L = 300
+	var tb strings.Builder
+	for j := 1; j < L; j++ {
+		fmt.Fprintf(&tb, "%d\t%d\n", (j-1)/3, j)
+	}
+	treePath := filepath.Join(dir, "t.tree")
+	if err := os.WriteFile(treePath, []byte(tb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := tree.ReadFile(treePath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := func(b *strings.Builder, r, labels int) {
+		fmt.Fprintf(b, `{"x": [%d, %d], "y": {`, r, -r)
+		for j := range labels {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(b, `"%d": %d`, (r+j)%L, j+1)
+		}
+		b.WriteString("}}")
+	}
+	for name, sizes := range map[string][]int{
+		"short then long": append(slices.Repeat([]int{1}, 50), slices.Repeat([]int{L}, 400)...),
+		"long then short": append(slices.Repeat([]int{L}, 30), slices.Repeat([]int{1}, 3000)...),
+		"one":             {5},
+	} {
+		var b strings.Builder
+		for r, k := range sizes {
+			if r > 0 {
+				b.WriteString("\n")
+				if r%7 == 0 {
+					b.WriteString("\n  \n")
+				}
+			}
+			line(&b, r, k)
+		}
+		path := filepath.Join(dir, "data.jsonl")
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d, err := Load(context.Background(), path, treePath, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		ds, _, err := dataset.ReadJSONLFile(path, tr, nil)
+		if err != nil {
+			t.Fatalf("%s: dataset: %v", name, err)
+		}
+		if d.Len() != len(sizes) || ds.Len() != len(sizes) {
+			t.Fatalf("%s: %d rows, dataset.ReadJSONLFile %d, want %d", name, d.Len(), ds.Len(), len(sizes))
+		}
+		row := make([]float64, L)
+		for r := range sizes {
+			d.Y.Dense(row, r)
+			if !slices.Equal(row, ds.Y.RawRowView(r)) {
+				t.Fatalf("%s: row %d differs from dataset.ReadJSONLFile's", name, r)
+			}
+		}
+		for r := range sizes {
+			if d.X.At(r, 0) != float64(r) || d.X.At(r, 1) != -float64(r) {
+				t.Fatalf("%s: row %d features %v", name, r, d.X.RawRowView(r))
+			}
+		}
 	}
 }

@@ -3,6 +3,7 @@ package loss
 import (
 	"fmt"
 	"math"
+	"runtime"
 
 	"github.com/twl-ldl/twl/internal/fmath"
 	"github.com/twl-ldl/twl/internal/parallel"
@@ -55,6 +56,26 @@ type Mixed struct {
 	p, gp, vals []float64
 	klRow       []float64
 	last        Parts
+
+	// c holds the operands of the current EvalTerms for its parallel
+	// loops, klFn and gradFn, which are made once (for self) so that an
+	// evaluation allocates nothing.
+	c            evalCall
+	klFn, gradFn func(r0, r1 int)
+	self         *Mixed
+	// With a TW term, one parallel loop does a block of rows at a time
+	// (twFn), the softmax and KL, TW and the gradient, with a workspace
+	// of twTree per part.
+	twFn   func(part, r0, r1 int)
+	twWS   []*tw.Workspace
+	twTree *tree.Tree
+}
+
+// evalCall is what the parallel loops of one EvalTerms read.
+type evalCall struct {
+	grad, logits, targets, terms []float64
+	useDist                      bool
+	inv, lam                     float64
 }
 
 // Parts are the batch means of the two terms of the last Eval. Dist is 0
@@ -173,39 +194,37 @@ func (m *Mixed) EvalTerms(grad, logits, targets, terms []float64) (float64, erro
 	m.klRow = klRow
 	useDist := m.Dist != nil && m.Lambda != 0
 	inv := 1 / float64(rows)
-	parallel.For(rows, 0, 1+(1<<12)/L, func(r0, r1 int) {
-		for r := r0; r < r1; r++ {
-			z, y, pr := logits[r*L:(r+1)*L], targets[r*L:(r+1)*L], p[r*L:(r+1)*L]
-			lse := fmath.Softmax(pr, z)
-			// KL(y‖p) = Σ y log y − Σ y log p, log p = z − lse, over the
-			// y > 0 (0·log 0 = 0).
-			var t float64
-			if terms != nil {
-				t = terms[r]
-			} else {
-				t = yLogY(y)
-			}
-			var cross float64
-			if useDist {
-				for i, yi := range y {
-					if yi > 0 {
-						cross += yi * (z[i] - lse)
-					}
-				}
-			} else {
-				// KL alone: the gradient p − y in the same pass (each z[i]
-				// is read before g[i], which may be the same element).
-				g := grad[r*L : (r+1)*L]
-				for i, yi := range y {
-					if yi > 0 {
-						cross += yi * (z[i] - lse)
-					}
-					g[i] = inv * (pr[i] - yi)
-				}
-			}
-			klRow[r] = t - cross
+	if m.self != m {
+		m.self = m
+		m.klFn = m.klRows
+		m.gradFn = m.gradRows
+		m.twFn = m.twPart
+	}
+	m.c = evalCall{grad: grad, logits: logits, targets: targets, terms: terms, useDist: useDist, inv: inv, lam: m.Lambda}
+	defer func() { m.c = evalCall{} }()
+	if d, ok := m.Dist.(*TW); ok && useDist {
+		// Every row is computed as by the three loops below (TW's
+		// Batch computes row by row with a Workspace), in one loop.
+		t := d.Batch.Tree()
+		if m.twTree != t {
+			m.twTree, m.twWS = t, nil
 		}
-	})
+		workers, grain := runtime.GOMAXPROCS(0), 1+(1<<12)/L
+		for len(m.twWS) < parallel.Parts(rows, workers, grain) {
+			m.twWS = append(m.twWS, tw.NewWorkspace(t))
+		}
+		parallel.ForParts(rows, workers, grain, m.twFn)
+		var kl, dist float64
+		for _, v := range klRow {
+			kl += v
+		}
+		for _, v := range vals {
+			dist += v
+		}
+		m.last = Parts{KL: kl * inv, Dist: dist * inv}
+		return (kl + m.Lambda*dist) * inv, nil
+	}
+	parallel.For(rows, 0, 1+(1<<12)/L, m.klFn)
 	var kl float64
 	for _, v := range klRow {
 		kl += v
@@ -221,22 +240,78 @@ func (m *Mixed) EvalTerms(grad, logits, targets, terms []float64) (float64, erro
 	for _, v := range vals {
 		dist += v
 	}
-	lam := m.Lambda
-	parallel.For(rows, 0, 1+(1<<12)/L, func(r0, r1 int) {
-		for r := r0; r < r1; r++ {
-			y, pr, g := targets[r*L:(r+1)*L], p[r*L:(r+1)*L], grad[r*L:(r+1)*L]
-			gr := gp[r*L : (r+1)*L]
-			var dot float64
-			for i, pi := range pr {
-				dot += pi * gr[i]
-			}
-			for i, pi := range pr {
-				g[i] = inv * (pi - y[i] + lam*pi*(gr[i]-dot))
-			}
-		}
-	})
+	parallel.For(rows, 0, 1+(1<<12)/L, m.gradFn)
 	m.last = Parts{KL: kl * inv, Dist: dist * inv}
 	return (kl + m.Lambda*dist) * inv, nil
+}
+
+// klRows computes the softmax and KL of rows [r0, r1) of the current
+// evaluation (m.c), and with KL alone its gradient.
+func (m *Mixed) klRows(r0, r1 int) {
+	c, L := &m.c, m.L
+	logits, targets, p, grad, terms, inv, klRow := c.logits, c.targets, m.p, c.grad, c.terms, c.inv, m.klRow
+	for r := r0; r < r1; r++ {
+		z, y, pr := logits[r*L:(r+1)*L], targets[r*L:(r+1)*L], p[r*L:(r+1)*L]
+		lse := fmath.Softmax(pr, z)
+		// KL(y‖p) = Σ y log y − Σ y log p, log p = z − lse, over the
+		// y > 0 (0·log 0 = 0).
+		var t float64
+		if terms != nil {
+			t = terms[r]
+		} else {
+			t = yLogY(y)
+		}
+		var cross float64
+		if c.useDist {
+			for i, yi := range y {
+				if yi > 0 {
+					cross += yi * (z[i] - lse)
+				}
+			}
+		} else {
+			// KL alone: the gradient p − y in the same pass (each z[i]
+			// is read before g[i], which may be the same element).
+			g := grad[r*L : (r+1)*L]
+			for i, yi := range y {
+				if yi > 0 {
+					cross += yi * (z[i] - lse)
+				}
+				g[i] = inv * (pr[i] - yi)
+			}
+		}
+		klRow[r] = t - cross
+	}
+}
+
+// twPart computes rows [r0, r1) of the current evaluation with a TW term:
+// softmax and KL, TW and its gradient with workspace part, and the
+// gradient of the loss.
+func (m *Mixed) twPart(part, r0, r1 int) {
+	m.klRows(r0, r1)
+	ws, L, c := m.twWS[part], m.L, &m.c
+	for r := r0; r < r1; r++ {
+		s := r * L
+		m.vals[r] = ws.DistanceGrad(m.gp[s:s+L], m.p[s:s+L], c.targets[s:s+L])
+	}
+	m.gradRows(r0, r1)
+}
+
+// gradRows stores the gradient of KL + λ·distance of rows [r0, r1) of the
+// current evaluation, given the distance's gradient in m.gp.
+func (m *Mixed) gradRows(r0, r1 int) {
+	c, L := &m.c, m.L
+	targets, p, grad, gp, inv, lam := c.targets, m.p, c.grad, m.gp, c.inv, c.lam
+	for r := r0; r < r1; r++ {
+		y, pr, g := targets[r*L:(r+1)*L], p[r*L:(r+1)*L], grad[r*L:(r+1)*L]
+		gr := gp[r*L : (r+1)*L]
+		var dot float64
+		for i, pi := range pr {
+			dot += pi * gr[i]
+		}
+		for i, pi := range pr {
+			g[i] = inv * (pi - y[i] + lam*pi*(gr[i]-dot))
+		}
+	}
 }
 
 // TW is the tree-Wasserstein Distance term.

@@ -96,6 +96,11 @@ func logitsBlockFMA(dst, X, W, b []float64, rows, in, out, lo, hi int) {
 		for ; j+4 <= hi; j += 4 {
 			w := W[j*in : (j+4)*in]
 			r := 0
+			if pairs := rows / 2; in%4 == 0 && pairs > 0 {
+				// Whole row pairs, the bias added, four logits at a time.
+				logits4FMA(&w[0], in, &X[0], pairs, quads, &b[j], &dst[j], out)
+				r = 2 * pairs
+			}
 			for ; r+2 <= rows; r += 2 {
 				dot4x2FMA(&w[0], in, &X[r*in], in, quads, &acc)
 				for q := 0; q < 2; q++ {

@@ -14,6 +14,15 @@ var useFMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 //go:noescape
 func dot4x2FMA(w *float64, wStride int, x *float64, xStride int, quads int, acc *[8]float64)
 
+// logits4FMA stores b[i] + dot(x_r, w_i), in the fused form, in
+// dst[r·out+i] for the four labels i whose weight rows start at w (stride
+// in) and the 2·pairs rows x_r starting at x (stride in); in must be
+// 4·quads. The bits are those of dot4x2FMA followed by the bias, as
+// logitsBlockFMA adds it.
+//
+//go:noescape
+func logits4FMA(w *float64, in int, x *float64, pairs, quads int, b, dst *float64, out int)
+
 // axpy2FMA stores in g0[k] and g1[k], for k < 4·quads, Σ_r c[r·cStride]·x_r[k]
 // and Σ_r c[r·cStride+1]·x_r[k], fused in row order.
 //

@@ -394,3 +394,92 @@ fxrows:
 fxend:
 	VZEROUPPER
 	RET
+
+// func logits4FMA(w *float64, in int, x *float64, pairs, quads int, b, dst *float64, out int)
+// For the four labels whose weight rows start at w (stride in) and the
+// 2·pairs rows of x (stride in), in = 4·quads: dst[r·out + i] =
+// b[i] + dot(x_r, w_i) in the fused form, the lanes of each dot product
+// added as (l0 + l2) + (l1 + l3) as HSUM does, four logits at a time.
+TEXT ·logits4FMA(SB), NOSPLIT, $0-64
+	MOVQ w+0(FP), SI
+	MOVQ in+8(FP), BX
+	SHLQ $3, BX
+	MOVQ x+16(FP), DI
+	MOVQ pairs+24(FP), R13
+	MOVQ b+40(FP), AX
+	VMOVUPD (AX), Y12        // b[0:4]
+	MOVQ dst+48(FP), AX
+	MOVQ out+56(FP), DX
+	SHLQ $3, DX
+	LEAQ (SI)(BX*1), R8  // w1
+	LEAQ (R8)(BX*1), R9  // w2
+	LEAQ (R9)(BX*1), R10 // w3
+	TESTQ R13, R13
+	JZ   l4done
+
+l4pair:
+	LEAQ (DI)(BX*1), R11 // x1
+	MOVQ quads+32(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ R12, R12
+	TESTQ CX, CX
+	JZ   l4reduce
+
+l4loop:
+	VMOVUPD (DI)(R12*1), Y8  // x0[k:k+4]
+	VMOVUPD (R11)(R12*1), Y9 // x1[k:k+4]
+	VMOVUPD (SI)(R12*1), Y10 // w0
+	VFMADD231PD Y10, Y8, Y0
+	VFMADD231PD Y10, Y9, Y4
+	VMOVUPD (R8)(R12*1), Y10 // w1
+	VFMADD231PD Y10, Y8, Y1
+	VFMADD231PD Y10, Y9, Y5
+	VMOVUPD (R9)(R12*1), Y10 // w2
+	VFMADD231PD Y10, Y8, Y2
+	VFMADD231PD Y10, Y9, Y6
+	VMOVUPD (R10)(R12*1), Y10 // w3
+	VFMADD231PD Y10, Y8, Y3
+	VFMADD231PD Y10, Y9, Y7
+	ADDQ $32, R12
+	DECQ CX
+	JNZ  l4loop
+
+l4reduce:
+	// Row 0: the lanes [l0 l1 l2 l3] of labels A..D in Y0..Y3. Low
+	// halves plus high halves, [A0+A2 A1+A3 C0+C2 C1+C3] and the same of
+	// B and D; then the pairwise sums give [A B C D].
+	VPERM2F128 $0x20, Y2, Y0, Y8
+	VPERM2F128 $0x31, Y2, Y0, Y9
+	VADDPD     Y9, Y8, Y8
+	VPERM2F128 $0x20, Y3, Y1, Y10
+	VPERM2F128 $0x31, Y3, Y1, Y11
+	VADDPD     Y11, Y10, Y10
+	VHADDPD    Y10, Y8, Y8
+	VADDPD     Y8, Y12, Y8 // b + dot
+	VMOVUPD    Y8, (AX)
+	// Row 1, from Y4..Y7.
+	VPERM2F128 $0x20, Y6, Y4, Y8
+	VPERM2F128 $0x31, Y6, Y4, Y9
+	VADDPD     Y9, Y8, Y8
+	VPERM2F128 $0x20, Y7, Y5, Y10
+	VPERM2F128 $0x31, Y7, Y5, Y11
+	VADDPD     Y11, Y10, Y10
+	VHADDPD    Y10, Y8, Y8
+	VADDPD     Y8, Y12, Y8
+	VMOVUPD    Y8, (AX)(DX*1)
+
+	LEAQ (DI)(BX*2), DI
+	LEAQ (AX)(DX*2), AX
+	DECQ R13
+	JNZ  l4pair
+
+l4done:
+	VZEROUPPER
+	RET

@@ -22,3 +22,7 @@ func dot4x2FMA(w *float64, wStride int, x *float64, xStride int, quads int, acc 
 func axpy2FMA(g0, g1, x *float64, xStride int, c *float64, cStride int, rows, quads int) {
 	panic("model: no assembly kernels")
 }
+
+func logits4FMA(w *float64, in int, x *float64, pairs, quads int, b, dst *float64, out int) {
+	panic("model: no assembly kernels")
+}

@@ -58,20 +58,37 @@ func (m *Linear) Logits(dst, X []float64) {
 	if rows == 0 {
 		return
 	}
-	b, w := m.B(), m.W()
 	// Split the labels across cores. Every entry is b_j plus dot(x_r, w_j)
 	// computed by the same arithmetic in every block (kernel.go), so its
 	// bits do not depend on the split.
-	in, out := m.In, m.Out
-	parallel.For(out, 0, m.minChunk(rows), func(lo, hi int) {
-		logitsBlock(dst, X, w, b, rows, in, out, lo, hi)
+	parallel.For(m.Out, 0, m.MinChunk(rows), func(lo, hi int) {
+		m.LogitsLabels(dst, X, lo, hi)
 	})
 }
 
-// minChunk is the fewest labels per part of a parallel loop: enough for
-// about 2^15 multiply-adds, below which handing a part to another core
-// costs more than it saves.
-func (m *Linear) minChunk(rows int) int {
+// LogitsLabels is Logits for the labels [lo, hi) alone: it stores W·x + b
+// in the columns lo … hi−1 of dst (B×Out) for every row x of X (B×In), and
+// leaves the other columns alone. The entries are those Logits computes,
+// bit for bit, whatever the range: a caller can split the labels across
+// goroutines as it likes (Logits uses MinChunk).
+func (m *Linear) LogitsLabels(dst, X []float64, lo, hi int) {
+	rows := m.rows(X)
+	if len(dst) != rows*m.Out {
+		panic("model: len(dst) != rows·Out")
+	}
+	if lo < 0 || hi > m.Out || lo > hi {
+		panic("model: label range out of bounds")
+	}
+	if rows == 0 {
+		return
+	}
+	logitsBlock(dst, X, m.W(), m.B(), rows, m.In, m.Out, lo, hi)
+}
+
+// MinChunk is the fewest labels per part of a parallel loop of Logits or
+// Backward over a batch of rows rows: enough for about 2^15 multiply-adds,
+// below which handing a part to another core costs more than it saves.
+func (m *Linear) MinChunk(rows int) int {
 	return 1 + (1<<15)/max(1, rows*m.In)
 }
 
@@ -95,17 +112,41 @@ func (m *Linear) Backward(grad, G, X []float64) {
 	if len(grad) != len(m.Params) {
 		panic("model: len(grad) != len(Params)")
 	}
-	gw, gb := grad[:m.Out*m.In], grad[m.Out*m.In:]
 	if rows == 0 {
 		clear(grad)
 		return
 	}
-	in, out := m.In, m.Out
-	parallel.For(out, 0, m.minChunk(rows), func(lo, hi int) {
-		var cb []float64 // the SSE2 form's doubled coefficients
-		if !useFMA {
-			cb = make([]float64, 4*rows)
-		}
-		backwardBlock(gw, gb, G, X, rows, in, out, lo, hi, cb)
+	parallel.For(m.Out, 0, m.MinChunk(rows), func(lo, hi int) {
+		m.BackwardLabels(grad, G, X, lo, hi)
 	})
+}
+
+// BackwardLabels is Backward for the labels [lo, hi) alone: it stores rows
+// lo … hi−1 of ∂W (grad[lo·In : hi·In]) and ∂b[lo:hi] (grad[Out·In+lo :
+// Out·In+hi]), and leaves the rest of grad alone. The entries are those
+// Backward computes, bit for bit, whatever the range, so that a training
+// step can hand each block of parameters to its optimizer as soon as its
+// gradient is known.
+func (m *Linear) BackwardLabels(grad, G, X []float64, lo, hi int) {
+	rows := m.rows(X)
+	if len(G) != rows*m.Out {
+		panic("model: len(G) != rows·Out")
+	}
+	if len(grad) != len(m.Params) {
+		panic("model: len(grad) != len(Params)")
+	}
+	if lo < 0 || hi > m.Out || lo > hi {
+		panic("model: label range out of bounds")
+	}
+	gw, gb := grad[:m.Out*m.In], grad[m.Out*m.In:]
+	if rows == 0 {
+		clear(gw[lo*m.In : hi*m.In])
+		clear(gb[lo:hi])
+		return
+	}
+	var cb []float64 // the SSE2 form's doubled coefficients
+	if !useFMA {
+		cb = make([]float64, 4*rows)
+	}
+	backwardBlock(gw, gb, G, X, rows, m.In, m.Out, lo, hi, cb)
 }

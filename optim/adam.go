@@ -22,6 +22,14 @@ type Adam struct {
 
 	m, v []float64
 	t    int
+	// k and k0 are the constants of the current step, with and without
+	// weight decay.
+	k, k0 adamConsts
+	// stepFn is Step's parallel loop, made for self; params and grad are
+	// its operands during a Step.
+	stepFn       func(lo, hi int)
+	self         *Adam
+	params, grad []float64
 }
 
 func orDefault(x, def float64) float64 {
@@ -33,22 +41,42 @@ func orDefault(x, def float64) float64 {
 
 // Step updates params in place from grad. grad is not modified. The lengths
 // must agree with each other and with every earlier Step (else it panics).
+// It is Begin followed by Update over every parameter, split across cores.
 func (a *Adam) Step(params, grad []float64) {
 	if len(params) != len(grad) {
 		panic("optim: len(params) != len(grad)")
 	}
-	if a.m == nil {
-		a.m = make([]float64, len(params))
-		a.v = make([]float64, len(params))
+	a.Begin(len(params))
+	if a.stepFn == nil || a.self != a {
+		// The loop's function is made once (and again for a copy of a),
+		// so that a step allocates nothing.
+		a.self = a
+		a.stepFn = func(lo, hi int) { a.Update(a.params, a.grad, lo, hi) }
 	}
-	if len(a.m) != len(params) {
+	a.params, a.grad = params, grad
+	// Every parameter is updated independently: split them across cores.
+	parallel.For(len(params), 0, 1<<14, a.stepFn)
+	a.params, a.grad = nil, nil
+}
+
+// Begin starts a step over n parameters: it counts the step and fixes its
+// constants, and allocates the moment buffers on the first step. Update
+// then updates the parameters, in ranges that may be handed to different
+// goroutines (a training step can update each block of parameters as soon
+// as its gradient is known, while it is in cache). Begin panics if n
+// differs from the length of earlier steps.
+func (a *Adam) Begin(n int) {
+	if a.m == nil {
+		a.m = make([]float64, n)
+		a.v = make([]float64, n)
+	}
+	if len(a.m) != n {
 		panic("optim: Adam used with parameters of another length")
 	}
 	lr := orDefault(a.LR, 1e-3)
 	b1 := orDefault(a.Beta1, 0.9)
 	b2 := orDefault(a.Beta2, 0.999)
 	eps := orDefault(a.Eps, 1e-8)
-	wd := a.WeightDecay
 	a.t++
 	bc1 := 1 - math.Pow(b1, float64(a.t))
 	bc2 := 1 - math.Pow(b2, float64(a.t))
@@ -58,23 +86,31 @@ func (a *Adam) Step(params, grad []float64) {
 	sb := math.Sqrt(bc2)
 	step *= sb
 	epsHat := eps * sb
-	k := adamConsts{b1: b1, c1: 1 - b1, b2: b2, c2: 1 - b2, step: step, epsHat: epsHat, wd: wd}
-	k0 := k
-	k0.wd = 0
+	a.k = adamConsts{b1: b1, c1: 1 - b1, b2: b2, c2: 1 - b2, step: step, epsHat: epsHat, wd: a.WeightDecay}
+	a.k0 = a.k
+	a.k0.wd = 0
+}
+
+// Update updates params[lo:hi] in place from grad[lo:hi], in the step
+// begun by Begin(len(params)); grad is not modified. Concurrent calls on
+// disjoint ranges are safe, and the results are those of Step whatever
+// the ranges. It panics if params and grad differ in length from each
+// other or from the step's.
+func (a *Adam) Update(params, grad []float64, lo, hi int) {
+	if len(params) != len(grad) || len(params) != len(a.m) {
+		panic("optim: Update with lengths other than the step's")
+	}
 	end := len(params)
 	if a.DecayEnd > 0 {
 		end = min(a.DecayEnd, end)
 	}
-	// Every parameter is updated independently: split them across cores.
-	parallel.For(len(params), 0, 1<<14, func(lo, hi int) {
-		if mid := min(max(end, lo), hi); mid > lo {
-			adamUpdate(params[lo:mid], grad[lo:mid], a.m[lo:mid], a.v[lo:mid], &k)
-			lo = mid
-		}
-		if lo < hi {
-			adamUpdate(params[lo:hi], grad[lo:hi], a.m[lo:hi], a.v[lo:hi], &k0)
-		}
-	})
+	if mid := min(max(end, lo), hi); mid > lo {
+		adamUpdate(params[lo:mid], grad[lo:mid], a.m[lo:mid], a.v[lo:mid], &a.k)
+		lo = mid
+	}
+	if lo < hi {
+		adamUpdate(params[lo:hi], grad[lo:hi], a.m[lo:hi], a.v[lo:hi], &a.k0)
+	}
 }
 
 // adamConsts are the per-step constants of the update; the layout is read

@@ -7,6 +7,7 @@ import (
 
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/model"
+	"github.com/twl-ldl/twl/optim"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -55,5 +56,41 @@ func BenchmarkEpoch(b *testing.B) {
 				b.Fatal(err)
 			}
 		})
+	}
+}
+
+// BenchmarkStep times one training step of the paper's synthetic shape
+// (batch 10, 100 features, a 1000-node random tree, KL + TW, Adam): the
+// targets and logits of the batch, the loss and its gradient, the gradient
+// of the parameters and the Adam update. A step should allocate nothing.
+func BenchmarkStep(b *testing.B) {
+	t := tree.Random(1000, rand.NewPCG(1, 2)).BreadthFirst()
+	data := synthShape(t, 1000, 100)
+	l := loss.NewKLTW(t, 1)
+	ln := newLinear(model.NewLinear(100, t.Len(), rand.NewPCG(3, 4)), data, optim.Adam{WeightDecay: 0.03, DecayEnd: 100 * t.Len()})
+	const batch = 10
+	L := t.Len()
+	y, z := make([]float64, batch*L), make([]float64, batch*L)
+	rows := make([]int, batch)
+	// Σ y log y of every row, computed once, as Fit does.
+	terms, tb := make([]float64, data.N), make([]float64, batch)
+	for r := range data.N {
+		ln.Targets(y[:L], []int{r})
+		l.TargetTerms(terms[r:r+1], y[:L])
+	}
+	s := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		for k := range rows {
+			rows[k] = (s + 37*k) % data.N
+			tb[k] = terms[rows[k]]
+		}
+		s += batch
+		ln.Targets(y, rows)
+		ln.Logits(z, rows)
+		if _, err := l.EvalTerms(z, z, y, tb); err != nil {
+			b.Fatal(err)
+		}
+		ln.Update(z)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"math"
 
+	"github.com/twl-ldl/twl/internal/parallel"
 	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/optim"
 )
@@ -62,10 +63,36 @@ type linear struct {
 	xb   []float64 // the features of the rows of the last Logits call
 	rows int
 	grad []float64
+	// The parallel loops of a step over blocks of labels, made once so
+	// that a step allocates nothing, and their operands.
+	logitsFn, updateFn func(lo, hi int)
+	z, dz              []float64
+	// full[r] says whether sparse row r lists every label in order, so
+	// that its masses are its dense row: 1 yes, 2 no, 0 not yet known.
+	full []uint8
 }
 
+// updateBlock is the number of labels whose gradient a step computes
+// before updating their parameters, while the gradient is in cache.
+const updateBlock = 16
+
 func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {
-	return &linear{m: m, d: d, adam: adam, grad: make([]float64, len(m.Params))}
+	ln := &linear{m: m, d: d, adam: adam, grad: make([]float64, len(m.Params))}
+	if sy := d.YSparse; d.Y == nil && sy != nil {
+		ln.full = make([]uint8, sy.Rows())
+	}
+	ln.logitsFn = func(lo, hi int) { ln.m.LogitsLabels(ln.z, ln.xb, lo, hi) }
+	ln.updateFn = func(lo, hi int) {
+		m := ln.m
+		wEnd := m.Out * m.In // W precedes b in Params
+		for j := lo; j < hi; j += updateBlock {
+			k := min(j+updateBlock, hi)
+			m.BackwardLabels(ln.grad, ln.dz, ln.xb, j, k)
+			ln.adam.Update(m.Params, ln.grad, j*m.In, k*m.In)
+			ln.adam.Update(m.Params, ln.grad, wEnd+j, wEnd+k)
+		}
+	}
+	return ln
 }
 
 func (ln *linear) Rows() int   { return ln.d.N }
@@ -75,7 +102,24 @@ func (ln *linear) Targets(dst []float64, rows []int) {
 	L := ln.d.L
 	if sy := ln.d.YSparse; ln.d.Y == nil && sy != nil {
 		for k, r := range rows {
-			sy.Dense(dst[k*L:(k+1)*L], r)
+			idx, mass := sy.Row(r)
+			if ln.full[r] == 0 {
+				ln.full[r] = 1
+				if len(idx) != L {
+					ln.full[r] = 2
+				}
+				for j, i := range idx {
+					if i != j {
+						ln.full[r] = 2
+						break
+					}
+				}
+			}
+			if ln.full[r] == 1 {
+				copy(dst[k*L:(k+1)*L], mass)
+			} else {
+				sy.Dense(dst[k*L:(k+1)*L], r)
+			}
 		}
 		return
 	}
@@ -94,12 +138,27 @@ func (ln *linear) Logits(dst []float64, rows []int) {
 		copy(ln.xb[k*in:(k+1)*in], ln.d.X[r*in:(r+1)*in])
 	}
 	ln.rows = len(rows)
-	ln.m.Logits(dst, ln.xb)
+	if len(dst) != len(rows)*ln.m.Out {
+		panic("train: len(dst) != rows·L")
+	}
+	// Logits, split across cores as model.Linear.Logits splits it.
+	ln.z = dst
+	parallel.For(ln.m.Out, 0, ln.m.MinChunk(len(rows)), ln.logitsFn)
+	ln.z = nil
 }
 
+// Update computes the gradient and makes the Adam step a block of labels
+// at a time: each block's parameters are updated as soon as their gradient
+// is known. Every gradient entry and every update is computed as by
+// model.Linear.Backward and optim.Adam.Step, so the bits are theirs.
 func (ln *linear) Update(dz []float64) {
-	ln.m.Backward(ln.grad, dz, ln.xb)
-	ln.adam.Step(ln.m.Params, ln.grad)
+	if len(dz) != ln.rows*ln.m.Out {
+		panic("train: len(dz) != rows·L")
+	}
+	ln.adam.Begin(len(ln.m.Params))
+	ln.dz = dz
+	parallel.For(ln.m.Out, 0, max(ln.m.MinChunk(ln.rows), updateBlock), ln.updateFn)
+	ln.dz = nil
 }
 
 // The state is little-endian: the parameters, Adam's step count and its

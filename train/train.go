@@ -231,7 +231,10 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 	var bestParams []byte
 	sinceBest := 0
 	start := 0
-	key := makeKey(ln, l, cfg, batch)
+	var key checkpointKey // only checkpoints need it (it hashes the data)
+	if cfg.Checkpoint != "" {
+		key = makeKey(ln, l, cfg, batch)
+	}
 
 	if cfg.Checkpoint != "" {
 		ck, err := loadCheckpoint(cfg.Checkpoint)

@@ -22,6 +22,19 @@ type Batch struct {
 	tree    *tree.Tree
 	workers int
 	ws      []*Workspace
+
+	// g holds the operands of the current gradRows for its parallel loop,
+	// gradFn, made once (for self) so that DistanceGrad and LogitGrad
+	// allocate nothing.
+	g      gradCall
+	gradFn func(p, r0, r1 int)
+	self   *Batch
+}
+
+// gradCall is what the parallel loop of one gradRows reads.
+type gradCall struct {
+	dst, grad, A, B []float64
+	f               func(ws *Workspace, grad, a, b []float64) float64
 }
 
 // NewBatch returns a Batch for t running on at most workers goroutines;
@@ -59,13 +72,21 @@ func (b *Batch) rows(mats ...[]float64) int {
 // nanoseconds per node; handing a block to another core, about a
 // microsecond).
 func (b *Batch) run(rows int, f func(ws *Workspace, r0, r1 int)) {
-	minRows := 1 + 1024/b.tree.Len()
-	for len(b.ws) < parallel.Parts(rows, b.workers, minRows) {
-		b.ws = append(b.ws, NewWorkspace(b.tree))
-	}
+	minRows := b.minRows()
+	b.grow(rows, minRows)
 	parallel.ForParts(rows, b.workers, minRows, func(p, r0, r1 int) {
 		f(b.ws[p], r0, r1)
 	})
+}
+
+// minRows is the fewest rows of a block of run.
+func (b *Batch) minRows() int { return 1 + 1024/b.tree.Len() }
+
+// grow makes a workspace for every part of a loop over rows rows.
+func (b *Batch) grow(rows, minRows int) {
+	for len(b.ws) < parallel.Parts(rows, b.workers, minRows) {
+		b.ws = append(b.ws, NewWorkspace(b.tree))
+	}
 }
 
 // Distance stores TW(A_r, B_r) in dst[r] for every row r.
@@ -101,13 +122,24 @@ func (b *Batch) gradRows(dst, grad, A, B []float64, f func(ws *Workspace, grad, 
 	if len(dst) != n {
 		panic("tw: len(dst) != number of rows")
 	}
-	L := b.tree.Len()
-	b.run(n, func(ws *Workspace, r0, r1 int) {
-		for r := r0; r < r1; r++ {
-			s := r * L
-			dst[r] = f(ws, grad[s:s+L], A[s:s+L], B[s:s+L])
-		}
-	})
+	if b.self != b {
+		b.self = b
+		b.gradFn = b.gradPart
+	}
+	b.g = gradCall{dst: dst, grad: grad, A: A, B: B, f: f}
+	defer func() { b.g = gradCall{} }()
+	minRows := b.minRows()
+	b.grow(n, minRows)
+	parallel.ForParts(n, b.workers, minRows, b.gradFn)
+}
+
+// gradPart is part p, rows [r0, r1), of the loop of gradRows.
+func (b *Batch) gradPart(p, r0, r1 int) {
+	g, ws, L := &b.g, b.ws[p], b.tree.Len()
+	for r := r0; r < r1; r++ {
+		s := r * L
+		g.dst[r] = g.f(ws, g.grad[s:s+L], g.A[s:s+L], g.B[s:s+L])
+	}
 }
 
 // Embed stores Φ(A_r) in row r of dst for every row r (see Workspace.Embed).

@@ -1,0 +1,96 @@
+package train
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/twl-ldl/twl/labeldist"
+	"github.com/twl-ldl/twl/model"
+	"github.com/twl-ldl/twl/optim"
+)
+
+// TestLinearUpdate checks that the learner's step, which computes the
+// gradient and the Adam update a block of labels at a time, leaves bit for
+// bit the parameters of the two operations done one after the other on a
+// copy of the model: model.Linear.Backward over all the labels, then
+// optim.Adam.Step; over several steps, with weight decay on W only, for
+// batches of 1, 3 and 10 rows.
+func TestLinearUpdate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	const in, L, n = 9, 77, 40
+	d := Data{X: make([]float64, n*in), Y: make([]float64, n*L), N: n, In: in, L: L}
+	for i := range d.X {
+		d.X[i] = rng.NormFloat64()
+	}
+	for _, rows := range []int{1, 3, 10} {
+		m := model.NewLinear(in, L, rand.NewPCG(1, 2))
+		ref := &model.Linear{In: in, Out: L, Params: append([]float64(nil), m.Params...)}
+		adam := optim.Adam{LR: 0.01, WeightDecay: 0.03, DecayEnd: in * L}
+		ln := newLinear(m, d, adam)
+		refAdam := adam
+		grad := make([]float64, len(m.Params))
+		for step := range 5 {
+			idx := make([]int, rows)
+			xb := make([]float64, 0, rows*in)
+			for k := range idx {
+				idx[k] = rng.IntN(n)
+				xb = append(xb, d.X[idx[k]*in:(idx[k]+1)*in]...)
+			}
+			z := make([]float64, rows*L)
+			ln.Logits(z, idx)
+			dz := make([]float64, rows*L)
+			for i := range dz {
+				dz[i] = rng.NormFloat64()
+			}
+			ln.Update(dz)
+			ref.Backward(grad, dz, xb)
+			refAdam.Step(ref.Params, grad)
+			for i := range m.Params {
+				if math.Float64bits(m.Params[i]) != math.Float64bits(ref.Params[i]) {
+					t.Fatalf("rows %d, step %d: parameter %d = %v, Backward then Step %v", rows, step, i, m.Params[i], ref.Params[i])
+				}
+			}
+		}
+	}
+}
+
+// TestTargetsSparseRows checks the dense targets of sparse rows of every
+// kind (every label in order, whose masses are copied as they are; every
+// label out of order; some labels; none) against rows written by hand
+// from the same labels and masses.
+func TestTargetsSparseRows(t *testing.T) {
+	const L = 5
+	rows := [][2][]float64{
+		{{0, 1, 2, 3, 4}, {.1, .2, .3, .15, .25}},
+		{{4, 3, 2, 1, 0}, {.5, .2, .1, .1, .1}},
+		{{1, 3}, {.4, .6}},
+		{{}, {}},
+		{{0, 1, 2, 3, 4}, {.2, .2, .2, .2, .2}},
+	}
+	var sy labeldist.Rows
+	want := make([]float64, len(rows)*L)
+	for r, row := range rows {
+		idx := make([]int, len(row[0]))
+		for k, i := range row[0] {
+			idx[k] = int(i)
+			want[r*L+int(i)] = row[1][k]
+		}
+		sy.Append(idx, row[1])
+	}
+	d := Data{X: make([]float64, len(rows)), YSparse: &sy, N: len(rows), In: 1, L: L}
+	ln := newLinear(model.NewLinear(1, L, rand.NewPCG(1, 2)), d, optim.Adam{})
+	order := []int{4, 2, 0, 3, 1, 0}
+	dst := make([]float64, len(order)*L)
+	for i := range dst {
+		dst[i] = math.NaN() // every entry must be written
+	}
+	ln.Targets(dst, order)
+	for k, r := range order {
+		for i := range L {
+			if got := dst[k*L+i]; got != want[r*L+i] {
+				t.Fatalf("row %d (batch row %d), label %d: %v, want %v", r, k, i, got, want[r*L+i])
+			}
+		}
+	}
+}
