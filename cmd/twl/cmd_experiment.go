@@ -3,16 +3,21 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/twl-ldl/twl/corpus"
+	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/experiment/efficiency"
+	expreport "github.com/twl-ldl/twl/experiment/report"
+	"github.com/twl-ldl/twl/experiment/text"
+	"github.com/twl-ldl/twl/textmodel"
+	"github.com/twl-ldl/twl/tree"
 )
 
 // experiments are the subcommands of twl experiment, in the order of its
@@ -63,44 +68,115 @@ type experimentResult interface {
 	Markdown() string
 }
 
-// reportFlags are the flags of an experiment command's report.
-type reportFlags struct {
+// expFlags are the flags of an experiment command: each setting flag is
+// bound to a field of the experiment's Config, set only when given, and
+// named by the setting it sets, so that the experiment's
+// report.ConfigError is printed in flag words ("--seeds 0: must be at
+// least 1"). out, format and quiet are the report's flags.
+type expFlags struct {
+	*flags
+	setting     map[string]string // Config field → flag
 	out, format string
 	quiet       bool
 }
 
-// addReportFlags adds to fs --out (default out, help outUsage), --format
-// and, with quiet, --quiet.
-func addReportFlags(fs *flags, out, outUsage string, quiet bool) *reportFlags {
-	o := &reportFlags{}
-	fs.StringVar(&o.out, "out", out, outUsage)
-	fs.StringVar(&o.format, "format", "text", "standard output `FORMAT`: text (the Markdown report) or json")
-	if quiet {
-		fs.BoolVar(&o.quiet, "quiet", false, "no progress on standard error")
+// newExpFlags returns the flags of experiment name with --out (default
+// out, help outUsage), with format --format and with quiet --quiet.
+func newExpFlags(name, synopsis, about, examples, out, outUsage string, format, quiet bool) *expFlags {
+	f := &expFlags{flags: newFlags("experiment "+name, synopsis, about, examples), setting: map[string]string{}, format: "text"}
+	f.StringVar(&f.out, "out", out, outUsage)
+	if format {
+		f.StringVar(&f.format, "format", "text", "standard output `FORMAT`: text (the Markdown report) or json")
 	}
-	return o
+	if quiet {
+		f.BoolVar(&f.quiet, "quiet", false, "no progress on standard error")
+	}
+	return f
 }
 
-// noArgs is the usage error of experiment name given positional
-// arguments pos, nil when there are none.
-func noArgs(fs *flags, name string, pos []string) error {
-	if len(pos) > 0 {
-		return fs.fail("experiment %s takes no arguments, got %q", name, pos)
+// set binds flag name to the Config field setting at p: a **int, a
+// **float64 or a **time.Duration (set only when the flag is given), a
+// *[]int (a comma-separated list), a *[]string (a comma-separated list of
+// names), a *string, a *bool or a *uint64 (with default def).
+func (f *expFlags) set(name, setting string, p any, def any, usage string) {
+	f.setting[setting] = name
+	switch p := p.(type) {
+	case *string:
+		f.StringVar(p, name, def.(string), usage)
+	case *bool:
+		f.BoolVar(p, name, false, usage)
+	case *uint64:
+		f.Uint64Var(p, name, def.(uint64), usage)
+	case *[]int:
+		f.Var((*intList)(p), name, usage)
+	default:
+		f.Var(optional{p}, name, usage)
+	}
+}
+
+// optional is a flag that sets a Config field only when given: a
+// pointer-valued field (**int, **float64, **time.Duration) or a list of
+// names (*[]string).
+type optional struct{ p any }
+
+func (optional) String() string { return "" }
+
+func (v optional) Set(s string) error {
+	s = strings.TrimSpace(s)
+	switch p := v.p.(type) {
+	case **int:
+		i, err := parseInt(s, strconv.IntSize)
+		*p = new(int(i))
+		return err
+	case **float64:
+		x, err := strconv.ParseFloat(s, 64)
+		*p = new(x)
+		return err
+	case **time.Duration:
+		d, err := time.ParseDuration(s)
+		*p = new(d)
+		return err
+	case *[]string:
+		*p = commaList(s)
 	}
 	return nil
 }
 
-// badFormat is the usage error of a --format other than text and json.
-func (o *reportFlags) badFormat(fs *flags) error {
-	return fs.fail("--format must be text or json, not %q", o.format)
+// parseArgs parses args, allowing no positional argument and --format text
+// or json only.
+func (f *expFlags) parseArgs(e *env, args []string) error {
+	pos, err := f.parse(e, args)
+	switch {
+	case err != nil:
+		return err
+	case len(pos) > 0:
+		return f.fail("%s takes no arguments, got %q", strings.TrimPrefix(f.Name(), "twl "), pos)
+	case f.format != "text" && f.format != "json":
+		return f.fail("--format must be text or json, not %q", f.format)
+	}
+	return nil
 }
 
-// checkOut checks that --out, when given, is a folder that can be written.
-func (o *reportFlags) checkOut() error {
-	if o.out == "" {
+// required fails unless every named flag is given.
+func (f *expFlags) required(names ...string) error {
+	for _, n := range names {
+		if !f.isSet(n) {
+			return f.fail("--%s is required", n)
+		}
+	}
+	return nil
+}
+
+// checkOut checks that --out is a folder that can be written, and, with
+// runs, that it is given (the runs are kept there).
+func (f *expFlags) checkOut(runs bool) error {
+	if f.out == "" {
+		if runs {
+			return f.fail("--out is required: the runs are kept there")
+		}
 		return nil
 	}
-	return checkDir(o.out)
+	return checkDir(f.out)
 }
 
 // commaList returns the non-empty, trimmed items of the comma-separated
@@ -117,11 +193,11 @@ func commaList(s string) []string {
 
 // runReport is the end of every experiment command: it runs the
 // experiment, with progress on standard error unless --quiet and stopped
-// by e's context, an invalid configuration (errConfig) being a usage
-// error, then writes its report (see writeReport).
-func runReport[R experimentResult](e *env, fs *flags, o *reportFlags, errConfig error, run func(ctx context.Context, progress io.Writer) (R, error)) error {
+// by e's context, an invalid configuration being a usage error in flag
+// words, then writes its report (see writeReport).
+func runReport[R experimentResult](e *env, f *expFlags, run func(ctx context.Context, progress io.Writer) (R, error)) error {
 	var progress io.Writer
-	if !o.quiet {
+	if !f.quiet {
 		progress = e.stderr
 	}
 	if err := e.stopped(); err != nil {
@@ -129,30 +205,40 @@ func runReport[R experimentResult](e *env, fs *flags, o *reportFlags, errConfig 
 	}
 	res, err := run(e.ctx, progress)
 	if err != nil {
-		if errors.Is(err, errConfig) {
-			return fs.fail("%v", err)
-		}
+		return f.configError(err)
+	}
+	return writeReport(e, res, f)
+}
+
+// configError returns err, an experiment's report.ConfigError made a
+// usage error in the words of the flag that set the setting.
+func (f *expFlags) configError(err error) error {
+	ce := expreport.AsConfigError(err)
+	if ce == nil {
 		return err
 	}
-	return writeReport(e, res, o)
+	if name, ok := f.setting[ce.Setting]; ok {
+		return f.fail("--%s: %s", strings.TrimSpace(name+" "+ce.Value), ce.Problem)
+	}
+	return f.fail("%s", strings.TrimPrefix(err.Error(), ce.Kind.Error()+": "))
 }
 
 // writeReport writes the report's files to --out, unless it is "", names
 // them on standard error unless --quiet, and prints the report: its
 // Markdown, or with --format json its JSON.
-func writeReport(e *env, res experimentResult, o *reportFlags) error {
-	if o.out != "" {
-		files, err := res.WriteFiles(o.out)
+func writeReport(e *env, res experimentResult, f *expFlags) error {
+	if f.out != "" {
+		files, err := res.WriteFiles(f.out)
 		if err != nil {
 			return err
 		}
-		if !o.quiet {
-			for _, f := range files {
-				fmt.Fprintf(e.stderr, "experiment: wrote %s\n", filepath.Join(o.out, f))
+		for _, name := range files {
+			if !f.quiet {
+				fmt.Fprintf(e.stderr, "experiment: wrote %s\n", filepath.Join(f.out, name))
 			}
 		}
 	}
-	if o.format == "json" {
+	if f.format == "json" {
 		var js bytes.Buffer
 		if err := res.WriteJSON(&js); err != nil {
 			return err
@@ -205,50 +291,96 @@ const efficiencyExamples = `  # The paper's sizes and 10^6 for TW (about a minut
   twl experiment efficiency --labels 100,1000 --repeats 5 --format json --out ""`
 
 func runEfficiency(e *env, args []string) error {
-	fs := newFlags("experiment efficiency", "twl experiment efficiency [flags]", efficiencyAbout, efficiencyExamples)
-	o := addReportFlags(fs, "report", "write the report files to `DIR` (created if needed; \"\" writes none)", false)
-	labels := intList(slices.Clone(efficiency.DefaultLabels))
-	fs.Var(&labels, "labels", "comma-separated numbers of labels `L`, such as 100,1e4")
-	repeats := fs.Int("repeats", 3, "at least `N` measurements per case (10 for cases under 50 ms)")
-	minTime := fs.Duration("min-time", 20*time.Millisecond, "time fast calls back to back for at least `D` per measurement")
-	seed := fs.Uint64("seed", 1, "`S` seeds the random trees and distributions")
-	maxMemText := fs.String("max-memory", "", "report, not run, cases needing more than `SIZE` such as 4GiB (default 80% of available memory)")
-	noRSS := fs.Bool("no-rss", false, "do not measure peak resident memory in separate processes")
-	pos, err := fs.parse(e, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs(fs, "efficiency", pos); err != nil {
-		return err
-	}
-	switch {
-	case o.format != "text" && o.format != "json":
-		return o.badFormat(fs)
-	case *repeats < 1:
-		return fs.fail("--repeats must be at least 1")
-	case *minTime <= 0:
-		return fs.fail("--min-time must be positive")
-	}
-	for _, L := range labels {
-		if L < 2 {
-			return fs.fail("--labels must be at least 2, got %d", L)
-		}
-	}
+	var cfg efficiency.Config
+	f := newExpFlags("efficiency", "twl experiment efficiency [flags]", efficiencyAbout, efficiencyExamples,
+		"report", "write the report files to `DIR` (created if needed; \"\" writes none)", true, false)
+	f.set("labels", "Labels", &cfg.Labels, nil, "comma-separated numbers of labels `L`, such as 100,1e4 (default 100,1e3,1e4,1e5,1e6)")
+	f.set("repeats", "Repeats", &cfg.Repeats, nil, "at least `N` measurements per case (default 3; 10 for cases under 50 ms)")
+	f.set("min-time", "MinTime", &cfg.MinTime, nil, "time fast calls back to back for at least `D` per measurement (default 20ms)")
+	f.set("seed", "Seed", &cfg.Seed, uint64(1), "`S` seeds the random trees and distributions")
 	var maxMem byteSize
-	if *maxMemText != "" {
-		if err := maxMem.Set(*maxMemText); err != nil || maxMem == 0 {
-			return fs.fail("invalid value %q for flag --max-memory: a positive size such as 512MiB or 2GB", *maxMemText)
-		}
-	}
-	if err := o.checkOut(); err != nil {
+	f.Var(&maxMem, "max-memory", "report, not run, cases needing more than `SIZE` such as 4GiB (default 80% of available memory)")
+	f.set("no-rss", "NoRSS", &cfg.NoRSS, nil, "do not measure peak resident memory in separate processes")
+	if err := f.parseArgs(e, args); err != nil {
 		return err
 	}
-	cfg := efficiency.Config{
-		Labels: labels, Repeats: *repeats, MinTime: *minTime, Seed: *seed,
-		MaxBytes: int64(maxMem), NoRSS: *noRSS, Progress: e.stderr,
+	if f.isSet("max-memory") && maxMem == 0 {
+		return f.fail("--max-memory 0: must be a positive size such as 512MiB or 2GB")
 	}
-	return runReport(e, fs, o, efficiency.ErrConfig, func(ctx context.Context, _ io.Writer) (*efficiency.Result, error) {
+	if err := f.checkOut(false); err != nil {
+		return err
+	}
+	cfg.MaxBytes, cfg.Progress = int64(maxMem), e.stderr
+	return runReport(e, f, func(ctx context.Context, _ io.Writer) (*efficiency.Result, error) {
 		cfg.Context = ctx
 		return efficiency.Run(cfg)
 	})
+}
+
+// seedsEpochsBatch adds --seeds, --epochs and --batch (of items per
+// mini-batch), whose defaults the help gives.
+func (f *expFlags) seedsEpochsBatch(seeds, epochs, batch **int, seedsDef, epochsDef, batchDef, items string) {
+	f.set("seeds", "Seeds", seeds, nil, "run seeds 1 … `N` (default: the protocol's, "+seedsDef+")")
+	f.set("epochs", "Epochs", epochs, nil, "`N` training epochs (default: the protocol's, "+epochsDef+")")
+	f.set("batch", "Batch", batch, nil, "`N` "+items+" per mini-batch (default "+batchDef+")")
+}
+
+// textProtocol adds the flags of the text experiment's protocols: the
+// protocol, and the settings that replace its values.
+func (f *expFlags) textProtocol(protocol *string, seeds, epochs, batch, hidden, maxLen **int, lr **float64) {
+	f.set("protocol", "Protocol", protocol, text.ProtocolReduced, "the `PROTOCOL`: reduced or paper")
+	f.seedsEpochsBatch(seeds, epochs, batch, "3 or 10", "18 or 100", "100", "documents")
+	f.set("hidden", "Hidden", hidden, nil, "the LSTM's hidden size `H` (default: the protocol's, 100 or 200)")
+	f.set("max-len", "MaxLen", maxLen, nil, "cut documents at `N` tokens (default: the protocol's, 100 or 200)")
+	f.set("lr", "LR", lr, nil, "Adam's learning `RATE` (default: the protocol's, 0.004 or 0.001)")
+}
+
+// corpusPaths are the document files of an experiment on text (--train,
+// --test, and --dev where it has one), its --tree, --emb and --title.
+type corpusPaths struct {
+	files        [3]string // train, test, dev
+	tree, source string    // --tree, and the name of the tree read
+	emb          string
+	title        bool
+	treeless     bool // the documents are read without a tree
+	loaded       *tree.Tree
+}
+
+// add adds --train, --test and, with dev not "", --dev, bound to the
+// Config fields train, test and dev; testNote is --test's default.
+func (c *corpusPaths) add(f *expFlags, train, test, dev, testNote string) {
+	if testNote == "" {
+		testNote = " (default: a split of --train)"
+	}
+	f.set("train", train, &c.files[0], "", "the training documents `FILE` (required)")
+	f.set("test", test, &c.files[1], "", "the test documents `FILE`"+testNote)
+	if dev != "" {
+		f.set("dev", dev, &c.files[2], "", "validation documents `FILE` (needs --test)")
+	}
+}
+
+// read reads the label tree, unless treeless, and the documents (nil for a
+// file not given) with opts.
+func (c *corpusPaths) read(f *expFlags, opts *corpus.Options) ([3]*corpus.Corpus, error) {
+	var docs [3]*corpus.Corpus
+	var err error
+	if !c.treeless {
+		if c.loaded, c.source, err = resolveTree(f.flags, c.tree, 0); err != nil {
+			return docs, err
+		}
+	}
+	for i, path := range c.files {
+		if docs[i], err = expreport.ReadDocuments(path, c.loaded, opts); err != nil {
+			return docs, err
+		}
+	}
+	return docs, nil
+}
+
+// vectors reads the word vectors of path, none for "".
+func (c *corpusPaths) vectors(path string) (embedding.Source, textmodel.EmbeddingRef, error) {
+	if path == "" {
+		return nil, textmodel.EmbeddingRef{}, nil
+	}
+	return readEmbeddings(path)
 }

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
+	"strconv"
 	"time"
 
+	expreport "github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/experiment/synthetic"
 	"github.com/twl-ldl/twl/internal/atomicfile"
 )
@@ -33,114 +32,75 @@ const allExamples = `  # The reduced protocol, about 5 minutes on 2 cores.
   twl experiment all --out report-paper --protocol paper`
 
 func runAll(e *env, args []string) error {
-	fs := newFlags("experiment all", "twl experiment all [flags]", allAbout, allExamples)
-	out := fs.String("out", "report", "write the report to `DIR` (created if needed)")
-	protocol := fs.String("protocol", synthetic.ProtocolReduced, "the synthetic experiment's `PROTOCOL`: reduced or paper")
-	quiet := fs.Bool("quiet", false, "no progress on standard error")
-	quick := fs.Bool("quick", false, "tiny sizes (a smoke test of the whole pipeline in seconds; the numbers mean nothing)")
-	pos, err := fs.parse(e, args)
-	if err != nil {
-		return err
-	}
+	f := newExpFlags("all", "twl experiment all [flags]", allAbout, allExamples, "report", "write the report to `DIR` (created if needed)", false, true)
+	var syn synthetic.Config
+	f.set("protocol", "Protocol", &syn.Protocol, synthetic.ProtocolReduced, "the synthetic experiment's `PROTOCOL`: reduced or paper")
+	protocol := &syn.Protocol
+	quick := f.Bool("quick", false, "tiny sizes (a smoke test of the whole pipeline in seconds; the numbers mean nothing)")
+	err := f.parseArgs(e, args)
 	switch {
-	case len(pos) > 0:
-		return fs.fail("experiment all takes no arguments, got %q", pos)
-	case *out == "":
-		return fs.fail("--out is required")
-	case *protocol != synthetic.ProtocolReduced && *protocol != synthetic.ProtocolPaper:
-		return fs.fail("--protocol must be %s or %s, not %q", synthetic.ProtocolReduced, synthetic.ProtocolPaper, *protocol)
-	}
-	if err := checkDir(*out); err != nil {
+	case err != nil:
 		return err
+	case f.out == "":
+		return f.fail("--out is required")
 	}
-	if err := e.stopped(); err != nil {
-		return err
+	if _, err := syn.Resolve(); err != nil {
+		return f.configError(err)
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := f.checkOut(true); err != nil {
 		return err
 	}
 	progress := e.stderr
-	if *quiet {
+	if f.quiet {
 		progress = io.Discard
 	}
 	// Each experiment prints its own report on standard output; 'all'
 	// writes REPORT.md instead, so their standard output is discarded.
 	sub := &env{ctx: e.ctx, stdin: e.stdin, stdout: io.Discard, stderr: progress}
 	start := time.Now()
-	fmt.Fprintf(progress, "experiment all: efficiency (1/2) into %s\n", *out)
-	effArgs := []string{"--out", *out}
+	steps := []struct {
+		name string
+		run  func(*env, []string) error
+		args []string
+	}{
+		{"efficiency", runEfficiency, []string{"--out", f.out}},
+		{"synthetic", runSynthetic, []string{"--out", f.out, "--protocol", *protocol, "--quiet=" + strconv.FormatBool(f.quiet)}},
+	}
 	if *quick {
-		effArgs = append(effArgs, "--labels", "100,300", "--repeats", "1", "--min-time", "1ms", "--no-rss")
+		steps[0].args = append(steps[0].args, "--labels", "100,300", "--repeats", "1", "--min-time", "1ms", "--no-rss")
+		steps[1].args = append(steps[1].args, "--nodes", "20", "--epochs", "2", "--seeds", "2", "--train", "40", "--test", "40")
 	}
-	if err := runEfficiency(sub, effArgs); err != nil {
-		return fmt.Errorf("efficiency: %w", err)
-	}
-	fmt.Fprintf(progress, "experiment all: synthetic, %s protocol (2/2) into %s\n", *protocol, *out)
-	synArgs := []string{"--out", *out, "--protocol", *protocol}
-	if *quick {
-		synArgs = append(synArgs, "--nodes", "20", "--epochs", "2", "--seeds", "2", "--train", "40", "--test", "40")
-	}
-	if *quiet {
-		synArgs = append(synArgs, "--quiet")
-	}
-	if err := runSynthetic(sub, synArgs); err != nil {
-		return fmt.Errorf("synthetic: %w", err)
+	for i, step := range steps {
+		fmt.Fprintf(progress, "experiment all: %s (%d/%d) into %s\n", step.name, i+1, len(steps), f.out)
+		if err := step.run(sub, step.args); err != nil {
+			return fmt.Errorf("%s: %w", step.name, err)
+		}
 	}
 	if err := e.stopped(); err != nil {
 		return err
 	}
-	report, err := allReport(*out, *protocol, *quick, time.Since(start))
+	cmd := "twl experiment all --protocol " + *protocol
+	if *quick {
+		cmd += " --quick"
+	}
+	head := fmt.Sprintf("# twl: reproduction of *Computationally Efficient Wasserstein Loss for Structured Labels*\n\n"+
+		"Written by `%s` in %s on %d CPUs (%s/%s, %s), %s.\n\n", cmd, time.Since(start).Round(time.Second), runtime.NumCPU(),
+		runtime.GOOS, runtime.GOARCH, runtime.Version(), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	if *quick {
+		head += "**--quick: tiny sizes, a smoke test of the pipeline. These numbers say nothing about the paper's claims.**\n\n"
+	}
+	head += "Both experiments put the paper's published numbers beside twl's. What each measures, the options " +
+		"chosen where the paper leaves a choice open, and how this run differs from the paper's protocol are " +
+		"stated in each section. The JSON files beside this report hold every measurement.\n\n"
+	text, err := expreport.Gather(f.out, head, expreport.Part{Title: "Efficiency: the paper's Table 3", File: "efficiency.md"},
+		expreport.Part{Title: "Synthetic data: the paper's Table 1", File: "synthetic.md"})
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(*out, "REPORT.md")
-	if err := atomicfile.WriteFile(path, report, 0o644); err != nil {
+	path := filepath.Join(f.out, "REPORT.md")
+	if err := atomicfile.WriteFile(path, text, 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote %s (%s)\n", path, time.Since(start).Round(time.Second))
 	return nil
-}
-
-// allReport assembles REPORT.md from the experiments' Markdown reports,
-// demoting their headings one level under a section each.
-func allReport(dir, protocol string, quick bool, took time.Duration) ([]byte, error) {
-	var b bytes.Buffer
-	cmd := "twl experiment all --protocol " + protocol
-	if quick {
-		cmd += " --quick"
-	}
-	fmt.Fprintf(&b, "# twl: reproduction of *Computationally Efficient Wasserstein Loss for Structured Labels*\n\n")
-	fmt.Fprintf(&b, "Written by `%s` in %s on %d CPUs (%s/%s, %s), %s.\n\n",
-		cmd, took.Round(time.Second), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(),
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"))
-	if quick {
-		b.WriteString("**--quick: tiny sizes, a smoke test of the pipeline. These numbers say nothing about the paper's claims.**\n\n")
-	}
-	b.WriteString("Both experiments put the paper's published numbers beside twl's. What each measures, the options " +
-		"chosen where the paper leaves a choice open, and how this run differs from the paper's protocol are " +
-		"stated in each section. The JSON files beside this report hold every measurement.\n\n")
-	b.WriteString("- [Efficiency: the paper's Table 3](#efficiency-the-papers-table-3)\n")
-	b.WriteString("- [Synthetic data: the paper's Table 1](#synthetic-data-the-papers-table-1)\n\n")
-	for _, part := range []struct{ title, file string }{
-		{"Efficiency: the paper's Table 3", "efficiency.md"},
-		{"Synthetic data: the paper's Table 1", "synthetic.md"},
-	} {
-		text, err := os.ReadFile(filepath.Join(dir, part.file))
-		if err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(&b, "## %s\n\n", part.title)
-		for _, line := range strings.Split(strings.TrimRight(string(text), "\n"), "\n") {
-			if strings.HasPrefix(line, "#") {
-				if strings.HasPrefix(line, "# ") {
-					continue // the part's own title: the section heading replaces it
-				}
-				line = "#" + line
-			}
-			b.WriteString(line)
-			b.WriteByte('\n')
-		}
-		b.WriteByte('\n')
-	}
-	return b.Bytes(), nil
 }

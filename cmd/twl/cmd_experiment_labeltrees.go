@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/experiment/labeltrees"
-	"github.com/twl-ldl/twl/experiment/text"
 )
 
 const labelTreesAbout = `
@@ -55,83 +52,42 @@ const labelTreesExamples = `  # 20 Newsgroups: the LSTM on the novels' vectors, 
       --label-emb ../shared/data/embeddings/glove-twitter-25d-12k.txt --out report-labeltrees`
 
 func runLabelTrees(e *env, args []string) error {
-	fs := newFlags("experiment labeltrees", "twl experiment labeltrees --train FILE [--test FILE] --tree TREE [flags]", labelTreesAbout, labelTreesExamples)
 	var cfg labeltrees.Config
-	trainPath := fs.String("train", "", "the training documents `FILE` (required)")
-	testPath := fs.String("test", "", "test documents `FILE` (default: a split of --train)")
-	treeSpec := fs.String("tree", "", "the data's hierarchy `TREE`: an edge-list file or a toolkit taxonomy (required)")
-	emb := fs.String("emb", "", "word vectors `FILE` of the model and of the docs tree (default: random; no docs tree)")
-	labelEmb := fs.String("label-emb", "", "word vectors `FILE` of the label names (default: --emb)")
-	fs.StringVar(&cfg.Protocol, "protocol", text.ProtocolReduced, "the `PROTOCOL`: reduced or paper")
-	fs.IntVar(&cfg.Seeds, "seeds", 0, "run seeds 1 … `N` (default: the protocol's, 3 or 10)")
-	fs.IntVar(&cfg.Epochs, "epochs", 0, "`N` training epochs (default: the protocol's, 18 or 100)")
-	fs.IntVar(&cfg.Hidden, "hidden", 0, "the LSTM's hidden size `H` (default: the protocol's, 100 or 200)")
-	fs.IntVar(&cfg.MaxLen, "max-len", 0, "cut documents at `N` tokens (default: the protocol's, 100 or 200)")
-	fs.IntVar(&cfg.Batch, "batch", 0, "`N` documents per mini-batch (default 100)")
-	fs.Float64Var(&cfg.LR, "lr", 0, "Adam's learning `RATE` (default: the protocol's, 0.004 or 0.001)")
-	fs.Float64Var(&cfg.Lambda, "lambda", 1, "the weight `λ` of the TW term")
-	conds := fs.String("conditions", "", "comma-separated `CONDITIONS` to run (default: every one the vectors allow)")
-	title := fs.Bool("title", false, "BlurbGenreCollection: the text is the title and the body")
-	o := addReportFlags(fs, "report-labeltrees", "write the report, the runs and the trees to `DIR` (created if needed)", true)
-	pos, err := fs.parse(e, args)
+	f := newExpFlags("labeltrees", "twl experiment labeltrees --train FILE [--test FILE] --tree TREE [flags]", labelTreesAbout,
+		labelTreesExamples, "report-labeltrees", "write the report, the runs and the trees to `DIR` (created if needed)", true, true)
+	var paths corpusPaths
+	paths.add(f, "Train", "Test", "", "")
+	f.set("tree", "TreeSource", &paths.tree, "", "the data's hierarchy `TREE`: an edge-list file or a toolkit taxonomy (required)")
+	f.set("emb", "Emb", &paths.emb, "", "word vectors `FILE` of the model and of the docs tree (default: random; no docs tree)")
+	labelEmb := f.String("label-emb", "", "word vectors `FILE` of the label names (default: --emb)")
+	f.setting["LabelEmb"] = "label-emb"
+	f.textProtocol(&cfg.Protocol, &cfg.Seeds, &cfg.Epochs, &cfg.Batch, &cfg.Hidden, &cfg.MaxLen, &cfg.LR)
+	f.set("lambda", "Lambda", &cfg.Lambda, nil, "the weight `λ` of the TW term (default 1)")
+	f.set("conditions", "Conditions", &cfg.Conditions, nil, "comma-separated `CONDITIONS` to run (default: every one the vectors allow)")
+	f.set("title", "Title", &paths.title, nil, "BlurbGenreCollection: the text is the title and the body")
+	err := f.parseArgs(e, args)
+	if err == nil {
+		err = f.required("train", "tree")
+	}
+	if err == nil {
+		err = f.checkOut(true)
+	}
 	if err != nil {
 		return err
 	}
-	if err := noArgs(fs, "labeltrees", pos); err != nil {
-		return err
-	}
-	switch {
-	case *trainPath == "" || *treeSpec == "":
-		return fs.fail("--train and --tree are required")
-	case o.format != "text" && o.format != "json":
-		return o.badFormat(fs)
-	case o.out == "":
-		return fs.fail("--out is required: the runs are kept there")
-	case !(cfg.Lambda > 0):
-		return fs.fail("--lambda must be positive, not %v", cfg.Lambda)
-	}
-	if fs.isSet("conditions") {
-		if cfg.Conditions = commaList(*conds); len(cfg.Conditions) == 0 {
-			return fs.fail("--conditions names no condition; want some of %s", strings.Join(labeltrees.Conditions, ", "))
-		}
-	}
-	if err := o.checkOut(); err != nil {
-		return err
-	}
-	t, treeSrc, err := resolveTree(fs, *treeSpec, 0)
+	docs, err := paths.read(f, &corpus.Options{AsGiven: true, Title: paths.title})
 	if err != nil {
 		return err
 	}
-	opts := &corpus.Options{AsGiven: true, Title: *title}
-	read := func(path string) (*corpus.Corpus, error) {
-		if path == "" {
-			return nil, nil
-		}
-		c, err := corpus.ReadFile(path, t, opts)
-		if err == nil && c.Format == corpus.LabelSets {
-			err = fmt.Errorf("%s holds label sets but no text: want documents", path)
-		}
-		return c, err
-	}
-	if cfg.Train, err = read(*trainPath); err != nil {
+	cfg.Train, cfg.Test, cfg.TreeSource = docs[0], docs[1], paths.source
+	if cfg.Emb, cfg.EmbRef, err = paths.vectors(paths.emb); err != nil {
 		return err
 	}
-	if cfg.Test, err = read(*testPath); err != nil {
+	if cfg.LabelEmb, cfg.LabelEmbRef, err = paths.vectors(*labelEmb); err != nil {
 		return err
 	}
-	cfg.TreeSource = treeSrc
-	if *emb != "" {
-		if cfg.Emb, cfg.EmbRef, err = readEmbeddings(*emb); err != nil {
-			return err
-		}
-	}
-	if *labelEmb != "" {
-		if cfg.LabelEmb, cfg.LabelEmbRef, err = readEmbeddings(*labelEmb); err != nil {
-			return err
-		}
-	}
-	cfg.OutDir = o.out
-	return runReport(e, fs, o, labeltrees.ErrConfig, func(ctx context.Context, progress io.Writer) (*labeltrees.Result, error) {
+	cfg.OutDir = f.out
+	return runReport(e, f, func(ctx context.Context, progress io.Writer) (*labeltrees.Result, error) {
 		cfg.Context, cfg.Progress = ctx, progress
 		return labeltrees.Run(cfg)
 	})

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/twl-ldl/twl/experiment/synthetic"
-	"github.com/twl-ldl/twl/synth"
 )
 
 const syntheticAbout = `
@@ -70,56 +69,28 @@ const syntheticExamples = `  # The reduced protocol into ./report (3 to 4 minute
   twl experiment synthetic --losses kl,kl+0.5tw,kl+tw --seeds 10 --sign grow --out report-grow`
 
 func runSynthetic(e *env, args []string) error {
-	fs := newFlags("experiment synthetic", "twl experiment synthetic [flags]", syntheticAbout, syntheticExamples)
 	var cfg synthetic.Config
-	fs.StringVar(&cfg.Protocol, "protocol", synthetic.ProtocolReduced, "the `PROTOCOL`: reduced or paper")
-	fs.IntVar(&cfg.Seeds, "seeds", 0, "run seeds 1 … `N` (default: the protocol's, 5 or 10)")
-	fs.IntVar(&cfg.Epochs, "epochs", 0, "`N` training epochs (default: the protocol's, 50 or 500)")
-	fs.IntVar(&cfg.Nodes, "nodes", 0, "`N` tree nodes (default: the protocol's, 200 or 1000)")
-	fs.IntVar(&cfg.Train, "train", 0, "`N` training samples (default 1000)")
-	fs.IntVar(&cfg.Test, "test", 0, "`N` test samples (default 1000)")
-	fs.IntVar(&cfg.Batch, "batch", 0, "`N` samples per mini-batch (default 10)")
-	fs.Float64Var(&cfg.LR, "lr", 0, "Adam's learning `RATE` (default 0.001)")
-	fs.Uint64Var(&cfg.DataSeed, "data-seed", 0, "the `SEED` of the data (tree, W1, W2, samples)")
-	fs.BoolVar(&cfg.VaryData, "vary-data", false, "draw new data for seed k, from --data-seed + k")
-	losses := fs.String("losses", strings.Join(synthetic.LossIDs, ","), "comma-separated `LOSSES` to run")
-	fs.IntVar(&cfg.CheckpointEvery, "checkpoint-every", 10, "save a run in progress every `N` epochs")
-	addSynthFlags(fs, &cfg.Data)
-	o := addReportFlags(fs, "report", "write the report and the runs to `DIR` (created if needed)", true)
-	pos, err := fs.parse(e, args)
-	if err != nil {
+	f := newExpFlags("synthetic", "twl experiment synthetic [flags]", syntheticAbout, syntheticExamples,
+		"report", "write the report and the runs to `DIR` (created if needed)", true, true)
+	f.set("protocol", "Protocol", &cfg.Protocol, synthetic.ProtocolReduced, "the `PROTOCOL`: reduced or paper")
+	f.seedsEpochsBatch(&cfg.Seeds, &cfg.Epochs, &cfg.Batch, "5 or 10", "50 or 500", "10", "samples")
+	f.set("nodes", "Nodes", &cfg.Nodes, nil, "`N` tree nodes (default: the protocol's, 200 or 1000)")
+	f.set("train", "Train", &cfg.Train, nil, "`N` training samples (default 1000)")
+	f.set("test", "Test", &cfg.Test, nil, "`N` test samples (default 1000)")
+	f.set("lr", "LR", &cfg.LR, nil, "Adam's learning `RATE` (default 0.001)")
+	f.set("data-seed", "DataSeed", &cfg.DataSeed, uint64(0), "the `SEED` of the data (tree, W1, W2, samples)")
+	f.set("vary-data", "VaryData", &cfg.VaryData, nil, "draw new data for seed k, from --data-seed + k")
+	f.set("losses", "Losses", &cfg.Losses, nil, "comma-separated `LOSSES` to run (default "+strings.Join(synthetic.LossIDs, ",")+")")
+	f.set("checkpoint-every", "CheckpointEvery", &cfg.CheckpointEvery, nil, "save a run in progress every `N` epochs (default 10)")
+	addSynthFlags(f.flags, &cfg.Data)
+	if err := f.parseArgs(e, args); err != nil {
 		return err
 	}
-	if err := noArgs(fs, "synthetic", pos); err != nil {
+	if err := f.checkOut(true); err != nil {
 		return err
 	}
-	switch {
-	case o.format != "text" && o.format != "json":
-		return o.badFormat(fs)
-	case o.out == "":
-		return fs.fail("--out is required: the runs are kept there")
-	case cfg.CheckpointEvery < 1:
-		return fs.fail("--checkpoint-every must be at least 1")
-	}
-	for _, f := range []struct {
-		name string
-		v    int
-	}{{"seeds", cfg.Seeds}, {"epochs", cfg.Epochs}, {"nodes", cfg.Nodes}, {"train", cfg.Train}, {"test", cfg.Test}, {"batch", cfg.Batch}} {
-		if f.v < 0 || f.v > 1e7 {
-			return fs.fail("--%s must be between 0 (the protocol's value) and 10^7, got %d", f.name, f.v)
-		}
-	}
-	if cfg.Nodes > 20000 {
-		return fs.fail("--nodes must be at most 20000 (the W¹ losses and the data hold dense matrices), got %d", cfg.Nodes)
-	}
-	if cfg.Losses = commaList(*losses); len(cfg.Losses) == 0 {
-		return fs.fail("--losses names no loss; want some of %s", synth.Choices(synthetic.LossIDs))
-	}
-	if err := o.checkOut(); err != nil {
-		return err
-	}
-	cfg.OutDir = o.out
-	return runReport(e, fs, o, synthetic.ErrConfig, func(ctx context.Context, progress io.Writer) (*synthetic.Result, error) {
+	cfg.OutDir = f.out
+	return runReport(e, f, func(ctx context.Context, progress io.Writer) (*synthetic.Result, error) {
 		cfg.Context, cfg.Progress = ctx, progress
 		return synthetic.Run(cfg)
 	})

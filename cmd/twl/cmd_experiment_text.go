@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"strings"
 
@@ -70,85 +69,45 @@ const textExperimentExamples = `  # 20 Newsgroups, the reduced protocol, into ./
       --tree hierarchy.txt --emb crawl-300d-2M-subword.bin --out report-bgc`
 
 func runTextExperiment(e *env, args []string) error {
-	fs := newFlags("experiment text", "twl experiment text --train FILE [--dev FILE] [--test FILE] --tree TREE [flags]", textExperimentAbout, textExperimentExamples)
 	var cfg text.Config
-	trainPath := fs.String("train", "", "the training documents `FILE` (required)")
-	devPath := fs.String("dev", "", "validation documents `FILE` (needs --test)")
-	testPath := fs.String("test", "", "test documents `FILE` (default: a split of --train)")
-	treeSpec := fs.String("tree", "", "the label `TREE`: an edge-list file or a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE) (required)")
-	emb := fs.String("emb", "", "pretrained word vectors `FILE`: .vec/.txt or fastText .bin (default: random)")
-	fs.BoolVar(&cfg.TrainEmb, "train-emb", false, "train the word vectors with the model")
-	target := fs.String("target", "uniform", "the target of a label set: `uniform` on its labels, or specific")
-	asGiven := fs.Bool("as-given", false, "keep label sets as the files give them, instead of adding every ancestor")
-	title := fs.Bool("title", false, "BlurbGenreCollection: the text is the title and the body")
-	fs.StringVar(&cfg.Protocol, "protocol", text.ProtocolReduced, "the `PROTOCOL`: reduced or paper")
-	fs.IntVar(&cfg.Seeds, "seeds", 0, "run seeds 1 … `N` (default: the protocol's, 3 or 10)")
-	fs.IntVar(&cfg.Epochs, "epochs", 0, "`N` training epochs (default: the protocol's, 18 or 100)")
-	fs.IntVar(&cfg.Hidden, "hidden", 0, "the LSTM's hidden size `H` (default: the protocol's, 100 or 200)")
-	fs.IntVar(&cfg.MaxLen, "max-len", 0, "cut documents at `N` tokens (default: the protocol's, 100 or 200)")
-	fs.IntVar(&cfg.Batch, "batch", 0, "`N` documents per mini-batch (default 100)")
-	fs.Float64Var(&cfg.LR, "lr", 0, "Adam's learning `RATE` (default: the protocol's, 0.004 or 0.001)")
-	losses := fs.String("losses", strings.Join(loss.PaperIDs, ","), "comma-separated `LOSSES` to run")
-	o := addReportFlags(fs, "report-text", "write the report and the runs to `DIR` (created if needed)", true)
-	pos, err := fs.parse(e, args)
+	f := newExpFlags("text", "twl experiment text --train FILE [--dev FILE] [--test FILE] --tree TREE [flags]", textExperimentAbout,
+		textExperimentExamples, "report-text", "write the report and the runs to `DIR` (created if needed)", true, true)
+	var paths corpusPaths
+	paths.add(f, "Train", "Test", "Dev", "")
+	f.set("tree", "TreeSource", &paths.tree, "", "the label `TREE`: an edge-list file or a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE) (required)")
+	f.set("emb", "Emb", &paths.emb, "", "pretrained word vectors `FILE`: .vec/.txt or fastText .bin (default: random)")
+	f.set("train-emb", "TrainEmb", &cfg.TrainEmb, nil, "train the word vectors with the model")
+	target := f.String("target", "uniform", "the target of a label set: `uniform` on its labels, or specific")
+	f.set("as-given", "AsGiven", &cfg.AsGiven, nil, "keep label sets as the files give them, instead of adding every ancestor")
+	f.set("title", "Title", &paths.title, nil, "BlurbGenreCollection: the text is the title and the body")
+	f.textProtocol(&cfg.Protocol, &cfg.Seeds, &cfg.Epochs, &cfg.Batch, &cfg.Hidden, &cfg.MaxLen, &cfg.LR)
+	f.set("losses", "Losses", &cfg.Losses, nil, "comma-separated `LOSSES` to run (default "+strings.Join(loss.PaperIDs, ",")+")")
+	err := f.parseArgs(e, args)
+	if err == nil {
+		err = f.required("train", "tree")
+	}
+	if err == nil && f.isSet("dev") && !f.isSet("test") {
+		err = f.fail("--dev needs --test: give both, or --test alone (validation then comes from --train)")
+	}
 	if err != nil {
 		return err
 	}
-	mode, terr := corpus.ParseTarget(*target)
-	if err := noArgs(fs, "text", pos); err != nil {
+	if cfg.Target, err = corpus.ParseTarget(*target); err != nil {
+		return f.fail("--target must be uniform or specific, not %q", *target)
+	}
+	if err := f.checkOut(true); err != nil {
 		return err
 	}
-	switch {
-	case *trainPath == "" || *treeSpec == "":
-		return fs.fail("--train and --tree are required")
-	case *devPath != "" && *testPath == "":
-		return fs.fail("--dev needs --test: give both, or --test alone (validation then comes from --train)")
-	case terr != nil:
-		return fs.fail("--target must be uniform or specific, not %q", *target)
-	case o.format != "text" && o.format != "json":
-		return o.badFormat(fs)
-	case o.out == "":
-		return fs.fail("--out is required: the runs are kept there")
-	}
-	if cfg.Losses = commaList(*losses); len(cfg.Losses) == 0 {
-		return fs.fail("--losses names no loss; want some of %s", strings.Join(loss.PaperIDs, ", "))
-	}
-	if err := o.checkOut(); err != nil {
-		return err
-	}
-	t, treeSrc, err := resolveTree(fs, *treeSpec, 0)
+	docs, err := paths.read(f, &corpus.Options{AsGiven: cfg.AsGiven, Title: paths.title})
 	if err != nil {
 		return err
 	}
-	opts := &corpus.Options{AsGiven: *asGiven, Title: *title}
-	read := func(path string) (*corpus.Corpus, error) {
-		if path == "" {
-			return nil, nil
-		}
-		c, err := corpus.ReadFile(path, t, opts)
-		if err == nil && c.Format == corpus.LabelSets {
-			err = fmt.Errorf("%s holds label sets but no text: want documents", path)
-		}
-		return c, err
-	}
-	if cfg.Train, err = read(*trainPath); err != nil {
+	cfg.Train, cfg.Test, cfg.Dev, cfg.TreeSource = docs[0], docs[1], docs[2], paths.source
+	if cfg.Emb, cfg.EmbRef, err = paths.vectors(paths.emb); err != nil {
 		return err
 	}
-	if cfg.Dev, err = read(*devPath); err != nil {
-		return err
-	}
-	if cfg.Test, err = read(*testPath); err != nil {
-		return err
-	}
-	cfg.TreeSource, cfg.Target, cfg.AsGiven = treeSrc, mode, *asGiven
-	if *emb != "" {
-		if cfg.Emb, cfg.EmbRef, err = readEmbeddings(*emb); err != nil {
-			return err
-		}
-	}
-	cfg.OutDir = o.out
-	cfg.EstimatePaper = true
-	return runReport(e, fs, o, text.ErrConfig, func(ctx context.Context, progress io.Writer) (*text.Result, error) {
+	cfg.OutDir, cfg.EstimatePaper = f.out, true
+	return runReport(e, f, func(ctx context.Context, progress io.Writer) (*text.Result, error) {
 		cfg.Context, cfg.Progress = ctx, progress
 		return text.Run(cfg)
 	})

@@ -50,53 +50,28 @@ const tswExamples = `  # The reduced protocol into ./report (70–80 s on 2 core
   twl experiment tsw --dims 2 --builders quad --pairs 50 --trees 1,4,16,64 --format json --out ""`
 
 func runTSWExperiment(e *env, args []string) error {
-	fs := newFlags("experiment tsw", "twl experiment tsw [flags]", tswAbout, tswExamples)
 	var cfg treesliced.Config
-	fs.StringVar(&cfg.Protocol, "protocol", treesliced.ProtocolReduced, "the `PROTOCOL`: reduced or large")
-	fs.Uint64Var(&cfg.Seed, "seed", 1, "`S` seeds the clouds and the trees")
-	var dims, sizes, trees intList
-	fs.Var(&dims, "dims", "comma-separated dimensions `D` (default: the protocol's)")
-	fs.Var(&sizes, "sizes", "comma-separated points per cloud `N`, at least 2 (default: the protocol's)")
-	fs.Var(&trees, "trees", "comma-separated numbers of trees `T` (default: the protocol's)")
-	fs.IntVar(&cfg.Pairs, "pairs", 0, "`P` pairs of clouds per (d, n) (default: the protocol's, 20 or 50)")
-	builders := fs.String("builders", strings.Join(treesliced.Builders, ","), "comma-separated tree `BUILDERS`")
-	fs.StringVar(&cfg.Masses, "masses", treesliced.MassesUniform, "the points' `MASSES`: uniform or random (Dirichlet)")
-	fs.IntVar(&cfg.Workers, "workers", 1, "process `N` pairs at once")
-	o := addReportFlags(fs, "report", "write the report files to `DIR` (created if needed; \"\" writes none)", true)
-	pos, err := fs.parse(e, args)
-	if err != nil {
+	f := newExpFlags("tsw", "twl experiment tsw [flags]", tswAbout, tswExamples,
+		"report", "write the report files to `DIR` (created if needed; \"\" writes none)", true, true)
+	f.set("protocol", "Protocol", &cfg.Protocol, treesliced.ProtocolReduced, "the `PROTOCOL`: reduced or large")
+	f.set("seed", "Seed", &cfg.Seed, uint64(1), "`S` seeds the clouds and the trees")
+	f.set("dims", "Dims", &cfg.Dims, nil, "comma-separated dimensions `D` (default: the protocol's)")
+	f.set("sizes", "Sizes", &cfg.Sizes, nil, "comma-separated points per cloud `N`, at least 2 (default: the protocol's)")
+	f.set("trees", "Trees", &cfg.Trees, nil, "comma-separated numbers of trees `T` (default: the protocol's)")
+	f.set("pairs", "Pairs", &cfg.Pairs, nil, "`P` pairs of clouds per (d, n) (default: the protocol's, 20 or 50)")
+	f.set("builders", "Builders", &cfg.Builders, nil, "comma-separated tree `BUILDERS` (default "+strings.Join(treesliced.Builders, ",")+")")
+	f.set("masses", "Masses", &cfg.Masses, treesliced.MassesUniform, "the points' `MASSES`: uniform or random (Dirichlet)")
+	f.set("workers", "Workers", &cfg.Workers, nil, "process `N` pairs at once (default 1)")
+	if err := f.parseArgs(e, args); err != nil {
 		return err
-	}
-	if err := noArgs(fs, "tsw", pos); err != nil {
-		return err
-	}
-	switch {
-	case o.format != "text" && o.format != "json":
-		return o.badFormat(fs)
-	case cfg.Pairs < 0:
-		return fs.fail("--pairs must be at least 1, got %d", cfg.Pairs)
-	case cfg.Workers < 1:
-		return fs.fail("--workers must be at least 1, got %d", cfg.Workers)
-	}
-	if dims != nil {
-		cfg.Dims = dims
-	}
-	if sizes != nil {
-		cfg.Sizes = sizes
-	}
-	if trees != nil {
-		cfg.Trees = trees
-	}
-	if cfg.Builders = commaList(*builders); len(cfg.Builders) == 0 {
-		return fs.fail("--builders names no builder; want some of %s", strings.Join(treesliced.Builders, ", "))
 	}
 	if _, err := cfg.Resolve(); err != nil {
-		return fs.fail("%v", err)
+		return f.configError(err)
 	}
-	if err := o.checkOut(); err != nil {
+	if err := f.checkOut(false); err != nil {
 		return err
 	}
-	return runReport(e, fs, o, treesliced.ErrConfig, func(ctx context.Context, progress io.Writer) (*treesliced.Result, error) {
+	return runReport(e, f, func(ctx context.Context, progress io.Writer) (*treesliced.Result, error) {
 		cfg.Context, cfg.Progress = ctx, progress
 		return treesliced.Run(cfg)
 	})

@@ -3,13 +3,13 @@ package docknn
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"runtime"
 	"slices"
 
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/embedding"
+	"github.com/twl-ldl/twl/experiment/report"
 )
 
 // Builders of the trees (Config.Builders).
@@ -49,8 +49,8 @@ var ErrConfig = errors.New("docknn: invalid configuration")
 // words, a document without a class.
 var ErrData = errors.New("docknn: unusable documents")
 
-// Config controls Run. Train, Test and Emb are required; the zero value of
-// every other field means its default.
+// Config controls Run. Train, Test and Emb are required; the zero value
+// (nil) of every other field means its default.
 type Config struct {
 	// Train and Test are the documents the training and test documents are
 	// drawn from (see the package documentation for their classes).
@@ -59,12 +59,12 @@ type Config struct {
 	Emb       embedding.Source
 	EmbSource string
 
-	// DocsTrain and DocsTest are the numbers of documents drawn; 0 means
+	// DocsTrain and DocsTest are the numbers of documents drawn; nil means
 	// DefaultDocsTrain (1000) and DefaultDocsTest (300).
-	DocsTrain, DocsTest int
-	// Words is M, the most frequent words kept per document; 0 means
+	DocsTrain, DocsTest *int
+	// Words is M, the most frequent words kept per document; nil means
 	// DefaultWords (40).
-	Words int
+	Words *int
 	// KeepHeaders keeps the header block of texts that start with one
 	// (e-mail and news posts); by default StripHeaders removes it, keeping
 	// the subject.
@@ -80,14 +80,14 @@ type Config struct {
 	// duplicates dropped.
 	Ks []int
 	// ClusterK and ClusterDepth are the branching and depth of the
-	// clustering trees, QuadDepth the depth of the quadtrees; 0 means
+	// clustering trees, QuadDepth the depth of the quadtrees; nil means
 	// pointtree's defaults (4, 6 and 12).
-	ClusterK, ClusterDepth, QuadDepth int
+	ClusterK, ClusterDepth, QuadDepth *int
 	// Seed seeds the drawing of the documents and the trees.
 	Seed uint64
-	// Workers is the number of test documents processed at once; 0 means
-	// runtime.GOMAXPROCS(0).
-	Workers int
+	// Workers is the number of test documents processed at once; nil
+	// means runtime.GOMAXPROCS(0).
+	Workers *int
 
 	// Progress receives a line per step; nil means none.
 	Progress io.Writer
@@ -125,79 +125,43 @@ type Files struct {
 // maxDocs bounds DocsTrain and DocsTest.
 const maxDocs = 1 << 20
 
-// Resolve fills in the defaults of cfg and checks it. Errors wrap
-// ErrConfig.
+// Resolve fills in the defaults of cfg and checks it. Its errors are
+// *report.ConfigError, wrapping ErrConfig.
 func (cfg Config) Resolve() (Resolved, error) {
-	bad := func(format string, args ...any) (Resolved, error) {
-		return Resolved{}, fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
-	}
+	c := report.Checker{Kind: ErrConfig}
 	switch {
 	case cfg.Train == nil || cfg.Test == nil:
-		return bad("training and test documents are required")
+		return Resolved{}, c.Bad("Train", nil, "training and test documents are required")
 	case cfg.Emb == nil:
-		return bad("word vectors are required")
+		return Resolved{}, c.Bad("Emb", nil, "word vectors are required")
 	}
 	r := Resolved{
 		Files:     Files{Train: cfg.Train.File, Test: cfg.Test.File, Embeddings: cfg.EmbSource},
-		DocsTrain: cfg.DocsTrain, DocsTest: cfg.DocsTest, Words: cfg.Words, KeepHeaders: cfg.KeepHeaders,
-		ClusterK: cfg.ClusterK, ClusterDepth: cfg.ClusterDepth, ClusterIters: 10, QuadDepth: cfg.QuadDepth,
-		Seed: cfg.Seed, Workers: cfg.Workers, StopWords: len(StopWords),
+		DocsTrain: DefaultDocsTrain, DocsTest: DefaultDocsTest, Words: DefaultWords, KeepHeaders: cfg.KeepHeaders,
+		Trees: slices.Clone(DefaultTrees), ClusterK: 4, ClusterDepth: 6, ClusterIters: 10, QuadDepth: 12,
+		Seed: cfg.Seed, Workers: runtime.GOMAXPROCS(0), StopWords: len(StopWords),
 	}
-	for _, f := range []struct {
-		dst      *int
-		def      int
-		name     string
-		min, max int
-	}{{&r.DocsTrain, DefaultDocsTrain, "DocsTrain", 1, maxDocs}, {&r.DocsTest, DefaultDocsTest, "DocsTest", 1, maxDocs},
-		{&r.Words, DefaultWords, "Words", 1, 1 << 16}, {&r.ClusterK, 4, "ClusterK", 2, 1000},
-		{&r.ClusterDepth, 6, "ClusterDepth", 1, 64}, {&r.QuadDepth, 12, "QuadDepth", 1, 50},
-		{&r.Workers, runtime.GOMAXPROCS(0), "Workers", 1, 1024}} {
-		if *f.dst == 0 {
-			*f.dst = f.def
-		}
-		if *f.dst < f.min || *f.dst > f.max {
-			return bad("%s must be 0 (the default, %d) or from %d to %d, got %d", f.name, f.def, f.min, f.max, *f.dst)
+	for _, err := range []error{
+		c.Int(&r.DocsTrain, cfg.DocsTrain, "DocsTrain", 1, maxDocs), c.Int(&r.DocsTest, cfg.DocsTest, "DocsTest", 1, maxDocs),
+		c.Int(&r.Words, cfg.Words, "Words", 1, 1<<16), c.Int(&r.ClusterK, cfg.ClusterK, "ClusterK", 2, 1000),
+		c.Int(&r.ClusterDepth, cfg.ClusterDepth, "ClusterDepth", 1, 64), c.Int(&r.QuadDepth, cfg.QuadDepth, "QuadDepth", 1, 50),
+		c.Int(&r.Workers, cfg.Workers, "Workers", 1, 1024), c.Ints(&r.Trees, cfg.Trees, "Trees", 1, 1<<12),
+	} {
+		if err != nil {
+			return Resolved{}, err
 		}
 	}
-	for _, f := range []struct {
-		dst  *[]int
-		v    []int
-		def  []int
-		name string
-		max  int
-	}{{&r.Trees, cfg.Trees, DefaultTrees, "Trees", 1 << 12}, {&r.Ks, cfg.Ks, DefaultKs, "Ks", r.DocsTrain}} {
-		if f.v != nil {
-			*f.dst = slices.Clone(f.v)
-		} else {
-			// The defaults that fit: fewer k when there are few documents.
-			*f.dst = slices.DeleteFunc(slices.Clone(f.def), func(v int) bool { return v > f.max })
-		}
-		if len(*f.dst) == 0 {
-			return bad("%s is empty", f.name)
-		}
-		for _, v := range *f.dst {
-			if v < 1 || v > f.max {
-				return bad("%s holds %d: each must be from 1 to %d", f.name, v, f.max)
-			}
-		}
-		slices.Sort(*f.dst)
-		*f.dst = slices.Compact(*f.dst)
+	// The default k that fit: fewer when there are few documents.
+	r.Ks = slices.DeleteFunc(slices.Clone(DefaultKs), func(k int) bool { return k > r.DocsTrain })
+	if err := c.Ints(&r.Ks, cfg.Ks, "Ks", 1, r.DocsTrain); err != nil {
+		return Resolved{}, err
 	}
-	if cfg.Builders == nil {
-		r.Builders = slices.Clone(Builders)
-	} else {
-		if len(cfg.Builders) == 0 {
-			return bad("no builders")
-		}
-		for _, b := range cfg.Builders {
-			if !slices.Contains(Builders, b) {
-				return bad("unknown builder %q (want %s or %s)", b, BuilderCluster, BuilderQuad)
-			}
-			if slices.Contains(r.Builders, b) {
-				return bad("builder %q named twice", b)
-			}
-			r.Builders = append(r.Builders, b)
-		}
+	var err error
+	if r.Builders, err = c.Subset("Builders", cfg.Builders, Builders); err != nil {
+		return Resolved{}, err
+	}
+	if cfg.Builders != nil {
+		r.Builders = slices.Clone(cfg.Builders) // in the order given
 	}
 	return r, nil
 }

@@ -72,22 +72,16 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	began := time.Now()
-	progress := cfg.Progress
-	if progress == nil {
-		progress = io.Discard
+	began, every := time.Now(), 10
+	if cfg.CheckpointEvery != nil {
+		every = *cfg.CheckpointEvery
 	}
-	every := cfg.CheckpointEvery
-	if every == 0 {
-		every = 10
-	}
-	store := runStore(report.RunDir(cfg.OutDir))
+	progress, _, _ := report.Setup(cfg.Progress, nil)
+	s, store := r.Settings, runStore(report.RunDir(cfg.OutDir))
+	res := &Result{Format: ResultFormat, Config: r, Differences: r.Differences(), Machine: report.ThisMachine()}
 	if err := store.Open(); err != nil {
 		return nil, err
 	}
-	s := r.Settings
-	res := &Result{Format: ResultFormat, Config: r, Differences: r.Differences()}
-	res.Machine = report.ThisMachine()
 
 	datas := map[uint64]*experimentData{}
 	getData := func(seed uint64) (*experimentData, error) {

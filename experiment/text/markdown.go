@@ -48,12 +48,7 @@ func (r *Result) Markdown() string {
 		p(", test %s", c.Files.Test)
 	}
 	p("; split: %s. Label tree %s. ", c.Split, c.Tree.Source)
-	if c.Embeddings.Source != "" {
-		p("Word vectors %s (%d words of the vocabulary found, %d from subwords, %d random), ", c.Embeddings.Source,
-			c.Embeddings.InVocab, c.Embeddings.Subword, c.Embeddings.Random)
-	} else {
-		p("Random word vectors, ")
-	}
+	p("%s, ", VectorsText(c.Embeddings, len(r.Runs), func(i int) (int, *Scores) { return r.Runs[i].Seed, &r.Runs[i].Scores }))
 	if c.TrainEmb {
 		p("trained with the model. ")
 	} else {
