@@ -211,7 +211,7 @@ func runTextTrain(e *env, args []string) error {
 	}
 	info := m.Train
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "wrote %s: LSTM %d→%d, %d words, %d labels, loss %s\n", *out, m.Net.Dim, m.Net.Hidden, m.Net.Vocab, m.Net.Labels, m.Loss)
+	fmt.Fprintf(&buf, "wrote %s: LSTM %d→%d, %s, %s, loss %s\n", *out, m.Net.Dim, m.Net.Hidden, plural(m.Net.Vocab, "word"), plural(m.Net.Labels, "label"), m.Loss)
 	fmt.Fprintf(&buf, "%s on %s", plural(info.EpochsRun, "epoch"), plural(info.Docs, "document"))
 	if h.Resumed > 0 {
 		fmt.Fprintf(&buf, " (resumed after epoch %d)", h.Resumed)

@@ -442,7 +442,7 @@ func TestRunErrors(t *testing.T) {
 		{"trees", func(c *Config) { c.Trees = []int{0} }, "Trees = 0: each must be from 1"},
 		{"no trees", func(c *Config) { c.Trees = []int{} }, "Trees: is empty"},
 		{"k", func(c *Config) { c.Ks = []int{7} }, "Ks = 7: each must be from 1 to 6"},
-		{"builder", func(c *Config) { c.Builders = []string{"quad", "oak"} }, `Builders = [quad oak]: unknown "oak"`},
+		{"builder", func(c *Config) { c.Builders = []string{"quad", "oak"} }, `Builders = quad,oak: unknown "oak"`},
 		{"builder twice", func(c *Config) { c.Builders = []string{"quad", "quad"} }, `"quad" named twice`},
 	} {
 		c := cfg

@@ -205,7 +205,7 @@ func (r *Result) notes(b *strings.Builder) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	m := r.Machine
 	p("## How the figures were measured\n\n")
-	p("- **twl time**: mean ± standard deviation of at least %d measurements per case (at least 10 for cases under 50 ms), each the mean of enough back-to-back calls to last %s, after one warm-up call and a garbage collection. ", r.Repeats, formatSeconds(r.MinTime))
+	p("- **twl time**: mean ± standard deviation of at least %s per case (at least 10 for cases under 50 ms), each the mean of enough back-to-back calls to last %s, after one warm-up call and a garbage collection. ", report.Plural(r.Repeats, "measurement", "measurements"), formatSeconds(r.MinTime))
 	p("TW runs on one goroutine; Sinkhorn on up to %d. Cold Sinkhorn builds the kernel exp(−λC) and solves, as one call of POT's sinkhorn2 does; warm Sinkhorn reuses a kernel built beforehand, as a training loop would. The paper's W¹ CPU figures are set beside twl's cold Sinkhorn, loss only.\n", r.Workers)
 	p("- **twl allocated**: bytes allocated on the Go heap (runtime.MemStats.TotalAlloc) to build what the method needs and make one call: the ground metric (TW: tree.Random + BreadthFirst, temporaries included; Sinkhorn: the L×L cost matrix, 8L² bytes), the setup (tw.NewWorkspace and the gradient vector; sinkhorn.New with its kernel, 8L² bytes), and the call itself (for cold Sinkhorn, New + Solve). The two input distributions (16L bytes, common to all methods) and goroutine stacks are not counted. In parentheses: what a case that was not run would need (cost matrix + kernel for Sinkhorn). The JSON also has each part and the live heap held.\n")
 	if hasRSS(r) {

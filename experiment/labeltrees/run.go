@@ -202,7 +202,7 @@ func Run(cfg Config) (*Result, error) {
 				fmt.Fprintf(progress, "labeltrees: seed %d: %d training, %d validation, %d test documents; %d labels; %d words\n",
 					seed, prep.NTrain, len(prep.Docs)-prep.NTrain, len(prep.Test), len(fl.names), prep.Vocab.Len())
 			}
-			fmt.Fprintf(progress, "%s: training %d epochs\n", tag, s.Epochs)
+			fmt.Fprintf(progress, "%s: training %s\n", tag, report.Plural(s.Epochs, "epoch", "epochs"))
 			run, err := prep.train(cfg.Context, pl.key, pl.l, store.Checkpoint(pl.file, seed, pl.key), hier, fl, &report.EpochFilter{W: progress, Prefix: "    ", Every: 1})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", tag, err)

@@ -210,10 +210,11 @@ func Protocol[S any](c Checker, name string, names []string, values ...S) (strin
 }
 
 // Difference is a number of a protocol beside the paper's: Phrase holds
-// one %s for the number ("%s epochs", "learning rate %s").
+// one %s for the number ("%s epochs", "learning rate %s"), and One, when
+// not empty, is the phrase for Got = 1 ("%s epoch").
 type Difference struct {
-	Phrase    string
-	Got, Want float64
+	Phrase, One string
+	Got, Want   float64
 }
 
 // Differences returns, for each d whose Got is not its Want, the phrase
@@ -227,8 +228,11 @@ func Differences(ds ...Difference) []string {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	for _, d := range ds {
-		if d.Got != d.Want {
-			out = append(out, fmt.Sprintf(d.Phrase, num(d.Got))+" instead of "+num(d.Want))
+		if phrase := d.Phrase; d.Got != d.Want {
+			if d.Got == 1 && d.One != "" {
+				phrase = d.One
+			}
+			out = append(out, fmt.Sprintf(phrase, num(d.Got))+" instead of "+num(d.Want))
 		}
 	}
 	return out

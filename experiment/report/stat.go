@@ -28,7 +28,7 @@ type Comparison struct {
 	// T is the paired t statistic MeanDiff/(SDDiff/√N) and P its two-sided
 	// p-value under Student's t with N − 1 degrees of freedom. For N < 2
 	// both are NaN; when every difference is the same, T is ±Inf (P = 0)
-	// or, if they are all 0, NaN (P = 1).
+	// or, if they are all 0, undefined: NaN, and P with it.
 	T Float `json:"t"`
 	P Float `json:"p"`
 	// BBetter, ABetter and Ties count the seeds on which B was better
@@ -78,7 +78,7 @@ func PairedT(a, b []float64, lower bool) Comparison {
 	c.SDDiff = Float(sd)
 	switch {
 	case sd == 0 && mean == 0:
-		c.T, c.P = Float(math.NaN()), 1
+		c.T, c.P = Float(math.NaN()), Float(math.NaN())
 	case sd == 0:
 		c.T, c.P = Float(math.Copysign(math.Inf(1), mean)), 0
 	default:

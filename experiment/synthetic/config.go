@@ -142,12 +142,12 @@ func (cfg Config) Resolve() (Resolved, error) {
 func (r Resolved) Differences() []string {
 	s, p := r.Settings, Paper
 	d := report.Differences(
-		report.Difference{Phrase: "%s tree nodes", Got: float64(s.Nodes), Want: float64(p.Nodes)},
-		report.Difference{Phrase: "%s training samples", Got: float64(s.Train), Want: float64(p.Train)},
-		report.Difference{Phrase: "%s test samples", Got: float64(s.Test), Want: float64(p.Test)},
-		report.Difference{Phrase: "%s epochs", Got: float64(s.Epochs), Want: float64(p.Epochs)},
-		report.Difference{Phrase: "%s samples per batch", Got: float64(s.Batch), Want: float64(p.Batch)},
-		report.Difference{Phrase: "%s seeds", Got: float64(s.Seeds), Want: float64(p.Seeds)},
+		report.Difference{Phrase: "%s tree nodes", One: "%s tree node", Got: float64(s.Nodes), Want: float64(p.Nodes)},
+		report.Difference{Phrase: "%s training samples", One: "%s training sample", Got: float64(s.Train), Want: float64(p.Train)},
+		report.Difference{Phrase: "%s test samples", One: "%s test sample", Got: float64(s.Test), Want: float64(p.Test)},
+		report.Difference{Phrase: "%s epochs", One: "%s epoch", Got: float64(s.Epochs), Want: float64(p.Epochs)},
+		report.Difference{Phrase: "%s samples per batch", One: "%s sample per batch", Got: float64(s.Batch), Want: float64(p.Batch)},
+		report.Difference{Phrase: "%s seeds", One: "%s seed", Got: float64(s.Seeds), Want: float64(p.Seeds)},
 		report.Difference{Phrase: "learning rate %s", Got: s.LR, Want: p.LR})
 	if len(r.Losses) != len(LossIDs) {
 		d = append(d, fmt.Sprintf("losses %v only", r.Losses))

@@ -126,7 +126,7 @@ func Run(cfg Config) (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			fmt.Fprintf(progress, "%s: training %d epochs\n", tag, s.Epochs)
+			fmt.Fprintf(progress, "%s: training %s\n", tag, report.Plural(s.Epochs, "epoch", "epochs"))
 			run, err = trainRun(cfg.Context, d, key, store.Checkpoint(id, seed, key), every, &report.EpochFilter{W: progress, Prefix: "    ", Every: max(1, s.Epochs/5)})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", tag, err)

@@ -230,8 +230,9 @@ func TestPairedT(t *testing.T) {
 	if c := report.PairedT(a, b, false); c.BBetter != 4 {
 		t.Errorf("higher is better: %+v", c)
 	}
-	// Degenerate cases.
-	if c := report.PairedT(a, a, true); !math.IsNaN(float64(c.T)) || c.P != 1 || c.Ties != 4 {
+	// Degenerate cases. All differences 0: t = 0/0 is undefined, and so is
+	// its p-value.
+	if c := report.PairedT(a, a, true); !math.IsNaN(float64(c.T)) || !math.IsNaN(float64(c.P)) || c.Ties != 4 {
 		t.Errorf("equal: %+v", c)
 	}
 	if c := report.PairedT(a, []float64{2, 3, 4, 5}, true); !math.IsInf(float64(c.T), 1) || c.P != 0 {
@@ -329,4 +330,26 @@ func FuzzFloatJSON(f *testing.F) {
 			t.Fatalf("%q → %v → %s → %v (%v)", s, v, b, w, err)
 		}
 	})
+}
+
+// TestMarkdownSingular runs one loss on one seed for one epoch and checks
+// that the report counts them in the singular.
+func TestMarkdownSingular(t *testing.T) {
+	cfg := tiny("", nil)
+	cfg.Seeds, cfg.Epochs, cfg.Losses = new(1), new(1), []string{"kl"}
+	res, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := res.Markdown()
+	for _, want := range []string{"1 run (1 loss × 1 seed)", "across 1 seed of each run", "batch 10, 1 epoch,"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("synthetic.md lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"1 seeds", "1 runs", "1 losses", "1 epochs"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("synthetic.md has %q", bad)
+		}
+	}
 }

@@ -199,11 +199,11 @@ func (cfg Config) Settings(c report.Checker) (string, Settings, error) {
 func (r Resolved) Differences() []string {
 	s, p := r.Settings, Paper
 	d := report.Differences(
-		report.Difference{Phrase: "%s hidden units", Got: float64(s.Hidden), Want: float64(p.Hidden)},
-		report.Difference{Phrase: "%s epochs", Got: float64(s.Epochs), Want: float64(p.Epochs)},
-		report.Difference{Phrase: "%s documents per batch", Got: float64(s.Batch), Want: float64(p.Batch)},
-		report.Difference{Phrase: "%s tokens per document at most", Got: float64(s.MaxLen), Want: float64(p.MaxLen)},
-		report.Difference{Phrase: "%s seeds", Got: float64(s.Seeds), Want: float64(p.Seeds)},
+		report.Difference{Phrase: "%s hidden units", One: "%s hidden unit", Got: float64(s.Hidden), Want: float64(p.Hidden)},
+		report.Difference{Phrase: "%s epochs", One: "%s epoch", Got: float64(s.Epochs), Want: float64(p.Epochs)},
+		report.Difference{Phrase: "%s documents per batch", One: "%s document per batch", Got: float64(s.Batch), Want: float64(p.Batch)},
+		report.Difference{Phrase: "%s tokens per document at most", One: "%s token per document at most", Got: float64(s.MaxLen), Want: float64(p.MaxLen)},
+		report.Difference{Phrase: "%s seeds", One: "%s seed", Got: float64(s.Seeds), Want: float64(p.Seeds)},
 		report.Difference{Phrase: "learning rate %s", Got: s.LR, Want: p.LR})
 	if len(r.Losses) != len(loss.PaperIDs) {
 		d = append(d, fmt.Sprintf("losses %v only", r.Losses))

@@ -37,8 +37,8 @@ func (r *Result) Markdown() string {
 	p("W1 is solved exactly by twl's network simplex (`ot/emd`) on the n×n cost matrix; ")
 	p("TSW by package `tsw` on trees from package `pointtree`, built on the union of the two clouds.\n\n")
 	p("**Protocol: %s.** d ∈ {%s}, n ∈ {%s} points per cloud, %s of clouds per (d, n), ", rc.Protocol, ints(s.Dims), ints(s.Sizes), plural(s.Pairs, "pair"))
-	p("T ∈ {%s} trees (the first T of %d trees built per pair and builder), builders %s; %s masses; seed %d. ",
-		ints(s.Trees), Tmax, strings.Join(rc.Builders, ", "), rc.Masses, rc.Seed)
+	p("T ∈ {%s} trees (the first T of %s built per pair and builder), builders %s; %s masses; seed %d. ",
+		ints(s.Trees), plural(Tmax, "tree"), strings.Join(rc.Builders, ", "), rc.Masses, rc.Seed)
 	atATime := "one pair at a time"
 	if rc.Workers > 1 {
 		atATime = fmt.Sprintf("%d pairs at a time", rc.Workers)
