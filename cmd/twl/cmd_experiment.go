@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"embed"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,30 +36,9 @@ var experiments = &group{
 		{"labeltrees", "flat labels: an LSTM trained with KL + TW over the given tree, trees built from vectors, a star", runLabelTrees},
 		{"all", "every experiment into one report folder with REPORT.md", runAll},
 	},
-	about: `
-Experiment reproduces the experiments of the tree-Wasserstein paper
-(Toyokuni et al.: efficiency, synthetic, text) and runs the evidence for
-trees built from points (tsw: how well the tree-sliced distance
-approximates the Euclidean W1; docknn: k-nearest-neighbour classification
-of 20 Newsgroups with the tree-sliced distance against the exact word
-mover's distance; labeltrees: which tree to train with when the labels
-come without one), and writes each as a report: a Markdown table (the
-paper's numbers beside twl's where there are some), a JSON file with every
-measurement, and plots (PNG and SVG). Progress goes to standard
-error. The output folder is checked to be writable before anything runs.
-Ctrl-C (SIGINT) or SIGTERM stops an experiment at once, with exit status
-130 (143): its files are complete or absent, and the synthetic and text
-experiments, run again with the same command, resume from the runs and
-checkpoints they had saved.`,
-	examples: `  # Both tables, plots and REPORT.md into ./report (about 5 minutes on 2 cores).
-  twl experiment all --out report
-
-  # Table 3 into ./report (about a minute on 2 cores).
-  twl experiment efficiency --out report
-
-  # The flags of one experiment.
-  twl experiment efficiency --help`,
 }
+
+func init() { experiments.about, experiments.examples = helpOf("experiment") }
 
 func runExperiment(e *env, args []string) error { return experiments.run(e, args) }
 
@@ -68,22 +49,35 @@ type experimentResult interface {
 	Markdown() string
 }
 
-// expFlags are the flags of an experiment command: each setting flag is
-// bound to a field of the experiment's Config, set only when given, and
-// named by the setting it sets, so that the experiment's
-// report.ConfigError is printed in flag words ("--seeds 0: must be at
-// least 1"). out, format and quiet are the report's flags.
+// expFlags are the flags of an experiment command, each bound to a Config
+// field (set only when given) and mapped from it, so that a
+// report.ConfigError is printed in flag words ("--seeds 0: must be …").
 type expFlags struct {
 	*flags
 	setting     map[string]string // Config field → flag
 	out, format string
 	quiet       bool
+	runs        bool // --out keeps runs: it is required
 }
 
-// newExpFlags returns the flags of experiment name with --out (default
-// out, help outUsage), with format --format and with quiet --quiet.
-func newExpFlags(name, synopsis, about, examples, out, outUsage string, format, quiet bool) *expFlags {
-	f := &expFlags{flags: newFlags("experiment "+name, synopsis, about, examples), setting: map[string]string{}, format: "text"}
+// experimentHelp holds the help of the experiment commands: for each, its
+// description, then a line "Examples:", then the examples.
+//
+//go:embed help/experiment*.txt
+var experimentHelp embed.FS
+
+// helpOf returns the description and the examples of help/NAME.txt.
+func helpOf(name string) (about, examples string) {
+	b, _ := experimentHelp.ReadFile("help/" + name + ".txt") // embedded: present
+	about, examples, _ = strings.Cut(string(b), "\nExamples:\n")
+	return "\n" + about, examples
+}
+
+// newExpFlags returns the flags of experiment name (help in
+// help/experiment-NAME.txt): --out (required with runs), --format, --quiet.
+func newExpFlags(name, synopsis, out, outUsage string, format, quiet, runs bool) *expFlags {
+	about, examples := helpOf("experiment-" + name)
+	f := &expFlags{flags: newFlags("experiment "+name, synopsis, about, examples), setting: map[string]string{}, format: "text", runs: runs}
 	f.StringVar(&f.out, "out", out, outUsage)
 	if format {
 		f.StringVar(&f.format, "format", "text", "standard output `FORMAT`: text (the Markdown report) or json")
@@ -94,10 +88,8 @@ func newExpFlags(name, synopsis, about, examples, out, outUsage string, format, 
 	return f
 }
 
-// set binds flag name to the Config field setting at p: a **int, a
-// **float64 or a **time.Duration (set only when the flag is given), a
-// *[]int (a comma-separated list), a *[]string (a comma-separated list of
-// names), a *string, a *bool or a *uint64 (with default def).
+// set binds flag name to the Config field setting at p: see optional, or
+// a *[]int (a list), a *string, a *bool or a *uint64 (with default def).
 func (f *expFlags) set(name, setting string, p any, def any, usage string) {
 	f.setting[setting] = name
 	switch p := p.(type) {
@@ -114,9 +106,8 @@ func (f *expFlags) set(name, setting string, p any, def any, usage string) {
 	}
 }
 
-// optional is a flag that sets a Config field only when given: a
-// pointer-valued field (**int, **float64, **time.Duration) or a list of
-// names (*[]string).
+// optional sets a **int, **float64, **time.Duration or *[]string (a
+// comma-separated list) only when the flag is given.
 type optional struct{ p any }
 
 func (optional) String() string { return "" }
@@ -143,8 +134,9 @@ func (v optional) Set(s string) error {
 }
 
 // parseArgs parses args, allowing no positional argument and --format text
-// or json only.
-func (f *expFlags) parseArgs(e *env, args []string) error {
+// or json only, and checks that the flags named required are given and
+// that --out is a folder that can be written (given, if runs are kept).
+func (f *expFlags) parseArgs(e *env, args []string, required ...string) error {
 	pos, err := f.parse(e, args)
 	switch {
 	case err != nil:
@@ -154,24 +146,13 @@ func (f *expFlags) parseArgs(e *env, args []string) error {
 	case f.format != "text" && f.format != "json":
 		return f.fail("--format must be text or json, not %q", f.format)
 	}
-	return nil
-}
-
-// required fails unless every named flag is given.
-func (f *expFlags) required(names ...string) error {
-	for _, n := range names {
+	for _, n := range required {
 		if !f.isSet(n) {
 			return f.fail("--%s is required", n)
 		}
 	}
-	return nil
-}
-
-// checkOut checks that --out is a folder that can be written, and, with
-// runs, that it is given (the runs are kept there).
-func (f *expFlags) checkOut(runs bool) error {
 	if f.out == "" {
-		if runs {
+		if f.runs {
 			return f.fail("--out is required: the runs are kept there")
 		}
 		return nil
@@ -179,22 +160,14 @@ func (f *expFlags) checkOut(runs bool) error {
 	return checkDir(f.out)
 }
 
-// commaList returns the non-empty, trimmed items of the comma-separated
-// list s; none is an empty, not a nil, slice.
+// commaList returns the non-empty items of the comma-separated list s,
+// spaces removed; none is an empty, not a nil, slice.
 func commaList(s string) []string {
-	items := []string{}
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			items = append(items, v)
-		}
-	}
-	return items
+	return slices.DeleteFunc(strings.Split(strings.ReplaceAll(s, " ", ""), ","), func(v string) bool { return v == "" })
 }
 
-// runReport is the end of every experiment command: it runs the
-// experiment, with progress on standard error unless --quiet and stopped
-// by e's context, an invalid configuration being a usage error in flag
-// words, then writes its report (see writeReport).
+// runReport runs the experiment, with progress on standard error unless
+// --quiet, stopped by e's context, and writes its report (writeReport).
 func runReport[R experimentResult](e *env, f *expFlags, run func(ctx context.Context, progress io.Writer) (R, error)) error {
 	var progress io.Writer
 	if !f.quiet {
@@ -232,10 +205,8 @@ func writeReport(e *env, res experimentResult, f *expFlags) error {
 		if err != nil {
 			return err
 		}
-		for _, name := range files {
-			if !f.quiet {
-				fmt.Fprintf(e.stderr, "experiment: wrote %s\n", filepath.Join(f.out, name))
-			}
+		for i := 0; i < len(files) && !f.quiet; i++ {
+			fmt.Fprintf(e.stderr, "experiment: wrote %s\n", filepath.Join(f.out, files[i]))
 		}
 	}
 	if f.format == "json" {
@@ -251,8 +222,7 @@ func writeReport(e *env, res experimentResult, f *expFlags) error {
 }
 
 // init makes a copy of twl started by efficiency.Run to measure peak
-// memory (with efficiency.ChildEnv set) measure one case and exit here,
-// before main.
+// memory measure one case and exit here, before main.
 func init() {
 	if child, err := efficiency.RunChild(os.Stdout); child {
 		if err != nil {
@@ -263,52 +233,23 @@ func init() {
 	}
 }
 
-const efficiencyAbout = `
-Efficiency reproduces Table 3 of the paper: the time and memory to evaluate
-the loss of one pair of random distributions on L labels, for the
-tree-Wasserstein distance TW on a random tree with unit weights (loss and
-gradient; loss only) and for the Sinkhorn Wasserstein loss W¹ with λ = 50
-and 10 log-domain iterations on the cost 11ᵀ − I (cold: kernel built and
-solved, like one POT call; warm: kernel reused; each with and without the
-gradient).
-
-Time is the mean ± standard deviation of several measurements. Memory is
-measured two ways: bytes allocated on the Go heap by building the metric
-(tree or cost matrix), the setup and one call; and the peak resident memory
-(VmHWM, Linux) of a separate twl process that runs the case alone, minus
-that process's own at start. Cases that would need more than --max-memory
-are reported with what they would need, as the paper does for W¹ at 10⁵.
-
-Writes to --out: efficiency.md (the table beside the paper's numbers, with
-how each figure was measured), efficiency.json (every measurement),
-efficiency-time.png/.svg and efficiency-memory.png/.svg (log-log plots),
-each atomically; and prints the table (--format text) or the JSON.`
-
-const efficiencyExamples = `  # The paper's sizes and 10^6 for TW (about a minute on 2 cores).
-  twl experiment efficiency --out report
-
-  # Two small sizes, 5 measurements each, JSON on standard output.
-  twl experiment efficiency --labels 100,1000 --repeats 5 --format json --out ""`
-
 func runEfficiency(e *env, args []string) error {
 	var cfg efficiency.Config
-	f := newExpFlags("efficiency", "twl experiment efficiency [flags]", efficiencyAbout, efficiencyExamples,
-		"report", "write the report files to `DIR` (created if needed; \"\" writes none)", true, false)
-	f.set("labels", "Labels", &cfg.Labels, nil, "comma-separated numbers of labels `L`, such as 100,1e4 (default 100,1e3,1e4,1e5,1e6)")
+	f := newExpFlags("efficiency", "twl experiment efficiency [flags]",
+		"report", "write the report files to `DIR` (created if needed; \"\" writes none)", true, false, false)
+	f.set("labels", "Labels", &cfg.Labels, nil, "comma-separated numbers of labels `L`, such as 100,1e4 (default 100,1000,10000,100000,1000000)")
 	f.set("repeats", "Repeats", &cfg.Repeats, nil, "at least `N` measurements per case (default 3; 10 for cases under 50 ms)")
 	f.set("min-time", "MinTime", &cfg.MinTime, nil, "time fast calls back to back for at least `D` per measurement (default 20ms)")
 	f.set("seed", "Seed", &cfg.Seed, uint64(1), "`S` seeds the random trees and distributions")
 	var maxMem byteSize
 	f.Var(&maxMem, "max-memory", "report, not run, cases needing more than `SIZE` such as 4GiB (default 80% of available memory)")
+	f.Lookup("max-memory").DefValue = "" // the default is said in words
 	f.set("no-rss", "NoRSS", &cfg.NoRSS, nil, "do not measure peak resident memory in separate processes")
 	if err := f.parseArgs(e, args); err != nil {
 		return err
 	}
 	if f.isSet("max-memory") && maxMem == 0 {
 		return f.fail("--max-memory 0: must be a positive size such as 512MiB or 2GB")
-	}
-	if err := f.checkOut(false); err != nil {
-		return err
 	}
 	cfg.MaxBytes, cfg.Progress = int64(maxMem), e.stderr
 	return runReport(e, f, func(ctx context.Context, _ io.Writer) (*efficiency.Result, error) {
@@ -335,52 +276,49 @@ func (f *expFlags) textProtocol(protocol *string, seeds, epochs, batch, hidden, 
 	f.set("lr", "LR", lr, nil, "Adam's learning `RATE` (default: the protocol's, 0.004 or 0.001)")
 }
 
-// corpusPaths are the document files of an experiment on text (--train,
-// --test, and --dev where it has one), its --tree, --emb and --title.
+// corpusPaths are the file flags of an experiment on text; read fills
+// docs (train, test, dev), source (the tree's name), vecs and ref.
 type corpusPaths struct {
-	files        [3]string // train, test, dev
-	tree, source string    // --tree, and the name of the tree read
-	emb          string
-	title        bool
-	treeless     bool // the documents are read without a tree
-	loaded       *tree.Tree
+	files             [3]string // train, test, dev
+	tree, source, emb string
+	title, treeless   bool // treeless: the documents are read without a tree
+	docs              [3]*corpus.Corpus
+	vecs              embedding.Source
+	ref               textmodel.EmbeddingRef
 }
 
-// add adds --train, --test and, with dev not "", --dev, bound to the
-// Config fields train, test and dev; testNote is --test's default.
-func (c *corpusPaths) add(f *expFlags, train, test, dev, testNote string) {
-	if testNote == "" {
-		testNote = " (default: a split of --train)"
-	}
-	f.set("train", train, &c.files[0], "", "the training documents `FILE` (required)")
-	f.set("test", test, &c.files[1], "", "the test documents `FILE`"+testNote)
+// add adds --train, --test (testNote its default), --dev with dev (its
+// help) not "", --emb (emb its help), and unless treeless --tree (tree
+// its help) and --title.
+func (c *corpusPaths) add(f *expFlags, testNote, dev, tree, emb string) {
+	f.set("train", "Train", &c.files[0], "", "the training documents `FILE` (required)")
+	f.set("test", "Test", &c.files[1], "", "the test documents `FILE`"+testNote)
 	if dev != "" {
-		f.set("dev", dev, &c.files[2], "", "validation documents `FILE` (needs --test)")
+		f.set("dev", "Dev", &c.files[2], "", dev)
 	}
+	if !c.treeless {
+		f.set("tree", "TreeSource", &c.tree, "", tree)
+		f.set("title", "Title", &c.title, nil, "BlurbGenreCollection: the text is the title and the body")
+	}
+	f.set("emb", "Emb", &c.emb, "", emb)
 }
 
-// read reads the label tree, unless treeless, and the documents (nil for a
-// file not given) with opts.
-func (c *corpusPaths) read(f *expFlags, opts *corpus.Options) ([3]*corpus.Corpus, error) {
-	var docs [3]*corpus.Corpus
-	var err error
+// read reads the label tree, unless treeless, the documents (nil for a
+// file not given) with opts, and the word vectors of --emb, if given.
+func (c *corpusPaths) read(f *expFlags, opts *corpus.Options) (err error) {
+	var t *tree.Tree
 	if !c.treeless {
-		if c.loaded, c.source, err = resolveTree(f.flags, c.tree, 0); err != nil {
-			return docs, err
+		if t, c.source, err = resolveTree(f.flags, c.tree, 0); err != nil {
+			return err
 		}
 	}
 	for i, path := range c.files {
-		if docs[i], err = expreport.ReadDocuments(path, c.loaded, opts); err != nil {
-			return docs, err
+		if c.docs[i], err = expreport.ReadDocuments(path, t, opts); err != nil {
+			return err
 		}
 	}
-	return docs, nil
-}
-
-// vectors reads the word vectors of path, none for "".
-func (c *corpusPaths) vectors(path string) (embedding.Source, textmodel.EmbeddingRef, error) {
-	if path == "" {
-		return nil, textmodel.EmbeddingRef{}, nil
+	if c.emb != "" {
+		c.vecs, c.ref, err = readEmbeddings(c.emb)
 	}
-	return readEmbeddings(path)
+	return err
 }

@@ -165,3 +165,22 @@ func (cfg Config) Resolve() (Resolved, error) {
 	}
 	return r, nil
 }
+
+// CheckSettings checks the settings of cfg, every field but Train, Test
+// and Emb, before the data are read: its errors are those Resolve would
+// return.
+func (cfg Config) CheckSettings() error {
+	cfg.Train, cfg.Test, cfg.Emb = &corpus.Corpus{}, &corpus.Corpus{}, noVectors{}
+	_, err := cfg.Resolve()
+	return err
+}
+
+// noVectors stands for the word vectors while the settings are checked.
+type noVectors struct{}
+
+func (noVectors) Dim() int { return 1 }
+
+func (noVectors) Lookup(dst []float32, word string) embedding.Found {
+	clear(dst)
+	return embedding.Missing
+}
