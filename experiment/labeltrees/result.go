@@ -30,35 +30,18 @@ type Result struct {
 	Trees []TreeInfo `json:"trees"`
 	// Runs are every (condition, seed) run, seed by seed.
 	Runs []CondRun `json:"runs"`
-	// Table is, per condition and measure, the mean and sample standard
-	// deviation across seeds of the per-seed test means; Best, per measure,
-	// the condition with the best mean; Comparisons, every condition
-	// against KL on every measure.
-	Table       map[string]map[string]report.Stat `json:"table"`
-	Best        map[string]string                 `json:"best"`
-	Comparisons []report.Comparison               `json:"comparisons"`
-	// Seconds is the wall-clock time of the Run call; TrainSeconds the
-	// training time summed over every run, those kept included.
-	Seconds      report.Float `json:"seconds"`
-	TrainSeconds report.Float `json:"train_seconds"`
-	Kept         int          `json:"kept"`
+	// Summary is, per condition and measure, the mean and sample standard
+	// deviation across seeds of the per-seed test means, the condition with
+	// the best mean, and every condition against KL on every measure.
+	report.Summary
+	report.Timing
 }
 
-// values returns the per-seed test means of measure name for condition
-// id, indexed by seed − 1 (NaN where the run is missing).
-func (r *Result) values(id, name string) []float64 {
-	return report.SeedValues(r.Config.Settings.Seeds, r.Runs, func(run *CondRun) (int, float64, bool) {
-		return run.Seed, float64(run.Measures[name]), run.Condition == id
-	})
-}
-
+// summarize fills Summary and TrainSeconds from Runs.
 func (r *Result) summarize() {
-	r.TrainSeconds = 0
-	for _, run := range r.Runs {
-		r.TrainSeconds += run.Seconds
-	}
-	sum := report.Summarize(r.Config.Conditions, Measures, r.values, report.LowerIsBetter, KL)
-	r.Table, r.Best, r.Comparisons = sum.Table, sum.Best, sum.Comparisons
+	r.Summary, r.TrainSeconds = report.SummarizeRuns(r.Config.Conditions, Measures, r.Config.Settings.Seeds, r.Runs,
+		func(run *CondRun) (string, int, map[string]report.Float) { return run.Condition, run.Seed, run.Measures },
+		func(run *CondRun) report.Float { return run.Seconds }, report.LowerIsBetter, KL)
 }
 
 // WriteJSON writes r as indented JSON.
@@ -86,28 +69,10 @@ func (r *Result) WriteFiles(dir string) ([]string, error) {
 // Figures returns the plots by file name without extension: pseudo-recall,
 // top-k cost and Wasserstein per condition, mean ± sd across seeds.
 func (r *Result) Figures() map[string]*plotutil.Figure {
-	figs := map[string]*plotutil.Figure{}
-	labels := make([]string, len(r.Config.Conditions))
-	for i, id := range r.Config.Conditions {
-		labels[i] = Label(id)
-	}
+	ids, figs := r.Config.Conditions, map[string]*plotutil.Figure{}
 	for _, name := range plotted {
-		g := plotutil.Group{}
-		for _, id := range r.Config.Conditions {
-			st := r.Table[id][name]
-			g.Mean = append(g.Mean, float64(st.Mean))
-			sd := float64(st.Std)
-			if math.IsNaN(sd) {
-				sd = 0
-			}
-			g.Std = append(g.Std, sd)
-		}
-		dir := "lower is better"
-		if !report.LowerIsBetter(name) {
-			dir = "higher is better"
-		}
-		figs[MeasurePlot+name] = plotutil.ErrorBars(report.MeasureLabel(name, r.Config.Settings.K)+" on the given tree (mean ± sd across seeds)",
-			report.MeasureLabel(name, r.Config.Settings.K)+" ("+dir+")", labels, []plotutil.Group{g})
+		g := report.StatGroup("", ids, func(id string) report.Stat { return r.Table[id][name] })
+		figs[MeasurePlot+name] = report.ErrorBarFigure(report.MeasureLabel(name, r.Config.Settings.K), "on the given tree", report.LowerIsBetter(name), report.Labels(ids, Label), g)
 	}
 	return figs
 }

@@ -94,9 +94,37 @@ func PairedT(a, b []float64, lower bool) Comparison {
 // per-seed values; per measure the condition with the best mean; and the
 // paired comparisons of every condition with a baseline.
 type Summary struct {
-	Table       map[string]map[string]Stat
-	Best        map[string]string
-	Comparisons []Comparison
+	Table       map[string]map[string]Stat `json:"table"`
+	Best        map[string]string          `json:"best"`
+	Comparisons []Comparison               `json:"comparisons"`
+}
+
+// Timing is how long an experiment of training runs took: Seconds the
+// wall-clock time of the call, TrainSeconds the training time summed over
+// every run, those kept from earlier calls included, and Kept the number
+// of runs kept.
+type Timing struct {
+	Seconds      Float `json:"seconds"`
+	TrainSeconds Float `json:"train_seconds"`
+	Kept         int   `json:"kept"`
+}
+
+// SummarizeRuns is Summarize over runs: of returns a run's condition,
+// seed (1, 2, …, seeds) and measures; it also returns the training time
+// of the runs, seconds(run) each.
+func SummarizeRuns[R any](ids, measures []string, seeds int, runs []R, of func(run *R) (id string, seed int, m map[string]Float),
+	seconds func(run *R) Float, lower func(measure string) bool, base string) (Summary, Float) {
+	var total Float
+	for i := range runs {
+		total += seconds(&runs[i])
+	}
+	values := func(id, name string) []float64 {
+		return SeedValues(seeds, runs, func(run *R) (int, float64, bool) {
+			rid, seed, m := of(run)
+			return seed, float64(m[name]), rid == id
+		})
+	}
+	return Summarize(ids, measures, values, lower, base), total
 }
 
 // Summarize makes the Summary of conditions ids on measures. values(id,

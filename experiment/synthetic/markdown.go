@@ -2,7 +2,6 @@ package synthetic
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -22,18 +21,6 @@ const (
 	CurvesPlot  = "synthetic_curves"  // training loss per epoch, per loss
 	MetricsPlot = "synthetic_metric_" // + metric name: the metric per loss, with error bars
 )
-
-// cell formats mean ± std with 3 decimals, as Table 1 does.
-func cell(s report.Stat) string {
-	m, sd := float64(s.Mean), float64(s.Std)
-	switch {
-	case math.IsNaN(m) || math.IsInf(m, 0):
-		return strings.TrimPrefix(fmt.Sprint(m), "+")
-	case math.IsNaN(sd):
-		return fmt.Sprintf("%.3f", m)
-	}
-	return fmt.Sprintf("%.3f ± %.3f", m, sd)
-}
 
 // Markdown returns the report: Table 1 with the paper's values beside
 // twl's, the paper's findings and whether this run reproduces them, the
@@ -87,7 +74,7 @@ func (r *Result) Markdown() string {
 	for _, id := range r.Config.Losses {
 		p("| %s | twl |", LossLabel(id))
 		for _, name := range metric.Names {
-			c := cell(r.Table[id][name])
+			c := report.Cell(r.Table[id][name])
 			if r.Best[name] == id {
 				c = "**" + c + "**"
 			}
@@ -95,7 +82,7 @@ func (r *Result) Markdown() string {
 		}
 		p("\n| | paper |")
 		for _, name := range metric.Names {
-			c := cell(PaperTable[id][name])
+			c := report.Cell(PaperTable[id][name])
 			if paperBest[name] == id {
 				c = "**" + c + "**"
 			}
