@@ -79,10 +79,8 @@ type Config struct {
 	// nil means DefaultKs (1, 3, …, 19), those at most DocsTrain. Sorted,
 	// duplicates dropped.
 	Ks []int
-	// ClusterK and ClusterDepth are the branching and depth of the
-	// clustering trees, QuadDepth the depth of the quadtrees; nil means
-	// pointtree's defaults (4, 6 and 12).
-	ClusterK, ClusterDepth, QuadDepth *int
+	// TreeOptions choose the clustering trees and the quadtrees.
+	report.TreeOptions
 	// Seed seeds the drawing of the documents and the trees.
 	Seed uint64
 	// Workers is the number of test documents processed at once; nil
@@ -98,21 +96,18 @@ type Config struct {
 
 // Resolved is what a Result records of its Config.
 type Resolved struct {
-	Files        Files    `json:"files"`
-	DocsTrain    int      `json:"docs_train"`
-	DocsTest     int      `json:"docs_test"`
-	Words        int      `json:"words"`
-	KeepHeaders  bool     `json:"keep_headers"`
-	Trees        []int    `json:"trees"`
-	Builders     []string `json:"builders"`
-	Ks           []int    `json:"ks"`
-	ClusterK     int      `json:"cluster_k"`
-	ClusterDepth int      `json:"cluster_depth"`
-	ClusterIters int      `json:"cluster_iters"`
-	QuadDepth    int      `json:"quad_depth"`
-	Seed         uint64   `json:"seed"`
-	Workers      int      `json:"workers"`
-	StopWords    int      `json:"stop_words"` // the size of StopWords
+	Files       Files    `json:"files"`
+	DocsTrain   int      `json:"docs_train"`
+	DocsTest    int      `json:"docs_test"`
+	Words       int      `json:"words"`
+	KeepHeaders bool     `json:"keep_headers"`
+	Trees       []int    `json:"trees"`
+	Builders    []string `json:"builders"`
+	Ks          []int    `json:"ks"`
+	report.TreeSettings
+	Seed      uint64 `json:"seed"`
+	Workers   int    `json:"workers"`
+	StopWords int    `json:"stop_words"` // the size of StopWords
 }
 
 // Files names the data.
@@ -138,14 +133,15 @@ func (cfg Config) Resolve() (Resolved, error) {
 	r := Resolved{
 		Files:     Files{Train: cfg.Train.File, Test: cfg.Test.File, Embeddings: cfg.EmbSource},
 		DocsTrain: DefaultDocsTrain, DocsTest: DefaultDocsTest, Words: DefaultWords, KeepHeaders: cfg.KeepHeaders,
-		Trees: slices.Clone(DefaultTrees), ClusterK: 4, ClusterDepth: 6, ClusterIters: 10, QuadDepth: 12,
-		Seed: cfg.Seed, Workers: runtime.GOMAXPROCS(0), StopWords: len(StopWords),
+		Trees: slices.Clone(DefaultTrees), Seed: cfg.Seed, Workers: runtime.GOMAXPROCS(0), StopWords: len(StopWords),
+	}
+	var err error
+	if r.TreeSettings, err = cfg.TreeOptions.Resolve(c); err != nil {
+		return Resolved{}, err
 	}
 	for _, err := range []error{
 		c.Int(&r.DocsTrain, cfg.DocsTrain, "DocsTrain", 1, maxDocs), c.Int(&r.DocsTest, cfg.DocsTest, "DocsTest", 1, maxDocs),
-		c.Int(&r.Words, cfg.Words, "Words", 1, 1<<16), c.Int(&r.ClusterK, cfg.ClusterK, "ClusterK", 2, 1000),
-		c.Int(&r.ClusterDepth, cfg.ClusterDepth, "ClusterDepth", 1, 64), c.Int(&r.QuadDepth, cfg.QuadDepth, "QuadDepth", 1, 50),
-		c.Int(&r.Workers, cfg.Workers, "Workers", 1, 1024), c.Ints(&r.Trees, cfg.Trees, "Trees", 1, 1<<12),
+		c.Int(&r.Words, cfg.Words, "Words", 1, 1<<16), c.Int(&r.Workers, cfg.Workers, "Workers", 1, 1024), c.Ints(&r.Trees, cfg.Trees, "Trees", 1, 1<<12),
 	} {
 		if err != nil {
 			return Resolved{}, err
@@ -156,7 +152,6 @@ func (cfg Config) Resolve() (Resolved, error) {
 	if err := c.Ints(&r.Ks, cfg.Ks, "Ks", 1, r.DocsTrain); err != nil {
 		return Resolved{}, err
 	}
-	var err error
 	if r.Builders, err = c.Subset("Builders", cfg.Builders, Builders); err != nil {
 		return Resolved{}, err
 	}

@@ -410,14 +410,10 @@ func inputs(L int, seed uint64) (a, b []float64) {
 	rng := rand.New(rand.NewPCG(seed, uint64(L)+1))
 	a, b = make([]float64, L), make([]float64, L)
 	for _, x := range [][]float64{a, b} {
-		var s float64
 		for i := range x {
 			x[i] = rng.Float64()
-			s += x[i]
 		}
-		for i := range x {
-			x[i] /= s
-		}
+		report.Normalize(x)
 	}
 	return a, b
 }

@@ -40,7 +40,9 @@ type Result struct {
 // summarize fills Summary and TrainSeconds from Runs.
 func (r *Result) summarize() {
 	r.Summary, r.TrainSeconds = report.SummarizeRuns(r.Config.Conditions, Measures, r.Config.Settings.Seeds, r.Runs,
-		func(run *CondRun) (string, int, map[string]report.Float) { return run.Condition, run.Seed, run.Measures },
+		func(run *CondRun) (string, int, map[string]report.Float) {
+			return run.Condition, run.Seed, run.Measures
+		},
 		func(run *CondRun) report.Float { return run.Seconds }, report.LowerIsBetter, KL)
 }
 

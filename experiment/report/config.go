@@ -245,3 +245,32 @@ func Plural(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
+
+// TreeOptions choose the trees built on points (package pointtree) of the
+// experiments on tree-sliced distances: the branching ClusterK and the
+// depth ClusterDepth of the clustering trees, the depth QuadDepth of the
+// quadtrees; nil means pointtree's defaults, 4, 6 and 12.
+type TreeOptions struct {
+	ClusterK, ClusterDepth, QuadDepth *int
+}
+
+// TreeSettings are TreeOptions resolved, with the Lloyd steps of the
+// clustering trees.
+type TreeSettings struct {
+	ClusterK     int `json:"cluster_k"`
+	ClusterDepth int `json:"cluster_depth"`
+	ClusterIters int `json:"cluster_iters"`
+	QuadDepth    int `json:"quad_depth"`
+}
+
+// Resolve returns the settings of o, checked by c.
+func (o TreeOptions) Resolve(c Checker) (TreeSettings, error) {
+	s := TreeSettings{ClusterK: 4, ClusterDepth: 6, ClusterIters: 10, QuadDepth: 12}
+	for _, err := range []error{c.Int(&s.ClusterK, o.ClusterK, "ClusterK", 2, 1000),
+		c.Int(&s.ClusterDepth, o.ClusterDepth, "ClusterDepth", 1, 64), c.Int(&s.QuadDepth, o.QuadDepth, "QuadDepth", 1, 50)} {
+		if err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}

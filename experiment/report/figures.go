@@ -50,3 +50,16 @@ func ErrorBarFigure(what, where string, lower bool, labels []string, groups ...p
 	}
 	return plotutil.ErrorBars(what+" "+where+" (mean ± sd across seeds)", what+" ("+dir+")", labels, groups)
 }
+
+// Normalize divides x by its sum, in place, and returns it: random masses
+// made a distribution.
+func Normalize(x []float64) []float64 {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	for i := range x {
+		x[i] /= s
+	}
+	return x
+}

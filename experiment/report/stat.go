@@ -196,3 +196,17 @@ func SeedValues[R any](seeds int, runs []R, value func(run *R) (seed int, v floa
 	}
 	return v
 }
+
+// Outcome is what the Result of an experiment of training runs, one per
+// (condition, seed), begins with: its format, its configuration C, how
+// that differs from the paper's protocol, the machine, the runs R, their
+// Summary and Timing.
+type Outcome[C, R any] struct {
+	Format      string   `json:"format"`
+	Config      C        `json:"config"`
+	Differences []string `json:"differences_from_paper"`
+	Machine     Machine  `json:"machine"`
+	Runs        []R      `json:"runs"`
+	Summary
+	Timing
+}

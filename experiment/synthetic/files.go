@@ -1,7 +1,6 @@
 package synthetic
 
 import (
-
 	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/internal/plotutil"
 	"github.com/twl-ldl/twl/metric"

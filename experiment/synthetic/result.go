@@ -11,28 +11,18 @@ import (
 // ResultFormat identifies the JSON that Result.WriteJSON writes.
 const ResultFormat = "twl-synthetic/1"
 
-// Result is the outcome of Run.
+// Result is the outcome of Run: the runs of every (loss, seed), seed by
+// seed, losses in the order of Table 1, and their Summary, per loss and
+// metric, of the per-seed test means across seeds, the loss with the best
+// mean (lowest for a distance, highest for a similarity), and the paired
+// comparisons across seeds (of the pairs of Comparisons).
 type Result struct {
-	Format      string         `json:"format"`
-	Config      Resolved       `json:"config"`
-	Differences []string       `json:"differences_from_paper"`
-	Machine     report.Machine `json:"machine"`
-
-	// Runs are every (loss, seed) run, seed by seed, losses in the order
-	// of Table 1.
-	Runs []LossRun `json:"runs"`
-	// Summary is, per loss and metric, the mean and sample standard
-	// deviation across seeds of the per-seed test means, the loss with the
-	// best mean (lowest for a distance, highest for a similarity), and the
-	// paired comparisons across seeds (of the pairs of Comparisons).
-	report.Summary
+	report.Outcome[Resolved, LossRun]
 	// Findings check the paper's qualitative claims.
 	Findings []Finding `json:"findings"`
 
 	TrainData synth.Summary `json:"train_data"` // of the first seed's data
 	TestData  synth.Summary `json:"test_data"`
-
-	report.Timing
 }
 
 // Comparisons are the pairs (A, B) compared on every metric: the paper's

@@ -17,19 +17,12 @@ const ResultFormat = "twl-text/1"
 // targets.
 var Measures = append(append([]string(nil), metric.MultiLabelNames...), metric.Names...)
 
-// Result is the outcome of Run.
+// Result is the outcome of Run: the runs of every (loss, seed), seed by
+// seed, and their Summary, per loss and measure, of the per-seed test
+// means across seeds, the loss with the best mean, and the comparisons of
+// every loss with KL.
 type Result struct {
-	Format      string         `json:"format"`
-	Config      Resolved       `json:"config"`
-	Differences []string       `json:"differences_from_paper"`
-	Machine     report.Machine `json:"machine"`
-	// Runs are every (loss, seed) run, seed by seed.
-	Runs []LossRun `json:"runs"`
-	// Summary is, per loss and measure, the mean and sample standard
-	// deviation across seeds of the per-seed test means, the loss with the
-	// best mean, and the comparisons of every loss with KL.
-	report.Summary
-	report.Timing
+	report.Outcome[Resolved, LossRun]
 	// PaperEstimate, when not nil, estimates the time of the paper's
 	// protocol on these data (Config.EstimatePaper).
 	PaperEstimate *Estimate `json:"paper_estimate,omitempty"`

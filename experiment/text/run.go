@@ -84,7 +84,7 @@ func Run(cfg Config) (*Result, error) {
 	progress, _, _ := report.Setup(cfg.Progress, nil)
 	store := runStore(report.RunDir(cfg.OutDir))
 	s := r.Settings
-	res := &Result{Format: ResultFormat, Config: r, Differences: r.Differences(), Machine: report.ThisMachine()}
+	res := &Result{Outcome: report.Outcome[Resolved, LossRun]{Format: ResultFormat, Config: r, Differences: r.Differences(), Machine: report.ThisMachine()}}
 	if err := store.Open(); err != nil {
 		return nil, err
 	}

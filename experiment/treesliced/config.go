@@ -71,10 +71,8 @@ type Config struct {
 	// Components is the number of mixture components of a cloud; nil
 	// means 4.
 	Components *int
-	// ClusterK and ClusterDepth are the branching and depth of the
-	// clustering trees, QuadDepth the depth of the quadtrees; nil means
-	// pointtree's defaults (4, 6 and 12).
-	ClusterK, ClusterDepth, QuadDepth *int
+	// TreeOptions choose the clustering trees and the quadtrees.
+	report.TreeOptions
 	// Seed seeds the clouds and the trees (see the package documentation).
 	Seed uint64
 	// Workers is the number of pairs processed at once, each on one
@@ -90,18 +88,15 @@ type Config struct {
 
 // Resolved is what a Result records of its Config.
 type Resolved struct {
-	Protocol     string   `json:"protocol"`
-	Settings     Settings `json:"settings"`
-	Builders     []string `json:"builders"`
-	Masses       string   `json:"masses"`
-	Components   int      `json:"components"`
-	Spread       float64  `json:"spread"`
-	ClusterK     int      `json:"cluster_k"`
-	ClusterDepth int      `json:"cluster_depth"`
-	ClusterIters int      `json:"cluster_iters"`
-	QuadDepth    int      `json:"quad_depth"`
-	Seed         uint64   `json:"seed"`
-	Workers      int      `json:"workers"`
+	Protocol   string   `json:"protocol"`
+	Settings   Settings `json:"settings"`
+	Builders   []string `json:"builders"`
+	Masses     string   `json:"masses"`
+	Components int      `json:"components"`
+	Spread     float64  `json:"spread"`
+	report.TreeSettings
+	Seed    uint64 `json:"seed"`
+	Workers int    `json:"workers"`
 }
 
 // maxSize bounds n: the n×n cost matrix of a pair takes 8n² bytes.
@@ -116,15 +111,15 @@ func (cfg Config) Resolve() (Resolved, error) {
 		return Resolved{}, err
 	}
 	s.Dims, s.Sizes, s.Trees = slices.Clone(s.Dims), slices.Clone(s.Sizes), slices.Clone(s.Trees)
-	r := Resolved{Protocol: protocol, Masses: cfg.Masses, Components: 4, Spread: Spread, ClusterK: 4, ClusterDepth: 6,
-		ClusterIters: 10, QuadDepth: 12, Seed: cfg.Seed, Workers: 1}
+	r := Resolved{Protocol: protocol, Masses: cfg.Masses, Components: 4, Spread: Spread, Seed: cfg.Seed, Workers: 1}
+	if r.TreeSettings, err = cfg.TreeOptions.Resolve(c); err != nil {
+		return Resolved{}, err
+	}
 	for _, err := range []error{
 		c.Ints(&s.Dims, cfg.Dims, "Dims", 1, 1<<16), c.Ints(&s.Sizes, cfg.Sizes, "Sizes", 2, maxSize),
 		c.Ints(&s.Trees, cfg.Trees, "Trees", 1, 1<<12),
 		c.Int(&s.Pairs, cfg.Pairs, "Pairs", 1, 1e6), c.Int(&s.FitPairs, cfg.FitPairs, "FitPairs", 1, 1e6),
-		c.Int(&r.Components, cfg.Components, "Components", 1, 1000), c.Int(&r.ClusterK, cfg.ClusterK, "ClusterK", 2, 1000),
-		c.Int(&r.ClusterDepth, cfg.ClusterDepth, "ClusterDepth", 1, 64), c.Int(&r.QuadDepth, cfg.QuadDepth, "QuadDepth", 1, 50),
-		c.Int(&r.Workers, cfg.Workers, "Workers", 1, 1024),
+		c.Int(&r.Components, cfg.Components, "Components", 1, 1000), c.Int(&r.Workers, cfg.Workers, "Workers", 1, 1024),
 	} {
 		if err != nil {
 			return Resolved{}, err

@@ -262,7 +262,7 @@ func TestConfigErrors(t *testing.T) {
 		{"builder twice", Config{Builders: []string{BuilderQuad, BuilderQuad}}, "named twice"},
 		{"Builders: names none", Config{Builders: []string{}}, "Builders: names none"},
 		{"masses", Config{Masses: "equal"}, `Masses = equal: unknown masses`},
-		{"k", Config{ClusterK: new(1)}, "ClusterK = 1: must be from 2"},
+		{"k", Config{TreeOptions: report.TreeOptions{ClusterK: new(1)}}, "ClusterK = 1: must be from 2"},
 		{"workers", Config{Workers: new(-2)}, "Workers = -2: must be from 1"},
 	} {
 		_, err := Run(tc.cfg)
