@@ -266,14 +266,18 @@ func (f *expFlags) seedsEpochsBatch(seeds, epochs, batch **int, seedsDef, epochs
 	f.set("batch", "Batch", batch, nil, "`N` "+items+" per mini-batch (default "+batchDef+")")
 }
 
-// textProtocol adds the flags of the text experiment's protocols: the
-// protocol, and the settings that replace its values.
-func (f *expFlags) textProtocol(protocol *string, seeds, epochs, batch, hidden, maxLen **int, lr **float64) {
+// newTextFlags returns the flags of an experiment on text, name, whose
+// runs are kept in --out (default report-NAME, help outUsage): its file
+// flags (corpusPaths.add) and those of the text experiment's protocols.
+func newTextFlags(name, synopsis, outUsage, dev, tree, emb string, protocol *string, seeds, epochs, batch, hidden, maxLen **int, lr **float64) (*expFlags, *corpusPaths) {
+	f, paths := newExpFlags(name, synopsis, "report-"+name, outUsage, true, true, true), &corpusPaths{}
+	paths.add(f, " (default: a split of --train)", dev, tree, emb)
 	f.set("protocol", "Protocol", protocol, text.ProtocolReduced, "the `PROTOCOL`: reduced or paper")
 	f.seedsEpochsBatch(seeds, epochs, batch, "3 or 10", "18 or 100", "100", "documents")
 	f.set("hidden", "Hidden", hidden, nil, "the LSTM's hidden size `H` (default: the protocol's, 100 or 200)")
 	f.set("max-len", "MaxLen", maxLen, nil, "cut documents at `N` tokens (default: the protocol's, 100 or 200)")
 	f.set("lr", "LR", lr, nil, "Adam's learning `RATE` (default: the protocol's, 0.004 or 0.001)")
+	return f, paths
 }
 
 // corpusPaths are the file flags of an experiment on text; read fills

@@ -10,13 +10,12 @@ import (
 
 func runLabelTrees(e *env, args []string) error {
 	var cfg labeltrees.Config
-	var paths corpusPaths
-	f := newExpFlags("labeltrees", "twl experiment labeltrees --train FILE [--test FILE] --tree TREE [flags]",
-		"report-labeltrees", "write the report, the runs and the trees to `DIR` (created if needed)", true, true, true)
-	paths.add(f, " (default: a split of --train)", "", "the data's hierarchy `TREE`: an edge-list file or a toolkit taxonomy (required)",
-		"word vectors `FILE` of the model and of the docs tree (default: random; no docs tree)")
+	f, paths := newTextFlags("labeltrees", "twl experiment labeltrees --train FILE [--test FILE] --tree TREE [flags]",
+		"write the report, the runs and the trees to `DIR` (created if needed)", "",
+		"the data's hierarchy `TREE`: an edge-list file or a toolkit taxonomy (required)",
+		"word vectors `FILE` of the model and of the docs tree (default: random; no docs tree)",
+		&cfg.Protocol, &cfg.Seeds, &cfg.Epochs, &cfg.Batch, &cfg.Hidden, &cfg.MaxLen, &cfg.LR)
 	labelEmb := f.String("label-emb", "", "word vectors `FILE` of the label names (default: --emb)")
-	f.textProtocol(&cfg.Protocol, &cfg.Seeds, &cfg.Epochs, &cfg.Batch, &cfg.Hidden, &cfg.MaxLen, &cfg.LR)
 	f.set("lambda", "Lambda", &cfg.Lambda, nil, "the weight `λ` of the TW term (default 1)")
 	f.set("conditions", "Conditions", &cfg.Conditions, nil, "comma-separated `CONDITIONS` to run (default: every one the vectors allow)")
 	err := f.parseArgs(e, args, "train", "tree")

@@ -109,15 +109,11 @@ func (r *Result) Markdown() string {
 	p("Error on the %d test documents, in percent, for each k; **bold**: the least of each column. ", nTest)
 	p("\"Best\" is the least error over k, chosen on the test documents for every method alike (optimistic, but the same for all); ")
 	p("± is its binomial standard error √(p(1−p)/n).\n\n")
-	p("| Method |")
+	heads := []string{"Method"}
 	for _, k := range c.Ks {
-		p(" k=%d |", k)
+		heads = append(heads, fmt.Sprintf("k=%d", k))
 	}
-	p(" best (k) |\n|---|")
-	for range c.Ks {
-		p("---:|")
-	}
-	p("---:|\n")
+	p("%s", report.TableHead(append(heads, "best (k)"), "l"+strings.Repeat("r", len(c.Ks)+1)))
 	least := make([]report.Float, len(c.Ks))
 	for q := range c.Ks {
 		least[q] = report.Float(math.Inf(1))

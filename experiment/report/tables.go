@@ -12,11 +12,11 @@ import (
 // in bold; k is the k of top-k cost in the headers.
 func MeasureTable(b *strings.Builder, first string, ids []string, label func(string) string, measures []string,
 	table map[string]map[string]Stat, best map[string]string, k int) {
-	fmt.Fprintf(b, "| %s |", first)
+	heads := []string{first}
 	for _, name := range measures {
-		fmt.Fprintf(b, " %s %s |", MeasureLabel(name, k), Arrow(name))
+		heads = append(heads, MeasureLabel(name, k)+" "+Arrow(name))
 	}
-	b.WriteString("\n|---|" + strings.Repeat("---:|", len(measures)) + "\n")
+	b.WriteString(TableHead(heads, "l"+strings.Repeat("r", len(measures))))
 	for _, id := range ids {
 		fmt.Fprintf(b, "| %s |", label(id))
 		for _, name := range measures {
@@ -72,4 +72,25 @@ func containsString(s []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// TableHead returns the head of a Markdown table: a row of the cells heads,
+// then the rule, each column aligned by its letter in aligns: l left, r
+// right.
+func TableHead(heads []string, aligns string) string {
+	var b strings.Builder
+	b.WriteString("|")
+	for _, h := range heads {
+		b.WriteString(" " + h + " |")
+	}
+	b.WriteString("\n|")
+	for _, a := range aligns {
+		if a == 'r' {
+			b.WriteString("---:|")
+		} else {
+			b.WriteString("---|")
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
 }

@@ -48,15 +48,11 @@ func (r *Result) Markdown() string {
 
 	p("## Summary at T = %d\n\n", Tmax)
 	p("Correlation of TSW with W1 across the pairs, and the mean ratio TSW/W1 (its coefficient of variation in brackets).\n\n")
-	p("| d | n | exact W1: mean (range) | exact, per pair |")
+	heads := []string{"d", "n", "exact W1: mean (range)", "exact, per pair"}
 	for _, name := range rc.Builders {
-		p(" %s: corr · ratio (cv) | TSW per pair |", name)
+		heads = append(heads, name+": corr · ratio (cv)", "TSW per pair")
 	}
-	p("\n|---:|---:|---|---:|")
-	for range rc.Builders {
-		p("---|---:|")
-	}
-	p("\n")
+	p("%s", report.TableHead(heads, "rrlr"+strings.Repeat("lr", len(rc.Builders))))
 	for _, c := range r.Cells {
 		p("| %d | %d | %s (%s–%s) | %s |", c.D, c.N, g3(c.W1Mean), g3(c.W1Min), g3(c.W1Max), seconds(float64(c.ExactSeconds)))
 		for _, name := range rc.Builders {
