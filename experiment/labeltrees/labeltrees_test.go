@@ -249,6 +249,12 @@ func TestRun(t *testing.T) {
 		if run.Docs != [3]int{48, 12, 20} || len(run.TrainLoss) != 3 {
 			t.Errorf("%s seed %d: documents %v, %d epochs", run.Condition, run.Seed, run.Docs, len(run.TrainLoss))
 		}
+		// The vectors cover the eight genre words of the documents, each in
+		// a quarter of them (far more than twice in any seed's training
+		// part), and nothing else of the vocabulary.
+		if c := run.Coverage; c.InVocab != 8 || c.Subword != 0 || c.Random != run.Vocab-8 {
+			t.Errorf("%s seed %d: coverage %+v of %d words, want 8 found, the rest random", run.Condition, run.Seed, c, run.Vocab)
+		}
 		for _, name := range Measures {
 			if v := float64(run.Measures[name]); math.IsNaN(v) || math.IsInf(v, 0) {
 				t.Errorf("%s seed %d: %s = %v", run.Condition, run.Seed, name, v)

@@ -18,9 +18,6 @@ import (
 // RunFormat identifies the JSON of a run file.
 const RunFormat = "twl-synthetic-run/1"
 
-// streamModel is the PCG stream of the initial weights of seed k.
-const streamModel = 0x7477_6c5f_6d6f_64 // "twl_mod"
-
 // RunKey is everything that determines the outcome of one run: a run file
 // whose key differs belongs to another experiment.
 type RunKey struct {
@@ -162,6 +159,9 @@ type experimentData struct {
 	*synth.Data
 	cost []float64
 }
+
+// streamModel is the PCG stream of the initial weights of seed k.
+const streamModel = 0x7477_6c5f_6d6f_64 // "twl_mod"
 
 // trainRun trains and scores one run.
 func trainRun(ctx context.Context, d *experimentData, key RunKey, checkpoint string, every int, progress io.Writer) (*LossRun, error) {

@@ -18,9 +18,6 @@ import (
 // RunFormat identifies the JSON of a run file.
 const RunFormat = "twl-text-run/1"
 
-// streamSplit is the PCG stream of the splits of seed k.
-const streamSplit = 0x7370_6c69_74 // "split"
-
 // RunKey is everything that determines the outcome of one run: a run file
 // whose key differs belongs to another experiment.
 type RunKey struct {

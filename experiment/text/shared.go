@@ -73,6 +73,9 @@ func (s *Scores) Complete() bool {
 	return len(s.Measures) == len(metric.MultiLabelNames)+len(metric.Names) && len(s.TrainLoss) > 0
 }
 
+// streamSplit is the PCG stream of the splits of seed k.
+const streamSplit = 0x7370_6c69_74 // "split"
+
 // Split returns the training, validation and test documents of seed:
 // with test nil, a random 64/16/20 split of train; with dev nil, 80% of
 // train for training and 20% for validation; else the three as given.
