@@ -238,6 +238,14 @@ func Differences(ds ...Difference) []string {
 	return out
 }
 
+// Or returns *p, or def when p is nil: an optional setting's value.
+func Or[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
 // Plural writes n and the noun, singular for 1: "1 seed", "3 seeds".
 func Plural(n int, one, many string) string {
 	if n == 1 {

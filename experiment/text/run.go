@@ -74,40 +74,19 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	began, every := time.Now(), 1
-	if cfg.CheckpointEvery != nil {
-		every = *cfg.CheckpointEvery
-	}
-	progress, _, _ := report.Setup(cfg.Progress, nil)
-	store := runStore(report.RunDir(cfg.OutDir))
-	s := r.Settings
 	res := &Result{Outcome: report.Outcome[Resolved, LossRun]{Format: ResultFormat, Config: r, Differences: r.Differences(), Machine: report.ThisMachine()}}
-	if err := store.Open(); err != nil {
-		return nil, err
-	}
-	dataHash := report.HashCorpora(cfg.Train, cfg.Dev, cfg.Test)
+	began, s, dataHash := time.Now(), r.Settings, report.HashCorpora(cfg.Train, cfg.Dev, cfg.Test)
+	progress, _, _ := report.Setup(cfg.Progress, nil)
 	t := cfg.Train.Tree
 	var cost []float64 // the tree metric, for the Sinkhorn losses
-	total := s.Seeds * len(r.Losses)
-	done := 0
-	for seed := 1; seed <= s.Seeds; seed++ {
-		var prep *prepared // made on the first run of the seed that needs it
-		for _, id := range r.Losses {
-			done++
-			key := RunKey{Loss: id, Seed: seed, Settings: RunSettingsOf(s), Data: dataHash, Tree: r.Tree.SHA256,
-				Embeddings: cfg.EmbRef, TrainEmb: r.TrainEmb, Target: r.Target}
-			tag := fmt.Sprintf("[%d/%d] %s seed %d", done, total, id, seed)
-			run, err := store.Load(id, seed, key)
-			if err != nil {
-				return nil, err
-			}
-			if run != nil {
-				fmt.Fprintf(progress, "%s: kept from %s (finished %s)\n", tag, store.Path(id, seed), run.Finished)
-				res.Runs = append(res.Runs, *run)
-				res.Kept++
-				continue
-			}
-			if prep == nil {
+	var prep *prepared // the data of the seed, made by its first run that trains
+	key := func(id string, seed int) RunKey {
+		return RunKey{Loss: id, Seed: seed, Settings: RunSettingsOf(s), Data: dataHash, Tree: r.Tree.SHA256,
+			Embeddings: cfg.EmbRef, TrainEmb: r.TrainEmb, Target: r.Target}
+	}
+	res.Runs, res.Kept, err = report.Each(runStore(report.RunDir(cfg.OutDir)), progress, s.Seeds, r.Losses, key, func(run *LossRun) string { return run.Finished },
+		func(id string, seed int, key RunKey, tag, checkpoint string) (*LossRun, error) {
+			if prep == nil || prep.seed != seed {
 				if prep, err = prepare(cfg, s, seed); err != nil {
 					return nil, err
 				}
@@ -122,18 +101,17 @@ func Run(cfg Config) (*Result, error) {
 				return nil, err
 			}
 			fmt.Fprintf(progress, "%s: training %s\n", tag, report.Plural(s.Epochs, "epoch", "epochs"))
-			run, err = trainRun(cfg.Context, prep, key, l, store.Checkpoint(id, seed, key), every, &report.EpochFilter{W: progress, Prefix: "    ", Every: 1})
+			run, err := trainRun(cfg.Context, prep, key, l, checkpoint, report.Or(cfg.CheckpointEvery, 1), &report.EpochFilter{W: progress, Prefix: "    ", Every: 1})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", tag, err)
 			}
 			fmt.Fprintf(progress, "%s: done in %.0f s (%.0f tokens/s); test pseudo-recall %.4f, top-%d cost %.4f, roc_auc %.4f\n",
 				tag, float64(run.Seconds), float64(run.TokensPerSecond), float64(run.Measures["pseudo_recall"]), s.K,
 				float64(run.Measures["top_k_cost"]), float64(run.Measures["roc_auc"]))
-			if err := store.Save(id, seed, key, run); err != nil {
-				return nil, err
-			}
-			res.Runs = append(res.Runs, *run)
-		}
+			return run, nil
+		})
+	if err != nil {
+		return nil, err
 	}
 	res.summarize()
 	if cfg.EstimatePaper && r.Protocol != ProtocolPaper {
@@ -187,6 +165,7 @@ func paperEstimate(cfg Config) (*Estimate, error) {
 // and targets.
 type prepared struct {
 	*SeedData
+	seed     int
 	testSets [][]int
 	testY    []float64
 }
@@ -204,7 +183,7 @@ func prepare(cfg Config, s Settings, seed int) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	pr := &prepared{SeedData: d, testY: test.Targets(cfg.Target)}
+	pr := &prepared{SeedData: d, seed: seed, testY: test.Targets(cfg.Target)}
 	for _, doc := range test.Docs {
 		pr.testSets = append(pr.testSets, doc.Labels)
 	}
