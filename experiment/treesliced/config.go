@@ -53,7 +53,7 @@ var Large = Settings{Dims: []int{2, 10, 100, 300}, Sizes: []int{100, 1000, 3000}
 // 0.
 type Config struct {
 	// Protocol is ProtocolReduced ("" means it) or ProtocolLarge. It sets
-	// the defaults of the fields below that are zero or nil.
+	// the defaults of the fields below that are nil.
 	Protocol string
 	// Dims, Sizes and Trees override the protocol's lists when not nil;
 	// every value must be at least 1 (Sizes at least 2). Trees is sorted
