@@ -1,9 +1,7 @@
 package all
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -28,10 +26,8 @@ type Config struct {
 	// Quick runs tiny sizes: a smoke test of the whole pipeline in
 	// seconds, whose numbers mean nothing.
 	Quick bool
-	// Progress receives the experiments' progress; nil means none.
-	Progress io.Writer
-	// Context, when not nil, stops the experiments (see theirs).
-	Context context.Context
+	// RunOptions: the progress and the stops of the experiments.
+	report.RunOptions
 }
 
 // ErrConfig is wrapped by the errors that report an invalid Config.
@@ -45,8 +41,8 @@ func Run(cfg Config) (string, error) {
 	if cfg.OutDir == "" {
 		return "", c.Bad("OutDir", nil, "is required: the runs are kept there")
 	}
-	syn := synthetic.Config{Protocol: cfg.Protocol, OutDir: cfg.OutDir, Progress: cfg.Progress, Context: cfg.Context}
-	eff := efficiency.Config{Progress: cfg.Progress, Context: cfg.Context}
+	syn := synthetic.Config{Protocol: cfg.Protocol, OutDir: cfg.OutDir, RunOptions: cfg.RunOptions}
+	eff := efficiency.Config{RunOptions: cfg.RunOptions}
 	if cfg.Quick {
 		eff.Labels, eff.Repeats, eff.MinTime, eff.NoRSS = []int{100, 300}, new(1), new(time.Millisecond), true
 		syn.Nodes, syn.Epochs, syn.Seeds, syn.Train, syn.Test = new(20), new(2), new(2), new(40), new(40)

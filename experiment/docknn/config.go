@@ -1,9 +1,7 @@
 package docknn
 
 import (
-	"context"
 	"errors"
-	"io"
 	"runtime"
 	"slices"
 
@@ -87,11 +85,9 @@ type Config struct {
 	// means runtime.GOMAXPROCS(0).
 	Workers *int
 
-	// Progress receives a line per step; nil means none.
-	Progress io.Writer
-	// Context, when not nil, stops Run within a test document's distances
-	// once it is done; Run then returns its error.
-	Context context.Context
+	// RunOptions: progress: a line per step; stopped within a test
+	// document's distances.
+	report.RunOptions
 }
 
 // Resolved is what a Result records of its Config.

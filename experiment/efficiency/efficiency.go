@@ -1,7 +1,6 @@
 package efficiency
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -68,11 +67,9 @@ type Config struct {
 	// Executable is the program started for the peak-RSS measurement;
 	// "" means os.Executable(). It must call RunChild first thing.
 	Executable string
-	// Progress receives one line per measurement; nil means none.
-	Progress io.Writer
-	// Context, when not nil, stops Run before the next case once it is
-	// done; Run then returns its error.
-	Context context.Context
+	// RunOptions: progress: a line per measurement; stopped before the
+	// next case.
+	report.RunOptions
 
 	repeats int           // Repeats resolved
 	minTime time.Duration // MinTime resolved

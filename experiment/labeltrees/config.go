@@ -1,9 +1,7 @@
 package labeltrees
 
 import (
-	"context"
 	"errors"
-	"io"
 	"slices"
 
 	"github.com/twl-ldl/twl/corpus"
@@ -81,11 +79,10 @@ type Config struct {
 	// are kept.
 	OutDir string
 
-	// Progress receives a line per run and per epoch.
-	Progress io.Writer
-	// Context, when not nil, stops the experiment at the next mini-batch:
-	// finished runs and the last complete checkpoint stay.
-	Context context.Context
+	// RunOptions: progress: a line per run and per epoch; stopped at the
+	// next mini-batch, finished runs and the last complete checkpoint
+	// staying.
+	report.RunOptions
 }
 
 // Resolved is what a Result records of its Config.

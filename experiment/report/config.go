@@ -282,3 +282,12 @@ func (o TreeOptions) Resolve(c Checker) (TreeSettings, error) {
 	}
 	return s, nil
 }
+
+// RunOptions are how a caller watches and stops an experiment's Run:
+// Progress receives its progress lines (nil: none), and Context, when not
+// nil, stops it at its next step once it is done (each experiment says
+// which step and what stays), Run then returning the context's error.
+type RunOptions struct {
+	Progress io.Writer
+	Context  context.Context
+}

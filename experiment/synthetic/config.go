@@ -1,10 +1,8 @@
 package synthetic
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 
 	"github.com/twl-ldl/twl/experiment/report"
@@ -84,12 +82,11 @@ type Config struct {
 	// with OutDir.
 	CheckpointEvery *int
 
-	// Progress receives a line per run and a few per training run.
-	Progress io.Writer
-	// Context, when not nil, stops the experiment at the next mini-batch
-	// once it is done: finished runs and the last complete checkpoint stay,
-	// and a later Run with the same directory resumes.
-	Context context.Context
+	// RunOptions: progress: a line per run and a few per training run;
+	// stopped at the next mini-batch, finished runs and the last complete
+	// checkpoint staying, so that a later Run with the same directory
+	// resumes.
+	report.RunOptions
 }
 
 // Resolved is a Config with every default filled in: what a Result records.

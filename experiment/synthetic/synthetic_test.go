@@ -24,7 +24,7 @@ func tiny(out string, progress io.Writer) Config {
 	return Config{
 		Nodes: new(30), Train: new(40), Test: new(40), Epochs: new(2), Seeds: new(2),
 		Data:   synth.Config{Features: 8, Hidden: 6},
-		OutDir: out, Progress: progress,
+		OutDir: out, RunOptions: report.RunOptions{Progress: progress},
 	}
 }
 

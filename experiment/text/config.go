@@ -1,10 +1,8 @@
 package text
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 
 	"github.com/twl-ldl/twl/corpus"
@@ -90,12 +88,10 @@ type Config struct {
 	// checkpoints of a run in progress, at least 1; nil means 1.
 	CheckpointEvery *int
 
-	// Progress receives a line per run and per epoch.
-	Progress io.Writer
-	// Context, when not nil, stops the experiment at the next mini-batch
-	// once it is done: finished runs and the last complete checkpoint stay,
-	// and a later Run with the same directory resumes.
-	Context context.Context
+	// RunOptions: progress: a line per run and per epoch; stopped at the
+	// next mini-batch, finished runs and the last complete checkpoint
+	// staying, so that a later Run with the same directory resumes.
+	report.RunOptions
 
 	// EstimatePaper times a few training steps of the paper's model (hidden
 	// 200, 200 tokens a document) to estimate how long the paper's protocol

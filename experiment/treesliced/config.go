@@ -1,9 +1,7 @@
 package treesliced
 
 import (
-	"context"
 	"errors"
-	"io"
 	"slices"
 
 	"github.com/twl-ldl/twl/experiment/report"
@@ -79,11 +77,8 @@ type Config struct {
 	// goroutine; nil means 1, so that every timing is that of one core
 	// undisturbed.
 	Workers *int
-	// Progress receives a line per cell; nil means none.
-	Progress io.Writer
-	// Context, when not nil, stops Run before the next pair once it is
-	// done; Run then returns its error.
-	Context context.Context
+	// RunOptions: progress: a line per cell; stopped before the next pair.
+	report.RunOptions
 }
 
 // Resolved is what a Result records of its Config.

@@ -292,7 +292,7 @@ func TestWriteFiles(t *testing.T) {
 	}
 	res := run(t, tiny())
 	var progress bytes.Buffer
-	cfg := Config{Seed: 2, Dims: []int{2}, Sizes: []int{10}, Pairs: new(3), Trees: []int{1, 2}, Progress: &progress}
+	cfg := Config{Seed: 2, Dims: []int{2}, Sizes: []int{10}, Pairs: new(3), Trees: []int{1, 2}, RunOptions: report.RunOptions{Progress: &progress}}
 	if _, err := Run(cfg); err != nil {
 		t.Fatal(err)
 	}
