@@ -289,7 +289,7 @@ func (m *Model) Summary() string {
 
 // Shape describes the network of m: "LSTM D→H, V words, L labels, loss NAME".
 func (m *Model) Shape() string {
-	return fmt.Sprintf("LSTM %d→%d, %d words, %d labels, loss %s", m.Net.Dim, m.Net.Hidden, m.Net.Vocab, m.Net.Labels, m.Loss)
+	return fmt.Sprintf("LSTM %d→%d, %s, %s, loss %s", m.Net.Dim, m.Net.Hidden, plural(m.Net.Vocab, "word"), plural(m.Net.Labels, "label"), m.Loss)
 }
 
 // WriteFile writes m to the file at path, all or nothing: to a temporary

@@ -3,16 +3,23 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
+	"embed"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/twl-ldl/twl/corpus"
+	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/experiment/efficiency"
+	expreport "github.com/twl-ldl/twl/experiment/report"
+	"github.com/twl-ldl/twl/experiment/text"
+	"github.com/twl-ldl/twl/textmodel"
+	"github.com/twl-ldl/twl/tree"
 )
 
 // experiments are the subcommands of twl experiment, in the order of its
@@ -29,30 +36,9 @@ var experiments = &group{
 		{"labeltrees", "flat labels: an LSTM trained with KL + TW over the given tree, trees built from vectors, a star", runLabelTrees},
 		{"all", "every experiment into one report folder with REPORT.md", runAll},
 	},
-	about: `
-Experiment reproduces the experiments of the tree-Wasserstein paper
-(Toyokuni et al.: efficiency, synthetic, text) and runs the evidence for
-trees built from points (tsw: how well the tree-sliced distance
-approximates the Euclidean W1; docknn: k-nearest-neighbour classification
-of 20 Newsgroups with the tree-sliced distance against the exact word
-mover's distance; labeltrees: which tree to train with when the labels
-come without one), and writes each as a report: a Markdown table (the
-paper's numbers beside twl's where there are some), a JSON file with every
-measurement, and plots (PNG and SVG). Progress goes to standard
-error. The output folder is checked to be writable before anything runs.
-Ctrl-C (SIGINT) or SIGTERM stops an experiment at once, with exit status
-130 (143): its files are complete or absent, and the synthetic and text
-experiments, run again with the same command, resume from the runs and
-checkpoints they had saved.`,
-	examples: `  # Both tables, plots and REPORT.md into ./report (about 5 minutes on 2 cores).
-  twl experiment all --out report
-
-  # Table 3 into ./report (about a minute on 2 cores).
-  twl experiment efficiency --out report
-
-  # The flags of one experiment.
-  twl experiment efficiency --help`,
 }
+
+func init() { experiments.about, experiments.examples = helpOf("experiment") }
 
 func runExperiment(e *env, args []string) error { return experiments.run(e, args) }
 
@@ -63,65 +49,128 @@ type experimentResult interface {
 	Markdown() string
 }
 
-// reportFlags are the flags of an experiment command's report.
-type reportFlags struct {
+// expFlags are the flags of an experiment command, each bound to a Config
+// field (set only when given) and mapped from it, so that a
+// report.ConfigError is printed in flag words ("--seeds 0: must be …").
+type expFlags struct {
+	*flags
+	setting     map[string]string // Config field → flag
 	out, format string
 	quiet       bool
+	runs        bool // --out keeps runs: it is required
 }
 
-// addReportFlags adds to fs --out (default out, help outUsage), --format
-// and, with quiet, --quiet.
-func addReportFlags(fs *flags, out, outUsage string, quiet bool) *reportFlags {
-	o := &reportFlags{}
-	fs.StringVar(&o.out, "out", out, outUsage)
-	fs.StringVar(&o.format, "format", "text", "standard output `FORMAT`: text (the Markdown report) or json")
-	if quiet {
-		fs.BoolVar(&o.quiet, "quiet", false, "no progress on standard error")
+// experimentHelp holds the help of the experiment commands: for each, its
+// description, then a line "Examples:", then the examples.
+//
+//go:embed help/experiment*.txt
+var experimentHelp embed.FS
+
+// helpOf returns the description and the examples of help/NAME.txt.
+func helpOf(name string) (about, examples string) {
+	b, _ := experimentHelp.ReadFile("help/" + name + ".txt") // embedded: present
+	about, examples, _ = strings.Cut(string(b), "\nExamples:\n")
+	return "\n" + about, examples
+}
+
+// newExpFlags returns the flags of experiment name (help in
+// help/experiment-NAME.txt): --out (required with runs), --format, --quiet.
+func newExpFlags(name, synopsis, out, outUsage string, format, quiet, runs bool) *expFlags {
+	about, examples := helpOf("experiment-" + name)
+	f := &expFlags{flags: newFlags("experiment "+name, synopsis, about, examples), setting: map[string]string{}, format: "text", runs: runs}
+	f.StringVar(&f.out, "out", out, outUsage)
+	if format {
+		f.StringVar(&f.format, "format", "text", "standard output `FORMAT`: text (the Markdown report) or json")
 	}
-	return o
+	if quiet {
+		f.BoolVar(&f.quiet, "quiet", false, "no progress on standard error")
+	}
+	return f
 }
 
-// noArgs is the usage error of experiment name given positional
-// arguments pos, nil when there are none.
-func noArgs(fs *flags, name string, pos []string) error {
-	if len(pos) > 0 {
-		return fs.fail("experiment %s takes no arguments, got %q", name, pos)
+// set binds flag name to the Config field setting at p: see optional, or
+// a *[]int (a list), a *string, a *bool or a *uint64 (with default def).
+func (f *expFlags) set(name, setting string, p any, def any, usage string) {
+	f.setting[setting] = name
+	switch p := p.(type) {
+	case *string:
+		f.StringVar(p, name, def.(string), usage)
+	case *bool:
+		f.BoolVar(p, name, false, usage)
+	case *uint64:
+		f.Uint64Var(p, name, def.(uint64), usage)
+	case *[]int:
+		f.Var((*intList)(p), name, usage)
+	default:
+		f.Var(optional{p}, name, usage)
+	}
+}
+
+// optional sets a **int, **float64, **time.Duration or *[]string (a
+// comma-separated list) only when the flag is given.
+type optional struct{ p any }
+
+func (optional) String() string { return "" }
+
+func (v optional) Set(s string) error {
+	s = strings.TrimSpace(s)
+	switch p := v.p.(type) {
+	case **int:
+		i, err := parseInt(s, strconv.IntSize)
+		*p = new(int(i))
+		return err
+	case **float64:
+		x, err := strconv.ParseFloat(s, 64)
+		*p = new(x)
+		return err
+	case **time.Duration:
+		d, err := time.ParseDuration(s)
+		*p = new(d)
+		return err
+	case *[]string:
+		*p = commaList(s)
 	}
 	return nil
 }
 
-// badFormat is the usage error of a --format other than text and json.
-func (o *reportFlags) badFormat(fs *flags) error {
-	return fs.fail("--format must be text or json, not %q", o.format)
-}
-
-// checkOut checks that --out, when given, is a folder that can be written.
-func (o *reportFlags) checkOut() error {
-	if o.out == "" {
-		return nil
+// parseArgs parses args, allowing no positional argument and --format text
+// or json only, and checks that the flags named required are given and
+// that --out is a folder that can be written (given, if runs are kept).
+func (f *expFlags) parseArgs(e *env, args []string, required ...string) error {
+	pos, err := f.parse(e, args)
+	switch {
+	case err != nil:
+		return err
+	case len(pos) > 0:
+		return f.fail("%s takes no arguments, got %q", strings.TrimPrefix(f.Name(), "twl "), pos)
+	case f.format != "text" && f.format != "json":
+		return f.fail("--format must be text or json, not %q", f.format)
 	}
-	return checkDir(o.out)
-}
-
-// commaList returns the non-empty, trimmed items of the comma-separated
-// list s; none is an empty, not a nil, slice.
-func commaList(s string) []string {
-	items := []string{}
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			items = append(items, v)
+	for _, n := range required {
+		if !f.isSet(n) {
+			return f.fail("--%s is required", n)
 		}
 	}
-	return items
+	if f.out == "" {
+		if f.runs {
+			return f.fail("--out is required: the runs are kept there")
+		}
+		return nil
+	}
+	return checkDir(f.out)
 }
 
-// runReport is the end of every experiment command: it runs the
-// experiment, with progress on standard error unless --quiet and stopped
-// by e's context, an invalid configuration (errConfig) being a usage
-// error, then writes its report (see writeReport).
-func runReport[R experimentResult](e *env, fs *flags, o *reportFlags, errConfig error, run func(ctx context.Context, progress io.Writer) (R, error)) error {
+// commaList returns the non-empty items of the comma-separated list s,
+// spaces removed; none is an empty, not a nil, slice.
+func commaList(s string) []string {
+	return slices.DeleteFunc(strings.Split(strings.ReplaceAll(s, " ", ""), ","), func(v string) bool { return v == "" })
+}
+
+// runReport runs the experiment, with progress on standard error unless
+// --quiet, stopped by e's context, and writes its report (writeReport).
+func runReport[R experimentResult](e *env, f *expFlags, run func(ctx context.Context, progress io.Writer) (R, error)) error {
 	var progress io.Writer
-	if !o.quiet {
+	if !f.quiet {
 		progress = e.stderr
 	}
 	if err := e.stopped(); err != nil {
@@ -129,30 +178,38 @@ func runReport[R experimentResult](e *env, fs *flags, o *reportFlags, errConfig 
 	}
 	res, err := run(e.ctx, progress)
 	if err != nil {
-		if errors.Is(err, errConfig) {
-			return fs.fail("%v", err)
-		}
+		return f.configError(err)
+	}
+	return writeReport(e, res, f)
+}
+
+// configError returns err, an experiment's report.ConfigError made a
+// usage error in the words of the flag that set the setting.
+func (f *expFlags) configError(err error) error {
+	ce := expreport.AsConfigError(err)
+	if ce == nil {
 		return err
 	}
-	return writeReport(e, res, o)
+	if name, ok := f.setting[ce.Setting]; ok {
+		return f.fail("--%s: %s", strings.TrimSpace(name+" "+ce.Value), ce.Problem)
+	}
+	return f.fail("%s", strings.TrimPrefix(err.Error(), ce.Kind.Error()+": "))
 }
 
 // writeReport writes the report's files to --out, unless it is "", names
 // them on standard error unless --quiet, and prints the report: its
 // Markdown, or with --format json its JSON.
-func writeReport(e *env, res experimentResult, o *reportFlags) error {
-	if o.out != "" {
-		files, err := res.WriteFiles(o.out)
+func writeReport(e *env, res experimentResult, f *expFlags) error {
+	if f.out != "" {
+		files, err := res.WriteFiles(f.out)
 		if err != nil {
 			return err
 		}
-		if !o.quiet {
-			for _, f := range files {
-				fmt.Fprintf(e.stderr, "experiment: wrote %s\n", filepath.Join(o.out, f))
-			}
+		for i := 0; i < len(files) && !f.quiet; i++ {
+			fmt.Fprintf(e.stderr, "experiment: wrote %s\n", filepath.Join(f.out, files[i]))
 		}
 	}
-	if o.format == "json" {
+	if f.format == "json" {
 		var js bytes.Buffer
 		if err := res.WriteJSON(&js); err != nil {
 			return err
@@ -165,8 +222,7 @@ func writeReport(e *env, res experimentResult, o *reportFlags) error {
 }
 
 // init makes a copy of twl started by efficiency.Run to measure peak
-// memory (with efficiency.ChildEnv set) measure one case and exit here,
-// before main.
+// memory measure one case and exit here, before main.
 func init() {
 	if child, err := efficiency.RunChild(os.Stdout); child {
 		if err != nil {
@@ -177,78 +233,96 @@ func init() {
 	}
 }
 
-const efficiencyAbout = `
-Efficiency reproduces Table 3 of the paper: the time and memory to evaluate
-the loss of one pair of random distributions on L labels, for the
-tree-Wasserstein distance TW on a random tree with unit weights (loss and
-gradient; loss only) and for the Sinkhorn Wasserstein loss W¹ with λ = 50
-and 10 log-domain iterations on the cost 11ᵀ − I (cold: kernel built and
-solved, like one POT call; warm: kernel reused; each with and without the
-gradient).
-
-Time is the mean ± standard deviation of several measurements. Memory is
-measured two ways: bytes allocated on the Go heap by building the metric
-(tree or cost matrix), the setup and one call; and the peak resident memory
-(VmHWM, Linux) of a separate twl process that runs the case alone, minus
-that process's own at start. Cases that would need more than --max-memory
-are reported with what they would need, as the paper does for W¹ at 10⁵.
-
-Writes to --out: efficiency.md (the table beside the paper's numbers, with
-how each figure was measured), efficiency.json (every measurement),
-efficiency-time.png/.svg and efficiency-memory.png/.svg (log-log plots),
-each atomically; and prints the table (--format text) or the JSON.`
-
-const efficiencyExamples = `  # The paper's sizes and 10^6 for TW (about a minute on 2 cores).
-  twl experiment efficiency --out report
-
-  # Two small sizes, 5 measurements each, JSON on standard output.
-  twl experiment efficiency --labels 100,1000 --repeats 5 --format json --out ""`
-
 func runEfficiency(e *env, args []string) error {
-	fs := newFlags("experiment efficiency", "twl experiment efficiency [flags]", efficiencyAbout, efficiencyExamples)
-	o := addReportFlags(fs, "report", "write the report files to `DIR` (created if needed; \"\" writes none)", false)
-	labels := intList(slices.Clone(efficiency.DefaultLabels))
-	fs.Var(&labels, "labels", "comma-separated numbers of labels `L`, such as 100,1e4")
-	repeats := fs.Int("repeats", 3, "at least `N` measurements per case (10 for cases under 50 ms)")
-	minTime := fs.Duration("min-time", 20*time.Millisecond, "time fast calls back to back for at least `D` per measurement")
-	seed := fs.Uint64("seed", 1, "`S` seeds the random trees and distributions")
-	maxMemText := fs.String("max-memory", "", "report, not run, cases needing more than `SIZE` such as 4GiB (default 80% of available memory)")
-	noRSS := fs.Bool("no-rss", false, "do not measure peak resident memory in separate processes")
-	pos, err := fs.parse(e, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs(fs, "efficiency", pos); err != nil {
-		return err
-	}
-	switch {
-	case o.format != "text" && o.format != "json":
-		return o.badFormat(fs)
-	case *repeats < 1:
-		return fs.fail("--repeats must be at least 1")
-	case *minTime <= 0:
-		return fs.fail("--min-time must be positive")
-	}
-	for _, L := range labels {
-		if L < 2 {
-			return fs.fail("--labels must be at least 2, got %d", L)
-		}
-	}
+	var cfg efficiency.Config
+	f := newExpFlags("efficiency", "twl experiment efficiency [flags]",
+		"report", "write the report files to `DIR` (created if needed; \"\" writes none)", true, false, false)
+	f.set("labels", "Labels", &cfg.Labels, nil, "comma-separated numbers of labels `L`, such as 100,1e4 (default 100,1000,10000,100000,1000000)")
+	f.set("repeats", "Repeats", &cfg.Repeats, nil, "at least `N` measurements per case (default 3; 10 for cases under 50 ms)")
+	f.set("min-time", "MinTime", &cfg.MinTime, nil, "time fast calls back to back for at least `D` per measurement (default 20ms)")
+	f.set("seed", "Seed", &cfg.Seed, uint64(1), "`S` seeds the random trees and distributions")
 	var maxMem byteSize
-	if *maxMemText != "" {
-		if err := maxMem.Set(*maxMemText); err != nil || maxMem == 0 {
-			return fs.fail("invalid value %q for flag --max-memory: a positive size such as 512MiB or 2GB", *maxMemText)
-		}
-	}
-	if err := o.checkOut(); err != nil {
+	f.Var(&maxMem, "max-memory", "report, not run, cases needing more than `SIZE` such as 4GiB (default 80% of available memory)")
+	f.Lookup("max-memory").DefValue = "" // the default is said in words
+	f.set("no-rss", "NoRSS", &cfg.NoRSS, nil, "do not measure peak resident memory in separate processes")
+	if err := f.parseArgs(e, args); err != nil {
 		return err
 	}
-	cfg := efficiency.Config{
-		Labels: labels, Repeats: *repeats, MinTime: *minTime, Seed: *seed,
-		MaxBytes: int64(maxMem), NoRSS: *noRSS, Progress: e.stderr,
+	if f.isSet("max-memory") && maxMem == 0 {
+		return f.fail("--max-memory 0: must be a positive size such as 512MiB or 2GB")
 	}
-	return runReport(e, fs, o, efficiency.ErrConfig, func(ctx context.Context, _ io.Writer) (*efficiency.Result, error) {
+	cfg.MaxBytes, cfg.Progress = int64(maxMem), e.stderr
+	return runReport(e, f, func(ctx context.Context, _ io.Writer) (*efficiency.Result, error) {
 		cfg.Context = ctx
 		return efficiency.Run(cfg)
 	})
+}
+
+// seedsEpochsBatch adds --seeds, --epochs and --batch (of items per
+// mini-batch), whose defaults the help gives.
+func (f *expFlags) seedsEpochsBatch(seeds, epochs, batch **int, seedsDef, epochsDef, batchDef, items string) {
+	f.set("seeds", "Seeds", seeds, nil, "run seeds 1 … `N` (default: the protocol's, "+seedsDef+")")
+	f.set("epochs", "Epochs", epochs, nil, "`N` training epochs (default: the protocol's, "+epochsDef+")")
+	f.set("batch", "Batch", batch, nil, "`N` "+items+" per mini-batch (default "+batchDef+")")
+}
+
+// newTextFlags returns the flags of an experiment on text, name, whose
+// runs are kept in --out (default report-NAME, help outUsage): its file
+// flags (corpusPaths.add) and those of the text experiment's protocols.
+func newTextFlags(name, synopsis, outUsage, dev, tree, emb string, protocol *string, seeds, epochs, batch, hidden, maxLen **int, lr **float64) (*expFlags, *corpusPaths) {
+	f, paths := newExpFlags(name, synopsis, "report-"+name, outUsage, true, true, true), &corpusPaths{}
+	paths.add(f, " (default: a split of --train)", dev, tree, emb)
+	f.set("protocol", "Protocol", protocol, text.ProtocolReduced, "the `PROTOCOL`: reduced or paper")
+	f.seedsEpochsBatch(seeds, epochs, batch, "3 or 10", "18 or 100", "100", "documents")
+	f.set("hidden", "Hidden", hidden, nil, "the LSTM's hidden size `H` (default: the protocol's, 100 or 200)")
+	f.set("max-len", "MaxLen", maxLen, nil, "cut documents at `N` tokens (default: the protocol's, 100 or 200)")
+	f.set("lr", "LR", lr, nil, "Adam's learning `RATE` (default: the protocol's, 0.004 or 0.001)")
+	return f, paths
+}
+
+// corpusPaths are the file flags of an experiment on text; read fills
+// docs (train, test, dev), source (the tree's name), vecs and ref.
+type corpusPaths struct {
+	files             [3]string // train, test, dev
+	tree, source, emb string
+	title, treeless   bool // treeless: the documents are read without a tree
+	docs              [3]*corpus.Corpus
+	vecs              embedding.Source
+	ref               textmodel.EmbeddingRef
+}
+
+// add adds --train, --test (testNote its default), --dev with dev (its
+// help) not "", --emb (emb its help), and unless treeless --tree (tree
+// its help) and --title.
+func (c *corpusPaths) add(f *expFlags, testNote, dev, tree, emb string) {
+	f.set("train", "Train", &c.files[0], "", "the training documents `FILE` (required)")
+	f.set("test", "Test", &c.files[1], "", "the test documents `FILE`"+testNote)
+	if dev != "" {
+		f.set("dev", "Dev", &c.files[2], "", dev)
+	}
+	if !c.treeless {
+		f.set("tree", "TreeSource", &c.tree, "", tree)
+		f.set("title", "Title", &c.title, nil, "BlurbGenreCollection: the text is the title and the body")
+	}
+	f.set("emb", "Emb", &c.emb, "", emb)
+}
+
+// read reads the label tree, unless treeless, the documents (nil for a
+// file not given) with opts, and the word vectors of --emb, if given.
+func (c *corpusPaths) read(f *expFlags, opts *corpus.Options) (err error) {
+	var t *tree.Tree
+	if !c.treeless {
+		if t, c.source, err = resolveTree(f.flags, c.tree, 0); err != nil {
+			return err
+		}
+	}
+	for i, path := range c.files {
+		if c.docs[i], err = expreport.ReadDocuments(path, t, opts); err != nil {
+			return err
+		}
+	}
+	if c.emb != "" {
+		c.vecs, c.ref, err = readEmbeddings(c.emb)
+	}
+	return err
 }

@@ -87,18 +87,20 @@ func TestDocKNNUsage(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"experiment", "docknn"}, "--train, --test and --emb are required"},
-		{[]string{"experiment", "docknn", "--train", train, "--test", test}, "--train, --test and --emb are required"},
+		{[]string{"experiment", "docknn"}, "--train is required"},
+		{[]string{"experiment", "docknn", "--train", train, "--test", test}, "--emb is required"},
 		{append(data, "extra"), "takes no arguments"},
 		{append(data, "--format", "csv"), "--format must be text or json"},
 		{append(data, "--trees", "0"), `invalid value "0" for flag --trees`},
 		{append(data, "--k", "x"), `invalid value "x" for flag --k`},
-		{append(data, "--words", "0"), "--words must be at least 1"},
-		{append(data, "--docs-train", "5", "--k", "7"), "Ks holds 7: each must be from 1 to 5"},
-		{append(data, "--builders", "oak"), `unknown builder "oak"`},
-		{append(data, "--builders", ","), "--builders names no builder"},
-		{append(data, "--cluster-k", "1"), "--cluster-k must be at least 2"},
-		{append(data, "--workers", "-1"), "--workers must not be negative"},
+		{append(data, "--words", "0"), "--words 0: must be from 1"},
+		{append(data, "--docs-train", "5", "--k", "7"), "--k 7: each must be from 1 to 5"},
+		{append(data, "--builders", "oak"), `--builders oak: unknown "oak"`},
+		{append(data, "--builders", ","), "--builders: names none"},
+		{append(data, "--cluster-k", "1"), "--cluster-k 1: must be from 2"},
+		{append(data, "--workers", "-1"), "--workers -1: must be from 1"},
+		{append(data, "--workers", "0"), "--workers 0: must be from 1"},
+		{append(data, "--docs-train", "0"), "--docs-train 0: must be from 1"},
 	} {
 		code, out, errOut := twl(t, "", tc.args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, "Usage:") {

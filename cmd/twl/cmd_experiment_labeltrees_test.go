@@ -72,11 +72,17 @@ func TestExperimentLabelTreesUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--tree", hier, "--out", out}, "--train and --tree are required"},
-		{[]string{"--train", train, "--tree", hier, "--conditions", "kl+tw:oak", "--out", out}, `unknown condition "kl+tw:oak"`},
+		{[]string{"--tree", hier, "--out", out}, "--train is required"},
+		{[]string{"--train", train, "--tree", hier, "--conditions", "kl+tw:oak", "--out", out}, `--conditions kl+tw:oak: unknown "kl+tw:oak"`},
 		{[]string{"--train", train, "--tree", hier, "--conditions", "kl+tw:names", "--out", out}, "needs vectors for the label names"},
-		{[]string{"--train", train, "--tree", hier, "--conditions", ",", "--out", out}, "--conditions names no condition"},
-		{[]string{"--train", train, "--tree", hier, "--lambda", "0", "--out", out}, "--lambda must be positive"},
+		{[]string{"--train", train, "--tree", hier, "--conditions", ",", "--out", out}, "--conditions: names none"},
+		{[]string{"--train", train, "--tree", hier, "--lambda", "0", "--out", out}, "--lambda 0: must be positive"},
+		// A value typed is used or refused, never read as "the protocol's".
+		{[]string{"--train", train, "--tree", hier, "--seeds", "0", "--out", out}, "--seeds 0: must be from 1"},
+		{[]string{"--train", train, "--tree", hier, "--epochs", "0", "--out", out}, "--epochs 0: must be from 1"},
+		{[]string{"--train", train, "--tree", hier, "--batch", "0", "--out", out}, "--batch 0: must be from 1"},
+		{[]string{"--train", train, "--tree", hier, "--hidden", "0", "--out", out}, "--hidden 0: must be from 1"},
+		{[]string{"--train", train, "--tree", hier, "--max-len", "0", "--out", out}, "--max-len 0: must be from 1"},
 	} {
 		code, _, stderr := twl(t, "", append([]string{"experiment", "labeltrees"}, c.args...)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

@@ -65,16 +65,22 @@ func TestExperimentSyntheticUsageErrors(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--protocol", "full"}, `unknown protocol "full"`},
-		{[]string{"--losses", "kl,mse"}, `unknown loss "mse"`},
-		{[]string{"--losses", ","}, "--losses names no loss"},
-		{[]string{"--seeds", "-1"}, "--seeds must be between 0"},
-		{[]string{"--nodes", "1"}, "Nodes must be at least 2"},
-		{[]string{"--nodes", "30000"}, "--nodes must be at most 20000"},
-		{[]string{"--lr", "-1"}, "LR must be positive"},
+		{[]string{"--protocol", "full"}, "--protocol full: unknown protocol; want reduced or paper"},
+		{[]string{"--losses", "kl,mse"}, `--losses kl,mse: unknown "mse"; want some of kl, kl+0.5w1`},
+		{[]string{"--losses", ","}, "--losses: names none; want some of kl,"},
+		{[]string{"--seeds", "-1"}, "--seeds -1: must be from 1 to 10000000"},
+		// A value typed is used or refused, never read as "the protocol's".
+		{[]string{"--seeds", "0"}, "--seeds 0: must be from 1"},
+		{[]string{"--epochs", "0"}, "--epochs 0: must be from 1"},
+		{[]string{"--batch", "0"}, "--batch 0: must be from 1"},
+		{[]string{"--train", "0"}, "--train 0: must be from 1"},
+		{[]string{"--lr", "0"}, "--lr 0: must be positive"},
+		{[]string{"--nodes", "1"}, "--nodes 1: must be from 2 to 20000"},
+		{[]string{"--nodes", "30000"}, "--nodes 30000: must be from 2 to 20000"},
+		{[]string{"--lr", "-1"}, "--lr -1: must be positive"},
 		{[]string{"--format", "xml"}, "--format must be text or json"},
 		{[]string{"--out", ""}, "--out is required"},
-		{[]string{"--checkpoint-every", "0"}, "--checkpoint-every must be at least 1"},
+		{[]string{"--checkpoint-every", "0"}, "--checkpoint-every 0: must be at least 1"},
 		{[]string{"--sign", "up"}, `unknown sign "up"`},
 		{[]string{"extra"}, "takes no arguments"},
 	} {

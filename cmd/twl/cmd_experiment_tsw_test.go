@@ -61,14 +61,15 @@ func TestExperimentTSWUsageErrors(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--protocol", "full"}, `unknown protocol "full"`},
-		{[]string{"--builders", "cluster,kd"}, `unknown builder "kd"`},
-		{[]string{"--builders", ","}, "--builders names no builder"},
+		{[]string{"--protocol", "full"}, "--protocol full: unknown protocol; want reduced or large"},
+		{[]string{"--builders", "cluster,kd"}, `--builders cluster,kd: unknown "kd"`},
+		{[]string{"--builders", ","}, "--builders: names none"},
 		{[]string{"--dims", "0"}, `invalid value "0" for flag --dims`},
-		{[]string{"--sizes", "1"}, "Sizes holds 1"},
-		{[]string{"--pairs", "-1"}, "--pairs must be at least 1"},
-		{[]string{"--workers", "0"}, "--workers must be at least 1"},
-		{[]string{"--masses", "equal"}, `unknown masses "equal"`},
+		{[]string{"--sizes", "1"}, "--sizes 1: each must be from 2 to 20000"},
+		{[]string{"--pairs", "-1"}, "--pairs -1: must be from 1"},
+		{[]string{"--pairs", "0"}, "--pairs 0: must be from 1"},
+		{[]string{"--workers", "0"}, "--workers 0: must be from 1"},
+		{[]string{"--masses", "equal"}, "--masses equal: unknown masses; want uniform or random"},
 		{[]string{"--format", "xml"}, "--format must be text or json"},
 		{[]string{"extra"}, "takes no arguments"},
 	} {

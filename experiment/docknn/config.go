@@ -1,15 +1,13 @@
 package docknn
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"io"
 	"runtime"
 	"slices"
 
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/embedding"
+	"github.com/twl-ldl/twl/experiment/report"
 )
 
 // Builders of the trees (Config.Builders).
@@ -49,8 +47,8 @@ var ErrConfig = errors.New("docknn: invalid configuration")
 // words, a document without a class.
 var ErrData = errors.New("docknn: unusable documents")
 
-// Config controls Run. Train, Test and Emb are required; the zero value of
-// every other field means its default.
+// Config controls Run. Train, Test and Emb are required; the zero value
+// (nil) of every other field means its default.
 type Config struct {
 	// Train and Test are the documents the training and test documents are
 	// drawn from (see the package documentation for their classes).
@@ -59,12 +57,12 @@ type Config struct {
 	Emb       embedding.Source
 	EmbSource string
 
-	// DocsTrain and DocsTest are the numbers of documents drawn; 0 means
+	// DocsTrain and DocsTest are the numbers of documents drawn; nil means
 	// DefaultDocsTrain (1000) and DefaultDocsTest (300).
-	DocsTrain, DocsTest int
-	// Words is M, the most frequent words kept per document; 0 means
+	DocsTrain, DocsTest *int
+	// Words is M, the most frequent words kept per document; nil means
 	// DefaultWords (40).
-	Words int
+	Words *int
 	// KeepHeaders keeps the header block of texts that start with one
 	// (e-mail and news posts); by default StripHeaders removes it, keeping
 	// the subject.
@@ -79,40 +77,33 @@ type Config struct {
 	// nil means DefaultKs (1, 3, …, 19), those at most DocsTrain. Sorted,
 	// duplicates dropped.
 	Ks []int
-	// ClusterK and ClusterDepth are the branching and depth of the
-	// clustering trees, QuadDepth the depth of the quadtrees; 0 means
-	// pointtree's defaults (4, 6 and 12).
-	ClusterK, ClusterDepth, QuadDepth int
+	// TreeOptions choose the clustering trees and the quadtrees.
+	report.TreeOptions
 	// Seed seeds the drawing of the documents and the trees.
 	Seed uint64
-	// Workers is the number of test documents processed at once; 0 means
-	// runtime.GOMAXPROCS(0).
-	Workers int
+	// Workers is the number of test documents processed at once; nil
+	// means runtime.GOMAXPROCS(0).
+	Workers *int
 
-	// Progress receives a line per step; nil means none.
-	Progress io.Writer
-	// Context, when not nil, stops Run within a test document's distances
-	// once it is done; Run then returns its error.
-	Context context.Context
+	// RunOptions: progress: a line per step; stopped within a test
+	// document's distances.
+	report.RunOptions
 }
 
 // Resolved is what a Result records of its Config.
 type Resolved struct {
-	Files        Files    `json:"files"`
-	DocsTrain    int      `json:"docs_train"`
-	DocsTest     int      `json:"docs_test"`
-	Words        int      `json:"words"`
-	KeepHeaders  bool     `json:"keep_headers"`
-	Trees        []int    `json:"trees"`
-	Builders     []string `json:"builders"`
-	Ks           []int    `json:"ks"`
-	ClusterK     int      `json:"cluster_k"`
-	ClusterDepth int      `json:"cluster_depth"`
-	ClusterIters int      `json:"cluster_iters"`
-	QuadDepth    int      `json:"quad_depth"`
-	Seed         uint64   `json:"seed"`
-	Workers      int      `json:"workers"`
-	StopWords    int      `json:"stop_words"` // the size of StopWords
+	Files       Files    `json:"files"`
+	DocsTrain   int      `json:"docs_train"`
+	DocsTest    int      `json:"docs_test"`
+	Words       int      `json:"words"`
+	KeepHeaders bool     `json:"keep_headers"`
+	Trees       []int    `json:"trees"`
+	Builders    []string `json:"builders"`
+	Ks          []int    `json:"ks"`
+	report.TreeSettings
+	Seed      uint64 `json:"seed"`
+	Workers   int    `json:"workers"`
+	StopWords int    `json:"stop_words"` // the size of StopWords
 }
 
 // Files names the data.
@@ -125,79 +116,62 @@ type Files struct {
 // maxDocs bounds DocsTrain and DocsTest.
 const maxDocs = 1 << 20
 
-// Resolve fills in the defaults of cfg and checks it. Errors wrap
-// ErrConfig.
+// Resolve fills in the defaults of cfg and checks it. Its errors are
+// *report.ConfigError, wrapping ErrConfig.
 func (cfg Config) Resolve() (Resolved, error) {
-	bad := func(format string, args ...any) (Resolved, error) {
-		return Resolved{}, fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
-	}
+	c := report.Checker{Kind: ErrConfig}
 	switch {
 	case cfg.Train == nil || cfg.Test == nil:
-		return bad("training and test documents are required")
+		return Resolved{}, c.Bad("Train", nil, "training and test documents are required")
 	case cfg.Emb == nil:
-		return bad("word vectors are required")
+		return Resolved{}, c.Bad("Emb", nil, "word vectors are required")
 	}
 	r := Resolved{
 		Files:     Files{Train: cfg.Train.File, Test: cfg.Test.File, Embeddings: cfg.EmbSource},
-		DocsTrain: cfg.DocsTrain, DocsTest: cfg.DocsTest, Words: cfg.Words, KeepHeaders: cfg.KeepHeaders,
-		ClusterK: cfg.ClusterK, ClusterDepth: cfg.ClusterDepth, ClusterIters: 10, QuadDepth: cfg.QuadDepth,
-		Seed: cfg.Seed, Workers: cfg.Workers, StopWords: len(StopWords),
+		DocsTrain: DefaultDocsTrain, DocsTest: DefaultDocsTest, Words: DefaultWords, KeepHeaders: cfg.KeepHeaders,
+		Trees: slices.Clone(DefaultTrees), Seed: cfg.Seed, Workers: runtime.GOMAXPROCS(0), StopWords: len(StopWords),
 	}
-	for _, f := range []struct {
-		dst      *int
-		def      int
-		name     string
-		min, max int
-	}{{&r.DocsTrain, DefaultDocsTrain, "DocsTrain", 1, maxDocs}, {&r.DocsTest, DefaultDocsTest, "DocsTest", 1, maxDocs},
-		{&r.Words, DefaultWords, "Words", 1, 1 << 16}, {&r.ClusterK, 4, "ClusterK", 2, 1000},
-		{&r.ClusterDepth, 6, "ClusterDepth", 1, 64}, {&r.QuadDepth, 12, "QuadDepth", 1, 50},
-		{&r.Workers, runtime.GOMAXPROCS(0), "Workers", 1, 1024}} {
-		if *f.dst == 0 {
-			*f.dst = f.def
-		}
-		if *f.dst < f.min || *f.dst > f.max {
-			return bad("%s must be 0 (the default, %d) or from %d to %d, got %d", f.name, f.def, f.min, f.max, *f.dst)
+	var err error
+	if r.TreeSettings, err = cfg.TreeOptions.Resolve(c); err != nil {
+		return Resolved{}, err
+	}
+	for _, err := range []error{
+		c.Int(&r.DocsTrain, cfg.DocsTrain, "DocsTrain", 1, maxDocs), c.Int(&r.DocsTest, cfg.DocsTest, "DocsTest", 1, maxDocs),
+		c.Int(&r.Words, cfg.Words, "Words", 1, 1<<16), c.Int(&r.Workers, cfg.Workers, "Workers", 1, 1024), c.Ints(&r.Trees, cfg.Trees, "Trees", 1, 1<<12),
+	} {
+		if err != nil {
+			return Resolved{}, err
 		}
 	}
-	for _, f := range []struct {
-		dst  *[]int
-		v    []int
-		def  []int
-		name string
-		max  int
-	}{{&r.Trees, cfg.Trees, DefaultTrees, "Trees", 1 << 12}, {&r.Ks, cfg.Ks, DefaultKs, "Ks", r.DocsTrain}} {
-		if f.v != nil {
-			*f.dst = slices.Clone(f.v)
-		} else {
-			// The defaults that fit: fewer k when there are few documents.
-			*f.dst = slices.DeleteFunc(slices.Clone(f.def), func(v int) bool { return v > f.max })
-		}
-		if len(*f.dst) == 0 {
-			return bad("%s is empty", f.name)
-		}
-		for _, v := range *f.dst {
-			if v < 1 || v > f.max {
-				return bad("%s holds %d: each must be from 1 to %d", f.name, v, f.max)
-			}
-		}
-		slices.Sort(*f.dst)
-		*f.dst = slices.Compact(*f.dst)
+	// The default k that fit: fewer when there are few documents.
+	r.Ks = slices.DeleteFunc(slices.Clone(DefaultKs), func(k int) bool { return k > r.DocsTrain })
+	if err := c.Ints(&r.Ks, cfg.Ks, "Ks", 1, r.DocsTrain); err != nil {
+		return Resolved{}, err
 	}
-	if cfg.Builders == nil {
-		r.Builders = slices.Clone(Builders)
-	} else {
-		if len(cfg.Builders) == 0 {
-			return bad("no builders")
-		}
-		for _, b := range cfg.Builders {
-			if !slices.Contains(Builders, b) {
-				return bad("unknown builder %q (want %s or %s)", b, BuilderCluster, BuilderQuad)
-			}
-			if slices.Contains(r.Builders, b) {
-				return bad("builder %q named twice", b)
-			}
-			r.Builders = append(r.Builders, b)
-		}
+	if r.Builders, err = c.Subset("Builders", cfg.Builders, Builders); err != nil {
+		return Resolved{}, err
+	}
+	if cfg.Builders != nil {
+		r.Builders = slices.Clone(cfg.Builders) // in the order given
 	}
 	return r, nil
+}
+
+// CheckSettings checks the settings of cfg, every field but Train, Test
+// and Emb, before the data are read: its errors are those Resolve would
+// return.
+func (cfg Config) CheckSettings() error {
+	cfg.Train, cfg.Test, cfg.Emb = &corpus.Corpus{}, &corpus.Corpus{}, noVectors{}
+	_, err := cfg.Resolve()
+	return err
+}
+
+// noVectors stands for the word vectors while the settings are checked.
+type noVectors struct{}
+
+func (noVectors) Dim() int { return 1 }
+
+func (noVectors) Lookup(dst []float32, word string) embedding.Found {
+	clear(dst)
+	return embedding.Missing
 }

@@ -314,7 +314,7 @@ func toyConfig(t testing.TB, nTrain, nTest int) Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Config{Train: train, Test: test, Emb: src, EmbSource: "toy.vec", DocsTrain: nTrain, DocsTest: nTest,
+	return Config{Train: train, Test: test, Emb: src, EmbSource: "toy.vec", DocsTrain: new(nTrain), DocsTest: new(nTest),
 		Trees: []int{1, 3}, Ks: []int{1, 3}, Seed: 5}
 }
 
@@ -363,7 +363,7 @@ func TestRun(t *testing.T) {
 		}
 	}
 
-	cfg.Workers, cfg.Progress = 3, nil
+	cfg.Workers, cfg.Progress = new(3), nil
 	again, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -391,7 +391,7 @@ func sameNumbers(a, b *Result) bool {
 // another seed draws other documents and trees.
 func TestRunDeterministic(t *testing.T) {
 	cfg := toyConfig(t, 30, 12)
-	cfg.DocsTrain, cfg.DocsTest = 16, 8
+	cfg.DocsTrain, cfg.DocsTest = new(16), new(8)
 	a, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -418,11 +418,11 @@ func TestRunDeterministic(t *testing.T) {
 
 func TestRunErrors(t *testing.T) {
 	cfg := toyConfig(t, 6, 4)
-	cfg.DocsTrain, cfg.DocsTest = 7, 4
+	cfg.DocsTrain, cfg.DocsTest = new(7), new(4)
 	if _, err := Run(cfg); !errors.Is(err, ErrData) || !strings.Contains(err.Error(), "has 6 documents with a word left of the 7 asked for") {
 		t.Errorf("too few documents: %v", err)
 	}
-	cfg.DocsTrain = 6
+	cfg.DocsTrain = new(6)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	cfg.Context = ctx
@@ -437,12 +437,13 @@ func TestRunErrors(t *testing.T) {
 	}{
 		{"no train", func(c *Config) { c.Train = nil }, "training and test documents are required"},
 		{"no vectors", func(c *Config) { c.Emb = nil }, "word vectors are required"},
-		{"words", func(c *Config) { c.Words = -1 }, "Words must be 0"},
-		{"trees", func(c *Config) { c.Trees = []int{0} }, "Trees holds 0"},
-		{"no trees", func(c *Config) { c.Trees = []int{} }, "Trees is empty"},
-		{"k", func(c *Config) { c.Ks = []int{7} }, "Ks holds 7: each must be from 1 to 6"},
-		{"builder", func(c *Config) { c.Builders = []string{"quad", "oak"} }, `unknown builder "oak"`},
-		{"builder twice", func(c *Config) { c.Builders = []string{"quad", "quad"} }, `builder "quad" named twice`},
+		{"words 0", func(c *Config) { c.Words = new(0) }, "Words = 0: must be from 1"},
+		{"words", func(c *Config) { c.Words = new(-1) }, "Words = -1: must be from 1 to 65536"},
+		{"trees", func(c *Config) { c.Trees = []int{0} }, "Trees = 0: each must be from 1"},
+		{"no trees", func(c *Config) { c.Trees = []int{} }, "Trees: is empty"},
+		{"k", func(c *Config) { c.Ks = []int{7} }, "Ks = 7: each must be from 1 to 6"},
+		{"builder", func(c *Config) { c.Builders = []string{"quad", "oak"} }, `Builders = quad,oak: unknown "oak"`},
+		{"builder twice", func(c *Config) { c.Builders = []string{"quad", "quad"} }, `"quad" named twice`},
 	} {
 		c := cfg
 		tc.edit(&c)
@@ -511,7 +512,7 @@ func TestRealData(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The test file is both: fewer bytes to read than the training one.
-	res, err := Run(Config{Train: test, Test: test, Emb: src, DocsTrain: 60, DocsTest: 10, Words: 20, Trees: []int{1, 2}, Ks: []int{1, 5}})
+	res, err := Run(Config{Train: test, Test: test, Emb: src, DocsTrain: new(60), DocsTest: new(10), Words: new(20), Trees: []int{1, 2}, Ks: []int{1, 5}})
 	if err != nil {
 		t.Fatal(err)
 	}

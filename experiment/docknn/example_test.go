@@ -35,7 +35,7 @@ func ExampleRun() {
 		panic(err)
 	}
 	res, err := docknn.Run(docknn.Config{Train: train, Test: test, Emb: emb,
-		DocsTrain: 4, DocsTest: 2, Trees: []int{1, 4}, Ks: []int{1, 3}, Seed: 1})
+		DocsTrain: new(4), DocsTest: new(2), Trees: []int{1, 4}, Ks: []int{1, 3}, Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -90,14 +90,14 @@ func (r *Result) Markdown() string {
 	p("**Data.** %d training documents drawn from %s (%d documents) and %d test documents from %s (%d), seed %d; ",
 		r.Train.Documents, c.Files.Train, r.Train.Available, nTest, c.Files.Test, r.Test.Available, c.Seed)
 	if sk := r.Train.Skipped + r.Test.Skipped; sk > 0 {
-		p("%d documents drawn with no word left were passed over; ", sk)
+		p("%s drawn with no word left %s passed over; ", report.Plural(sk, "document", "documents"), map[bool]string{true: "was", false: "were"}[sk == 1])
 	}
-	p("%d classes. Word vectors %s (dimension %d); the bags hold %d distinct words, the points of the trees. ", len(r.Classes), c.Files.Embeddings, r.Dim, r.Points)
+	p("%s. Word vectors %s (dimension %d); the bags hold %d distinct words, the points of the trees. ", report.Plural(len(r.Classes), "class", "classes"), c.Files.Embeddings, r.Dim, r.Points)
 	tok := r.Train
 	tok.add(r.Test)
 	docs := r.Train.Documents + r.Test.Documents
-	p("Of %d tokens, %.0f%% were stop words, %.0f%% had no vector, %.0f%% fell past the %d most frequent words of their document (%d documents of %d had more), and %.0f%% are in the bags; ",
-		tok.Tokens, pct(tok.Stop, tok.Tokens), pct(tok.NoVector, tok.Tokens), pct(tok.Truncated, tok.Tokens), c.Words, tok.Truncs, docs, pct(tok.Kept, tok.Tokens))
+	p("Of %d tokens, %.0f%% were stop words, %.0f%% had no vector, %.0f%% fell past the %d most frequent words of their document (%d of the %s had more), and %.0f%% are in the bags; ",
+		tok.Tokens, pct(tok.Stop, tok.Tokens), pct(tok.NoVector, tok.Tokens), pct(tok.Truncated, tok.Tokens), c.Words, tok.Truncs, report.Plural(docs, "document", "documents"), pct(tok.Kept, tok.Tokens))
 	p("a bag has %.1f words on average (%d to %d).\n\n", float64(tok.Distinct)/float64(max(docs, 1)), min(r.Train.MinWords, r.Test.MinWords), max(r.Train.MaxWords, r.Test.MaxWords))
 	p("**Trees.** Builders %s; T = %s, the first T of %d trees per builder, each seeded. ", strings.Join(c.Builders, ", "), ints(c.Trees), maxInt(c.Trees))
 	p("Clustering trees: K = %d, depth %d, %d Lloyd steps; quadtrees: depth %d.\n\n", c.ClusterK, c.ClusterDepth, c.ClusterIters, c.QuadDepth)
@@ -109,15 +109,11 @@ func (r *Result) Markdown() string {
 	p("Error on the %d test documents, in percent, for each k; **bold**: the least of each column. ", nTest)
 	p("\"Best\" is the least error over k, chosen on the test documents for every method alike (optimistic, but the same for all); ")
 	p("± is its binomial standard error √(p(1−p)/n).\n\n")
-	p("| Method |")
+	heads := []string{"Method"}
 	for _, k := range c.Ks {
-		p(" k=%d |", k)
+		heads = append(heads, fmt.Sprintf("k=%d", k))
 	}
-	p(" best (k) |\n|---|")
-	for range c.Ks {
-		p("---:|")
-	}
-	p("---:|\n")
+	p("%s", report.TableHead(append(heads, "best (k)"), "l"+strings.Repeat("r", len(c.Ks)+1)))
 	least := make([]report.Float, len(c.Ks))
 	for q := range c.Ks {
 		least[q] = report.Float(math.Inf(1))

@@ -1,7 +1,6 @@
 package efficiency
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/ot/sinkhorn"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/tw"
@@ -44,13 +44,14 @@ type Config struct {
 	Labels []int
 	// Methods are the methods run, a subset of Methods; nil means all.
 	Methods []string
-	// Repeats is the least number of timed measurements per case; 0 means
-	// 3, the paper's. A case whose measurement lasts under 50 ms is
-	// measured at least 10 times.
-	Repeats int
-	// MinTime is the least duration of one measurement: fast calls are
-	// repeated back to back and timed together. 0 means 20 ms.
-	MinTime time.Duration
+	// Repeats, when not nil, is the least number of timed measurements per
+	// case, at least 1; nil means 3, the paper's. A case whose measurement
+	// lasts under 50 ms is measured at least 10 times.
+	Repeats *int
+	// MinTime, when not nil, is the least duration of one measurement,
+	// positive: fast calls are repeated back to back and timed together.
+	// nil means 20 ms.
+	MinTime *time.Duration
 	// Seed seeds the trees and the distributions (with L).
 	Seed uint64
 	// MaxBytes is the memory a case may need; cases above it are reported
@@ -66,11 +67,12 @@ type Config struct {
 	// Executable is the program started for the peak-RSS measurement;
 	// "" means os.Executable(). It must call RunChild first thing.
 	Executable string
-	// Progress receives one line per measurement; nil means none.
-	Progress io.Writer
-	// Context, when not nil, stops Run before the next case once it is
-	// done; Run then returns its error.
-	Context context.Context
+	// RunOptions: progress: a line per measurement; stopped before the
+	// next case.
+	report.RunOptions
+
+	repeats int           // Repeats resolved
+	minTime time.Duration // MinTime resolved
 }
 
 // Case is the measurement of one method at one size.
@@ -181,46 +183,36 @@ func (r *Result) Case(method string, L int) *Case {
 // ErrConfig reports an invalid Config.
 var ErrConfig = errors.New("efficiency: invalid configuration")
 
-// resolve checks cfg and fills in the defaults.
+// resolve checks cfg and fills in the defaults. Its errors are
+// *report.ConfigError, wrapping ErrConfig.
 func (cfg Config) resolve() (Config, string, error) {
-	if cfg.Labels == nil {
-		cfg.Labels = DefaultLabels
-	}
-	cfg.Labels = slices.Clone(cfg.Labels)
-	if len(cfg.Labels) == 0 {
-		return cfg, "", fmt.Errorf("%w: no sizes", ErrConfig)
-	}
-	for _, L := range cfg.Labels {
-		if L < 2 || L > 1<<31-2 {
-			return cfg, "", fmt.Errorf("%w: L = %d: sizes must be from 2 to 2³¹−2", ErrConfig, L)
+	c := report.Checker{Kind: ErrConfig}
+	labels := cfg.Labels
+	cfg.Labels = slices.Clone(DefaultLabels)
+	cfg.repeats, cfg.minTime = 3, 20*time.Millisecond
+	workers := runtime.GOMAXPROCS(0)
+	var err error
+	for _, err = range []error{
+		c.Ints(&cfg.Labels, labels, "Labels", 2, 1<<31-2), c.Int(&cfg.repeats, cfg.Repeats, "Repeats", 1, 1e6),
+	} {
+		if err != nil {
+			return cfg, "", err
 		}
 	}
-	if cfg.Methods == nil {
-		cfg.Methods = Methods
-	}
-	cfg.Methods = slices.Clone(cfg.Methods)
-	for _, m := range cfg.Methods {
-		if !slices.Contains(Methods, m) {
-			return cfg, "", fmt.Errorf("%w: unknown method %q (methods: %v)", ErrConfig, m, Methods)
+	if cfg.MinTime != nil {
+		if *cfg.MinTime <= 0 {
+			return cfg, "", c.Bad("MinTime", *cfg.MinTime, "must be positive")
 		}
+		cfg.minTime = *cfg.MinTime
 	}
-	switch {
-	case cfg.Repeats < 0:
-		return cfg, "", fmt.Errorf("%w: Repeats = %d", ErrConfig, cfg.Repeats)
-	case cfg.Repeats == 0:
-		cfg.Repeats = 3
-	}
-	switch {
-	case cfg.MinTime < 0:
-		return cfg, "", fmt.Errorf("%w: MinTime = %v", ErrConfig, cfg.MinTime)
-	case cfg.MinTime == 0:
-		cfg.MinTime = 20 * time.Millisecond
+	if cfg.Methods, err = c.Subset("Methods", cfg.Methods, Methods); err != nil {
+		return cfg, "", err
 	}
 	if cfg.Workers < 0 {
-		return cfg, "", fmt.Errorf("%w: Workers = %d", ErrConfig, cfg.Workers)
+		return cfg, "", c.Bad("Workers", cfg.Workers, "must not be negative")
 	}
 	if cfg.Workers == 0 {
-		cfg.Workers = runtime.GOMAXPROCS(0)
+		cfg.Workers = workers
 	}
 	from := "Config.MaxBytes"
 	switch {
@@ -256,8 +248,8 @@ func Run(cfg Config) (*Result, error) {
 			CPU:       procText("/proc/cpuinfo", "model name"),
 			LoadStart: loadAvg(),
 		},
-		Labels: cfg.Labels, Methods: cfg.Methods, Repeats: cfg.Repeats,
-		MinTime: cfg.MinTime.Seconds(), Seed: cfg.Seed,
+		Labels: cfg.Labels, Methods: cfg.Methods, Repeats: cfg.repeats,
+		MinTime: cfg.minTime.Seconds(), Seed: cfg.Seed,
 		MaxBytes: cfg.MaxBytes, MaxBytesFrom: from, Workers: cfg.Workers,
 		Lambda: Settings.Lambda, Iters: Settings.Iters,
 	}
@@ -366,7 +358,7 @@ func runCase(cfg Config, method string, L int, progress io.Writer) (*Case, error
 	// does: grow the count until a batch lasts long enough. A warm-up
 	// call that lasted that long already is enough.
 	c.Calls = 1
-	for batch < cfg.MinTime {
+	for batch < cfg.minTime {
 		t0 := time.Now()
 		for range c.Calls {
 			if _, err := inst.op(); err != nil {
@@ -374,16 +366,16 @@ func runCase(cfg Config, method string, L int, progress io.Writer) (*Case, error
 			}
 		}
 		batch = time.Since(t0)
-		if batch >= cfg.MinTime || c.Calls >= 1e8 {
+		if batch >= cfg.minTime || c.Calls >= 1e8 {
 			break
 		}
 		next := 100 * c.Calls
 		if batch > 0 {
-			next = min(next, int(1.2*float64(c.Calls)*float64(cfg.MinTime)/float64(batch))+1)
+			next = min(next, int(1.2*float64(c.Calls)*float64(cfg.minTime)/float64(batch))+1)
 		}
 		c.Calls = max(next, c.Calls+1)
 	}
-	n := cfg.Repeats
+	n := cfg.repeats
 	if batch < 50*time.Millisecond {
 		n = max(n, 10)
 	}
@@ -415,14 +407,10 @@ func inputs(L int, seed uint64) (a, b []float64) {
 	rng := rand.New(rand.NewPCG(seed, uint64(L)+1))
 	a, b = make([]float64, L), make([]float64, L)
 	for _, x := range [][]float64{a, b} {
-		var s float64
 		for i := range x {
 			x[i] = rng.Float64()
-			s += x[i]
 		}
-		for i := range x {
-			x[i] /= s
-		}
+		report.Normalize(x)
 	}
 	return a, b
 }

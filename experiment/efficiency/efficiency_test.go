@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 
 // small is a fast configuration.
 func small(labels ...int) Config {
-	return Config{Labels: labels, Repeats: 1, MinTime: time.Millisecond, Seed: 7}
+	return Config{Labels: labels, Repeats: new(1), MinTime: new(time.Millisecond), Seed: 7}
 }
 
 func linux() bool {
@@ -260,8 +260,8 @@ func TestConfigErrors(t *testing.T) {
 		{Labels: []int{}},
 		{Labels: []int{1}},
 		{Methods: []string{"nope"}},
-		{Repeats: -1},
-		{MinTime: -1},
+		{Repeats: new(-1)},
+		{MinTime: new(time.Duration(-1))},
 		{Workers: -1},
 	} {
 		if _, err := Run(cfg); !errors.Is(err, ErrConfig) {

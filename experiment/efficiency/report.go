@@ -205,7 +205,7 @@ func (r *Result) notes(b *strings.Builder) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	m := r.Machine
 	p("## How the figures were measured\n\n")
-	p("- **twl time**: mean ± standard deviation of at least %d measurements per case (at least 10 for cases under 50 ms), each the mean of enough back-to-back calls to last %s, after one warm-up call and a garbage collection. ", r.Repeats, formatSeconds(r.MinTime))
+	p("- **twl time**: mean ± standard deviation of at least %s per case (at least 10 for cases under 50 ms), each the mean of enough back-to-back calls to last %s, after one warm-up call and a garbage collection. ", report.Plural(r.Repeats, "measurement", "measurements"), formatSeconds(r.MinTime))
 	p("TW runs on one goroutine; Sinkhorn on up to %d. Cold Sinkhorn builds the kernel exp(−λC) and solves, as one call of POT's sinkhorn2 does; warm Sinkhorn reuses a kernel built beforehand, as a training loop would. The paper's W¹ CPU figures are set beside twl's cold Sinkhorn, loss only.\n", r.Workers)
 	p("- **twl allocated**: bytes allocated on the Go heap (runtime.MemStats.TotalAlloc) to build what the method needs and make one call: the ground metric (TW: tree.Random + BreadthFirst, temporaries included; Sinkhorn: the L×L cost matrix, 8L² bytes), the setup (tw.NewWorkspace and the gradient vector; sinkhorn.New with its kernel, 8L² bytes), and the call itself (for cold Sinkhorn, New + Solve). The two input distributions (16L bytes, common to all methods) and goroutine stacks are not counted. In parentheses: what a case that was not run would need (cost matrix + kernel for Sinkhorn). The JSON also has each part and the live heap held.\n")
 	if hasRSS(r) {
@@ -376,18 +376,7 @@ func (r *Result) timeFigure() *plotutil.Figure {
 			ss = append(ss, r.series(m.method, "twl "+plotLabel[m.method], m.col, m.marker, t))
 		}
 	}
-	ss = append(ss,
-		pubSeries("paper TW", paperTW, twColor, 4, pt),
-		pubSeries("paper W¹ CPU", paperCPU, skColor, 4, pt),
-		pubSeries("paper W¹ GPU", paperGPU, skColor2, 5, pt),
-		refSeries("ref. PyTorch TW Euler tour, CPU", refTorchEuler, refColor, 1, func(v reference) float64 { return v.Seconds }),
-		refSeries("ref. PyTorch TW level-wise, CPU", refTorchScatter, refColor, 3, func(v reference) float64 { return v.Seconds }),
-		refSeries("ref. POT Sinkhorn, CPU", refPOT, refColor2, 2, func(v reference) float64 { return v.Seconds }),
-	)
-	f := plotutil.LogLog("Time of one loss evaluation", "labels L", "time per call", ss)
-	f.Width, f.Height = figureWidth, figureHeight
-	f.Plot.Y.Tick.Marker = plotutil.LogTicks{Format: formatSeconds}
-	f.Plot.X.Tick.Marker = plotutil.LogTicks{Format: pow10Plain}
+	f := outsideFigure("Time of one loss evaluation", "time per call", formatSeconds, ss, pt, "", func(v reference) float64 { return v.Seconds })
 	f.Notes = append(f.Notes, "Dashed: the paper's published figures, and figures measured outside twl on this kind of machine (ref.: REFERENCE.md; a range drawn at its fastest).")
 	if l := r.notRun(); l != "" {
 		f.Notes = append(f.Notes, "twl Sinkhorn not run at L = "+l+": not enough memory (see the memory plot).")
@@ -417,21 +406,31 @@ func (r *Result) memoryFigure() *plotutil.Figure {
 				r.series(m.method, "twl "+plotLabel[m.method]+", peak RSS", m.col, 2, rss))
 		}
 	}
-	ss = append(ss,
-		pubSeries("paper TW", paperTW, twColor, 4, pm),
-		pubSeries("paper W¹ CPU", paperCPU, skColor, 4, pm),
-		pubSeries("paper W¹ GPU", paperGPU, skColor2, 5, pm),
-		refSeries("ref. PyTorch TW Euler tour, CPU, peak", refTorchEuler, refColor, 1, func(v reference) float64 { return v.Peak }),
-		refSeries("ref. PyTorch TW level-wise, CPU, peak", refTorchScatter, refColor, 3, func(v reference) float64 { return v.Peak }),
-		refSeries("ref. POT Sinkhorn, CPU, peak", refPOT, refColor2, 2, func(v reference) float64 { return v.Peak }),
-	)
-	f := plotutil.LogLog("Memory of one loss evaluation", "labels L", "bytes", ss)
-	f.Width, f.Height = figureWidth, figureHeight
-	f.Plot.Y.Tick.Marker = plotutil.LogTicks{Format: func(v float64) string { return formatBytes(v) }}
-	f.Plot.X.Tick.Marker = plotutil.LogTicks{Format: pow10Plain}
+	f := outsideFigure("Memory of one loss evaluation", "bytes", formatBytes, ss, pm, ", peak", func(v reference) float64 { return v.Peak })
 	f.Notes = append([]string(nil), "Allocated: Go heap allocations to build the metric, set up and make one call. Peak RSS: of a separate process, minus its own at start.",
 		"Hollow: what a case not run would need (twl: cost matrix and kernel in float64; the paper: as published).",
 		"Dashed: the paper's published figures, and figures measured outside twl on this kind of machine (ref.: REFERENCE.md).")
+	return f
+}
+
+// outsideFigure returns the log-log figure titled title of twl's series
+// ss beside the paper's published figures (pick chooses the value) and the
+// reference measurements outside twl (ref chooses the value; suffix ends
+// their names), the y axis labelled ylabel and ticked by format.
+func outsideFigure(title, ylabel string, format func(float64) string, ss []plotutil.Series,
+	pick func(published) (float64, bool), suffix string, ref func(reference) float64) *plotutil.Figure {
+	ss = append(ss,
+		pubSeries("paper TW", paperTW, twColor, 4, pick),
+		pubSeries("paper W¹ CPU", paperCPU, skColor, 4, pick),
+		pubSeries("paper W¹ GPU", paperGPU, skColor2, 5, pick),
+		refSeries("ref. PyTorch TW Euler tour, CPU"+suffix, refTorchEuler, refColor, 1, ref),
+		refSeries("ref. PyTorch TW level-wise, CPU"+suffix, refTorchScatter, refColor, 3, ref),
+		refSeries("ref. POT Sinkhorn, CPU"+suffix, refPOT, refColor2, 2, ref),
+	)
+	f := plotutil.LogLog(title, "labels L", ylabel, ss)
+	f.Width, f.Height = figureWidth, figureHeight
+	f.Plot.Y.Tick.Marker = plotutil.LogTicks{Format: format}
+	f.Plot.X.Tick.Marker = plotutil.LogTicks{Format: pow10Plain}
 	return f
 }
 

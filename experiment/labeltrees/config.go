@@ -1,15 +1,12 @@
 package labeltrees
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"io"
-	"math"
 	"slices"
 
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/embedding"
+	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/experiment/text"
 	"github.com/twl-ldl/twl/textmodel"
 )
@@ -50,12 +47,12 @@ var ErrConfig = errors.New("labeltrees: invalid configuration")
 type Config struct {
 	// Protocol is text.ProtocolReduced ("" means it) or text.ProtocolPaper,
 	// the protocols of the text experiment; Hidden, Epochs, Batch, MaxLen,
-	// Seeds and LR override its values when not zero.
+	// Seeds and LR, when not nil, replace its values (text.Config).
 	Protocol                             string
-	Hidden, Epochs, Batch, MaxLen, Seeds int
-	LR                                   float64
-	// Lambda weighs the TW term; 0 means 1.
-	Lambda float64
+	Hidden, Epochs, Batch, MaxLen, Seeds *int
+	LR                                   *float64
+	// Lambda, when not nil, weighs the TW term, positive; nil means 1.
+	Lambda *float64
 
 	// Train and Test hold the documents, read with the data's hierarchy
 	// and corpus.Options.AsGiven (the label sets as the files give them).
@@ -82,88 +79,81 @@ type Config struct {
 	// are kept.
 	OutDir string
 
-	// Progress receives a line per run and per epoch.
-	Progress io.Writer
-	// Context, when not nil, stops the experiment at the next mini-batch:
-	// finished runs and the last complete checkpoint stay.
-	Context context.Context
+	// RunOptions: progress: a line per run and per epoch; stopped at the
+	// next mini-batch, finished runs and the last complete checkpoint
+	// staying.
+	report.RunOptions
 }
 
 // Resolved is what a Result records of its Config.
 type Resolved struct {
-	Protocol        string                 `json:"protocol"`
-	Settings        text.Settings          `json:"settings"`
-	Lambda          float64                `json:"lambda"`
-	Conditions      []string               `json:"conditions"`
-	Train           string                 `json:"train"`
-	Test            string                 `json:"test,omitempty"`
-	Tree            string                 `json:"tree"`
-	Labels          []string               `json:"labels"`
-	SingleLabel     bool                   `json:"single_label"` // every document has one label
-	Embeddings      textmodel.EmbeddingRef `json:"embeddings"`
-	LabelEmbeddings textmodel.EmbeddingRef `json:"label_embeddings"`
-	Split           string                 `json:"split"`
+	Protocol        string        `json:"protocol"`
+	Settings        text.Settings `json:"settings"`
+	Lambda          float64       `json:"lambda"`
+	Conditions      []string      `json:"conditions"`
+	Train           string        `json:"train"`
+	Test            string        `json:"test,omitempty"`
+	Tree            string        `json:"tree"`
+	Labels          []string      `json:"labels"`
+	SingleLabel     bool          `json:"single_label"` // every document has one label
+	Embeddings      text.Vectors  `json:"embeddings"`
+	LabelEmbeddings text.Vectors  `json:"label_embeddings"`
+	Split           string        `json:"split"`
 }
 
-// resolve fills in the defaults of cfg and checks it. Errors wrap
-// ErrConfig.
+// resolve fills in the defaults of cfg and checks it. Its errors are
+// *report.ConfigError, wrapping ErrConfig.
 func (cfg *Config) resolve() (Resolved, error) {
-	bad := func(format string, args ...any) (Resolved, error) {
-		return Resolved{}, fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+	c := report.Checker{Kind: ErrConfig}
+	bad := func(setting string, v any, format string, args ...any) (Resolved, error) {
+		return Resolved{}, c.Bad(setting, v, format, args...)
 	}
 	// The protocol's numbers, checked, by the text experiment's rules.
 	tcfg := text.Config{Protocol: cfg.Protocol, Hidden: cfg.Hidden, Epochs: cfg.Epochs, Batch: cfg.Batch,
-		MaxLen: cfg.MaxLen, Seeds: cfg.Seeds, LR: cfg.LR, Train: cfg.Train, Test: cfg.Test}
-	tr, err := tcfg.Resolve()
+		MaxLen: cfg.MaxLen, Seeds: cfg.Seeds, LR: cfg.LR}
+	protocol, s, err := tcfg.Settings(c)
 	if err != nil {
-		return bad("%v", errors.Unwrap(err))
+		return Resolved{}, err
 	}
-	lambda := cfg.Lambda
+	lambda := 1.0
+	if err := c.Positive(&lambda, cfg.Lambda, "Lambda"); err != nil {
+		return Resolved{}, err
+	}
 	switch {
-	case lambda == 0:
-		lambda = 1
-	case !(lambda > 0) || math.IsInf(lambda, 1):
-		return bad("Lambda must be positive and finite, got %v", lambda)
+	case cfg.Train == nil || cfg.Train.Tree == nil:
+		return bad("Train", nil, "no training documents read with a label tree")
+	case cfg.Test != nil && cfg.Test.Tree != cfg.Train.Tree:
+		return bad("Test", nil, "%s was read with another tree than %s", cfg.Test.File, cfg.Train.File)
 	}
-	if cfg.Test != nil && cfg.Test.Tree != cfg.Train.Tree {
-		return bad("%s was read with another tree than %s", cfg.Test.File, cfg.Train.File)
-	}
+	s.K = min(s.K, cfg.Train.Tree.Len())
 	labelEmb, labelRef := cfg.LabelEmb, cfg.LabelEmbRef
 	if labelEmb == nil {
 		labelEmb, labelRef = cfg.Emb, cfg.EmbRef
 	}
-	conds := cfg.Conditions
-	if conds == nil {
-		for _, id := range Conditions {
-			if id == Names && labelEmb == nil || id == Docs && cfg.Emb == nil {
-				continue
-			}
-			conds = append(conds, id)
-		}
+	all := Conditions
+	if cfg.Conditions == nil {
+		all = slices.DeleteFunc(slices.Clone(Conditions), func(id string) bool {
+			return id == Names && labelEmb == nil || id == Docs && cfg.Emb == nil
+		})
 	}
-	if len(conds) == 0 {
-		return bad("no conditions to run")
+	conds, err := c.Subset("Conditions", cfg.Conditions, all)
+	if err != nil {
+		return Resolved{}, err
 	}
 	for _, id := range conds {
 		switch {
-		case !slices.Contains(Conditions, id):
-			return bad("unknown condition %q (want some of %v)", id, Conditions)
 		case id == Names && labelEmb == nil:
-			return bad("%s needs vectors for the label names", id)
+			return bad("Conditions", id, "needs vectors for the label names")
 		case id == Docs && cfg.Emb == nil:
-			return bad("%s needs word vectors for the documents", id)
+			return bad("Conditions", id, "needs word vectors for the documents")
 		}
 	}
-	var ordered []string
-	for _, id := range Conditions {
-		if slices.Contains(conds, id) {
-			ordered = append(ordered, id)
-		}
-	}
-	r := Resolved{Protocol: tr.Protocol, Settings: tr.Settings, Lambda: lambda, Conditions: ordered,
-		Train: cfg.Train.File, Tree: cfg.TreeSource, Embeddings: cfg.EmbRef, LabelEmbeddings: labelRef, Split: tr.Split}
+	r := Resolved{Protocol: protocol, Settings: s, Lambda: lambda, Conditions: conds, Train: cfg.Train.File,
+		Tree: cfg.TreeSource, Embeddings: text.VectorsOf(cfg.EmbRef), LabelEmbeddings: text.VectorsOf(labelRef)}
+	r.Split = "random 64/16/20 split of the training documents by seed"
 	if cfg.Test != nil {
 		r.Test = cfg.Test.File
+		r.Split = "the test file; validation: 20% of the training documents by seed"
 	}
 	return r, nil
 }

@@ -237,7 +237,7 @@ func TestRun(t *testing.T) {
 	dir := t.TempDir()
 	src := toyVectors(t)
 	cfg := Config{Train: toyCorpus(t, 60, tr, "train.jsonl"), Test: toyCorpus(t, 20, tr, "test.jsonl"), TreeSource: "genres.tree",
-		Emb: src, Hidden: 8, Epochs: 3, Seeds: 2, LR: 0.01, OutDir: dir}
+		Emb: src, Hidden: new(8), Epochs: new(3), Seeds: new(2), LR: new(0.01), OutDir: dir}
 	res, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -248,6 +248,12 @@ func TestRun(t *testing.T) {
 	for _, run := range res.Runs {
 		if run.Docs != [3]int{48, 12, 20} || len(run.TrainLoss) != 3 {
 			t.Errorf("%s seed %d: documents %v, %d epochs", run.Condition, run.Seed, run.Docs, len(run.TrainLoss))
+		}
+		// The vectors cover the eight genre words of the documents, each in
+		// a quarter of them (far more than twice in any seed's training
+		// part), and nothing else of the vocabulary.
+		if c := run.Coverage; c.InVocab != 8 || c.Subword != 0 || c.Random != run.Vocab-8 {
+			t.Errorf("%s seed %d: coverage %+v of %d words, want 8 found, the rest random", run.Condition, run.Seed, c, run.Vocab)
 		}
 		for _, name := range Measures {
 			if v := float64(run.Measures[name]); math.IsNaN(v) || math.IsInf(v, 0) {
@@ -306,7 +312,7 @@ func TestRun(t *testing.T) {
 	if err := os.WriteFile(path, saved, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg.Lambda = 0.5
+	cfg.Lambda = new(0.5)
 	if _, err := Run(cfg); err == nil || !strings.Contains(err.Error(), "another experiment") {
 		t.Errorf("another λ in the same folder: %v", err)
 	}
@@ -321,7 +327,7 @@ func TestConfigErrors(t *testing.T) {
 		{Train: c, Conditions: []string{Names}},
 		{Train: c, Conditions: []string{Docs}, LabelEmb: toyVectors(t)},
 		{Train: c, Conditions: []string{}},
-		{Train: c, Lambda: -1},
+		{Train: c, Lambda: new(-1.0)},
 		{Train: c, Protocol: "huge"},
 		{},
 	} {
@@ -412,7 +418,7 @@ func TestDocsLabelWithoutTraining(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	cfg := Config{Train: train, Test: toyCorpus(t, 8, tr, "test.jsonl"), Emb: toyVectors(t), Hidden: 4, Epochs: 1, Seeds: 1, OutDir: dir}
+	cfg := Config{Train: train, Test: toyCorpus(t, 8, tr, "test.jsonl"), Emb: toyVectors(t), Hidden: new(4), Epochs: new(1), Seeds: new(1), OutDir: dir}
 	_, err = Run(cfg)
 	if err == nil || !strings.Contains(err.Error(), `"Travel" has no training document`) || !strings.Contains(err.Error(), Docs) {
 		t.Fatalf("Run: %v, want the docs tree refused for Travel", err)
@@ -441,7 +447,7 @@ func TestForestTreeFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	cfg := Config{Train: toyCorpus(t, 40, forest, "train.jsonl"), Hidden: 4, Epochs: 1, Seeds: 1, OutDir: dir, Conditions: []string{Given}}
+	cfg := Config{Train: toyCorpus(t, 40, forest, "train.jsonl"), Hidden: new(4), Epochs: new(1), Seeds: new(1), OutDir: dir, Conditions: []string{Given}}
 	res, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -474,7 +480,7 @@ func TestForestTreeFile(t *testing.T) {
 func TestSameStart(t *testing.T) {
 	tr := readTree(t)
 	cfg := Config{Train: toyCorpus(t, 60, tr, "train.jsonl"), Test: toyCorpus(t, 20, tr, "test.jsonl"), Emb: toyVectors(t),
-		Hidden: 8, Epochs: 3, Seeds: 2, LR: 0.01, Lambda: 1e-12}
+		Hidden: new(8), Epochs: new(3), Seeds: new(2), LR: new(0.01), Lambda: new(1e-12)}
 	res, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -30,35 +30,20 @@ type Result struct {
 	Trees []TreeInfo `json:"trees"`
 	// Runs are every (condition, seed) run, seed by seed.
 	Runs []CondRun `json:"runs"`
-	// Table is, per condition and measure, the mean and sample standard
-	// deviation across seeds of the per-seed test means; Best, per measure,
-	// the condition with the best mean; Comparisons, every condition
-	// against KL on every measure.
-	Table       map[string]map[string]report.Stat `json:"table"`
-	Best        map[string]string                 `json:"best"`
-	Comparisons []report.Comparison               `json:"comparisons"`
-	// Seconds is the wall-clock time of the Run call; TrainSeconds the
-	// training time summed over every run, those kept included.
-	Seconds      report.Float `json:"seconds"`
-	TrainSeconds report.Float `json:"train_seconds"`
-	Kept         int          `json:"kept"`
+	// Summary is, per condition and measure, the mean and sample standard
+	// deviation across seeds of the per-seed test means, the condition with
+	// the best mean, and every condition against KL on every measure.
+	report.Summary
+	report.Timing
 }
 
-// values returns the per-seed test means of measure name for condition
-// id, indexed by seed − 1 (NaN where the run is missing).
-func (r *Result) values(id, name string) []float64 {
-	return report.SeedValues(r.Config.Settings.Seeds, r.Runs, func(run *CondRun) (int, float64, bool) {
-		return run.Seed, float64(run.Measures[name]), run.Condition == id
-	})
-}
-
+// summarize fills Summary and TrainSeconds from Runs.
 func (r *Result) summarize() {
-	r.TrainSeconds = 0
-	for _, run := range r.Runs {
-		r.TrainSeconds += run.Seconds
-	}
-	sum := report.Summarize(r.Config.Conditions, Measures, r.values, report.LowerIsBetter, KL)
-	r.Table, r.Best, r.Comparisons = sum.Table, sum.Best, sum.Comparisons
+	r.Summary, r.TrainSeconds = report.SummarizeRuns(r.Config.Conditions, Measures, r.Config.Settings.Seeds, r.Runs,
+		func(run *CondRun) (string, int, map[string]report.Float) {
+			return run.Condition, run.Seed, run.Measures
+		},
+		func(run *CondRun) report.Float { return run.Seconds }, report.LowerIsBetter, KL)
 }
 
 // WriteJSON writes r as indented JSON.
@@ -86,28 +71,10 @@ func (r *Result) WriteFiles(dir string) ([]string, error) {
 // Figures returns the plots by file name without extension: pseudo-recall,
 // top-k cost and Wasserstein per condition, mean ± sd across seeds.
 func (r *Result) Figures() map[string]*plotutil.Figure {
-	figs := map[string]*plotutil.Figure{}
-	labels := make([]string, len(r.Config.Conditions))
-	for i, id := range r.Config.Conditions {
-		labels[i] = Label(id)
-	}
+	ids, figs := r.Config.Conditions, map[string]*plotutil.Figure{}
 	for _, name := range plotted {
-		g := plotutil.Group{}
-		for _, id := range r.Config.Conditions {
-			st := r.Table[id][name]
-			g.Mean = append(g.Mean, float64(st.Mean))
-			sd := float64(st.Std)
-			if math.IsNaN(sd) {
-				sd = 0
-			}
-			g.Std = append(g.Std, sd)
-		}
-		dir := "lower is better"
-		if !report.LowerIsBetter(name) {
-			dir = "higher is better"
-		}
-		figs[MeasurePlot+name] = plotutil.ErrorBars(report.MeasureLabel(name, r.Config.Settings.K)+" on the given tree (mean ± sd across seeds)",
-			report.MeasureLabel(name, r.Config.Settings.K)+" ("+dir+")", labels, []plotutil.Group{g})
+		g := report.StatGroup("", ids, func(id string) report.Stat { return r.Table[id][name] })
+		figs[MeasurePlot+name] = report.ErrorBarFigure(report.MeasureLabel(name, r.Config.Settings.K), "on the given tree", report.LowerIsBetter(name), report.Labels(ids, Label), g)
 	}
 	return figs
 }
@@ -144,14 +111,14 @@ func (r *Result) Markdown() string {
 	if c.Test != "" {
 		p(", test %s", c.Test)
 	}
-	p("; split: %s. Model word vectors: %s.", c.Split, orRandom(c.Embeddings.Source))
+	p("; split: %s. Model: %s.", c.Split, text.VectorsText(c.Embeddings, len(r.Runs), func(i int) (int, *text.Scores) { return r.Runs[i].Seed, &r.Runs[i].Scores }))
 	if len(r.Runs) > 0 {
 		run := r.Runs[0]
-		p(" Seed 1: %d training, %d validation, %d test documents, a vocabulary of %d words.", run.Docs[0], run.Docs[1], run.Docs[2], run.Vocab)
+		p(" Seed 1: %d training, %d validation, %d test documents, a vocabulary of %s.", run.Docs[0], run.Docs[1], run.Docs[2], report.Plural(run.Vocab, "word", "words"))
 	}
-	p("\n\n**Protocol: %s** (the text experiment's): hidden %d, %d epochs, batch %d, Adam lr %g, documents cut at %d tokens, %d seeds; the weights of the epoch with the lowest validation loss are kept. ",
-		c.Protocol, s.Hidden, s.Epochs, s.Batch, s.LR, s.MaxLen, s.Seeds)
-	p("%d runs", len(r.Runs))
+	p("\n\n**Protocol: %s** (the text experiment's): hidden %d, %s, batch %d, Adam lr %g, documents cut at %d tokens, %s; the weights of the epoch with the lowest validation loss are kept. ",
+		c.Protocol, s.Hidden, report.Plural(s.Epochs, "epoch", "epochs"), s.Batch, s.LR, s.MaxLen, report.Plural(s.Seeds, "seed", "seeds"))
+	p("%s", report.Plural(len(r.Runs), "run", "runs"))
 	if r.Kept > 0 {
 		p(" (%d kept from an earlier call)", r.Kept)
 	}
@@ -160,7 +127,7 @@ func (r *Result) Markdown() string {
 
 	if len(r.Trees) > 0 {
 		p("## The trees\n\n")
-		p("Correlation of each tree's label-to-label distances with the hierarchy's (Pearson, over the %d pairs of labels), per seed; the scale factor applied to its edges; its nodes. ", len(c.Labels)*(len(c.Labels)-1)/2)
+		p("Correlation of each tree's label-to-label distances with the hierarchy's (Pearson, over the %s of labels), per seed; the scale factor applied to its edges; its nodes. ", report.Plural(len(c.Labels)*(len(c.Labels)-1)/2, "pair", "pairs"))
 		p("The files are in `trees/`.\n\n")
 		p("| Tree | Seed | Correlation with the hierarchy | Scale | Nodes |\n|---|---:|---:|---:|---:|\n")
 		for _, t := range r.Trees {
@@ -174,43 +141,16 @@ func (r *Result) Markdown() string {
 	}
 
 	p("## Measures on the test documents\n\n")
-	p("Mean ± standard deviation across %d seeds of each run's mean over the test documents; ↓ lower is better, ↑ higher; **bold** the best.\n\n", s.Seeds)
+	p("Mean ± standard deviation across %s of each run's mean over the test documents; ↓ lower is better, ↑ higher; **bold** the best.\n\n", report.Plural(s.Seeds, "seed", "seeds"))
 	for _, cols := range [][]string{Measures[:len(metric.MultiLabelNames)], Measures[len(metric.MultiLabelNames):]} {
-		p("| Condition |")
-		for _, name := range cols {
-			p(" %s %s |", report.MeasureLabel(name, s.K), report.Arrow(name))
-		}
-		p("\n|---|")
-		for range cols {
-			p("---:|")
-		}
-		p("\n")
-		for _, id := range c.Conditions {
-			p("| %s |", Label(id))
-			for _, name := range cols {
-				v := report.Cell(r.Table[id][name])
-				if r.Best[name] == id {
-					v = "**" + v + "**"
-				}
-				p(" %s |", v)
-			}
-			p("\n")
-		}
+		report.MeasureTable(&b, "Condition", c.Conditions, Label, cols, r.Table, r.Best, s.K)
 		p("\n")
 	}
 	p("The LDL measures (second table) compare each prediction with the uniform distribution on its label set; Wasserstein is the exact TW on the hierarchy with its own edge weights.\n\n")
 
 	if len(r.Comparisons) > 0 {
 		p("## Each condition against KL\n\n")
-		p("Paired across seeds: d = condition − KL per seed; mean, t statistic, two-sided p-value (Student's t, %d degrees of freedom), and on how many seeds the condition was better.\n\n", s.Seeds-1)
-		p("| Condition | Measure | mean d | t | p | better |\n|---|---|---:|---:|---:|---:|\n")
-		for _, cmp := range r.Comparisons {
-			if cmp.Metric != "pseudo_recall" && cmp.Metric != "top_k_cost" && cmp.Metric != "roc_auc" && cmp.Metric != "wasserstein" {
-				continue
-			}
-			p("| %s | %s | %+.4f | %.2f | %.3g | %d of %d |\n", Label(cmp.B), report.MeasureLabel(cmp.Metric, s.K),
-				float64(cmp.MeanDiff), float64(cmp.T), float64(cmp.P), cmp.BBetter, cmp.N)
-		}
+		report.ComparisonTable(&b, "Condition", "condition", s.Seeds, r.Comparisons, []string{"pseudo_recall", "top_k_cost", "roc_auc", "wasserstein"}, Label, s.K)
 		p("\nAll comparisons, on every measure, are in %s.\n\n", JSONFile)
 	}
 	p("## Plots\n\n")

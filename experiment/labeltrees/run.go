@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,7 +14,6 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/twl-ldl/twl/corpus"
-	"github.com/twl-ldl/twl/dataset"
 	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/experiment/text"
@@ -31,10 +29,6 @@ import (
 
 // RunFormat identifies the JSON of a run file.
 const RunFormat = "twl-labeltrees-run/1"
-
-// streamSplit is the PCG stream of the splits of seed k, the text
-// experiment's, so that both split the same documents alike.
-const streamSplit = 0x7370_6c69_74 // "split"
 
 // ClusterDepth bounds the depth of the clustering trees: deep enough for a
 // binary tree over thousands of labels.
@@ -62,38 +56,15 @@ type RunKey struct {
 const Scoring = "auc-over-labels"
 
 // RunSettings are the protocol's numbers that shape one run (all but the
-// number of seeds, so that seeds can be added).
-type RunSettings struct {
-	Hidden   int     `json:"hidden"`
-	Epochs   int     `json:"epochs"`
-	Batch    int     `json:"batch"`
-	LR       float64 `json:"lr"`
-	MaxLen   int     `json:"max_len"`
-	MinCount int64   `json:"min_count"`
-	K        int     `json:"k"`
-}
+// number of seeds, so that seeds can be added): the text experiment's.
+type RunSettings = text.RunSettings
 
 // CondRun is one (condition, seed) training run and its scores on the test
 // documents, measured on the data's hierarchy.
 type CondRun struct {
 	Format string `json:"format"`
 	RunKey
-	// Measures and MeasuresStd are the test measures (metric.MultiLabelNames
-	// and metric.Names) and their standard deviations over documents (over
-	// labels for roc_auc_macro; none for the micro roc_auc).
-	Measures    map[string]report.Float `json:"measures"`
-	MeasuresStd map[string]report.Float `json:"measures_std"`
-	TrainLoss   []report.Float          `json:"train_loss"`
-	ValLoss     []report.Float          `json:"val_loss"`
-	BestEpoch   int                     `json:"best_epoch"`
-	// Docs are the training, validation and test documents; Vocab the
-	// words of the vocabulary; Tokens the training tokens per epoch.
-	Docs            [3]int       `json:"documents"`
-	Vocab           int          `json:"vocab"`
-	Tokens          int          `json:"tokens"`
-	Seconds         report.Float `json:"seconds"`
-	TokensPerSecond report.Float `json:"tokens_per_second"`
-	Finished        string       `json:"finished"` // RFC 3339
+	text.Scores
 }
 
 // TreeInfo describes the tree of a condition on a seed.
@@ -125,10 +96,7 @@ func Run(cfg Config) (*Result, error) {
 		return nil, err
 	}
 	began := time.Now()
-	progress := cfg.Progress
-	if progress == nil {
-		progress = io.Discard
-	}
+	progress, _, _ := report.Setup(cfg.Progress, nil)
 	fl, err := flatten(cfg.Train, cfg.Test)
 	if err != nil {
 		return nil, err
@@ -162,7 +130,7 @@ func Run(cfg Config) (*Result, error) {
 	// Top-k cost ranks the labels only: k at most their number.
 	s.K = min(s.K, len(fl.names))
 	r.Settings.K = s.K
-	rs := RunSettings{Hidden: s.Hidden, Epochs: s.Epochs, Batch: s.Batch, LR: s.LR, MaxLen: s.MaxLen, MinCount: s.MinCount, K: s.K}
+	rs := text.RunSettingsOf(s)
 	res := &Result{Format: ResultFormat, Config: r, Machine: report.ThisMachine()}
 
 	// First every seed's split, trees and run keys, and the runs kept: a
@@ -195,7 +163,7 @@ func Run(cfg Config) (*Result, error) {
 				return nil, fmt.Errorf("%s seed %d: %w", id, seed, err)
 			}
 			pl.key = RunKey{Condition: id, Seed: seed, Settings: rs, Data: dataHash, Hierarchy: hierHash,
-				Loss: pl.l.Name(), Emb: r.Embeddings.SHA256, Scoring: Scoring}
+				Loss: pl.l.Name(), Emb: cfg.EmbRef.SHA256, Scoring: Scoring}
 			if id == Names {
 				pl.key.LabelEmb = r.LabelEmbeddings.SHA256
 			}
@@ -232,9 +200,9 @@ func Run(cfg Config) (*Result, error) {
 					return nil, err
 				}
 				fmt.Fprintf(progress, "labeltrees: seed %d: %d training, %d validation, %d test documents; %d labels; %d words\n",
-					seed, prep.NTrain, len(prep.Docs)-prep.NTrain, len(prep.test), len(fl.names), prep.Vocab.Len())
+					seed, prep.NTrain, len(prep.Docs)-prep.NTrain, len(prep.Test), len(fl.names), prep.Vocab.Len())
 			}
-			fmt.Fprintf(progress, "%s: training %d epochs\n", tag, s.Epochs)
+			fmt.Fprintf(progress, "%s: training %s\n", tag, report.Plural(s.Epochs, "epoch", "epochs"))
 			run, err := prep.train(cfg.Context, pl.key, pl.l, store.Checkpoint(pl.file, seed, pl.key), hier, fl, &report.EpochFilter{W: progress, Prefix: "    ", Every: 1})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", tag, err)
@@ -370,20 +338,11 @@ func flatten(train, test *corpus.Corpus) (*flat, error) {
 // split returns the training, validation and test documents of seed, as
 // the text experiment splits them.
 func (fl *flat) split(seed int) (fit, val, test *corpus.Corpus, err error) {
-	src := rand.NewPCG(uint64(seed), streamSplit)
-	if fl.test == nil {
-		parts := dataset.Partition(fl.train.Len(), []float64{0.64, 0.16, 0.20}, src)
-		fit, val, test = fl.train.Subset(parts[0]), fl.train.Subset(parts[1]), fl.train.Subset(parts[2])
-	} else {
-		a, b := dataset.Split(fl.train.Len(), 0.8, src)
-		fit, val, test = fl.train.Subset(a), fl.train.Subset(b), fl.test
+	fit, val, test, err = text.Split(fl.train, nil, fl.test, seed)
+	if err != nil {
+		err = fmt.Errorf("labeltrees: %w", err)
 	}
-	for _, c := range []*corpus.Corpus{fit, val, test} {
-		if c.Len() == 0 {
-			return nil, nil, nil, fmt.Errorf("labeltrees: %s has too few documents to split for seed %d", fl.train.File, seed)
-		}
-	}
-	return fit, val, test, nil
+	return fit, val, test, err
 }
 
 // distances returns the distances in t between the labels, at nodes
@@ -538,11 +497,10 @@ func correlation(x, y []float64) float64 {
 	return stat.Correlation(x, y, nil)
 }
 
-// prepared is the data of one seed: textmodel's prepared training and
-// validation documents, and the test documents.
+// prepared is the data of one seed, with the test documents' label sets
+// and targets.
 type prepared struct {
-	*textmodel.Prepared
-	test     [][]int32
+	*text.SeedData
 	testSets [][]int // label sets as nodes of the hierarchy
 	testFlat [][]int // label sets as flat labels
 	testY    []float64
@@ -550,25 +508,20 @@ type prepared struct {
 
 // prepare encodes the documents of a seed.
 func (fl *flat) prepare(cfg Config, s text.Settings, fit, val, test *corpus.Corpus) (*prepared, error) {
-	opts := textmodel.Options{
-		Tokenizer: vocab.Tokenizer{MaxLen: s.MaxLen}, Vocab: vocab.Options{MinCount: s.MinCount}, Hidden: s.Hidden,
-		Emb: cfg.Emb, EmbRef: cfg.EmbRef, Target: corpus.Uniform, AsGiven: true,
-		Epochs: s.Epochs, Batch: s.Batch, LR: s.LR,
-	}
-	p, err := textmodel.Prepare(fit, val, opts)
+	opts := s.Options()
+	opts.Emb, opts.EmbRef, opts.Target, opts.AsGiven = cfg.Emb, cfg.EmbRef, corpus.Uniform, true
+	d, err := text.PrepareSeed(fit, val, test, opts)
 	if err != nil {
 		return nil, err
 	}
-	tk := vocab.Tokenizer{MaxLen: s.MaxLen}
-	pr := &prepared{Prepared: p, testY: test.Targets(corpus.Uniform)}
-	for _, d := range test.Docs {
-		pr.test = append(pr.test, p.Vocab.Encode(nil, &tk, d.Text))
-		set := make([]int, len(d.Labels))
-		for j, l := range d.Labels {
+	pr := &prepared{SeedData: d, testY: test.Targets(corpus.Uniform)}
+	for _, doc := range test.Docs {
+		set := make([]int, len(doc.Labels))
+		for j, l := range doc.Labels {
 			set[j] = fl.toTree[l]
 		}
 		pr.testSets = append(pr.testSets, set)
-		pr.testFlat = append(pr.testFlat, d.Labels)
+		pr.testFlat = append(pr.testFlat, doc.Labels)
 	}
 	return pr, nil
 }
@@ -634,32 +587,19 @@ func (fl *flat) score(P, Y []float64, flatSets, treeSets [][]int, hier *tree.Tre
 // train trains one run, predicts the test documents and scores them on the
 // hierarchy.
 func (p *prepared) train(ctx context.Context, key RunKey, l loss.Loss, checkpoint string, hier *tree.Tree, fl *flat, progress io.Writer) (*CondRun, error) {
-	m, h, err := p.Fit(textmodel.Run{Seed: uint64(key.Seed), Loss: l, Progress: progress, Checkpoint: checkpoint, Context: ctx})
+	P, sc, err := p.Train(ctx, textmodel.Run{Seed: uint64(key.Seed), Loss: l, Checkpoint: checkpoint}, progress)
 	if err != nil {
 		return nil, err
 	}
-	L := len(p.Labels)
-	P := make([]float64, len(p.test)*L)
-	pred := m.NewPredictor()
-	for s := 0; s < len(p.test); s += 256 {
-		e := min(s+256, len(p.test))
-		pred.PredictIDs(P[s*L:e*L], p.test[s:e])
-	}
-	run := &CondRun{Format: RunFormat, RunKey: key, Measures: map[string]report.Float{}, MeasuresStd: map[string]report.Float{},
-		BestEpoch: h.BestEpoch, Docs: [3]int{p.NTrain, len(p.Docs) - p.NTrain, len(p.test)}, Vocab: p.Vocab.Len(),
-		Tokens: p.Tokens, Finished: time.Now().UTC().Format(time.RFC3339)}
-	run.Measures, run.MeasuresStd = fl.score(P, p.testY, p.testFlat, p.testSets, hier, key.Settings.K)
-	run.TrainLoss, run.ValLoss, run.Seconds, run.TokensPerSecond = report.Curves(h, p.Tokens)
-	return run, nil
+	sc.Measures, sc.MeasuresStd = fl.score(P, p.testY, p.testFlat, p.testSets, hier, key.Settings.K)
+	return &CondRun{Format: RunFormat, RunKey: key, Scores: sc}, nil
 }
 
 // runStore returns the store of the run files in dir ("" keeps none).
 func runStore(dir string) *report.Store[RunKey, CondRun] {
 	return &report.Store[RunKey, CondRun]{
 		Dir: dir, Experiment: "labeltrees", Format: RunFormat,
-		Header: func(run *CondRun) (string, RunKey) { return run.Format, run.RunKey },
-		Complete: func(run *CondRun) bool {
-			return len(run.Measures) == len(metric.MultiLabelNames)+len(metric.Names) && len(run.TrainLoss) > 0
-		},
+		Header:   func(run *CondRun) (string, RunKey) { return run.Format, run.RunKey },
+		Complete: func(run *CondRun) bool { return run.Complete() },
 	}
 }

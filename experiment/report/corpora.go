@@ -4,9 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"io"
 
 	"github.com/twl-ldl/twl/corpus"
+	"github.com/twl-ldl/twl/tree"
 )
 
 // HashCorpora fingerprints the documents and label sets of the corpora, a
@@ -33,4 +35,18 @@ func HashCorpora(cs ...*corpus.Corpus) string {
 		h.Write([]byte{1})
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// ReadDocuments reads the labelled documents of path with t and opts
+// (corpus.ReadFile), nil for an empty path. A file of label sets without
+// text is an error: an experiment on text wants documents.
+func ReadDocuments(path string, t *tree.Tree, opts *corpus.Options) (*corpus.Corpus, error) {
+	if path == "" {
+		return nil, nil
+	}
+	c, err := corpus.ReadFile(path, t, opts)
+	if err == nil && c.Format == corpus.LabelSets {
+		err = fmt.Errorf("%s holds label sets but no text: want documents", path)
+	}
+	return c, err
 }

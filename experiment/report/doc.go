@@ -17,7 +17,22 @@
 // thins training progress; HashCorpora and KeyHash, fingerprints of the
 // data and of a run's settings; and Store, the folder of run files that
 // makes an experiment resumable: a finished run is kept by a later call
-// with the same settings, a run of other settings is an error.
+// with the same settings, a run of other settings is an error; Each, the
+// loop that loads or trains every (condition, seed) run; Outcome, Summary
+// (SummarizeRuns) and Timing, what the results of such experiments share.
+//
+// Settings: the settings of an experiment's Config that replace a
+// protocol's value are pointers, nil for the protocol's; Checker checks
+// them (Int, Positive, Ints, Subset, Protocol, TreeOptions.Resolve) into a
+// *ConfigError naming the setting, the value and the problem, which a
+// command prints in its own words (twl: "--seeds 0: must be from 1 to
+// 10000000").
+//
+// Reports: MeasureTable, ComparisonTable (TP: t and p, "n/a" where t is
+// undefined), TableHead; MeanCurves, StatGroup and ErrorBarFigure for the
+// plots; Plural and Differences for the prose; Gather, which gathers
+// reports into one document; ReadDocuments, the labelled documents of an
+// experiment on text.
 //
 // Files: WriteJSON, the indented JSON of every report, and WriteReport,
 // which writes a report's JSON, Markdown and figures atomically.

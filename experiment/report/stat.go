@@ -28,7 +28,7 @@ type Comparison struct {
 	// T is the paired t statistic MeanDiff/(SDDiff/√N) and P its two-sided
 	// p-value under Student's t with N − 1 degrees of freedom. For N < 2
 	// both are NaN; when every difference is the same, T is ±Inf (P = 0)
-	// or, if they are all 0, NaN (P = 1).
+	// or, if they are all 0, undefined: NaN, and P with it.
 	T Float `json:"t"`
 	P Float `json:"p"`
 	// BBetter, ABetter and Ties count the seeds on which B was better
@@ -78,7 +78,7 @@ func PairedT(a, b []float64, lower bool) Comparison {
 	c.SDDiff = Float(sd)
 	switch {
 	case sd == 0 && mean == 0:
-		c.T, c.P = Float(math.NaN()), 1
+		c.T, c.P = Float(math.NaN()), Float(math.NaN())
 	case sd == 0:
 		c.T, c.P = Float(math.Copysign(math.Inf(1), mean)), 0
 	default:
@@ -94,9 +94,37 @@ func PairedT(a, b []float64, lower bool) Comparison {
 // per-seed values; per measure the condition with the best mean; and the
 // paired comparisons of every condition with a baseline.
 type Summary struct {
-	Table       map[string]map[string]Stat
-	Best        map[string]string
-	Comparisons []Comparison
+	Table       map[string]map[string]Stat `json:"table"`
+	Best        map[string]string          `json:"best"`
+	Comparisons []Comparison               `json:"comparisons"`
+}
+
+// Timing is how long an experiment of training runs took: Seconds the
+// wall-clock time of the call, TrainSeconds the training time summed over
+// every run, those kept from earlier calls included, and Kept the number
+// of runs kept.
+type Timing struct {
+	Seconds      Float `json:"seconds"`
+	TrainSeconds Float `json:"train_seconds"`
+	Kept         int   `json:"kept"`
+}
+
+// SummarizeRuns is Summarize over runs: of returns a run's condition,
+// seed (1, 2, …, seeds) and measures; it also returns the training time
+// of the runs, seconds(run) each.
+func SummarizeRuns[R any](ids, measures []string, seeds int, runs []R, of func(run *R) (id string, seed int, m map[string]Float),
+	seconds func(run *R) Float, lower func(measure string) bool, base string) (Summary, Float) {
+	var total Float
+	for i := range runs {
+		total += seconds(&runs[i])
+	}
+	values := func(id, name string) []float64 {
+		return SeedValues(seeds, runs, func(run *R) (int, float64, bool) {
+			rid, seed, m := of(run)
+			return seed, float64(m[name]), rid == id
+		})
+	}
+	return Summarize(ids, measures, values, lower, base), total
 }
 
 // Summarize makes the Summary of conditions ids on measures. values(id,
@@ -167,4 +195,18 @@ func SeedValues[R any](seeds int, runs []R, value func(run *R) (seed int, v floa
 		}
 	}
 	return v
+}
+
+// Outcome is what the Result of an experiment of training runs, one per
+// (condition, seed), begins with: its format, its configuration C, how
+// that differs from the paper's protocol, the machine, the runs R, their
+// Summary and Timing.
+type Outcome[C, R any] struct {
+	Format      string   `json:"format"`
+	Config      C        `json:"config"`
+	Differences []string `json:"differences_from_paper"`
+	Machine     Machine  `json:"machine"`
+	Runs        []R      `json:"runs"`
+	Summary
+	Timing
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -137,4 +138,42 @@ func RunDir(out string) string {
 		return ""
 	}
 	return filepath.Join(out, "runs")
+}
+
+// Each opens s and makes the runs of an experiment kept there, seed by seed (1 … seeds)
+// and id by id: the run of key(id, seed) is loaded when s holds it, else
+// made by train, given a tag "[k/n] ID seed S" for its progress and the
+// checkpoint file of the run, and saved. It returns every run, in that
+// order, and how many were kept; finished gives a run's finish time for
+// the progress.
+func Each[K comparable, R any](s *Store[K, R], progress io.Writer, seeds int, ids []string, key func(id string, seed int) K,
+	finished func(run *R) string, train func(id string, seed int, key K, tag, checkpoint string) (*R, error)) (runs []R, kept int, err error) {
+	if err := s.Open(); err != nil {
+		return nil, 0, err
+	}
+	done, total := 0, seeds*len(ids)
+	for seed := 1; seed <= seeds; seed++ {
+		for _, id := range ids {
+			done++
+			k := key(id, seed)
+			tag := fmt.Sprintf("[%d/%d] %s seed %d", done, total, id, seed)
+			run, err := s.Load(id, seed, k)
+			if err != nil {
+				return nil, 0, err
+			}
+			if run != nil {
+				fmt.Fprintf(progress, "%s: kept from %s (finished %s)\n", tag, s.Path(id, seed), finished(run))
+				runs, kept = append(runs, *run), kept+1
+				continue
+			}
+			if run, err = train(id, seed, k, tag, s.Checkpoint(id, seed, k)); err != nil {
+				return nil, 0, err
+			}
+			if err := s.Save(id, seed, k, run); err != nil {
+				return nil, 0, err
+			}
+			runs = append(runs, *run)
+		}
+	}
+	return runs, kept, nil
 }

@@ -1,13 +1,11 @@
 package synthetic
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"slices"
 
+	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/synth"
 )
 
@@ -50,13 +48,15 @@ var Reduced = Settings{Nodes: 200, Train: 1000, Test: 1000, Epochs: 50, Batch: 1
 // default synthetic data and writes nothing.
 type Config struct {
 	// Protocol is ProtocolReduced ("" means it) or ProtocolPaper. It sets
-	// the defaults of the fields below that are zero.
+	// the values of the settings below that are nil.
 	Protocol string
 
-	// Seeds, Epochs, Nodes, Train, Test, Batch and LR override the
-	// protocol's value when not zero.
-	Seeds, Epochs, Nodes, Train, Test, Batch int
-	LR                                       float64
+	// Seeds, Epochs, Nodes, Train, Test, Batch and LR, when not nil,
+	// replace the protocol's value: Nodes from 2 to 20000 (the W¹ losses
+	// and the data hold dense matrices), the others from 1 to 10⁷, LR
+	// positive.
+	Seeds, Epochs, Nodes, Train, Test, Batch *int
+	LR                                       *float64
 
 	// Data holds the choices of Algorithm 1 (package synth); its Nodes is
 	// replaced by the protocol's Nodes. The zero value is synth's defaults.
@@ -77,16 +77,16 @@ type Config struct {
 	// finished runs found there are not run again. Run writes no report:
 	// see Result.WriteFiles.
 	OutDir string
-	// CheckpointEvery is the number of epochs between checkpoints of a run
-	// in progress; 0 means 10. Only with OutDir.
-	CheckpointEvery int
+	// CheckpointEvery, when not nil, is the number of epochs between
+	// checkpoints of a run in progress, at least 1; nil means 10. Only
+	// with OutDir.
+	CheckpointEvery *int
 
-	// Progress receives a line per run and a few per training run.
-	Progress io.Writer
-	// Context, when not nil, stops the experiment at the next mini-batch
-	// once it is done: finished runs and the last complete checkpoint stay,
-	// and a later Run with the same directory resumes.
-	Context context.Context
+	// RunOptions: progress: a line per run and a few per training run;
+	// stopped at the next mini-batch, finished runs and the last complete
+	// checkpoint staying, so that a later Run with the same directory
+	// resumes.
+	report.RunOptions
 }
 
 // Resolved is a Config with every default filled in: what a Result records.
@@ -99,73 +99,37 @@ type Resolved struct {
 	Losses   []string     `json:"losses"`
 }
 
-// Resolve fills in the defaults of cfg and checks it. Errors wrap
-// ErrConfig.
+// Resolve fills in the defaults of cfg and checks it. Its errors are
+// *report.ConfigError, wrapping ErrConfig.
 func (cfg Config) Resolve() (Resolved, error) {
-	bad := func(format string, args ...any) (Resolved, error) {
-		return Resolved{}, fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+	c := report.Checker{Kind: ErrConfig}
+	protocol, s, err := report.Protocol(c, cfg.Protocol, []string{ProtocolReduced, ProtocolPaper}, Reduced, Paper)
+	if err != nil {
+		return Resolved{}, err
 	}
-	var s Settings
-	switch cfg.Protocol {
-	case "", ProtocolReduced:
-		s, cfg.Protocol = Reduced, ProtocolReduced
-	case ProtocolPaper:
-		s = Paper
-	default:
-		return bad("unknown protocol %q (want %s or %s)", cfg.Protocol, ProtocolReduced, ProtocolPaper)
-	}
-	for _, f := range []struct {
-		dst  *int
-		v    int
-		name string
-	}{
-		{&s.Seeds, cfg.Seeds, "Seeds"}, {&s.Epochs, cfg.Epochs, "Epochs"}, {&s.Nodes, cfg.Nodes, "Nodes"},
-		{&s.Train, cfg.Train, "Train"}, {&s.Test, cfg.Test, "Test"}, {&s.Batch, cfg.Batch, "Batch"},
+	const most = 1e7
+	for _, err := range []error{
+		c.Int(&s.Seeds, cfg.Seeds, "Seeds", 1, most), c.Int(&s.Epochs, cfg.Epochs, "Epochs", 1, most),
+		c.Int(&s.Nodes, cfg.Nodes, "Nodes", 2, 20000), c.Int(&s.Train, cfg.Train, "Train", 1, most),
+		c.Int(&s.Test, cfg.Test, "Test", 1, most), c.Int(&s.Batch, cfg.Batch, "Batch", 1, most),
+		c.Positive(&s.LR, cfg.LR, "LR"), c.Int(new(0), cfg.CheckpointEvery, "CheckpointEvery", 1, math.MaxInt),
 	} {
-		if f.v < 0 {
-			return bad("%s must not be negative, got %d", f.name, f.v)
+		if err != nil {
+			return Resolved{}, err
 		}
-		if f.v > 0 {
-			*f.dst = f.v
-		}
-	}
-	if cfg.LR != 0 {
-		if !(cfg.LR > 0) || math.IsInf(cfg.LR, 1) {
-			return bad("LR must be positive and finite, got %v", cfg.LR)
-		}
-		s.LR = cfg.LR
-	}
-	if s.Nodes < 2 {
-		return bad("Nodes must be at least 2, got %d", s.Nodes)
-	}
-	if cfg.CheckpointEvery < 0 {
-		return bad("CheckpointEvery must not be negative")
 	}
 	data := cfg.Data
 	data.Nodes = s.Nodes
 	if err := data.Validate(); err != nil {
-		return Resolved{}, fmt.Errorf("%w: %w", ErrConfig, err)
+		return Resolved{}, &report.ConfigError{Kind: ErrConfig, Setting: "Data", Problem: err.Error()}
 	}
-	losses := LossIDs
-	if cfg.Losses != nil {
-		if len(cfg.Losses) == 0 {
-			return bad("no losses to run")
-		}
-		losses = nil
-		for _, id := range LossIDs { // the order of Table 1
-			if slices.Contains(cfg.Losses, id) {
-				losses = append(losses, id)
-			}
-		}
-		for _, id := range cfg.Losses {
-			if !slices.Contains(LossIDs, id) {
-				return bad("unknown loss %q (want %s)", id, synth.Choices(LossIDs))
-			}
-		}
+	losses, err := c.Subset("Losses", cfg.Losses, LossIDs)
+	if err != nil {
+		return Resolved{}, err
 	}
 	return Resolved{
-		Protocol: cfg.Protocol, Settings: s, Data: data.Defaults(), DataSeed: cfg.DataSeed,
-		VaryData: cfg.VaryData, Losses: slices.Clone(losses),
+		Protocol: protocol, Settings: s, Data: data.Defaults(), DataSeed: cfg.DataSeed,
+		VaryData: cfg.VaryData, Losses: losses,
 	}, nil
 }
 
@@ -173,22 +137,15 @@ func (cfg Config) Resolve() (Resolved, error) {
 // difference, empty when it is the paper's. The choices the paper leaves
 // open (package synth) are not differences; they are listed in the report.
 func (r Resolved) Differences() []string {
-	var d []string
 	s, p := r.Settings, Paper
-	for _, f := range []struct {
-		noun      string
-		got, want int
-	}{
-		{"tree nodes", s.Nodes, p.Nodes}, {"training samples", s.Train, p.Train}, {"test samples", s.Test, p.Test},
-		{"epochs", s.Epochs, p.Epochs}, {"samples per batch", s.Batch, p.Batch}, {"seeds", s.Seeds, p.Seeds},
-	} {
-		if f.got != f.want {
-			d = append(d, fmt.Sprintf("%d %s instead of %d", f.got, f.noun, f.want))
-		}
-	}
-	if s.LR != p.LR {
-		d = append(d, fmt.Sprintf("learning rate %g instead of %g", s.LR, p.LR))
-	}
+	d := report.Differences(
+		report.Difference{Phrase: "%s tree nodes", One: "%s tree node", Got: float64(s.Nodes), Want: float64(p.Nodes)},
+		report.Difference{Phrase: "%s training samples", One: "%s training sample", Got: float64(s.Train), Want: float64(p.Train)},
+		report.Difference{Phrase: "%s test samples", One: "%s test sample", Got: float64(s.Test), Want: float64(p.Test)},
+		report.Difference{Phrase: "%s epochs", One: "%s epoch", Got: float64(s.Epochs), Want: float64(p.Epochs)},
+		report.Difference{Phrase: "%s samples per batch", One: "%s sample per batch", Got: float64(s.Batch), Want: float64(p.Batch)},
+		report.Difference{Phrase: "%s seeds", One: "%s seed", Got: float64(s.Seeds), Want: float64(p.Seeds)},
+		report.Difference{Phrase: "learning rate %s", Got: s.LR, Want: p.LR})
 	if len(r.Losses) != len(LossIDs) {
 		d = append(d, fmt.Sprintf("losses %v only", r.Losses))
 	}

@@ -9,7 +9,7 @@ import (
 // A tiny run of the experiment: two losses, two seeds, two epochs.
 func ExampleRun() {
 	res, err := synthetic.Run(synthetic.Config{
-		Nodes: 20, Train: 30, Test: 20, Epochs: 2, Seeds: 2,
+		Nodes: new(20), Train: new(30), Test: new(20), Epochs: new(2), Seeds: new(2),
 		Losses: []string{"kl", "kl+tw"},
 	})
 	if err != nil {

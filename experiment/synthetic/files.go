@@ -1,8 +1,6 @@
 package synthetic
 
 import (
-	"math"
-
 	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/internal/plotutil"
 	"github.com/twl-ldl/twl/metric"
@@ -28,51 +26,24 @@ func (r *Result) WriteFiles(dir string) ([]string, error) {
 // for every metric its mean ± standard deviation across seeds per loss,
 // beside the paper's when the tree has the paper's size.
 func (r *Result) Figures() map[string]*plotutil.Figure {
-	figs := map[string]*plotutil.Figure{}
-	var series []plotutil.Series
-	for _, id := range r.Config.Losses {
-		var curves [][]report.Float
+	ids := r.Config.Losses
+	series := report.MeanCurves(ids, LossLabel, func(id string) (curves [][]report.Float) {
 		for _, run := range r.Runs {
 			if run.Loss == id {
 				curves = append(curves, run.TrainLoss)
 			}
 		}
-		series = append(series, report.MeanCurve(LossLabel(id), curves))
-	}
-	figs[CurvesPlot] = plotutil.Curves("Training loss (mean over seeds)", "epoch", "training loss", true, series)
-
-	labels := make([]string, len(r.Config.Losses))
-	for i, id := range r.Config.Losses {
-		labels[i] = LossLabel(id)
-	}
+		return curves
+	})
+	figs := map[string]*plotutil.Figure{CurvesPlot: plotutil.Curves("Training loss (mean over seeds)", "epoch", "training loss", true, series)}
 	for _, name := range metric.Names {
-		twl := plotutil.Group{Name: "twl"}
-		paper := plotutil.Group{Name: "paper"}
-		for _, id := range r.Config.Losses {
-			st := r.Table[id][name]
-			twl.Mean = append(twl.Mean, float64(st.Mean))
-			twl.Std = append(twl.Std, float64(st.Std))
-			ps := PaperTable[id][name]
-			paper.Mean = append(paper.Mean, float64(ps.Mean))
-			paper.Std = append(paper.Std, float64(ps.Std))
-		}
-		groups := []plotutil.Group{twl}
+		groups := []plotutil.Group{report.StatGroup("twl", ids, func(id string) report.Stat { return r.Table[id][name] })}
 		if r.Config.Settings.Nodes == Paper.Nodes {
-			groups = append(groups, paper)
+			groups = append(groups, report.StatGroup("paper", ids, func(id string) report.Stat { return PaperTable[id][name] }))
 		} else {
 			groups[0].Name = ""
 		}
-		for i := range groups[0].Std {
-			if math.IsNaN(groups[0].Std[i]) {
-				groups[0].Std[i] = 0
-			}
-		}
-		title := metricLabel[name] + " on the test set (mean ± sd across seeds)"
-		dir := "lower is better"
-		if !metric.LowerIsBetter(name) {
-			dir = "higher is better"
-		}
-		figs[MetricsPlot+name] = plotutil.ErrorBars(title, metricLabel[name]+" ("+dir+")", labels, groups)
+		figs[MetricsPlot+name] = report.ErrorBarFigure(metricLabel[name], "on the test set", metric.LowerIsBetter(name), report.Labels(ids, LossLabel), groups...)
 	}
 	return figs
 }

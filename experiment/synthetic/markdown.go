@@ -2,7 +2,6 @@ package synthetic
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -22,18 +21,6 @@ const (
 	CurvesPlot  = "synthetic_curves"  // training loss per epoch, per loss
 	MetricsPlot = "synthetic_metric_" // + metric name: the metric per loss, with error bars
 )
-
-// cell formats mean ± std with 3 decimals, as Table 1 does.
-func cell(s report.Stat) string {
-	m, sd := float64(s.Mean), float64(s.Std)
-	switch {
-	case math.IsNaN(m) || math.IsInf(m, 0):
-		return strings.TrimPrefix(fmt.Sprint(m), "+")
-	case math.IsNaN(sd):
-		return fmt.Sprintf("%.3f", m)
-	}
-	return fmt.Sprintf("%.3f ± %.3f", m, sd)
-}
 
 // Markdown returns the report: Table 1 with the paper's values beside
 // twl's, the paper's findings and whether this run reproduces them, the
@@ -56,7 +43,7 @@ func (r *Result) Markdown() string {
 		p("It differs from the paper's protocol (%d nodes, %d/%d samples, %d epochs, batch %d, lr %g, %d seeds) in: %s.\n\n",
 			Paper.Nodes, Paper.Train, Paper.Test, Paper.Epochs, Paper.Batch, Paper.LR, Paper.Seeds, strings.Join(diff, "; "))
 	}
-	p("%d runs (%d losses × %d seeds", len(r.Runs), len(r.Config.Losses), s.Seeds)
+	p("%s (%s × %s", report.Plural(len(r.Runs), "run", "runs"), report.Plural(len(r.Config.Losses), "loss", "losses"), report.Plural(s.Seeds, "seed", "seeds"))
 	if r.Kept > 0 {
 		p(", %d of them kept from an earlier call", r.Kept)
 	}
@@ -66,7 +53,7 @@ func (r *Result) Markdown() string {
 
 	// Table 1.
 	p("## Table 1\n\n")
-	p("Mean ± standard deviation across %d seeds of each run's mean over the %d test samples. ", s.Seeds, s.Test)
+	p("Mean ± standard deviation across %s of each run's mean over the %s. ", report.Plural(s.Seeds, "seed", "seeds"), report.Plural(s.Test, "test sample", "test samples"))
 	p("↓: lower is better, ↑: higher is better. **Bold**: the best loss of the column, among twl's rows and among the paper's rows separately.")
 	if s.Nodes != Paper.Nodes {
 		p(" The paper's values are for a tree of %d nodes, twl's for %d: Wasserstein, KL, Clark and Canberra grow with the number of labels, so compare the order of the rows, not the values.", Paper.Nodes, s.Nodes)
@@ -87,7 +74,7 @@ func (r *Result) Markdown() string {
 	for _, id := range r.Config.Losses {
 		p("| %s | twl |", LossLabel(id))
 		for _, name := range metric.Names {
-			c := cell(r.Table[id][name])
+			c := report.Cell(r.Table[id][name])
 			if r.Best[name] == id {
 				c = "**" + c + "**"
 			}
@@ -95,7 +82,7 @@ func (r *Result) Markdown() string {
 		}
 		p("\n| | paper |")
 		for _, name := range metric.Names {
-			c := cell(PaperTable[id][name])
+			c := report.Cell(PaperTable[id][name])
 			if paperBest[name] == id {
 				c = "**" + c + "**"
 			}
@@ -122,9 +109,10 @@ func (r *Result) Markdown() string {
 		p("| Claim | Reproduced | Deciding paired comparison | twl's ranking |\n|---|---|---|---|\n")
 		for _, f := range r.Findings {
 			c := f.Test
-			p("| %s | %s | %s − %s = %+.4g, t = %.3g, p = %.3g, %s better on %d of %d seeds | %s |\n",
-				f.Claim, f.Verdict, paren(LossLabel(c.B)), paren(LossLabel(c.A)), float64(c.MeanDiff), float64(c.T), float64(c.P),
-				LossLabel(c.B), c.BBetter, c.N, f.Detail)
+			t, pv := report.TP(c)
+			p("| %s | %s | %s − %s = %+.4g, t = %s, p = %s, %s better on %d of %s | %s |\n",
+				f.Claim, f.Verdict, paren(LossLabel(c.B)), paren(LossLabel(c.A)), float64(c.MeanDiff), t, pv,
+				LossLabel(c.B), c.BBetter, report.Plural(c.N, "seed", "seeds"), f.Detail)
 		}
 		p("\nThe deciding comparison pits the claimed winner against the runner-up (or the actual winner against the claimed one). ")
 		p("A difference with p ≥ 0.05, or one that holds on only some seeds, is not established by this run; with few seeds, only a large and consistent difference reaches p < 0.05.\n")
@@ -141,8 +129,9 @@ func (r *Result) Markdown() string {
 			p("| Metric | mean of %s − %s | sd | t | p | %s better |\n|---|---:|---:|---:|---:|---:|\n", paren(LossLabel(bb)), paren(LossLabel(a)), LossLabel(bb))
 			for ; i < len(r.Comparisons) && r.Comparisons[i].A == a && r.Comparisons[i].B == bb; i++ {
 				c := r.Comparisons[i]
-				p("| %s | %+.4g | %.3g | %.3g | %.3g | %d of %d |\n", columnLabel[c.Metric], float64(c.MeanDiff),
-					float64(c.SDDiff), float64(c.T), float64(c.P), c.BBetter, c.N)
+				t, pv := report.TP(c)
+				p("| %s | %+.4g | %.3g | %s | %s | %d of %d |\n", columnLabel[c.Metric], float64(c.MeanDiff),
+					float64(c.SDDiff), t, pv, c.BBetter, c.N)
 			}
 		}
 	}
@@ -166,7 +155,7 @@ func (r *Result) Markdown() string {
 		td.DistinctV, td.DistinctU, td.DistinctPairs, td.SigmaMin, td.SigmaMax, td.SigmaMedian, 100*td.SigmaBelowHalf)
 	p("- **Model**: softmax(W·x + b), %d → %d, initialized uniformly in ±1/√%d (PyTorch's default) from seed k; no feature standardization, no weight decay, no validation split: the weights after the last epoch are scored, as in the paper.\n",
 		d.InputDim(), d.Nodes, d.InputDim())
-	p("- **Training**: Adam, lr %g, batch %d, %d epochs, mini-batches shuffled per epoch from seed k; losses averaged over each mini-batch.\n", s.LR, s.Batch, s.Epochs)
+	p("- **Training**: Adam, lr %g, batch %d, %s, mini-batches shuffled per epoch from seed k; losses averaged over each mini-batch.\n", s.LR, s.Batch, report.Plural(s.Epochs, "epoch", "epochs"))
 	p("- **Losses**: KL(y ‖ p) + λ·D(p, y), λ ∈ {0, ½, 1}; D = TW, the exact tree-Wasserstein distance (package tw), or W¹ by Sinkhorn (package ot/sinkhorn) in the log domain with λ = %g (POT reg %g) and exactly %d iterations on the tree's shortest-path cost matrix, the paper's baseline.\n",
 		SinkhornSettings.Lambda, 1/SinkhornSettings.Lambda, SinkhornSettings.Iters)
 	p("- **Metrics** (package metric), on the test set: Wasserstein is the exact 1-Wasserstein distance under the tree metric (the paper used POT's exact solver); the others as in Geng (2016), without clipping.\n")

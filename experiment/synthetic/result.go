@@ -11,36 +11,18 @@ import (
 // ResultFormat identifies the JSON that Result.WriteJSON writes.
 const ResultFormat = "twl-synthetic/1"
 
-// Result is the outcome of Run.
+// Result is the outcome of Run: the runs of every (loss, seed), seed by
+// seed, losses in the order of Table 1, and their Summary, per loss and
+// metric, of the per-seed test means across seeds, the loss with the best
+// mean (lowest for a distance, highest for a similarity), and the paired
+// comparisons across seeds (of the pairs of Comparisons).
 type Result struct {
-	Format      string         `json:"format"`
-	Config      Resolved       `json:"config"`
-	Differences []string       `json:"differences_from_paper"`
-	Machine     report.Machine `json:"machine"`
-
-	// Runs are every (loss, seed) run, seed by seed, losses in the order
-	// of Table 1.
-	Runs []LossRun `json:"runs"`
-	// Table is, per loss and metric, the mean and sample standard deviation
-	// across seeds of the per-seed test means.
-	Table map[string]map[string]report.Stat `json:"table"`
-	// Best is, per metric, the loss with the best mean (lowest for a
-	// distance, highest for a similarity).
-	Best map[string]string `json:"best"`
-	// Comparisons are the paired comparisons across seeds.
-	Comparisons []report.Comparison `json:"comparisons"`
+	report.Outcome[Resolved, LossRun]
 	// Findings check the paper's qualitative claims.
 	Findings []Finding `json:"findings"`
 
 	TrainData synth.Summary `json:"train_data"` // of the first seed's data
 	TestData  synth.Summary `json:"test_data"`
-
-	// Seconds is the wall-clock time of the Run call; TrainSeconds the
-	// training time summed over every run, those kept from earlier calls
-	// included. Kept counts the runs loaded from OutDir.
-	Seconds      report.Float `json:"seconds"`
-	TrainSeconds report.Float `json:"train_seconds"`
-	Kept         int          `json:"kept"`
 }
 
 // Comparisons are the pairs (A, B) compared on every metric: the paper's
@@ -58,14 +40,10 @@ func (r *Result) values(id, name string) []float64 {
 // summarize fills Table, Best, Comparisons, Findings and TrainSeconds from
 // Runs.
 func (r *Result) summarize() {
-	r.TrainSeconds = 0
-	for _, run := range r.Runs {
-		r.TrainSeconds += run.Seconds
-	}
 	// The comparisons are those of Comparisons, not of one baseline.
-	sum := report.Summarize(r.Config.Losses, metric.Names, r.values, metric.LowerIsBetter, "")
-	r.Table, r.Best = sum.Table, sum.Best
-	r.Comparisons = nil
+	r.Summary, r.TrainSeconds = report.SummarizeRuns(r.Config.Losses, metric.Names, r.Config.Settings.Seeds, r.Runs,
+		func(run *LossRun) (string, int, map[string]report.Float) { return run.Loss, run.Seed, run.Metrics },
+		func(run *LossRun) report.Float { return run.Seconds }, metric.LowerIsBetter, "")
 	for _, pair := range Comparisons {
 		if !r.has(pair[0]) || !r.has(pair[1]) {
 			continue

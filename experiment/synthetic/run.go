@@ -18,9 +18,6 @@ import (
 // RunFormat identifies the JSON of a run file.
 const RunFormat = "twl-synthetic-run/1"
 
-// streamModel is the PCG stream of the initial weights of seed k.
-const streamModel = 0x7477_6c5f_6d6f_64 // "twl_mod"
-
 // RunKey is everything that determines the outcome of one run: a run file
 // whose key differs belongs to another experiment.
 type RunKey struct {
@@ -72,22 +69,9 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	began := time.Now()
-	progress := cfg.Progress
-	if progress == nil {
-		progress = io.Discard
-	}
-	every := cfg.CheckpointEvery
-	if every == 0 {
-		every = 10
-	}
-	store := runStore(report.RunDir(cfg.OutDir))
-	if err := store.Open(); err != nil {
-		return nil, err
-	}
-	s := r.Settings
-	res := &Result{Format: ResultFormat, Config: r, Differences: r.Differences()}
-	res.Machine = report.ThisMachine()
+	progress, _, _ := report.Setup(cfg.Progress, nil)
+	began, every, s := time.Now(), report.Or(cfg.CheckpointEvery, 10), r.Settings
+	res := &Result{Outcome: report.Outcome[Resolved, LossRun]{Format: ResultFormat, Config: r, Differences: r.Differences(), Machine: report.ThisMachine()}}
 
 	datas := map[uint64]*experimentData{}
 	getData := func(seed uint64) (*experimentData, error) {
@@ -106,52 +90,37 @@ func Run(cfg Config) (*Result, error) {
 		return ed, nil
 	}
 
-	total := s.Seeds * len(r.Losses)
-	done := 0
-	for seed := 1; seed <= s.Seeds; seed++ {
-		dataSeed := r.DataSeed
+	dataSeed := func(seed int) uint64 {
 		if r.VaryData {
-			dataSeed += uint64(seed)
+			return r.DataSeed + uint64(seed)
 		}
-		for _, id := range r.Losses {
-			done++
-			key := RunKey{Loss: id, Seed: seed, Nodes: s.Nodes, Train: s.Train, Test: s.Test,
-				Epochs: s.Epochs, Batch: s.Batch, LR: s.LR, Data: r.Data, DataSeed: dataSeed}
-			tag := fmt.Sprintf("[%d/%d] %s seed %d", done, total, id, seed)
-			run, err := store.Load(id, seed, key)
+		return r.DataSeed
+	}
+	key := func(id string, seed int) RunKey {
+		return RunKey{Loss: id, Seed: seed, Nodes: s.Nodes, Train: s.Train, Test: s.Test,
+			Epochs: s.Epochs, Batch: s.Batch, LR: s.LR, Data: r.Data, DataSeed: dataSeed(seed)}
+	}
+	res.Runs, res.Kept, err = report.Each(runStore(report.RunDir(cfg.OutDir)), progress, s.Seeds, r.Losses, key, func(run *LossRun) string { return run.Finished },
+		func(id string, seed int, key RunKey, tag, checkpoint string) (*LossRun, error) {
+			d, err := getData(key.DataSeed)
 			if err != nil {
 				return nil, err
 			}
-			if run != nil {
-				fmt.Fprintf(progress, "%s: kept from %s (finished %s)\n", tag, store.Path(id, seed), run.Finished)
-				res.Runs = append(res.Runs, *run)
-				res.Kept++
-				continue
-			}
-			d, err := getData(dataSeed)
-			if err != nil {
-				return nil, err
-			}
-			fmt.Fprintf(progress, "%s: training %d epochs\n", tag, s.Epochs)
-			run, err = trainRun(cfg.Context, d, key, store.Checkpoint(id, seed, key), every, &report.EpochFilter{W: progress, Prefix: "    ", Every: max(1, s.Epochs/5)})
+			fmt.Fprintf(progress, "%s: training %s\n", tag, report.Plural(s.Epochs, "epoch", "epochs"))
+			run, err := trainRun(cfg.Context, d, key, checkpoint, every, &report.EpochFilter{W: progress, Prefix: "    ", Every: max(1, s.Epochs/5)})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", tag, err)
 			}
 			fmt.Fprintf(progress, "%s: done in %.1f s; test wasserstein %.4g, kl %.4g, chebyshev %.4g\n",
 				tag, float64(run.Seconds), float64(run.Metrics["wasserstein"]), float64(run.Metrics["kl"]), float64(run.Metrics["chebyshev"]))
-			if err := store.Save(id, seed, key, run); err != nil {
-				return nil, err
-			}
-			res.Runs = append(res.Runs, *run)
-		}
+			return run, nil
+		})
+	if err != nil {
+		return nil, err
 	}
 	// The data summary, from the data of the first seed (generated now if
 	// every run was kept: it takes well under a second).
-	first := r.DataSeed
-	if r.VaryData {
-		first++
-	}
-	d, err := getData(first)
+	d, err := getData(dataSeed(1))
 	if err != nil {
 		return nil, err
 	}
@@ -168,6 +137,9 @@ type experimentData struct {
 	*synth.Data
 	cost []float64
 }
+
+// streamModel is the PCG stream of the initial weights of seed k.
+const streamModel = 0x7477_6c5f_6d6f_64 // "twl_mod"
 
 // trainRun trains and scores one run.
 func trainRun(ctx context.Context, d *experimentData, key RunKey, checkpoint string, every int, progress io.Writer) (*LossRun, error) {

@@ -22,9 +22,9 @@ import (
 // epochs, 2 seeds.
 func tiny(out string, progress io.Writer) Config {
 	return Config{
-		Nodes: 30, Train: 40, Test: 40, Epochs: 2, Seeds: 2,
+		Nodes: new(30), Train: new(40), Test: new(40), Epochs: new(2), Seeds: new(2),
 		Data:   synth.Config{Features: 8, Hidden: 6},
-		OutDir: out, Progress: progress,
+		OutDir: out, RunOptions: report.RunOptions{Progress: progress},
 	}
 }
 
@@ -130,7 +130,7 @@ func TestResume(t *testing.T) {
 	// A second call keeps every run; a third seed is added.
 	var second bytes.Buffer
 	cfg.Progress = &second
-	cfg.Seeds = 3
+	cfg.Seeds = new(3)
 	b, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -146,14 +146,14 @@ func TestResume(t *testing.T) {
 	}
 
 	// Other settings in the same directory: an error naming the file.
-	cfg.Epochs = 3
+	cfg.Epochs = new(3)
 	_, err = Run(cfg)
 	if err == nil || !strings.Contains(err.Error(), "belongs to another experiment") {
 		t.Errorf("other epochs: %v", err)
 	}
 	// A corrupt run file.
 	os.WriteFile(filepath.Join(dir, "runs", "kl-seed1.json"), []byte("{"), 0o644)
-	cfg.Epochs = 2
+	cfg.Epochs = new(2)
 	if _, err := Run(cfg); err == nil || !strings.Contains(err.Error(), "remove it") {
 		t.Errorf("corrupt file: %v", err)
 	}
@@ -164,7 +164,7 @@ func TestResumeCheckpoint(t *testing.T) {
 	// after its last saved epoch and ends as an uninterrupted run does.
 	dir := t.TempDir()
 	cfg := tiny(dir, nil)
-	cfg.Losses, cfg.Seeds, cfg.Epochs, cfg.CheckpointEvery = []string{"kl+tw"}, 1, 4, 1
+	cfg.Losses, cfg.Seeds, cfg.Epochs, cfg.CheckpointEvery = []string{"kl+tw"}, new(1), new(4), new(1)
 	full, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -230,8 +230,9 @@ func TestPairedT(t *testing.T) {
 	if c := report.PairedT(a, b, false); c.BBetter != 4 {
 		t.Errorf("higher is better: %+v", c)
 	}
-	// Degenerate cases.
-	if c := report.PairedT(a, a, true); !math.IsNaN(float64(c.T)) || c.P != 1 || c.Ties != 4 {
+	// Degenerate cases. All differences 0: t = 0/0 is undefined, and so is
+	// its p-value.
+	if c := report.PairedT(a, a, true); !math.IsNaN(float64(c.T)) || !math.IsNaN(float64(c.P)) || c.Ties != 4 {
 		t.Errorf("equal: %+v", c)
 	}
 	if c := report.PairedT(a, []float64{2, 3, 4, 5}, true); !math.IsInf(float64(c.T), 1) || c.P != 0 {
@@ -274,8 +275,8 @@ func TestMarkdown(t *testing.T) {
 
 func TestConfigErrors(t *testing.T) {
 	for _, cfg := range []Config{
-		{Protocol: "full"}, {Seeds: -1}, {LR: -1}, {Nodes: 1}, {Losses: []string{"kl", "mse"}}, {Losses: []string{}},
-		{Data: synth.Config{Scale: -1}}, {CheckpointEvery: -2},
+		{Protocol: "full"}, {Seeds: new(-1)}, {LR: new(-1.0)}, {Nodes: new(1)}, {Losses: []string{"kl", "mse"}}, {Losses: []string{}},
+		{Data: synth.Config{Scale: -1}}, {CheckpointEvery: new(-2)},
 	} {
 		if _, err := Run(cfg); !errors.Is(err, ErrConfig) {
 			t.Errorf("%+v: %v", cfg, err)
@@ -329,4 +330,26 @@ func FuzzFloatJSON(f *testing.F) {
 			t.Fatalf("%q → %v → %s → %v (%v)", s, v, b, w, err)
 		}
 	})
+}
+
+// TestMarkdownSingular runs one loss on one seed for one epoch and checks
+// that the report counts them in the singular.
+func TestMarkdownSingular(t *testing.T) {
+	cfg := tiny("", nil)
+	cfg.Seeds, cfg.Epochs, cfg.Losses = new(1), new(1), []string{"kl"}
+	res, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := res.Markdown()
+	for _, want := range []string{"1 run (1 loss × 1 seed)", "across 1 seed of each run", "batch 10, 1 epoch,"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("synthetic.md lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"1 seeds", "1 runs", "1 losses", "1 epochs"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("synthetic.md has %q", bad)
+		}
+	}
 }

@@ -1,15 +1,13 @@
 package text
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"slices"
 
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/embedding"
+	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/textmodel"
 	"github.com/twl-ldl/twl/tree"
@@ -54,12 +52,12 @@ var Reduced = Settings{Hidden: 100, Epochs: 18, Batch: 100, LR: 4e-3, MaxLen: 10
 // Config controls Run.
 type Config struct {
 	// Protocol is ProtocolReduced ("" means it) or ProtocolPaper. It sets
-	// the defaults of the fields below that are zero.
+	// the values of the settings below that are nil.
 	Protocol string
-	// Hidden, Epochs, Batch, MaxLen, Seeds and LR override the protocol's
-	// value when not zero.
-	Hidden, Epochs, Batch, MaxLen, Seeds int
-	LR                                   float64
+	// Hidden, Epochs, Batch, MaxLen, Seeds and LR, when not nil, replace
+	// the protocol's value: the integers from 1 to 10⁷, LR positive.
+	Hidden, Epochs, Batch, MaxLen, Seeds *int
+	LR                                   *float64
 
 	// Train holds the training documents, read with the label tree; Dev
 	// and Test, when not nil, the validation and test documents (read with
@@ -86,16 +84,14 @@ type Config struct {
 	// OutDir, when not empty, receives one JSON file per finished run and
 	// the checkpoints of unfinished ones; runs found there are kept.
 	OutDir string
-	// CheckpointEvery is the number of epochs between checkpoints of a run
-	// in progress; 0 means 1.
-	CheckpointEvery int
+	// CheckpointEvery, when not nil, is the number of epochs between
+	// checkpoints of a run in progress, at least 1; nil means 1.
+	CheckpointEvery *int
 
-	// Progress receives a line per run and per epoch.
-	Progress io.Writer
-	// Context, when not nil, stops the experiment at the next mini-batch
-	// once it is done: finished runs and the last complete checkpoint stay,
-	// and a later Run with the same directory resumes.
-	Context context.Context
+	// RunOptions: progress: a line per run and per epoch; stopped at the
+	// next mini-batch, finished runs and the last complete checkpoint
+	// staying, so that a later Run with the same directory resumes.
+	report.RunOptions
 
 	// EstimatePaper times a few training steps of the paper's model (hidden
 	// 200, 200 tokens a document) to estimate how long the paper's protocol
@@ -107,16 +103,16 @@ type Config struct {
 
 // Resolved is what a Result records of its Config.
 type Resolved struct {
-	Protocol   string                 `json:"protocol"`
-	Settings   Settings               `json:"settings"`
-	Losses     []string               `json:"losses"`
-	Files      Files                  `json:"files"`
-	Tree       tree.Ref               `json:"tree"`
-	Embeddings textmodel.EmbeddingRef `json:"embeddings"`
-	TrainEmb   bool                   `json:"train_embeddings"`
-	Target     string                 `json:"target"`
-	AsGiven    bool                   `json:"as_given"` // label sets not closed under ancestors
-	Split      string                 `json:"split"`    // how the data were split
+	Protocol   string   `json:"protocol"`
+	Settings   Settings `json:"settings"`
+	Losses     []string `json:"losses"`
+	Files      Files    `json:"files"`
+	Tree       tree.Ref `json:"tree"`
+	Embeddings Vectors  `json:"embeddings"`
+	TrainEmb   bool     `json:"train_embeddings"`
+	Target     string   `json:"target"`
+	AsGiven    bool     `json:"as_given"` // label sets not closed under ancestors
+	Split      string   `json:"split"`    // how the data were split
 }
 
 // Files names the data.
@@ -126,77 +122,41 @@ type Files struct {
 	Test  string `json:"test,omitempty"`
 }
 
-// Resolve fills in the defaults of cfg and checks it. Errors wrap
-// ErrConfig.
+// Resolve fills in the defaults of cfg and checks it. Its errors are
+// *report.ConfigError, wrapping ErrConfig.
 func (cfg Config) Resolve() (Resolved, error) {
-	bad := func(format string, args ...any) (Resolved, error) {
-		return Resolved{}, fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+	c := report.Checker{Kind: ErrConfig}
+	bad := func(setting, format string, args ...any) (Resolved, error) {
+		return Resolved{}, c.Bad(setting, nil, format, args...)
 	}
-	var s Settings
-	switch cfg.Protocol {
-	case "", ProtocolReduced:
-		s, cfg.Protocol = Reduced, ProtocolReduced
-	case ProtocolPaper:
-		s = Paper
-	default:
-		return bad("unknown protocol %q (want %s or %s)", cfg.Protocol, ProtocolReduced, ProtocolPaper)
+	protocol, s, err := cfg.Settings(c)
+	if err != nil {
+		return Resolved{}, err
 	}
-	for _, f := range []struct {
-		dst  *int
-		v    int
-		name string
-	}{{&s.Hidden, cfg.Hidden, "Hidden"}, {&s.Epochs, cfg.Epochs, "Epochs"}, {&s.Batch, cfg.Batch, "Batch"},
-		{&s.MaxLen, cfg.MaxLen, "MaxLen"}, {&s.Seeds, cfg.Seeds, "Seeds"}} {
-		if f.v < 0 {
-			return bad("%s must not be negative, got %d", f.name, f.v)
-		}
-		if f.v > 0 {
-			*f.dst = f.v
-		}
-	}
-	if cfg.LR != 0 {
-		if !(cfg.LR > 0) || math.IsInf(cfg.LR, 1) {
-			return bad("LR must be positive and finite, got %v", cfg.LR)
-		}
-		s.LR = cfg.LR
-	}
-	if cfg.CheckpointEvery < 0 {
-		return bad("CheckpointEvery must not be negative")
+	if err := c.Int(new(0), cfg.CheckpointEvery, "CheckpointEvery", 1, math.MaxInt); err != nil {
+		return Resolved{}, err
 	}
 	switch {
 	case cfg.Train == nil || cfg.Train.Tree == nil:
-		return bad("no training documents read with a label tree")
+		return bad("Train", "no training documents read with a label tree")
 	case cfg.Dev != nil && cfg.Test == nil:
-		return bad("validation documents without test documents: give both, or the test documents alone")
+		return bad("Dev", "validation documents without test documents: give both, or the test documents alone")
 	}
 	for _, c := range []*corpus.Corpus{cfg.Dev, cfg.Test} {
 		if c != nil && c.Tree != cfg.Train.Tree {
-			return bad("%s was read with another tree than %s", c.File, cfg.Train.File)
+			return bad("Test", "%s was read with another tree than %s", c.File, cfg.Train.File)
 		}
 	}
 	if s.K > cfg.Train.Tree.Len() {
 		s.K = cfg.Train.Tree.Len()
 	}
-	losses := loss.PaperIDs
-	if cfg.Losses != nil {
-		if len(cfg.Losses) == 0 {
-			return bad("no losses to run")
-		}
-		for _, id := range cfg.Losses {
-			if !slices.Contains(loss.PaperIDs, id) {
-				return bad("unknown loss %q (want one of %v)", id, loss.PaperIDs)
-			}
-		}
-		losses = nil
-		for _, id := range loss.PaperIDs { // the order of Table 2
-			if slices.Contains(cfg.Losses, id) {
-				losses = append(losses, id)
-			}
-		}
+	losses, err := c.Subset("Losses", cfg.Losses, loss.PaperIDs)
+	if err != nil {
+		return Resolved{}, err
 	}
-	r := Resolved{Protocol: cfg.Protocol, Settings: s, Losses: slices.Clone(losses),
+	r := Resolved{Protocol: protocol, Settings: s, Losses: losses,
 		Files: Files{Train: cfg.Train.File}, Tree: tree.RefOf(cfg.Train.Tree, cfg.TreeSource),
-		Embeddings: cfg.EmbRef, TrainEmb: cfg.TrainEmb, Target: cfg.Target.String(), AsGiven: cfg.AsGiven}
+		Embeddings: VectorsOf(cfg.EmbRef), TrainEmb: cfg.TrainEmb, Target: cfg.Target.String(), AsGiven: cfg.AsGiven}
 	switch {
 	case cfg.Test == nil:
 		r.Split = "random 64/16/20 split of the training documents by seed"
@@ -210,25 +170,37 @@ func (cfg Config) Resolve() (Resolved, error) {
 	return r, nil
 }
 
+// Settings returns the protocol that cfg names and its settings, those of
+// cfg that are not nil in place of the protocol's, checked by c.
+func (cfg Config) Settings(c report.Checker) (string, Settings, error) {
+	protocol, s, err := report.Protocol(c, cfg.Protocol, []string{ProtocolReduced, ProtocolPaper}, Reduced, Paper)
+	if err != nil {
+		return "", s, err
+	}
+	const most = 1e7
+	for _, err := range []error{
+		c.Int(&s.Hidden, cfg.Hidden, "Hidden", 1, most), c.Int(&s.Epochs, cfg.Epochs, "Epochs", 1, most),
+		c.Int(&s.Batch, cfg.Batch, "Batch", 1, most), c.Int(&s.MaxLen, cfg.MaxLen, "MaxLen", 1, most),
+		c.Int(&s.Seeds, cfg.Seeds, "Seeds", 1, most), c.Positive(&s.LR, cfg.LR, "LR"),
+	} {
+		if err != nil {
+			return "", s, err
+		}
+	}
+	return protocol, s, nil
+}
+
 // Differences lists how r differs from the paper's protocol, one phrase per
 // difference, empty when it is the paper's.
 func (r Resolved) Differences() []string {
-	var d []string
 	s, p := r.Settings, Paper
-	for _, f := range []struct {
-		noun      string
-		got, want int
-	}{
-		{"hidden units", s.Hidden, p.Hidden}, {"epochs", s.Epochs, p.Epochs}, {"documents per batch", s.Batch, p.Batch},
-		{"tokens per document at most", s.MaxLen, p.MaxLen}, {"seeds", s.Seeds, p.Seeds},
-	} {
-		if f.got != f.want {
-			d = append(d, fmt.Sprintf("%d %s instead of %d", f.got, f.noun, f.want))
-		}
-	}
-	if s.LR != p.LR {
-		d = append(d, fmt.Sprintf("learning rate %g instead of %g", s.LR, p.LR))
-	}
+	d := report.Differences(
+		report.Difference{Phrase: "%s hidden units", One: "%s hidden unit", Got: float64(s.Hidden), Want: float64(p.Hidden)},
+		report.Difference{Phrase: "%s epochs", One: "%s epoch", Got: float64(s.Epochs), Want: float64(p.Epochs)},
+		report.Difference{Phrase: "%s documents per batch", One: "%s document per batch", Got: float64(s.Batch), Want: float64(p.Batch)},
+		report.Difference{Phrase: "%s tokens per document at most", One: "%s token per document at most", Got: float64(s.MaxLen), Want: float64(p.MaxLen)},
+		report.Difference{Phrase: "%s seeds", One: "%s seed", Got: float64(s.Seeds), Want: float64(p.Seeds)},
+		report.Difference{Phrase: "learning rate %s", Got: s.LR, Want: p.LR})
 	if len(r.Losses) != len(loss.PaperIDs) {
 		d = append(d, fmt.Sprintf("losses %v only", r.Losses))
 	}

@@ -48,12 +48,7 @@ func (r *Result) Markdown() string {
 		p(", test %s", c.Files.Test)
 	}
 	p("; split: %s. Label tree %s. ", c.Split, c.Tree.Source)
-	if c.Embeddings.Source != "" {
-		p("Word vectors %s (%d words of the vocabulary found, %d from subwords, %d random), ", c.Embeddings.Source,
-			c.Embeddings.InVocab, c.Embeddings.Subword, c.Embeddings.Random)
-	} else {
-		p("Random word vectors, ")
-	}
+	p("%s, ", VectorsText(c.Embeddings, len(r.Runs), func(i int) (int, *Scores) { return r.Runs[i].Seed, &r.Runs[i].Scores }))
 	if c.TrainEmb {
 		p("trained with the model. ")
 	} else {
@@ -66,8 +61,8 @@ func (r *Result) Markdown() string {
 	}
 	if len(r.Runs) > 0 {
 		run := r.Runs[0]
-		p("Seed 1: %d training, %d validation, %d test documents; a vocabulary of %d words; %d training tokens per epoch.\n\n",
-			run.Docs[0], run.Docs[1], run.Docs[2], run.Vocab, run.Tokens)
+		p("Seed 1: %d training, %d validation, %d test documents; a vocabulary of %s; %d training tokens per epoch.\n\n",
+			run.Docs[0], run.Docs[1], run.Docs[2], report.Plural(run.Vocab, "word", "words"), run.Tokens)
 	}
 	p("**Protocol: %s.** ", c.Protocol)
 	if diff := r.Differences; len(diff) == 0 {
@@ -84,7 +79,7 @@ func (r *Result) Markdown() string {
 			n++
 		}
 	}
-	p("%d runs (%d losses × %d seeds", len(r.Runs), len(c.Losses), s.Seeds)
+	p("%s (%s × %s", report.Plural(len(r.Runs), "run", "runs"), report.Plural(len(c.Losses), "loss", "losses"), report.Plural(s.Seeds, "seed", "seeds"))
 	if r.Kept > 0 {
 		p(", %d kept from an earlier call", r.Kept)
 	}
@@ -107,7 +102,7 @@ func (r *Result) Markdown() string {
 	}
 
 	p("## Table 2\n\n")
-	p("Mean ± standard deviation across %d seeds of each run's mean over the test documents; ↓ lower is better, ↑ higher. ", s.Seeds)
+	p("Mean ± standard deviation across %s of each run's mean over the test documents; ↓ lower is better, ↑ higher. ", report.Plural(s.Seeds, "seed", "seeds"))
 	p("**Bold**: the best of twl's rows. The paper's values are for BlurbGenreCollection-EN: compare the order of the rows, not the values, on other data.\n\n")
 	head := []string{"pseudo_recall", "top_k_cost", "roc_auc"}
 	p("| Loss | |")
@@ -133,40 +128,12 @@ func (r *Result) Markdown() string {
 	p("\nThe paper computes ROC-AUC \"using the output distribution of each model as a score vector\" without saying how it averages; twl's micro average pools every (document, label) pair.\n\n")
 
 	p("## Other measures\n\n")
-	rest := Measures[3:]
-	p("| Loss |")
-	for _, name := range rest {
-		p(" %s %s |", report.MeasureLabel(name, s.K), report.Arrow(name))
-	}
-	p("\n|---|")
-	for range rest {
-		p("---:|")
-	}
-	p("\n")
-	for _, id := range c.Losses {
-		p("| %s |", loss.PaperLabel(id))
-		for _, name := range rest {
-			v := report.Cell(r.Table[id][name])
-			if r.Best[name] == id {
-				v = "**" + v + "**"
-			}
-			p(" %s |", v)
-		}
-		p("\n")
-	}
+	report.MeasureTable(&b, "Loss", c.Losses, loss.PaperLabel, Measures[3:], r.Table, r.Best, s.K)
 	p("\nThe LDL measures compare each prediction with the target distribution of its label set (%s), Wasserstein being the exact tree-Wasserstein distance.\n\n", c.Target)
 
 	if len(r.Comparisons) > 0 {
 		p("## Each loss against KL\n\n")
-		p("Paired across seeds: d = loss − KL per seed; mean, t statistic, two-sided p-value (Student's t, %d degrees of freedom), and on how many seeds the loss was better than KL.\n\n", s.Seeds-1)
-		p("| Loss | Measure | mean d | t | p | better |\n|---|---|---:|---:|---:|---:|\n")
-		for _, cmp := range r.Comparisons {
-			if cmp.Metric != "pseudo_recall" && cmp.Metric != "top_k_cost" && cmp.Metric != "roc_auc" && cmp.Metric != "wasserstein" {
-				continue
-			}
-			p("| %s | %s | %+.4f | %.2f | %.3g | %d of %d |\n", loss.PaperLabel(cmp.B), report.MeasureLabel(cmp.Metric, s.K),
-				float64(cmp.MeanDiff), float64(cmp.T), float64(cmp.P), cmp.BBetter, cmp.N)
-		}
+		report.ComparisonTable(&b, "Loss", "loss", s.Seeds, r.Comparisons, []string{"pseudo_recall", "top_k_cost", "roc_auc", "wasserstein"}, loss.PaperLabel, s.K)
 		p("\nAll comparisons, on every measure, are in %s.\n\n", JSONFile)
 	}
 

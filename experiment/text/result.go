@@ -2,7 +2,6 @@ package text
 
 import (
 	"io"
-	"math"
 
 	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/internal/plotutil"
@@ -18,26 +17,12 @@ const ResultFormat = "twl-text/1"
 // targets.
 var Measures = append(append([]string(nil), metric.MultiLabelNames...), metric.Names...)
 
-// Result is the outcome of Run.
+// Result is the outcome of Run: the runs of every (loss, seed), seed by
+// seed, and their Summary, per loss and measure, of the per-seed test
+// means across seeds, the loss with the best mean, and the comparisons of
+// every loss with KL.
 type Result struct {
-	Format      string         `json:"format"`
-	Config      Resolved       `json:"config"`
-	Differences []string       `json:"differences_from_paper"`
-	Machine     report.Machine `json:"machine"`
-	// Runs are every (loss, seed) run, seed by seed.
-	Runs []LossRun `json:"runs"`
-	// Table is, per loss and measure, the mean and sample standard
-	// deviation across seeds of the per-seed test means.
-	Table map[string]map[string]report.Stat `json:"table"`
-	// Best is, per measure, the loss with the best mean.
-	Best map[string]string `json:"best"`
-	// Comparisons compare every loss with KL on every measure.
-	Comparisons []report.Comparison `json:"comparisons"`
-	// Seconds is the wall-clock time of the Run call; TrainSeconds the
-	// training time summed over every run, those kept included.
-	Seconds      report.Float `json:"seconds"`
-	TrainSeconds report.Float `json:"train_seconds"`
-	Kept         int          `json:"kept"`
+	report.Outcome[Resolved, LossRun]
 	// PaperEstimate, when not nil, estimates the time of the paper's
 	// protocol on these data (Config.EstimatePaper).
 	PaperEstimate *Estimate `json:"paper_estimate,omitempty"`
@@ -61,22 +46,11 @@ type Estimate struct {
 	AllSeconds   report.Float `json:"all_seconds"`
 }
 
-// values returns the per-seed test means of measure name for loss id,
-// indexed by seed − 1 (NaN where the run is missing).
-func (r *Result) values(id, name string) []float64 {
-	return report.SeedValues(r.Config.Settings.Seeds, r.Runs, func(run *LossRun) (int, float64, bool) {
-		return run.Seed, float64(run.Measures[name]), run.Loss == id
-	})
-}
-
-// summarize fills Table, Best, Comparisons and TrainSeconds from Runs.
+// summarize fills Summary and TrainSeconds from Runs.
 func (r *Result) summarize() {
-	r.TrainSeconds = 0
-	for _, run := range r.Runs {
-		r.TrainSeconds += run.Seconds
-	}
-	sum := report.Summarize(r.Config.Losses, Measures, r.values, report.LowerIsBetter, "kl")
-	r.Table, r.Best, r.Comparisons = sum.Table, sum.Best, sum.Comparisons
+	r.Summary, r.TrainSeconds = report.SummarizeRuns(r.Config.Losses, Measures, r.Config.Settings.Seeds, r.Runs,
+		func(run *LossRun) (string, int, map[string]report.Float) { return run.Loss, run.Seed, run.Measures },
+		func(run *LossRun) report.Float { return run.Seconds }, report.LowerIsBetter, "kl")
 }
 
 // WriteJSON writes r as indented JSON.
@@ -103,39 +77,19 @@ func (r *Result) WriteFiles(dir string) ([]string, error) {
 // validation loss per epoch of every loss, and the Table 2 measures and
 // Wasserstein per loss with their spread across seeds.
 func (r *Result) Figures() map[string]*plotutil.Figure {
-	figs := map[string]*plotutil.Figure{}
-	var series []plotutil.Series
-	for _, id := range r.Config.Losses {
-		var curves [][]report.Float
+	ids, k := r.Config.Losses, r.Config.Settings.K
+	series := report.MeanCurves(ids, loss.PaperLabel, func(id string) (curves [][]report.Float) {
 		for _, run := range r.Runs {
 			if run.Loss == id {
 				curves = append(curves, run.ValLoss)
 			}
 		}
-		series = append(series, report.MeanCurve(loss.PaperLabel(id), curves))
-	}
-	figs[CurvesPlot] = plotutil.Curves("Validation loss (mean over seeds)", "epoch", "validation loss", false, series)
-	labels := make([]string, len(r.Config.Losses))
-	for i, id := range r.Config.Losses {
-		labels[i] = loss.PaperLabel(id)
-	}
+		return curves
+	})
+	figs := map[string]*plotutil.Figure{CurvesPlot: plotutil.Curves("Validation loss (mean over seeds)", "epoch", "validation loss", false, series)}
 	for _, name := range []string{"pseudo_recall", "top_k_cost", "roc_auc", "wasserstein"} {
-		g := plotutil.Group{}
-		for _, id := range r.Config.Losses {
-			st := r.Table[id][name]
-			g.Mean = append(g.Mean, float64(st.Mean))
-			sd := float64(st.Std)
-			if math.IsNaN(sd) {
-				sd = 0
-			}
-			g.Std = append(g.Std, sd)
-		}
-		dir := "lower is better"
-		if !report.LowerIsBetter(name) {
-			dir = "higher is better"
-		}
-		figs[MeasurePlot+name] = plotutil.ErrorBars(report.MeasureLabel(name, r.Config.Settings.K)+" on the test set (mean ± sd across seeds)",
-			report.MeasureLabel(name, r.Config.Settings.K)+" ("+dir+")", labels, []plotutil.Group{g})
+		g := report.StatGroup("", ids, func(id string) report.Stat { return r.Table[id][name] })
+		figs[MeasurePlot+name] = report.ErrorBarFigure(report.MeasureLabel(name, k), "on the test set", report.LowerIsBetter(name), report.Labels(ids, loss.PaperLabel), g)
 	}
 	return figs
 }

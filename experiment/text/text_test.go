@@ -39,7 +39,7 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	cfg := Config{Train: toyCorpus(t, 80, tr), TreeSource: "genres.tree", Hidden: 8, Epochs: 3, Seeds: 2, LR: 0.01, OutDir: dir}
+	cfg := Config{Train: toyCorpus(t, 80, tr), TreeSource: "genres.tree", Hidden: new(8), Epochs: new(3), Seeds: new(2), LR: new(0.01), OutDir: dir}
 	res, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestRun(t *testing.T) {
 	}
 	// One more seed: the runs of seeds 1 and 2 are kept.
 	more := cfg
-	more.Seeds = 3
+	more.Seeds = new(3)
 	three, err := Run(more)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +96,7 @@ func TestRun(t *testing.T) {
 	}
 	// Other settings in the same directory: refused.
 	other := cfg
-	other.Epochs = 4
+	other.Epochs = new(4)
 	if _, err := Run(other); err == nil || !strings.Contains(err.Error(), "another experiment") {
 		t.Errorf("other settings: error %v", err)
 	}
@@ -111,8 +111,8 @@ func TestResolveErrors(t *testing.T) {
 		{Train: c, Dev: c},
 		{Train: c, Losses: []string{"kl", "kl+2tw"}},
 		{Train: c, Losses: []string{}},
-		{Train: c, Epochs: -1},
-		{Train: c, LR: -1},
+		{Train: c, Epochs: new(-1)},
+		{Train: c, LR: new(-1.0)},
 	} {
 		if _, err := cfg.Resolve(); err == nil {
 			t.Errorf("%+v: no error", cfg)
@@ -144,7 +144,7 @@ func TestResumeAfterCrash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := Config{Train: toyCorpus(t, 60, tr), TreeSource: "genres.tree", Hidden: 8, Epochs: 3, Seeds: 1, LR: 0.01,
+	base := Config{Train: toyCorpus(t, 60, tr), TreeSource: "genres.tree", Hidden: new(8), Epochs: new(3), Seeds: new(1), LR: new(0.01),
 		Losses: []string{"kl", "kl+tw"}}
 	clean := base
 	clean.OutDir = t.TempDir()

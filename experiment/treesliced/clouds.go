@@ -1,6 +1,8 @@
 package treesliced
 
 import (
+	"github.com/twl-ldl/twl/experiment/report"
+
 	"fmt"
 	"github.com/twl-ldl/twl/internal/fmath"
 	"math"
@@ -106,15 +108,10 @@ func NewPair(seed uint64, d, n, k, components int, masses string) *Pair {
 // dirichlet draws a point of the simplex from Dirichlet(1, …, 1).
 func dirichlet(rng *rand.Rand, k int) []float64 {
 	w := make([]float64, k)
-	var sum float64
 	for i := range w {
 		w[i] = rng.ExpFloat64()
-		sum += w[i]
 	}
-	for i := range w {
-		w[i] /= sum
-	}
-	return w
+	return report.Normalize(w)
 }
 
 // sample draws n points of the mixture with the given component means and

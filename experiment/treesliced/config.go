@@ -1,11 +1,10 @@
 package treesliced
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"io"
 	"slices"
+
+	"github.com/twl-ldl/twl/experiment/report"
 )
 
 // Protocol names.
@@ -52,147 +51,88 @@ var Large = Settings{Dims: []int{2, 10, 100, 300}, Sizes: []int{100, 1000, 3000}
 // 0.
 type Config struct {
 	// Protocol is ProtocolReduced ("" means it) or ProtocolLarge. It sets
-	// the defaults of the fields below that are zero or nil.
+	// the defaults of the fields below that are nil.
 	Protocol string
 	// Dims, Sizes and Trees override the protocol's lists when not nil;
 	// every value must be at least 1 (Sizes at least 2). Trees is sorted
 	// and duplicates dropped; its largest value is the number of trees
 	// built per pair and builder.
 	Dims, Sizes, Trees []int
-	// Pairs and FitPairs override the protocol's values when not zero.
-	Pairs, FitPairs int
+	// Pairs and FitPairs, when not nil, replace the protocol's values: from
+	// 1 to 10⁶.
+	Pairs, FitPairs *int
 	// Builders are the tree builders run, a subset of Builders; nil means
 	// all three.
 	Builders []string
 	// Masses is MassesUniform ("" means it) or MassesRandom.
 	Masses string
-	// Components is the number of mixture components of a cloud; 0 means 4.
-	Components int
-	// ClusterK and ClusterDepth are the branching and depth of the
-	// clustering trees, QuadDepth the depth of the quadtrees; 0 means
-	// pointtree's defaults (4, 6 and 12).
-	ClusterK, ClusterDepth, QuadDepth int
+	// Components is the number of mixture components of a cloud; nil
+	// means 4.
+	Components *int
+	// TreeOptions choose the clustering trees and the quadtrees.
+	report.TreeOptions
 	// Seed seeds the clouds and the trees (see the package documentation).
 	Seed uint64
 	// Workers is the number of pairs processed at once, each on one
-	// goroutine; 0 means 1, so that every timing is that of one core
+	// goroutine; nil means 1, so that every timing is that of one core
 	// undisturbed.
-	Workers int
-	// Progress receives a line per cell; nil means none.
-	Progress io.Writer
-	// Context, when not nil, stops Run before the next pair once it is
-	// done; Run then returns its error.
-	Context context.Context
+	Workers *int
+	// RunOptions: progress: a line per cell; stopped before the next pair.
+	report.RunOptions
 }
 
 // Resolved is what a Result records of its Config.
 type Resolved struct {
-	Protocol     string   `json:"protocol"`
-	Settings     Settings `json:"settings"`
-	Builders     []string `json:"builders"`
-	Masses       string   `json:"masses"`
-	Components   int      `json:"components"`
-	Spread       float64  `json:"spread"`
-	ClusterK     int      `json:"cluster_k"`
-	ClusterDepth int      `json:"cluster_depth"`
-	ClusterIters int      `json:"cluster_iters"`
-	QuadDepth    int      `json:"quad_depth"`
-	Seed         uint64   `json:"seed"`
-	Workers      int      `json:"workers"`
+	Protocol   string   `json:"protocol"`
+	Settings   Settings `json:"settings"`
+	Builders   []string `json:"builders"`
+	Masses     string   `json:"masses"`
+	Components int      `json:"components"`
+	Spread     float64  `json:"spread"`
+	report.TreeSettings
+	Seed    uint64 `json:"seed"`
+	Workers int    `json:"workers"`
 }
 
 // maxSize bounds n: the n×n cost matrix of a pair takes 8n² bytes.
 const maxSize = 20000
 
-// Resolve fills in the defaults of cfg and checks it. Errors wrap
-// ErrConfig.
+// Resolve fills in the defaults of cfg and checks it. Its errors are
+// *report.ConfigError, wrapping ErrConfig.
 func (cfg Config) Resolve() (Resolved, error) {
-	bad := func(format string, args ...any) (Resolved, error) {
-		return Resolved{}, fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
-	}
-	var s Settings
-	switch cfg.Protocol {
-	case "", ProtocolReduced:
-		s, cfg.Protocol = Reduced, ProtocolReduced
-	case ProtocolLarge:
-		s = Large
-	default:
-		return bad("unknown protocol %q (want %s or %s)", cfg.Protocol, ProtocolReduced, ProtocolLarge)
+	c := report.Checker{Kind: ErrConfig}
+	protocol, s, err := report.Protocol(c, cfg.Protocol, []string{ProtocolReduced, ProtocolLarge}, Reduced, Large)
+	if err != nil {
+		return Resolved{}, err
 	}
 	s.Dims, s.Sizes, s.Trees = slices.Clone(s.Dims), slices.Clone(s.Sizes), slices.Clone(s.Trees)
-	for _, f := range []struct {
-		dst  *[]int
-		v    []int
-		name string
-		min  int
-		max  int
-	}{{&s.Dims, cfg.Dims, "Dims", 1, 1 << 16}, {&s.Sizes, cfg.Sizes, "Sizes", 2, maxSize}, {&s.Trees, cfg.Trees, "Trees", 1, 1 << 12}} {
-		if f.v != nil {
-			*f.dst = slices.Clone(f.v)
-		}
-		if len(*f.dst) == 0 {
-			return bad("%s is empty", f.name)
-		}
-		for _, v := range *f.dst {
-			if v < f.min || v > f.max {
-				return bad("%s holds %d: each must be from %d to %d", f.name, v, f.min, f.max)
-			}
+	r := Resolved{Protocol: protocol, Masses: cfg.Masses, Components: 4, Spread: Spread, Seed: cfg.Seed, Workers: 1}
+	if r.TreeSettings, err = cfg.TreeOptions.Resolve(c); err != nil {
+		return Resolved{}, err
+	}
+	for _, err := range []error{
+		c.Ints(&s.Dims, cfg.Dims, "Dims", 1, 1<<16), c.Ints(&s.Sizes, cfg.Sizes, "Sizes", 2, maxSize),
+		c.Ints(&s.Trees, cfg.Trees, "Trees", 1, 1<<12),
+		c.Int(&s.Pairs, cfg.Pairs, "Pairs", 1, 1e6), c.Int(&s.FitPairs, cfg.FitPairs, "FitPairs", 1, 1e6),
+		c.Int(&r.Components, cfg.Components, "Components", 1, 1000), c.Int(&r.Workers, cfg.Workers, "Workers", 1, 1024),
+	} {
+		if err != nil {
+			return Resolved{}, err
 		}
 	}
-	slices.Sort(s.Trees)
-	s.Trees = slices.Compact(s.Trees)
-	for _, f := range []struct {
-		dst  *int
-		v    int
-		name string
-	}{{&s.Pairs, cfg.Pairs, "Pairs"}, {&s.FitPairs, cfg.FitPairs, "FitPairs"}} {
-		if f.v < 0 || f.v > 1e6 {
-			return bad("%s must be from 0 (the protocol's value) to 10^6, got %d", f.name, f.v)
-		}
-		if f.v > 0 {
-			*f.dst = f.v
-		}
+	r.Settings = s
+	if r.Builders, err = c.Subset("Builders", cfg.Builders, Builders); err != nil {
+		return Resolved{}, err
 	}
-	r := Resolved{Protocol: cfg.Protocol, Settings: s, Masses: cfg.Masses, Components: cfg.Components,
-		Spread: Spread, ClusterK: cfg.ClusterK, ClusterDepth: cfg.ClusterDepth, ClusterIters: 10,
-		QuadDepth: cfg.QuadDepth, Seed: cfg.Seed, Workers: cfg.Workers}
-	if cfg.Builders == nil {
-		r.Builders = slices.Clone(Builders)
-	} else {
-		if len(cfg.Builders) == 0 {
-			return bad("no builders")
-		}
-		for _, b := range cfg.Builders {
-			if !slices.Contains(Builders, b) {
-				return bad("unknown builder %q (want some of %s, %s, %s)", b, BuilderCluster, BuilderQuad, BuilderClusterFit)
-			}
-			if slices.Contains(r.Builders, b) {
-				return bad("builder %q named twice", b)
-			}
-			r.Builders = append(r.Builders, b)
-		}
+	if cfg.Builders != nil {
+		r.Builders = slices.Clone(cfg.Builders) // in the order given
 	}
 	switch r.Masses {
 	case "":
 		r.Masses = MassesUniform
 	case MassesUniform, MassesRandom:
 	default:
-		return bad("unknown masses %q (want %s or %s)", r.Masses, MassesUniform, MassesRandom)
-	}
-	for _, f := range []struct {
-		dst  *int
-		def  int
-		name string
-		min  int
-		max  int
-	}{{&r.Components, 4, "Components", 1, 1000}, {&r.ClusterK, 4, "ClusterK", 2, 1000},
-		{&r.ClusterDepth, 6, "ClusterDepth", 1, 64}, {&r.QuadDepth, 12, "QuadDepth", 1, 50}, {&r.Workers, 1, "Workers", 1, 1024}} {
-		if *f.dst == 0 {
-			*f.dst = f.def
-		}
-		if *f.dst < f.min || *f.dst > f.max {
-			return bad("%s must be 0 (the default, %d) or from %d to %d, got %d", f.name, f.def, f.min, f.max, *f.dst)
-		}
+		return Resolved{}, c.Bad("Masses", r.Masses, "unknown masses; want %s or %s", MassesUniform, MassesRandom)
 	}
 	return r, nil
 }

@@ -10,7 +10,7 @@ import (
 // points in the plane.
 func Example() {
 	res, err := treesliced.Run(treesliced.Config{
-		Seed: 1, Dims: []int{2}, Sizes: []int{40}, Pairs: 10, Trees: []int{8},
+		Seed: 1, Dims: []int{2}, Sizes: []int{40}, Pairs: new(10), Trees: []int{8},
 		Builders: []string{treesliced.BuilderQuad},
 	})
 	if err != nil {

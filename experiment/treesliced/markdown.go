@@ -37,8 +37,8 @@ func (r *Result) Markdown() string {
 	p("W1 is solved exactly by twl's network simplex (`ot/emd`) on the n×n cost matrix; ")
 	p("TSW by package `tsw` on trees from package `pointtree`, built on the union of the two clouds.\n\n")
 	p("**Protocol: %s.** d ∈ {%s}, n ∈ {%s} points per cloud, %s of clouds per (d, n), ", rc.Protocol, ints(s.Dims), ints(s.Sizes), plural(s.Pairs, "pair"))
-	p("T ∈ {%s} trees (the first T of %d trees built per pair and builder), builders %s; %s masses; seed %d. ",
-		ints(s.Trees), Tmax, strings.Join(rc.Builders, ", "), rc.Masses, rc.Seed)
+	p("T ∈ {%s} trees (the first T of %s built per pair and builder), builders %s; %s masses; seed %d. ",
+		ints(s.Trees), plural(Tmax, "tree"), strings.Join(rc.Builders, ", "), rc.Masses, rc.Seed)
 	atATime := "one pair at a time"
 	if rc.Workers > 1 {
 		atATime = fmt.Sprintf("%d pairs at a time", rc.Workers)
@@ -48,15 +48,11 @@ func (r *Result) Markdown() string {
 
 	p("## Summary at T = %d\n\n", Tmax)
 	p("Correlation of TSW with W1 across the pairs, and the mean ratio TSW/W1 (its coefficient of variation in brackets).\n\n")
-	p("| d | n | exact W1: mean (range) | exact, per pair |")
+	heads := []string{"d", "n", "exact W1: mean (range)", "exact, per pair"}
 	for _, name := range rc.Builders {
-		p(" %s: corr · ratio (cv) | TSW per pair |", name)
+		heads = append(heads, name+": corr · ratio (cv)", "TSW per pair")
 	}
-	p("\n|---:|---:|---|---:|")
-	for range rc.Builders {
-		p("---|---:|")
-	}
-	p("\n")
+	p("%s", report.TableHead(heads, "rrlr"+strings.Repeat("lr", len(rc.Builders))))
 	for _, c := range r.Cells {
 		p("| %d | %d | %s (%s–%s) | %s |", c.D, c.N, g3(c.W1Mean), g3(c.W1Min), g3(c.W1Max), seconds(float64(c.ExactSeconds)))
 		for _, name := range rc.Builders {

@@ -21,7 +21,7 @@ import (
 // tiny is a configuration small enough for a test (about half a second):
 // d = 1 and 2, 50 points per cloud, 20 pairs, 1 and 16 trees.
 func tiny() Config {
-	return Config{Seed: 1, Dims: []int{1, 2}, Sizes: []int{50}, Pairs: 20, Trees: []int{1, 16}}
+	return Config{Seed: 1, Dims: []int{1, 2}, Sizes: []int{50}, Pairs: new(20), Trees: []int{1, 16}}
 }
 
 // run runs cfg once per test binary and process.
@@ -185,12 +185,12 @@ func TestExactW1HandCase(t *testing.T) {
 
 // The values depend on the seed alone, not on how many pairs run at once.
 func TestDeterministic(t *testing.T) {
-	cfg := Config{Seed: 7, Dims: []int{3}, Sizes: []int{20}, Pairs: 4, Trees: []int{2}}
+	cfg := Config{Seed: 7, Dims: []int{3}, Sizes: []int{20}, Pairs: new(4), Trees: []int{2}}
 	a, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Workers = 2
+	cfg.Workers = new(2)
 	b, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -252,17 +252,18 @@ func TestConfigErrors(t *testing.T) {
 		cfg  Config
 		msg  string
 	}{
-		{"protocol", Config{Protocol: "huge"}, `unknown protocol "huge"`},
-		{"dims", Config{Dims: []int{2, 0}}, "Dims holds 0"},
-		{"sizes", Config{Sizes: []int{1}}, "Sizes holds 1"},
-		{"no trees", Config{Trees: []int{}}, "Trees is empty"},
-		{"pairs", Config{Pairs: -1}, "Pairs must be"},
-		{"builder", Config{Builders: []string{"kd"}}, `unknown builder "kd"`},
+		{"protocol", Config{Protocol: "huge"}, `Protocol = huge: unknown protocol`},
+		{"dims", Config{Dims: []int{2, 0}}, "Dims = 2,0: each must be from 1"},
+		{"sizes", Config{Sizes: []int{1}}, "Sizes = 1: each must be from 2"},
+		{"no trees", Config{Trees: []int{}}, "Trees: is empty"},
+		{"pairs 0", Config{Pairs: new(0)}, "Pairs = 0: must be from 1"},
+		{"pairs", Config{Pairs: new(-1)}, "Pairs = -1: must be from 1"},
+		{"builder", Config{Builders: []string{"kd"}}, `unknown "kd"`},
 		{"builder twice", Config{Builders: []string{BuilderQuad, BuilderQuad}}, "named twice"},
-		{"no builders", Config{Builders: []string{}}, "no builders"},
-		{"masses", Config{Masses: "equal"}, `unknown masses "equal"`},
-		{"k", Config{ClusterK: 1}, "ClusterK must be"},
-		{"workers", Config{Workers: -2}, "Workers must be"},
+		{"Builders: names none", Config{Builders: []string{}}, "Builders: names none"},
+		{"masses", Config{Masses: "equal"}, `Masses = equal: unknown masses`},
+		{"k", Config{TreeOptions: report.TreeOptions{ClusterK: new(1)}}, "ClusterK = 1: must be from 2"},
+		{"workers", Config{Workers: new(-2)}, "Workers = -2: must be from 1"},
 	} {
 		_, err := Run(tc.cfg)
 		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.msg) {
@@ -291,7 +292,7 @@ func TestWriteFiles(t *testing.T) {
 	}
 	res := run(t, tiny())
 	var progress bytes.Buffer
-	cfg := Config{Seed: 2, Dims: []int{2}, Sizes: []int{10}, Pairs: 3, Trees: []int{1, 2}, Progress: &progress}
+	cfg := Config{Seed: 2, Dims: []int{2}, Sizes: []int{10}, Pairs: new(3), Trees: []int{1, 2}, RunOptions: report.RunOptions{Progress: &progress}}
 	if _, err := Run(cfg); err != nil {
 		t.Fatal(err)
 	}
