@@ -44,10 +44,10 @@ Ctrl-C (SIGINT) or SIGTERM stops an experiment at once, with exit status
 130 (143): its files are complete or absent, and the synthetic and text
 experiments, run again with the same command, resume from the runs and
 checkpoints they had saved.`,
-	examples: `  # Both tables, plots and REPORT.md into ./report (about 5 minutes on 2 cores).
+	examples: `  # Both tables, plots and REPORT.md into ./report (a few minutes).
   twl experiment all --out report
 
-  # Table 3 into ./report (about a minute on 2 cores).
+  # Table 3 into ./report.
   twl experiment efficiency --out report
 
   # The flags of one experiment.
@@ -73,7 +73,7 @@ type reportFlags struct {
 // and, with quiet, --quiet.
 func addReportFlags(fs *flags, out, outUsage string, quiet bool) *reportFlags {
 	o := &reportFlags{}
-	fs.StringVar(&o.out, "out", out, outUsage)
+	fs.OutDirVar(&o.out, "out", out, outUsage)
 	fs.StringVar(&o.format, "format", "text", "standard output `FORMAT`: text (the Markdown report) or json")
 	if quiet {
 		fs.BoolVar(&o.quiet, "quiet", false, "no progress on standard error")
@@ -93,14 +93,6 @@ func noArgs(fs *flags, name string, pos []string) error {
 // badFormat is the usage error of a --format other than text and json.
 func (o *reportFlags) badFormat(fs *flags) error {
 	return fs.fail("--format must be text or json, not %q", o.format)
-}
-
-// checkOut checks that --out, when given, is a folder that can be written.
-func (o *reportFlags) checkOut() error {
-	if o.out == "" {
-		return nil
-	}
-	return checkDir(o.out)
 }
 
 // commaList returns the non-empty, trimmed items of the comma-separated
@@ -198,7 +190,7 @@ how each figure was measured), efficiency.json (every measurement),
 efficiency-time.png/.svg and efficiency-memory.png/.svg (log-log plots),
 each atomically; and prints the table (--format text) or the JSON.`
 
-const efficiencyExamples = `  # The paper's sizes and 10^6 for TW (about a minute on 2 cores).
+const efficiencyExamples = `  # The paper's sizes and 10^6 for TW.
   twl experiment efficiency --out report
 
   # Two small sizes, 5 measurements each, JSON on standard output.
@@ -239,9 +231,6 @@ func runEfficiency(e *env, args []string) error {
 		if err := maxMem.Set(*maxMemText); err != nil || maxMem == 0 {
 			return fs.fail("invalid value %q for flag --max-memory: a positive size such as 512MiB or 2GB", *maxMemText)
 		}
-	}
-	if err := o.checkOut(); err != nil {
-		return err
 	}
 	cfg := efficiency.Config{
 		Labels: labels, Repeats: *repeats, MinTime: *minTime, Seed: *seed,

@@ -25,7 +25,7 @@ same command skips the (loss, seed) runs already finished in DIR, so an
 interrupted 'all' continues where it stopped. Progress goes to standard
 error.`
 
-const allExamples = `  # The reduced protocol, about 5 minutes on 2 cores.
+const allExamples = `  # The reduced protocol (a few minutes).
   twl experiment all --out report
 
   # The paper's synthetic protocol (days with the W¹ losses; see
@@ -34,7 +34,7 @@ const allExamples = `  # The reduced protocol, about 5 minutes on 2 cores.
 
 func runAll(e *env, args []string) error {
 	fs := newFlags("experiment all", "twl experiment all [flags]", allAbout, allExamples)
-	out := fs.String("out", "report", "write the report to `DIR` (created if needed)")
+	out := fs.OutDir("out", "report", "write the report to `DIR` (created if needed)")
 	protocol := fs.String("protocol", synthetic.ProtocolReduced, "the synthetic experiment's `PROTOCOL`: reduced or paper")
 	quiet := fs.Bool("quiet", false, "no progress on standard error")
 	quick := fs.Bool("quick", false, "tiny sizes (a smoke test of the whole pipeline in seconds; the numbers mean nothing)")
@@ -49,9 +49,6 @@ func runAll(e *env, args []string) error {
 		return fs.fail("--out is required")
 	case *protocol != synthetic.ProtocolReduced && *protocol != synthetic.ProtocolPaper:
 		return fs.fail("--protocol must be %s or %s, not %q", synthetic.ProtocolReduced, synthetic.ProtocolPaper, *protocol)
-	}
-	if err := checkDir(*out); err != nil {
-		return err
 	}
 	if err := e.stopped(); err != nil {
 		return err

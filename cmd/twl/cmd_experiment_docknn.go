@@ -118,9 +118,6 @@ func runDocKNN(e *env, args []string) error {
 	if _, err := cfg.Resolve(); err != nil {
 		return fs.fail("%v", strings.TrimPrefix(err.Error(), docknn.ErrConfig.Error()+": "))
 	}
-	if err := o.checkOut(); err != nil {
-		return err
-	}
 	read := func(path string) (*corpus.Corpus, error) {
 		c, err := corpus.ReadFile(path, nil, nil)
 		if err == nil && c.Format == corpus.LabelSets {

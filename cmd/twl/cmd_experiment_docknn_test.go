@@ -101,7 +101,7 @@ func TestDocKNNUsage(t *testing.T) {
 		{append(data, "--workers", "-1"), "--workers must not be negative"},
 	} {
 		code, out, errOut := twl(t, "", tc.args...)
-		if code != 2 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, "Usage:") {
+		if code != 2 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, "--help'\n") {
 			t.Errorf("twl %q: exit %d, stdout %q, stderr:\n%s\nwant exit 2 and %q with the usage", tc.args, code, out, errOut, tc.msg)
 		}
 	}

@@ -38,7 +38,7 @@ condition compared with KL by a paired t-test.
 their hierarchy; without --test, seed k draws a random 64/16/20 split of
 --train. The protocol flags are those of 'twl experiment text' (the reduced
 protocol by default: hidden 100, 18 epochs at lr 0.004, documents cut at
-100 tokens, 3 seeds; about 1.5 minutes a run on 20 Newsgroups on 2 cores).
+100 tokens, 3 seeds; a minute or two a run on 20 Newsgroups).
 names is left out when no vectors are given, docs without --emb.
 
 Runs are resumable as in 'twl experiment text': finished runs are kept in
@@ -94,9 +94,6 @@ func runLabelTrees(e *env, args []string) error {
 		if cfg.Conditions = commaList(*conds); len(cfg.Conditions) == 0 {
 			return fs.fail("--conditions names no condition; want some of %s", strings.Join(labeltrees.Conditions, ", "))
 		}
-	}
-	if err := o.checkOut(); err != nil {
-		return err
 	}
 	t, treeSrc, err := resolveTree(fs, *treeSpec, 0)
 	if err != nil {

@@ -29,11 +29,11 @@ order, the same for every loss, so that losses compare in pairs
 (--vary-data draws new data per seed instead).
 
 --protocol paper is the paper's: 1000 nodes, 1000 training and 1000 test
-samples, 500 epochs, batch 10, Adam lr 0.001, 10 seeds; on 2 cores it takes
-days, nearly all of it in Sinkhorn (17 to 29 s per epoch at 1000 nodes,
-against 0.1 s for KL and KL + TW: without the W¹ losses it takes about half
-an hour).
---protocol reduced, the default, takes 3 to 4 minutes on 2 cores: 200
+samples, 500 epochs, batch 10, Adam lr 0.001, 10 seeds; it takes days,
+nearly all of it in Sinkhorn, whose epochs at 1000 nodes are hundreds of
+times slower than those of KL and KL + TW (without the W¹ losses it takes
+minutes; docs/results/paper.md has the times measured).
+--protocol reduced, the default, takes a few minutes: 200
 nodes, 50 epochs and 5 seeds, the rest as the paper's. --nodes, --epochs,
 --seeds, --train, --test, --batch and --lr override the protocol's values;
 the report lists every difference from the paper's protocol.
@@ -57,7 +57,7 @@ error.
 The flags --features … --scale choose the data as for 'twl synth'; see
 'twl synth --help' for the reasons behind their defaults.`
 
-const syntheticExamples = `  # The reduced protocol into ./report (3 to 4 minutes on 2 cores).
+const syntheticExamples = `  # The reduced protocol into ./report (a few minutes).
   twl experiment synthetic --out report
 
   # The paper's protocol without the Sinkhorn losses (about half an hour).
@@ -114,9 +114,6 @@ func runSynthetic(e *env, args []string) error {
 	}
 	if cfg.Losses = commaList(*losses); len(cfg.Losses) == 0 {
 		return fs.fail("--losses names no loss; want some of %s", synth.Choices(synthetic.LossIDs))
-	}
-	if err := o.checkOut(); err != nil {
-		return err
 	}
 	cfg.OutDir = o.out
 	return runReport(e, fs, o, synthetic.ErrConfig, func(ctx context.Context, progress io.Writer) (*synthetic.Result, error) {

@@ -37,8 +37,8 @@ so that losses compare in pairs.
 --protocol paper is the paper's: hidden 200, 100 epochs, batch 100, Adam lr
 0.001, 10 seeds, documents cut at 200 tokens. --protocol reduced, the
 default, is hidden 100, documents cut at 100 tokens, 18 epochs at lr 0.004
-and 3 seeds, the rest as the paper's (about 20 minutes on 20 Newsgroups on
-2 cores); --hidden, --epochs, --max-len,
+and 3 seeds, the rest as the paper's (tens of minutes on 20 Newsgroups;
+docs/results/text.md has the times measured); --hidden, --epochs, --max-len,
 --seeds, --batch and --lr override either. The report lists every
 difference from the paper's protocol and the time taken, and, for the
 reduced protocol, an estimate of the paper's protocol's time on the same
@@ -112,9 +112,6 @@ func runTextExperiment(e *env, args []string) error {
 	}
 	if cfg.Losses = commaList(*losses); len(cfg.Losses) == 0 {
 		return fs.fail("--losses names no loss; want some of %s", strings.Join(loss.PaperIDs, ", "))
-	}
-	if err := o.checkOut(); err != nil {
-		return err
 	}
 	t, treeSrc, err := resolveTree(fs, *treeSpec, 0)
 	if err != nil {

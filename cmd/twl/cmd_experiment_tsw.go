@@ -34,7 +34,7 @@ pairs at once, at the price of noisier timings). POT's figures on the same
 clouds are recorded in experiment/treesliced/REFERENCE_POT.md.
 
 --protocol reduced, the default: d = 2, 10, 100, 300, n = 100, 1000, 20
-pairs, T = 1, 4, 16 (70–80 s on 2 cores). --protocol large: n up to 3000,
+pairs, T = 1, 4, 16 (a minute or two). --protocol large: n up to 3000,
 50 pairs, T up to 64 (over an hour). --dims, --sizes, --trees, --pairs and
 --builders override the protocol's values.
 
@@ -43,7 +43,7 @@ treesliced.json (every measurement of every pair) and
 treesliced_corr_nN.png/.svg (correlation against T). Prints the Markdown
 (--format text) or the JSON. Progress on standard error.`
 
-const tswExamples = `  # The reduced protocol into ./report (70–80 s on 2 cores).
+const tswExamples = `  # The reduced protocol into ./report (a minute or two).
   twl experiment tsw --out report
 
   # The quadtree alone in the plane, 50 pairs, up to 64 trees, JSON.
@@ -92,9 +92,6 @@ func runTSWExperiment(e *env, args []string) error {
 	}
 	if _, err := cfg.Resolve(); err != nil {
 		return fs.fail("%v", err)
-	}
-	if err := o.checkOut(); err != nil {
-		return err
 	}
 	return runReport(e, fs, o, treesliced.ErrConfig, func(ctx context.Context, progress io.Writer) (*treesliced.Result, error) {
 		cfg.Context, cfg.Progress = ctx, progress
