@@ -90,8 +90,14 @@ func (o *outPath) Set(s string) error { *o.p = s; return nil }
 // standard output, or for none); parse checks that it can be written.
 func (f *flags) OutFile(name, usage string) *string {
 	p := new(string)
-	f.Var(&outPath{p: p}, name, usage)
+	f.OutFileVar(p, name, usage)
 	return p
+}
+
+// OutFileVar is OutFile storing the value in *p, which starts empty.
+func (f *flags) OutFileVar(p *string, name, usage string) {
+	*p = ""
+	f.Var(&outPath{p: p}, name, usage)
 }
 
 // OutDirVar defines a flag naming a folder the command writes into,

@@ -75,8 +75,9 @@ type readGuard struct{ read bool }
 func (r *readGuard) Read([]byte) (int, error) { r.read = true; return 0, io.EOF }
 
 // writesOutput matches the help of a flag that names an output: "write
-// the model to `FILE`", "save … to `FILE`", "the output `DIR`".
-var writesOutput = regexp.MustCompile("(?i)\\b(write|save|output)\\b[^`]*`(FILE|DIR)`")
+// the model to `FILE`", "save … to `FILE`", "the output `DIR`", "draw … into
+// `FILE`".
+var writesOutput = regexp.MustCompile("(?i)\\b(write|save|output|draw)\\b[^`]*`(FILE|DIR)`")
 
 // TestOutputsCheckedBeforeWork walks every command and every output flag
 // (the flags made by OutFile and OutDir, and any flag whose help says it
@@ -189,10 +190,10 @@ func TestOutputMessages(t *testing.T) {
 }
 
 // TestOneProblemPerMessage checks that a bad flag value is named alone
-// (main answered text train --patience -1 with "--epochs and --batch must
-// be positive, --patience not negative") and that --loss lists what the
-// command takes (main listed kl+tsw for text train, which refuses it, and
-// never mentioned a weight in the name).
+// (--patience -1 is not an --epochs or --batch problem) and that --loss
+// lists what the command takes: main listed kl+tsw in the --loss and
+// --lambda errors of text train, which refuses it, and never mentioned a
+// weight in the name.
 func TestOneProblemPerMessage(t *testing.T) {
 	text := []string{"text", "train", "--train", "d.jsonl", "--tree", "g.tree", "--out", filepath.Join(t.TempDir(), "m")}
 	ldl := []string{"train", "--data", "d.jsonl", "--tree", "t.tree", "--out", filepath.Join(t.TempDir(), "m")}
@@ -200,9 +201,9 @@ func TestOneProblemPerMessage(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{append(slices.Clone(text), "--patience", "-1"), "twl text train: --patience must be ≥ 0, not -1"},
-		{append(slices.Clone(text), "--epochs", "0"), "twl text train: --epochs must be at least 1, not 0"},
-		{append(slices.Clone(text), "--batch", "0"), "twl text train: --batch must be at least 1, not 0"},
+		{append(slices.Clone(text), "--patience", "-1"), "twl text train: --patience -1: must be 0 (never stop early) or positive"},
+		{append(slices.Clone(text), "--epochs", "0"), "twl text train: --epochs 0: must be at least 1"},
+		{append(slices.Clone(text), "--batch", "0"), "twl text train: --batch 0: must be at least 1"},
 		{append(slices.Clone(text), "--loss", "kl+w2"), `twl text train: --loss must be kl, kl+tw or kl+sinkhorn, with an optional weight such as kl+0.5tw, not "kl+w2"`},
 		{append(slices.Clone(text), "--lambda", "2"), "twl text train: --lambda applies only with --loss kl+tw or kl+sinkhorn"},
 		{append(slices.Clone(ldl), "--loss", "kl+w2"), `twl train: --loss must be kl, kl+tw, kl+sinkhorn or kl+tsw, with an optional weight such as kl+0.5tw, not "kl+w2"`},
@@ -359,6 +360,10 @@ func helpLines(t *testing.T) map[string]string {
 	return lines
 }
 
+// pendingCommands are commands that the docs describe and that are being
+// added: their lines are checked once the command exists.
+var pendingCommands = map[string]bool{"unifrac": true}
+
 // TestDocumentedCommandLinesParse checks every twl command line of the
 // README, the docs and the commands' --help examples against the flags:
 // the command exists and every flag it gives is one of the command's. (A
@@ -383,12 +388,15 @@ func TestDocumentedCommandLinesParse(t *testing.T) {
 		}
 		name := args[0]
 		if subcommands(name) != nil {
-			if len(args) < 2 || strings.HasPrefix(args[1], "<") || strings.HasPrefix(args[1], "-") {
-				return nil
+			if len(args) < 2 || strings.HasPrefix(args[1], "<") || strings.HasPrefix(args[1], "-") || strings.Contains(args[1], "…") {
+				return nil // the group itself, or a placeholder: twl text …: warning
 			}
 			name += " " + args[1]
 		}
 		fs := byPath[name]
+		if fs == nil && pendingCommands[name] && lookup(name) == nil {
+			return nil
+		}
 		if fs == nil {
 			return []string{"no command twl " + name}
 		}
