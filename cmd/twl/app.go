@@ -76,8 +76,8 @@ func lookup(name string) *command {
 // the main usage lists their subcommands too.
 var groups = []*group{experiments, texts, trees}
 
-// subcommands returns the subcommands of the command named name, nil for a
-// command without.
+// subcommands returns the subcommands of the group named name, nil for a
+// command that is no group.
 func subcommands(name string) []*command {
 	for _, g := range groups {
 		if g.name == name {
@@ -85,6 +85,18 @@ func subcommands(name string) []*command {
 		}
 	}
 	return nil
+}
+
+// moreCommands are the subcommands of commands that run with flags of their
+// own too (twl unifrac, twl unifrac merge), for the main usage.
+var moreCommands = map[string][]*command{
+	"unifrac": {{"merge", "join the partial files of a sharded twl unifrac into one matrix", runUnifracMerge}},
+}
+
+// allSubcommands returns the subcommands of the command named name: a
+// group's, or those in moreCommands.
+func allSubcommands(name string) []*command {
+	return slices.Concat(subcommands(name), moreCommands[name])
 }
 
 func mainUsage(w io.Writer) {
@@ -110,7 +122,7 @@ Commands:
 	}
 	for _, c := range commands {
 		line(c.name, c.summary)
-		for _, sub := range subcommands(c.name) {
+		for _, sub := range allSubcommands(c.name) {
 			line(c.name+" "+sub.name, sub.summary)
 		}
 	}
@@ -163,7 +175,8 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			return 0
 		}
 		c := lookup(args[1])
-		if c == nil || len(args) > 3 || len(args) == 3 && !slices.ContainsFunc(subcommands(c.name), func(s *command) bool { return s.name == args[2] }) {
+		isSub := func(s *command) bool { return s.name == args[2] }
+		if c == nil || len(args) > 3 || len(args) == 3 && !slices.ContainsFunc(allSubcommands(c.name), isSub) {
 			fmt.Fprintf(stderr, "twl help: unknown command %q\nsee 'twl help'\n", strings.Join(args[1:], " "))
 			return 2
 		}
