@@ -466,3 +466,17 @@ func TestDocumentedCommandLinesParse(t *testing.T) {
 	}
 	t.Logf("%d command lines checked", n)
 }
+
+// TestPackageDocListsCommands checks that the command's package
+// documentation (go doc) lists every command (main's omitted unifrac).
+func TestPackageDocListsCommands(t *testing.T) {
+	b, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range commands {
+		if !regexp.MustCompile(`(?m)^//\t` + c.name + ` `).Match(b) {
+			t.Errorf("the package documentation in main.go does not list %s", c.name)
+		}
+	}
+}
