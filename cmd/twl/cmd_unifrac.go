@@ -104,7 +104,7 @@ func runUnifrac(e *env, args []string) error {
 	}
 	// The outputs first: an unwritable destination fails before any work.
 	for _, o := range pc.outputs(*out) {
-		if err := checkOutDir(o); err != nil {
+		if err := atomicfile.CheckWritable(o); err != nil { // also the derived name of the PCoA table
 			return err
 		}
 	}
