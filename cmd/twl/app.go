@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -24,6 +25,9 @@ type env struct {
 	ctx            context.Context
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// onFlags, when set (by tests), sees the flag set of every command
+	// that parses its arguments.
+	onFlags func(*flags)
 }
 
 // stopped returns the context's error once the process has been asked to
@@ -54,8 +58,8 @@ var commands = []*command{
 	{"bench", "time the kernels and commands at several sizes", runBench},
 	{"synth", "generate the paper's synthetic data set (Algorithm 1)", runSynth},
 	{"experiment", "reproduce the paper's experiments and tables as reports", runExperiment},
-	{"text", "labelled text: statistics, the LSTM text model (text stats, train, predict)", runText},
-	{"tree", "label trees built from points: word vectors, label names (tree build)", runTree},
+	{"text", "labelled text: statistics, the LSTM text model", runText},
+	{"tree", "label trees built from points: word vectors, label names", runTree},
 	{"unifrac", "UniFrac distances between all pairs of samples on a phylogeny; sharded runs and their merge", runUnifrac},
 }
 
@@ -68,6 +72,33 @@ func lookup(name string) *command {
 	return nil
 }
 
+// groups are the commands with subcommands of their own (twl text stats):
+// the main usage lists their subcommands too.
+var groups = []*group{experiments, texts, trees}
+
+// subcommands returns the subcommands of the group named name, nil for a
+// command that is no group.
+func subcommands(name string) []*command {
+	for _, g := range groups {
+		if g.name == name {
+			return g.subs
+		}
+	}
+	return nil
+}
+
+// moreCommands are the subcommands of commands that run with flags of their
+// own too (twl unifrac, twl unifrac merge), for the main usage.
+var moreCommands = map[string][]*command{
+	"unifrac": {{"merge", "join the partial files of a sharded twl unifrac into one matrix", runUnifracMerge}},
+}
+
+// allSubcommands returns the subcommands of the command named name: a
+// group's, or those in moreCommands.
+func allSubcommands(name string) []*command {
+	return slices.Concat(subcommands(name), moreCommands[name])
+}
+
 func mainUsage(w io.Writer) {
 	fmt.Fprint(w, `twl: learning with the tree-Wasserstein distance over label hierarchies
 
@@ -76,25 +107,39 @@ Usage:
 
 Commands:
 `)
-	for _, c := range commands {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	const indent = 24
+	line := func(name, summary string) {
+		for i, s := range wrap(summary, 79-indent) {
+			if i > 0 {
+				name = ""
+			}
+			if len(name) > indent-3 {
+				fmt.Fprintf(w, "  %s\n", name)
+				name = ""
+			}
+			fmt.Fprintf(w, "  %-*s%s\n", indent-2, name, s)
+		}
 	}
-	fmt.Fprint(w, `  help       show the help of a command
-
+	for _, c := range commands {
+		line(c.name, c.summary)
+		for _, sub := range allSubcommands(c.name) {
+			line(c.name+" "+sub.name, sub.summary)
+		}
+	}
+	line("help", "show the help of a command")
+	fmt.Fprint(w, `
 Run 'twl help <command>' or 'twl <command> --help' for its flags and examples.
 Start with 'twl demo'.
 `)
 }
 
-// usageError is a mistake in the command line: its message, the command's
-// synopsis and where to find its help go to standard error, and the exit
-// status is 2.
+// usageError is a mistake in the command line: its message and where to
+// find the command's help go to standard error, two lines in all, and the
+// exit status is 2.
 type usageError struct {
 	fs  *flags // nil for a group's mistake (twl experiment nope)
 	msg string
-	// cmd and synopsis, when fs is nil: the command ("twl experiment")
-	// and its usage line.
-	cmd, synopsis string
+	cmd string // when fs is nil: the command ("twl experiment")
 }
 
 func (e *usageError) Error() string { return e.msg }
@@ -130,17 +175,16 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			return 0
 		}
 		c := lookup(args[1])
-		if c == nil || len(args) > 2 {
-			fmt.Fprintf(stderr, "twl help: unknown command %q\n\n", strings.Join(args[1:], " "))
-			mainUsage(stderr)
+		isSub := func(s *command) bool { return s.name == args[2] }
+		if c == nil || len(args) > 3 || len(args) == 3 && !slices.ContainsFunc(allSubcommands(c.name), isSub) {
+			fmt.Fprintf(stderr, "twl help: unknown command %q\nsee 'twl help'\n", strings.Join(args[1:], " "))
 			return 2
 		}
-		return report(e, c.name, c.run(e, []string{"--help"}))
+		return report(e, c.name, c.run(e, append(slices.Clone(args[2:]), "--help"))) // twl help text train
 	}
 	c := lookup(name)
 	if c == nil {
-		fmt.Fprintf(stderr, "twl: unknown command %q\n\n", name)
-		mainUsage(stderr)
+		fmt.Fprintf(stderr, "twl: unknown command %q\nsee 'twl help'\n", name)
 		return 2
 	}
 	return report(e, c.name, c.run(e, args[1:]))
@@ -165,20 +209,16 @@ func report(e *env, name string, err error) int {
 		fmt.Fprintf(e.stderr, "twl %s: %v\n", name, context.Cause(e.ctx))
 		return 1
 	case errors.As(err, &ue):
-		// The message, the synopsis and a pointer to the help: the flags
-		// and examples are a --help away, not in the way of the message.
-		cmd, synopsis := "twl "+name, ue.synopsis
+		// The message and a pointer to the help: the synopsis, flags and
+		// examples are a --help away, not in the way of the message.
+		cmd := "twl " + name
 		if ue.cmd != "" {
 			cmd = ue.cmd
 		}
 		if ue.fs != nil {
-			cmd, synopsis = ue.fs.Name(), ue.fs.synopsis // a subcommand's flags name it: "twl text stats"
+			cmd = ue.fs.Name() // a subcommand's flags name it: "twl text stats"
 		}
-		fmt.Fprintf(e.stderr, "%s: %s\n", cmd, ue.msg)
-		if synopsis != "" {
-			fmt.Fprintf(e.stderr, "Usage:\n  %s\n", synopsis)
-		}
-		fmt.Fprintf(e.stderr, "see '%s --help'\n", cmd)
+		fmt.Fprintf(e.stderr, "%s: %s\nsee '%s --help'\n", cmd, ue.msg, cmd)
 		return 2
 	default:
 		fmt.Fprintf(e.stderr, "twl: %v\n", err)

@@ -56,8 +56,8 @@ elsewhere). JSON keys: method (cli-distance,
 cli-eval), labels, rows, nonzero, input_bytes, seconds_min, seconds_max,
 peak_rss_bytes, runs. 'all' leaves cli out.`
 
-const benchExamples = `  # The default sizes, 100 to 10^6 labels, both orders (43-51 s on a
-  # 2-core AMD EPYC; 128-139 µs for distance+grad, bfs, at 10^5).
+const benchExamples = `  # The default sizes, 100 to 10^6 labels, both orders (docs/benchmarks.md
+  # has the times measured, with the machine).
   twl bench tw
 
   # distance and eval on 3,000 rows a side at 10^5 and 10^6 labels: time and peak memory.

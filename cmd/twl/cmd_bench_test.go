@@ -94,7 +94,7 @@ func TestBenchUsage(t *testing.T) {
 		{"--order", "dfs"}, {"--order", "bfs,"},
 	} {
 		code, out, errOut := twl(t, "", append([]string{"bench"}, args...)...)
-		if code != 2 || out != "" || !strings.Contains(errOut, "Usage:") {
+		if code != 2 || out != "" || !strings.Contains(errOut, "--help'\n") {
 			t.Errorf("twl bench %q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
 	}

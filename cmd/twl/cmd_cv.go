@@ -50,7 +50,7 @@ func runCV(e *env, args []string) error {
 	pyldl := fs.Bool("pyldl", false, "compute the measures as PyLDL does (masses clipped to [2.2e-16, 1] before clark, canberra and kl)")
 	jobs := fs.Int("jobs", 0, "train this many `MODELS` at a time (0: one per core)")
 	format := fs.String("format", "text", "output `FORMAT`: text or json")
-	out := fs.String("out", "", "write the output to `FILE`, all or nothing, instead of standard output")
+	out := fs.OutFile("out", "write the output to `FILE`, all or nothing, instead of standard output")
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
@@ -73,9 +73,6 @@ func runCV(e *env, args []string) error {
 	}
 
 	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"--data": *tf.data, "--tree": *tf.tree, "--trees": *tf.trees}); err != nil {
-		return err
-	}
-	if err := checkOutDir(*out); err != nil {
 		return err
 	}
 	d, sliced, err := loadLDL(e, fs, *tf.data, *tf.tree, *tf.trees)

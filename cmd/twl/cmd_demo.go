@@ -39,7 +39,7 @@ const demoExamples = `  twl demo
 
 func runDemo(e *env, args []string) error {
 	fs := newFlags("demo", "twl demo [flags]", demoAbout, demoExamples)
-	dir := fs.String("dir", "", "also write the demo's tree and distributions to `DIR`")
+	dir := fs.OutDir("dir", "", "also write the demo's tree and distributions to `DIR`")
 	labels := fs.Int("labels", 100000, "`L` labels in the random tree for the timing")
 	pos, err := fs.parse(e, args)
 	if err != nil {

@@ -229,7 +229,7 @@ func runDistance(e *env, args []string) error {
 	pairwise := fs.Bool("pairwise", false, "print the matrix of distances between every row of A and every row of B")
 	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")
 	method := fs.String("method", "tw", "the distance `METHOD` to compute; available: "+methodNames())
-	out := fs.String("out", "", "write the output to `FILE`, all or nothing, instead of standard output")
+	out := fs.OutFile("out", "write the output to `FILE`, all or nothing, instead of standard output")
 	reg := fs.Float64("reg", sinkhorn.DefaultLambda, "sinkhorn: the regularization parameter `λ` of the kernel exp(−λ·C)")
 	iters := fs.Int("iters", sinkhorn.DefaultIters, "sinkhorn: at most `N` iterations")
 	tol := fs.Float64("tol", sinkhorn.DefaultTol, "sinkhorn: stop when the relative marginal error is below `TOL`; negative: run all --iters")

@@ -166,7 +166,7 @@ func TestDistanceErrors(t *testing.T) {
 		{"unknown method", nil, []string{"--method", "kl", "--tree", "$D/t.tree", "$D/a.jsonl", "$D/b.jsonl"}, 2,
 			[]string{`unknown --method "kl" (available: tw, emd, sinkhorn)`}},
 		{"unknown flag", nil, []string{"--tree", "$D/t.tree", "--pairwize", "$D/a.jsonl", "$D/b.jsonl"}, 2,
-			[]string{"flag provided but not defined: --pairwize", "Usage:"}},
+			[]string{"flag provided but not defined: --pairwize", "see 'twl distance --help'"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := map[string]string{"t.tree": fig1Tree, "a.jsonl": ok, "b.jsonl": ok}

@@ -114,7 +114,7 @@ func runEval(e *env, args []string) error {
 	format := fs.String("format", "text", "output `FORMAT`: text or json")
 	pyldl := fs.Bool("pyldl", false, "clip masses to [2.2e-16, 1] before clark, canberra and kl, as PyLDL does")
 	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")
-	out := fs.String("out", "", "write the output to `FILE`, all or nothing, instead of standard output")
+	out := fs.OutFile("out", "write the output to `FILE`, all or nothing, instead of standard output")
 	multilabel := fs.Bool("multilabel", false, "score against true label sets (LABELS instead of TARGET): pseudo-recall, top-k cost, ROC-AUC")
 	k := fs.Int("k", 5, "with --multilabel: the k of top-k cost")
 	target := fs.String("target", "uniform", "with --multilabel: the target distribution of a label set for the LDL measures, `uniform` on its labels or specific (on its most specific labels)")

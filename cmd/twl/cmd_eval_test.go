@@ -221,7 +221,7 @@ func TestEvalErrors(t *testing.T) {
 		{"one file", nil, []string{"--tree", "$D/t.tree", "$D/p.jsonl"}, 2, []string{"got 1 argument\n"}},
 		{"stdin twice", nil, []string{"--tree", "$D/t.tree", "-", "-"}, 2, []string{"only one of PRED and TARGET"}},
 		{"bad format", nil, []string{"--format", "csv", "--tree", "$D/t.tree", "$D/p.jsonl", "$D/q.jsonl"}, 2,
-			[]string{`--format must be text or json, not "csv"`, "Usage:"}},
+			[]string{`--format must be text or json, not "csv"`, "see 'twl eval --help'"}},
 		{"unknown flag", nil, []string{"--clip", "--tree", "$D/t.tree", "$D/p.jsonl", "$D/q.jsonl"}, 2,
 			[]string{"flag provided but not defined: --clip"}},
 	} {

@@ -78,7 +78,7 @@ func helpOf(name string) (about, examples string) {
 func newExpFlags(name, synopsis, out, outUsage string, format, quiet, runs bool) *expFlags {
 	about, examples := helpOf("experiment-" + name)
 	f := &expFlags{flags: newFlags("experiment "+name, synopsis, about, examples), setting: map[string]string{}, format: "text", runs: runs}
-	f.StringVar(&f.out, "out", out, outUsage)
+	f.OutDirVar(&f.out, "out", out, outUsage)
 	if format {
 		f.StringVar(&f.format, "format", "text", "standard output `FORMAT`: text (the Markdown report) or json")
 	}
@@ -151,13 +151,10 @@ func (f *expFlags) parseArgs(e *env, args []string, required ...string) error {
 			return f.fail("--%s is required", n)
 		}
 	}
-	if f.out == "" {
-		if f.runs {
-			return f.fail("--out is required: the runs are kept there")
-		}
-		return nil
+	if f.out == "" && f.runs {
+		return f.fail("--out is required: the runs are kept there")
 	}
-	return checkDir(f.out)
+	return nil
 }
 
 // commaList returns the non-empty items of the comma-separated list s,

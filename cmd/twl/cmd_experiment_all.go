@@ -14,11 +14,7 @@ func runAll(e *env, args []string) error {
 	f.set("protocol", "Protocol", &cfg.Protocol, synthetic.ProtocolReduced, "the synthetic experiment's `PROTOCOL`: reduced or paper")
 	f.set("quick", "Quick", &cfg.Quick, nil, "tiny sizes (a smoke test of the whole pipeline in seconds; the numbers mean nothing)")
 	f.setting["OutDir"] = "out"
-	err := f.parseArgs(e, args)
-	if err == nil && f.out != "" {
-		err = checkDir(f.out)
-	}
-	if err != nil {
+	if err := f.parseArgs(e, args); err != nil {
 		return err
 	}
 	if !f.quiet {

@@ -103,7 +103,7 @@ func TestDocKNNUsage(t *testing.T) {
 		{append(data, "--docs-train", "0"), "--docs-train 0: must be from 1"},
 	} {
 		code, out, errOut := twl(t, "", tc.args...)
-		if code != 2 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, "Usage:") {
+		if code != 2 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, "--help'\n") {
 			t.Errorf("twl %q: exit %d, stdout %q, stderr:\n%s\nwant exit 2 and %q with the usage", tc.args, code, out, errOut, tc.msg)
 		}
 	}

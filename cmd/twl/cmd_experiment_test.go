@@ -109,7 +109,7 @@ func TestExperimentUsage(t *testing.T) {
 		{[]string{"experiment", "efficiency", "extra"}, "takes no arguments"},
 	} {
 		code, out, errOut := twl(t, "", tc.args...)
-		if code != 2 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, "Usage:") {
+		if code != 2 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, "--help'\n") {
 			t.Errorf("twl %q: exit %d, stdout %q, stderr:\n%s\nwant exit 2 and %q with the usage", tc.args, code, out, errOut, tc.msg)
 		}
 	}

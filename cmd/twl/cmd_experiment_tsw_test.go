@@ -75,7 +75,7 @@ func TestExperimentTSWUsageErrors(t *testing.T) {
 	} {
 		args := append([]string{"experiment", "tsw", "--out", t.TempDir()}, tc.args...)
 		code, out, errOut := twl(t, "", args...)
-		if code != 2 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, "Usage:") {
+		if code != 2 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, "--help'\n") {
 			t.Errorf("twl %q: exit %d, stdout %q, stderr:\n%s\nwant exit 2 and %q", args, code, out, errOut, tc.msg)
 		}
 	}

@@ -69,7 +69,7 @@ func runSynth(e *env, args []string) error {
 	samples := fs.Int("samples", 1000, "the number of training `SAMPLES`")
 	test := fs.Int("test", 1000, "the number of test `SAMPLES` (0: no test.jsonl)")
 	seed := fs.Uint64("seed", 1, "the random `SEED` of everything")
-	out := fs.String("out", "", "the output `DIR` (required)")
+	out := fs.OutDir("out", "", "the output `DIR` (required)")
 	addSynthFlags(fs, &cfg)
 	quiet := fs.Bool("quiet", false, "no progress on standard error")
 	pos, err := fs.parse(e, args)
@@ -101,9 +101,6 @@ func runSynth(e *env, args []string) error {
 			*samples+*test, cfg.InputDim(), cfg.Nodes, formatBytes(bytes))
 	}
 
-	if err := checkDir(*out); err != nil {
-		return err
-	}
 	progress := func(format string, args ...any) {
 		if !*quiet {
 			fmt.Fprintf(e.stderr, format, args...)

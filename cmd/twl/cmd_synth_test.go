@@ -92,7 +92,7 @@ func TestSynthUsageErrors(t *testing.T) {
 		{[]string{"synth", "--out", "x", "--nodes", "100000", "--samples", "100000"}, "ask for fewer"},
 	} {
 		code, out, errOut := twl(t, "", tc.args...)
-		if code != 2 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, "Usage:") {
+		if code != 2 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, "--help'\n") {
 			t.Errorf("twl %q: exit %d, stdout %q, stderr:\n%s\nwant exit 2 and %q", tc.args, code, out, errOut, tc.msg)
 		}
 	}

@@ -31,7 +31,7 @@ func runTextStats(e *env, args []string) error {
 	emb := fs.String("emb", "", "word vectors `FILE`: .vec/.txt text format or a fastText .bin model")
 	unlabeled := fs.Bool("unlabeled", false, "the documents have no labels")
 	format := fs.String("format", "text", "output `FORMAT`: text or json")
-	out := fs.String("out", "", "write the output to `FILE`, all or nothing, instead of standard output")
+	out := fs.OutFile("out", "write the output to `FILE`, all or nothing, instead of standard output")
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ func runTextPredict(e *env, args []string) error {
 	treeSpec := fs.String("tree", "", "check that the model was trained on this `TREE`")
 	title := fs.Bool("title", false, "BlurbGenreCollection: the text is the title and the body")
 	allowEmpty := fs.Bool("allow-empty", false, "predict documents whose text is empty too (default: an error)")
-	out := fs.String("out", "", "write the predictions to `FILE`, all or nothing, instead of standard output")
+	out := fs.OutFile("out", "write the predictions to `FILE`, all or nothing, instead of standard output")
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err

@@ -26,7 +26,7 @@ func runTextTrain(e *env, args []string) error {
 	embDim := fs.Int("emb-dim", 100, "the dimension `D` of random word vectors, without --emb")
 	trainEmb := fs.Bool("train-emb", false, "train the word vectors with the model (default: fixed)")
 	hidden := fs.Int("hidden", 200, "the LSTM's hidden size `H`")
-	lossName := fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw or kl+sinkhorn")
+	lossName := fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw or kl+sinkhorn; a weight in the name (kl+0.5tw) takes the place of --lambda")
 	lambda := fs.Float64("lambda", defLambda, "the weight `λ` of the transport term of kl+tw and kl+sinkhorn")
 	reg := fs.Float64("reg", defSinkhornReg, "kl+sinkhorn: the kernel parameter `λs` of exp(−λs·C)")
 	iters := fs.Int("iters", 10, "kl+sinkhorn: Sinkhorn `iterations`")
@@ -37,10 +37,10 @@ func runTextTrain(e *env, args []string) error {
 	val := fs.Float64("val", 0.2, "without --dev, the `FRAC`tion of --train held out for validation")
 	patience := fs.Int("patience", 0, "stop after `N` epochs without a better validation loss (0: never)")
 	seed := fs.Uint64("seed", 0, "the `SEED` of the initial weights, the validation split and the shuffling")
-	checkpoint := fs.String("checkpoint", "", "save the state of training to `FILE` after every epoch, and resume from it")
+	checkpoint := fs.OutFile("checkpoint", "save the state of training to `FILE` after every epoch, and resume from it")
 	quiet := fs.Bool("quiet", false, "no progress on standard error")
 	progress := fs.Bool("progress", false, "show progress within epochs even when standard error is not a terminal")
-	out := fs.String("out", "", "write the model to `FILE`, all or nothing (required)")
+	out := fs.OutFile("out", "write the model to `FILE`, all or nothing (required)")
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
@@ -83,11 +83,6 @@ func runTextTrain(e *env, args []string) error {
 	inputs := map[string]string{"--train": *trainPath, "--dev": *devPath, "--tree": *tf.tree, "--emb": *emb}
 	if err := checkNotInput(fs, map[string]string{"out": *out, "checkpoint": *checkpoint}, inputs); err != nil {
 		return err
-	}
-	for _, path := range []string{*out, *checkpoint} {
-		if err := checkOutDir(path); err != nil {
-			return err
-		}
 	}
 	if *devPath != "" && fs.isSet("val") {
 		fs.warn(fmt.Sprintf("--val %g is ignored: --dev %s gives the validation documents", *val, *devPath))

@@ -86,8 +86,8 @@ const trainExamples = `  # An LDL benchmark with unordered labels (the defaults 
 func runTrain(e *env, args []string) error {
 	fs := newFlags("train", "twl train --data DATA --tree TREE --out MODEL [flags]", trainAbout, trainExamples)
 	tf := addTrainFlags(fs)
-	out := fs.String("out", "", "write the model to `FILE`, all or nothing (required)")
-	checkpoint := fs.String("checkpoint", "", "save training state to `FILE` after every epoch, and resume from it if it exists (the file stays after training)")
+	out := fs.OutFile("out", "write the model to `FILE`, all or nothing (required)")
+	checkpoint := fs.OutFile("checkpoint", "save training state to `FILE` after every epoch, and resume from it if it exists (the file stays after training)")
 	checkpointEvery := fs.Int("checkpoint-every", 1, "with --checkpoint, save every `N` epochs (and after the last)")
 	format := fs.String("format", "text", "summary `FORMAT`: text or json")
 	pos, err := fs.parse(e, args)
@@ -116,11 +116,6 @@ func runTrain(e *env, args []string) error {
 	if err := checkNotInput(fs, map[string]string{"out": *out, "checkpoint": *checkpoint},
 		map[string]string{"--data": *tf.data, "--tree": *tf.tree, "--trees": *tf.trees}); err != nil {
 		return err
-	}
-	for _, path := range []string{*out, *checkpoint} {
-		if err := checkOutDir(path); err != nil {
-			return err
-		}
 	}
 	d, sliced, err := loadLDL(e, fs, *tf.data, *tf.tree, *tf.trees)
 	if err != nil {

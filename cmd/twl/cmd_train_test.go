@@ -356,7 +356,7 @@ func TestTrainUsage(t *testing.T) {
 		{[]string{"--tree", tr, "--out", "m"}, "--data is required"},
 		{[]string{"--data", d, "--out", "m"}, "--tree is required"},
 		{[]string{"--data", d, "--tree", tr}, "--out is required"},
-		{[]string{"--data", d, "--tree", tr, "--out", "m", "--loss", "mse"}, `--loss must be kl, kl+tw, kl+sinkhorn or kl+tsw, not "mse"`},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--loss", "mse"}, `--loss must be kl, kl+tw, kl+sinkhorn or kl+tsw, with an optional weight such as kl+0.5tw, not "mse"`},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--lambda", "-1"}, "--lambda must be"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--epochs", "0"}, "--epochs must be at least 1"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--lr", "NaN"}, "--lr must be"},
@@ -373,7 +373,7 @@ func TestTrainUsage(t *testing.T) {
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--iters", "5"}, "--iters applies only with --loss kl+sinkhorn"},
 	} {
 		code, stdout, stderr := twl(t, "", append([]string{"train"}, tc.args...)...)
-		if code != 2 || stdout != "" || !strings.Contains(stderr, tc.msg) || !strings.Contains(stderr, "Usage:") {
+		if code != 2 || stdout != "" || !strings.Contains(stderr, tc.msg) || !strings.Contains(stderr, "--help'\n") {
 			t.Errorf("twl train %q: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.msg)
 		}
 	}
@@ -689,7 +689,7 @@ func TestTrainLossNames(t *testing.T) {
 		t.Errorf("--loss kl+0.5tw --lambda 2: exit %d: %s", code, stderr)
 	}
 	code, _, stderr = twl(t, "", append(base, "--loss", "kl+0tw")...)
-	if code != 2 || !strings.Contains(stderr, `--loss must be kl, kl+tw, kl+sinkhorn or kl+tsw, not "kl+0tw"`) {
+	if code != 2 || !strings.Contains(stderr, `--loss must be kl, kl+tw, kl+sinkhorn or kl+tsw, with an optional weight such as kl+0.5tw, not "kl+0tw"`) {
 		t.Errorf("--loss kl+0tw: exit %d: %s", code, stderr)
 	}
 }

@@ -75,7 +75,7 @@ func runTreeBuild(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "the random `SEED` of the seeding (cluster) or the shift (quad)")
 	fit := fs.Bool("fit", false, "refit the edge weights by non-negative least squares on sampled pairs")
 	maxWords := fs.Int("max-words", 0, "use only the first `N` words of a .vec file (0: all)")
-	out := fs.String("out", "", "write the tree to `FILE`, all or nothing (required)")
+	out := fs.OutFile("out", "write the tree to `FILE`, all or nothing (required)")
 	quiet := fs.Bool("quiet", false, "print no summary on standard error")
 	pos, err := fs.parse(e, args)
 	if err != nil {

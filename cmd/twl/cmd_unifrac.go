@@ -49,7 +49,7 @@ func runUnifrac(e *env, args []string) error {
 	tablePath := fs.String("table", "", "the table of counts: BIOM (HDF5 or JSON), TSV or .qza `FILE`")
 	method := fs.String("method", "", "the UniFrac `variant`: "+unifrac.MethodNames())
 	alpha := fs.Float64("alpha", 1, "the exponent of --method generalized")
-	out := fs.String("out", "", "write the matrix (or with --shard the partial file) to `FILE`; - for standard output (tsv only)")
+	out := fs.OutFile("out", "write the matrix (or with --shard the partial file) to `FILE`; - for standard output (tsv only)")
 	format := fs.String("format", "", "the matrix `format`, tsv or npy (default: npy for an --out ending in .npy, else tsv)")
 	shard := fs.String("shard", "", "compute only row stripe `I/N` of the matrix into a partial file, for 'twl unifrac merge'")
 	maxMem := byteSize(4 << 30)
@@ -104,7 +104,7 @@ func runUnifrac(e *env, args []string) error {
 	}
 	// The outputs first: an unwritable destination fails before any work.
 	for _, o := range pc.outputs(*out) {
-		if err := checkOutDir(o); err != nil {
+		if err := atomicfile.CheckWritable(o); err != nil { // also the derived name of the PCoA table
 			return err
 		}
 	}
@@ -236,9 +236,6 @@ func unifracCreate(e *env, fs *flags, out string, f distmat.Format, partial bool
 	if !partial && f == distmat.NPY && (out == "-" || out == "") {
 		return nil, nil, fs.fail("--format npy needs an --out file (its ids go beside it)")
 	}
-	if err := checkOutDir(out); err != nil {
-		return nil, nil, err
-	}
 	w, err := e.create(out)
 	if err != nil {
 		return nil, nil, err
@@ -289,7 +286,7 @@ run of 'twl unifrac' writes it, in either format.
 func runUnifracMerge(e *env, args []string) error {
 	fs := newFlags("unifrac merge", "twl unifrac merge PART... --out D.tsv [--format tsv|npy]", unifracMergeAbout,
 		"  twl unifrac merge shards/*.part --out d.tsv\n  twl unifrac merge p1.part p2.part p3.part --out d.npy")
-	out := fs.String("out", "", "write the matrix to `FILE`; - for standard output (tsv only)")
+	out := fs.OutFile("out", "write the matrix to `FILE`; - for standard output (tsv only)")
 	format := fs.String("format", "", "the matrix `format`, tsv or npy (default: npy for an --out ending in .npy, else tsv)")
 	workers := fs.Int("workers", 0, "goroutines that format (0: all cores); the output does not depend on it")
 	names, err := fs.parse(e, args)

@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/twl-ldl/twl/internal/atomicfile"
 )
 
 // flags is a subcommand's flag set with its help text. Flags are written
@@ -38,6 +40,9 @@ func newFlags(name, synopsis, about, examples string) *flags {
 // prints the help to standard output and returns flag.ErrHelp.
 func (f *flags) parse(e *env, args []string) ([]string, error) {
 	f.stderr = e.stderr
+	if e.onFlags != nil {
+		e.onFlags(f)
+	}
 	var pos []string
 	for {
 		err := f.Parse(args)
@@ -52,14 +57,89 @@ func (f *flags) parse(e *env, args []string) ([]string, error) {
 		}
 		rest := f.Args()
 		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
-			return append(pos, rest...), nil
+			return append(pos, rest...), f.checkOutputs()
 		}
 		if len(rest) == 0 {
-			return pos, nil
+			return pos, f.checkOutputs()
 		}
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// outPath is the value of an output flag, made by OutFile or OutDir: a
+// file or a folder the command writes. Every command reads its flags with
+// parse, which checks each output before it returns, so that no command
+// reads an input or computes anything before its outputs are known to be
+// writable.
+type outPath struct {
+	p   *string
+	dir bool // a folder, created if needed, rather than a file
+}
+
+func (o *outPath) String() string {
+	if o.p == nil {
+		return "" // the zero outPath that the flag package makes to find defaults
+	}
+	return *o.p
+}
+
+func (o *outPath) Set(s string) error { *o.p = s; return nil }
+
+// OutFile defines a flag naming a file the command writes ("-" or "" for
+// standard output, or for none); parse checks that it can be written.
+func (f *flags) OutFile(name, usage string) *string {
+	p := new(string)
+	f.OutFileVar(p, name, usage)
+	return p
+}
+
+// OutFileVar is OutFile storing the value in *p, which starts empty.
+func (f *flags) OutFileVar(p *string, name, usage string) {
+	*p = ""
+	f.Var(&outPath{p: p}, name, usage)
+}
+
+// OutDirVar defines a flag naming a folder the command writes into,
+// created if needed ("" for none), with the default value; parse checks
+// that it can be written.
+func (f *flags) OutDirVar(p *string, name, value, usage string) {
+	*p = value
+	f.Var(&outPath{p: p, dir: true}, name, usage)
+}
+
+// OutDir is OutDirVar returning a new string.
+func (f *flags) OutDir(name, value, usage string) *string {
+	p := new(string)
+	f.OutDirVar(p, name, value, usage)
+	return p
+}
+
+// checkOutputs checks every output flag's value, given or default: a file
+// that can be created or replaced, a folder that exists or can be created,
+// and that accepts a new file. It creates nothing that stays.
+func (f *flags) checkOutputs() error {
+	var err error
+	f.VisitAll(func(fl *flag.Flag) {
+		o, ok := fl.Value.(*outPath)
+		if !ok || err != nil || *o.p == "" || *o.p == "-" && !o.dir {
+			return
+		}
+		if o.dir {
+			err = atomicfile.CheckDir(*o.p)
+		} else {
+			err = atomicfile.CheckWritable(*o.p)
+		}
+	})
+	return err
+}
+
+// orList writes items as "a, b or c".
+func orList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
 // warn writes a warning about the command's input to standard error.

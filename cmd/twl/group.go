@@ -31,8 +31,7 @@ func (g *group) usage(w io.Writer) {
 
 // fail is a mistake in the subcommand's name.
 func (g *group) fail(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...), cmd: "twl " + g.name,
-		synopsis: fmt.Sprintf("twl %s <%s> [flags]", g.name, g.noun)}
+	return &usageError{msg: fmt.Sprintf(format, args...), cmd: "twl " + g.name}
 }
 
 // run runs the subcommand named by args[0].

@@ -61,7 +61,7 @@ func addTrainFlags(fs *flags) *trainFlags {
 		tree: fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain, star, chain:N, star:N "+
 			"(chain and star alone only for .mat data, N = its number of labels) (required)"),
 		trees:       fs.String("trees", "", "instead of --tree, the comma-separated `TREES` built by 'twl tree build' over the labels (their leaves): with --loss kl+tsw, the tree-sliced distance over them"),
-		loss:        fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw, kl+sinkhorn, or with --trees kl+tsw"),
+		loss:        fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw, kl+sinkhorn, or with --trees kl+tsw; a weight in the name (kl+0.5tw) takes the place of --lambda"),
 		lambda:      fs.Float64("lambda", defLambda, "the weight `λ` of the transport term of kl+tw and kl+sinkhorn"),
 		reg:         fs.Float64("reg", defSinkhornReg, "kl+sinkhorn: the kernel parameter `λs` of exp(−λs·C); POT's reg is 1/λs"),
 		iters:       fs.Int("iters", defIters, "kl+sinkhorn: the number of Sinkhorn `ITERATIONS` per gradient"),
@@ -91,7 +91,7 @@ func checkLossPairs(fs *flags, lossName string) error {
 	n, ok := parseLoss(lossName)
 	switch {
 	case fs.isSet("lambda") && ok && n.Term == loss.TermNone:
-		return fs.fail("--lambda applies only with --loss kl+tw, kl+sinkhorn or kl+tsw")
+		return fs.fail("--lambda applies only with --loss %s", orList(lossTerms(fs)))
 	case fs.isSet("lambda") && ok && n.Weighted:
 		return fs.fail("--lambda and the weight in --loss %s exclude each other: give one of them", lossName)
 	case fs.isSet("reg") && !(ok && n.Term == loss.TermSinkhorn):
@@ -102,13 +102,22 @@ func checkLossPairs(fs *flags, lossName string) error {
 	return nil
 }
 
+// lossTerms lists the KL + term losses that the command of fs accepts:
+// kl+tsw only where there is --trees (train and cv, not text train).
+func lossTerms(fs *flags) []string {
+	if fs.Lookup("trees") != nil {
+		return []string{"kl+tw", "kl+sinkhorn", "kl+tsw"}
+	}
+	return []string{"kl+tw", "kl+sinkhorn"}
+}
+
 // checkLossFlags checks the flags of the loss and Adam's step size, shared
 // by train, cv and text train. --loss is read by loss.Parse.
 func checkLossFlags(fs *flags, lossName string, lambda, reg float64, iters int, lr float64) error {
 	_, ok := parseLoss(lossName)
 	switch {
 	case !ok:
-		return fs.fail("--loss must be kl, kl+tw, kl+sinkhorn or kl+tsw, not %q", lossName)
+		return fs.fail("--loss must be %s, with an optional weight such as kl+0.5tw, not %q", orList(append([]string{"kl"}, lossTerms(fs)...)), lossName)
 	case !(lambda >= 0) || math.IsInf(lambda, 1):
 		return fs.fail("--lambda must be a finite number ≥ 0, not %v", lambda)
 	case !(reg > 0) || math.IsInf(reg, 1):
@@ -166,11 +175,6 @@ func (tf *trainFlags) check(e *env, fs *flags) error {
 	}
 	return nil
 }
-
-// checkOutDir fails early when path cannot be written (see
-// atomicfile.CheckWritable); checkDir when the directory dir cannot.
-func checkOutDir(path string) error { return atomicfile.CheckWritable(path) }
-func checkDir(dir string) error     { return atomicfile.CheckDir(dir) }
 
 // loadLDL reads the data set at dataPath ('-': JSON Lines on standard
 // input) with the label tree named by treeSpec, or with --trees (treeList)

@@ -5,7 +5,7 @@
 //
 //	twl <command> [flags] [arguments]
 //
-// The commands are:
+// The commands are (twl help lists them with their subcommands):
 //
 //	demo       a first run on built-in data: what TW measures, and how fast
 //	distance   distances between label distributions (tw, emd, sinkhorn; tsw over --trees)
@@ -16,9 +16,9 @@
 //	bench      time the kernels and commands at several sizes
 //	synth      generate the paper's synthetic data set (Algorithm 1)
 //	experiment reproduce the paper's experiments and the evidence for trees from points
-//	text       labelled text: corpus statistics, the LSTM text model (stats, train, predict)
-//	tree       label trees built from points: word vectors, label names (tree build)
-//	unifrac    UniFrac distances between all pairs of samples on a phylogeny (BIOM table, Newick tree); shards and merge
+//	text       labelled text: text stats, text train, text predict
+//	tree       label trees built from points: tree build
+//	unifrac    UniFrac between all pairs of samples on a phylogeny; unifrac merge
 //
 // Run "twl help <command>" for a command's flags and examples.
 //

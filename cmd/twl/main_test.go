@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -95,39 +94,38 @@ func TestCommandHelp(t *testing.T) {
 	}
 }
 
+// TestUsageErrors checks that a mistake on the command line is exit status
+// 2 and two lines on standard error: the message, then where the help is.
+// (twl once printed the synopsis between them, 4 to 6 lines, and the whole
+// command list after an unknown command.)
 func TestUsageErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
-		msg  string
+		msg  string // the first line, in full
+		help string // the second
 	}{
-		{nil, "Usage:\n  twl <command>"},
-		{[]string{"nope"}, `unknown command "nope"`},
-		{[]string{"help", "nope"}, `unknown command "nope"`},
-		{[]string{"help", "distance", "extra"}, "unknown command"},
-		{[]string{"distance", "--nope"}, "flag provided but not defined: --nope"},
-		{[]string{"bench", "--format"}, "flag needs an argument: --format"},
-		{[]string{"demo", "--labels", "x"}, `invalid value "x" for flag --labels: not an integer`},
-		{[]string{"demo", "--labels", "1.5e0"}, `invalid value "1.5e0" for flag --labels: not an integer`},
-		{[]string{"demo", "extra"}, "demo takes no arguments"},
-		{[]string{"experiment", "nope"}, `unknown experiment "nope"; the experiments are efficiency, synthetic, text, tsw, docknn, labeltrees, all`},
+		{[]string{"nope"}, `twl: unknown command "nope"`, "see 'twl help'"},
+		{[]string{"help", "nope"}, `twl help: unknown command "nope"`, "see 'twl help'"},
+		{[]string{"help", "distance", "extra"}, `twl help: unknown command "distance extra"`, "see 'twl help'"},
+		{[]string{"help", "text", "nope"}, `twl help: unknown command "text nope"`, "see 'twl help'"},
+		{[]string{"distance", "--nope"}, "twl distance: flag provided but not defined: --nope", "see 'twl distance --help'"},
+		{[]string{"bench", "--format"}, "twl bench: flag needs an argument: --format", "see 'twl bench --help'"},
+		{[]string{"demo", "--labels", "x"}, `twl demo: invalid value "x" for flag --labels: not an integer`, "see 'twl demo --help'"},
+		{[]string{"demo", "--labels", "1.5e0"}, `twl demo: invalid value "1.5e0" for flag --labels: not an integer`, "see 'twl demo --help'"},
+		{[]string{"demo", "extra"}, `twl demo: demo takes no arguments, got ["extra"]`, "see 'twl demo --help'"},
+		{[]string{"train"}, "twl train: --data is required", "see 'twl train --help'"},
+		{[]string{"experiment"}, "twl experiment: missing the experiment name", "see 'twl experiment --help'"},
+		{[]string{"experiment", "nope"}, `twl experiment: unknown experiment "nope"; the experiments are efficiency, synthetic, text, tsw, docknn, labeltrees, all`, "see 'twl experiment --help'"},
+		{[]string{"text", "stats", "--nope"}, "twl text stats: flag provided but not defined: --nope", "see 'twl text stats --help'"},
 	} {
 		code, out, errOut := twl(t, "", tc.args...)
-		if code != 2 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, "Usage:") {
-			t.Errorf("twl %q: exit %d, stdout %q, stderr:\n%s\nwant exit 2 and %q with the usage on stderr", tc.args, code, out, errOut, tc.msg)
-		}
-		// A command's mistake: the message, the synopsis and where the
-		// help is; not the flags.
-		if len(tc.args) > 1 && tc.args[0] != "help" {
-			lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
-			help := fmt.Sprintf("see 'twl %s --help'", tc.args[0])
-			if len(lines) > 4 || lines[len(lines)-1] != help || strings.Contains(errOut, "Flags:") {
-				t.Errorf("twl %q: stderr\n%s\nwant the message, the synopsis and %q", tc.args, errOut, help)
-			}
+		if want := tc.msg + "\n" + tc.help + "\n"; code != 2 || out != "" || errOut != want {
+			t.Errorf("twl %q: exit %d, stdout %q, stderr:\n%s\nwant exit 2 and stderr:\n%s", tc.args, code, out, errOut, want)
 		}
 	}
-	// A subcommand names itself.
-	if _, _, errOut := twl(t, "", "text", "stats", "--nope"); !strings.HasSuffix(errOut, "see 'twl text stats --help'\n") {
-		t.Errorf("twl text stats --nope: %q", errOut)
+	// No command at all: the main usage, on standard error.
+	if code, out, errOut := twl(t, ""); code != 2 || out != "" || !strings.Contains(errOut, "Usage:\n  twl <command>") {
+		t.Errorf("twl: exit %d, stdout %q, stderr:\n%s", code, out, errOut)
 	}
 }
 

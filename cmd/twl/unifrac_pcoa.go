@@ -27,10 +27,10 @@ type pcoaFlags struct {
 func addPCoAFlags(fs *flags) *pcoaFlags {
 	p := &pcoaFlags{fs: fs}
 	fs.IntVar(&p.axes, "pcoa", 0, "also compute a principal coordinates analysis (PCoA) of the matrix on `K` axes")
-	fs.StringVar(&p.out, "pcoa-out", "", "write the PCoA coordinates to `FILE` (default: the output file with extension .pcoa.tsv; pcoa.tsv when the matrix goes to standard output)")
+	fs.OutFileVar(&p.out, "pcoa-out", "write the PCoA coordinates to `FILE` (default: the output file with extension .pcoa.tsv; pcoa.tsv when the matrix goes to standard output)")
 	fs.StringVar(&p.meta, "metadata", "", "QIIME 2 style sample metadata `FILE` (TSV, sample id first) for --color-by")
 	fs.StringVar(&p.colorBy, "color-by", "", "colour the --plot points by the metadata `COLUMN`")
-	fs.StringVar(&p.plot, "plot", "", "draw PC1 against PC2 into `FILE`.png or FILE.svg")
+	fs.OutFileVar(&p.plot, "plot", "draw PC1 against PC2 into `FILE`.png or FILE.svg")
 	return p
 }
 

@@ -29,7 +29,7 @@ func WriteFile(name string, data []byte, perm os.FileMode) (err error) {
 	}
 	name, err = resolve(name)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
+		return fmt.Errorf("write %s: %w", name, unwrapPath(err))
 	}
 	if fi, err := os.Stat(name); err == nil {
 		switch {
@@ -95,14 +95,14 @@ func resolve(name string) (string, error) {
 func writeThrough(name string, data []byte) error {
 	f, err := os.OpenFile(name, os.O_WRONLY, 0)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
+		return fmt.Errorf("write %s: %w", name, unwrapPath(err))
 	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
-		return fmt.Errorf("write %s: %w", name, err)
+		return fmt.Errorf("write %s: %w", name, unwrapPath(err))
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
+		return fmt.Errorf("write %s: %w", name, unwrapPath(err))
 	}
 	return nil
 }

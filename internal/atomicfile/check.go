@@ -8,66 +8,112 @@ import (
 	"syscall"
 )
 
-// CheckWritable fails early, before a long computation, when the file path
-// cannot be written: its directory is missing or not writable, or path is
-// a directory. It creates a temporary file beside path and removes it;
-// path itself is untouched. "" and "-" (standard output) pass.
-func CheckWritable(path string) error {
-	if path == "" || path == "-" {
+// CheckWritable fails early, before a long computation, when the named
+// file could not be written by Create or WriteFile; "" and "-" (standard
+// output) pass. It fails when name is a directory, when the directory that
+// would hold it is missing or is not a directory, or when no file can be
+// created there (permissions, a read-only or virtual file system). A probe
+// file is created beside name and removed at once; name is untouched. An
+// existing destination that is not a regular file (a device, a named pipe)
+// is not opened, since opening a pipe would wait for its reader.
+//
+// The error says what is wrong in the user's words, naming name once:
+// "cannot write out/x.tsv: directory out does not exist".
+func CheckWritable(name string) error {
+	if name == "" || name == "-" {
 		return nil
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("cannot write %s: it is a directory", path)
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("cannot write %s: "+format, append([]any{name}, args...)...)
 	}
-	f, err := Create(path, 0o644)
-	if err != nil {
-		dir := filepath.Dir(path)
+	if fi, err := os.Stat(name); err == nil {
 		switch {
-		case errors.Is(err, os.ErrNotExist):
-			return fmt.Errorf("cannot write %s: directory %s does not exist", path, dir)
-		case errors.Is(err, syscall.ENOTDIR):
-			return fmt.Errorf("cannot write %s: %s is not a directory", path, dir)
+		case fi.IsDir():
+			return fail("it is a directory")
+		case !fi.Mode().IsRegular():
+			return nil // written through (see WriteFile)
 		}
-		if inner := errors.Unwrap(err); inner != nil {
-			err = inner // the error without "write PATH: "
-		}
-		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
-	f.Abort()
+	target, err := resolve(name)
+	if err != nil {
+		return fail("%v", err)
+	}
+	dir := filepath.Dir(target)
+	if err := checkParent(dir); err != nil {
+		return fail("%v", err)
+	}
+	probe, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
+	if err != nil {
+		return fail("cannot create a file in %s: %v", dir, unwrapPath(err))
+	}
+	probe.Close()
+	os.Remove(probe.Name())
 	return nil
 }
 
-// CheckDir fails early when the directory dir cannot be written: it is not
-// a directory, or not writable, or it does not exist and cannot be created
-// because its nearest existing ancestor is not a writable directory.
-// Nothing is created.
+// CheckDir reports whether files could be written in the directory dir,
+// creating it (and its parents) if needed, without creating anything: dir
+// must be a directory that accepts a new file, or not exist below a nearest
+// existing ancestor that is a directory accepting a new one.
 func CheckDir(dir string) error {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("cannot write to %s: "+format, append([]any{dir}, args...)...)
+	}
 	d := filepath.Clean(dir)
 	for {
 		fi, err := os.Stat(d)
-		if err == nil {
-			if !fi.IsDir() {
-				if d == filepath.Clean(dir) {
-					return fmt.Errorf("cannot write to %s: it is not a directory", dir)
-				}
-				return fmt.Errorf("cannot create %s: %s is not a directory", dir, d)
+		switch {
+		case err == nil && !fi.IsDir():
+			if d == filepath.Clean(dir) {
+				return fail("it is not a directory")
 			}
+			return fmt.Errorf("cannot create %s: %s is not a directory", dir, d)
+		case err == nil:
 			probe, err := os.CreateTemp(d, ".twl-probe*")
 			if err != nil {
-				return fmt.Errorf("cannot write to %s: %w", dir, errors.Unwrap(err))
+				return fail("cannot create a file in %s: %v", d, unwrapPath(err))
 			}
 			probe.Close()
-			return os.Remove(probe.Name())
-		}
-		if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-			return fmt.Errorf("cannot write to %s: %w", dir, err)
+			os.Remove(probe.Name())
+			return nil
+		case !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			return fail("%v", unwrapPath(err))
 		}
 		up := filepath.Dir(d)
 		if up == d {
-			return fmt.Errorf("cannot write to %s: %w", dir, err)
+			return fail("%v", unwrapPath(err))
 		}
 		d = up
 	}
+}
+
+// checkParent says what is wrong with dir as the directory of a new file:
+// nil when it is an existing directory, else which part of it is missing
+// or which ancestor of it is a file.
+func checkParent(dir string) error {
+	fi, err := os.Stat(dir)
+	if err == nil {
+		if !fi.IsDir() {
+			return fmt.Errorf("%s is not a directory", dir)
+		}
+		return nil
+	}
+	if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		return unwrapPath(err)
+	}
+	// A file among its ancestors is the problem, else dir is missing.
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil {
+			if !fi.IsDir() {
+				return fmt.Errorf("%s is not a directory", d)
+			}
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return fmt.Errorf("directory %s does not exist", dir)
 }
 
 // SameFile reports whether the paths a and b name the same file: the same

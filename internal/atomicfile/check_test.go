@@ -43,3 +43,84 @@ func TestChecks(t *testing.T) {
 		t.Error("SameFile")
 	}
 }
+
+// TestCheckMessages checks the messages of CheckWritable and CheckDir
+// against what each path is, set up by hand here, and that neither leaves
+// anything behind.
+func TestCheckMessages(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := func(s string) string { return filepath.Join(dir, s) }
+	for _, tc := range []struct {
+		name, want string // want "" for no error
+	}{
+		{p("new.txt"), ""},
+		{file, ""}, // replaced
+		{p("sub/new.txt"), ""},
+		{sub, "cannot write " + sub + ": it is a directory"},
+		{p("no/x"), "cannot write " + p("no/x") + ": directory " + p("no") + " does not exist"},
+		{p("no/deeper/x"), "cannot write " + p("no/deeper/x") + ": directory " + p("no/deeper") + " does not exist"},
+		// Under a regular file: the file is what is wrong, however deep.
+		{p("file/x"), "cannot write " + p("file/x") + ": " + file + " is not a directory"},
+		{p("file/a/b/x"), "cannot write " + p("file/a/b/x") + ": " + file + " is not a directory"},
+	} {
+		err := CheckWritable(tc.name)
+		if got := errString(err); got != tc.want {
+			t.Errorf("CheckWritable(%s) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		name, want string
+	}{
+		{sub, ""},
+		{p("new/deeper"), ""}, // created when written
+		{file, "cannot write to " + file + ": it is not a directory"},
+		{p("file/a/b"), "cannot create " + p("file/a/b") + ": " + file + " is not a directory"},
+	} {
+		if got := errString(CheckDir(tc.name)); got != tc.want {
+			t.Errorf("CheckDir(%s) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	assertOnly(t, dir, "file", "sub")
+	assertOnly(t, sub)
+	if fi, err := os.Stat("/proc/version"); err == nil && fi.Mode().IsRegular() {
+		// /proc exists and takes no new file: the folder is not called
+		// missing.
+		want := "cannot write /proc/x: cannot create a file in /proc: no such file or directory"
+		if got := errString(CheckWritable("/proc/x")); got != want {
+			t.Errorf("CheckWritable(/proc/x) = %q, want %q", got, want)
+		}
+	}
+	if fi, err := os.Stat("/dev/null"); err == nil && fi.Mode()&os.ModeDevice != 0 {
+		if err := CheckWritable("/dev/null"); err != nil {
+			t.Errorf("CheckWritable(/dev/null): %v", err)
+		}
+	}
+}
+
+// TestWriteThroughError checks that a failed write to a device names it
+// once: "write /dev/full: no space left on device".
+func TestWriteThroughError(t *testing.T) {
+	fi, err := os.Stat("/dev/full")
+	if err != nil || fi.Mode()&os.ModeDevice == 0 {
+		t.Skip("no /dev/full")
+	}
+	err = WriteFile("/dev/full", []byte("x"), 0o644)
+	if err == nil || strings.Count(err.Error(), "/dev/full") != 1 {
+		t.Errorf("WriteFile(/dev/full) = %v, want an error naming /dev/full once", err)
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
