@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
@@ -27,6 +26,11 @@ type krylov struct {
 	ct             []float64 // bs×n: a block of Q, transposed
 	cw             []float64 // mMax×bs: projections
 	x              []float64 // n: a Ritz vector
+	col            []float64 // max(n, mMax): a column
+	yk             []float64 // mMax×mMax: kept Ritz coefficients
+	theta          []float64 // mMax: Ritz values
+	eig            mat.EigenSym
+	y              mat.Dense
 }
 
 // krylovTopK writes the k largest eigenvalues of the symmetric n×n matrix b
@@ -38,13 +42,9 @@ type krylov struct {
 // start block comes from seed; each product B·X is one blocked GEMM whose
 // summation order does not depend on the number of goroutines, so the
 // result depends on seed alone. It returns the number of block products.
-func krylovTopK(vals, vecs, b []float64, n, k int, seed uint64, maxBlocks int) (bool, int) {
-	bs := min(n, k+max(10, k/2))
-	mMax := min(n, max(6*bs, k+4*bs))
-	s := &krylov{n: n, k: k, bs: bs, mMax: mMax,
-		q: make([]float64, n*mMax), w: make([]float64, n*mMax), tmp: make([]float64, n*mMax),
-		h: make([]float64, mMax*mMax), c: make([]float64, n*bs), ct: make([]float64, n*bs), cw: make([]float64, mMax*bs),
-		x: make([]float64, n)}
+func krylovTopK(s *krylov, vals, vecs, b []float64, n, k int, seed uint64, maxBlocks int) (bool, int) {
+	s.init(n, k)
+	bs, mMax := s.bs, s.mMax
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 
 	// The first block: random, orthonormalized.
@@ -54,9 +54,7 @@ func krylovTopK(vals, vecs, b []float64, n, k int, seed uint64, maxBlocks int) (
 	m := 0
 	got := s.orthonormalize(0, bs, rng)
 	products := 0
-	var eig mat.EigenSym
-	var y mat.Dense
-	theta := make([]float64, mMax)
+	eig, y, theta := &s.eig, &s.y, s.theta
 	for {
 		// Append the block c[:, :got] to Q and B·c to W.
 		for i := range n {
@@ -66,23 +64,25 @@ func krylovTopK(vals, vecs, b []float64, n, k int, seed uint64, maxBlocks int) (
 		products++
 		m += got
 
-		// Rayleigh–Ritz: H = Qᵀ·W, symmetrized.
+		// Rayleigh–Ritz: H = Qᵀ·W (mMax×mMax, upper triangle), whose
+		// new columns are Qᵀ times the new block of W.
 		qm := blas64.General{Rows: n, Cols: m, Stride: mMax, Data: s.q}
-		wm := blas64.General{Rows: n, Cols: m, Stride: mMax, Data: s.w}
-		hm := blas64.General{Rows: m, Cols: m, Stride: m, Data: s.h[:m*m]}
-		blas64.Gemm(blas.Trans, blas.NoTrans, 1, qm, wm, 0, hm)
-		for i := range m {
-			for j := range i {
-				v := 0.5 * (hm.Data[i*m+j] + hm.Data[j*m+i])
-				hm.Data[i*m+j], hm.Data[j*m+i] = v, v
+		wn := blas64.General{Rows: n, Cols: got, Stride: mMax, Data: s.w[m-got:]}
+		hn := blas64.General{Rows: m, Cols: got, Stride: mMax, Data: s.h[m-got:]}
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, qm, wn, 0, hn)
+		for i := m - got; i < m; i++ { // symmetrize the new diagonal block
+			for j := i + 1; j < m; j++ {
+				s.h[i*mMax+j] = 0.5 * (s.h[i*mMax+j] + s.h[j*mMax+i])
 			}
 		}
-		if !eig.Factorize(mat.NewSymDense(m, hm.Data), true) {
+		var hs mat.SymDense
+		hs.SetRawSymmetric(blas64.Symmetric{N: m, Stride: mMax, Data: s.h, Uplo: blas.Upper})
+		if !eig.Factorize(&hs, true) {
 			return false, products
 		}
 		eig.Values(theta[:m])
 		y.Reset()
-		eig.VectorsTo(&y)
+		eig.VectorsTo(y)
 		// Descending order: column m−1−c of y belongs to theta[m−1−c].
 		big := max(math.Abs(theta[0]), math.Abs(theta[m-1]))
 		scale := theta[m-1]
@@ -95,11 +95,8 @@ func krylovTopK(vals, vecs, b []float64, n, k int, seed uint64, maxBlocks int) (
 		}
 		kk := min(k, m)
 		done := kk == k
-		if debugKrylov {
-			println(m, theta[m-1], theta[m-1-kk+1], s.residual(&y, m, m-1, theta[m-1]), s.residual(&y, m, m-kk, theta[m-kk]), tol)
-		}
 		for c := 0; c < kk && done; c++ {
-			done = s.residual(&y, m, m-1-c, theta[m-1-c]) <= tol
+			done = s.residual(y, m, m-1-c, theta[m-1-c]) <= tol
 		}
 		if done || m == n {
 			if m < k {
@@ -107,7 +104,7 @@ func krylovTopK(vals, vecs, b []float64, n, k int, seed uint64, maxBlocks int) (
 			}
 			for c := range k {
 				vals[c] = theta[m-1-c]
-				s.ritz(&y, m, m-1-c)
+				s.ritz(y, m, m-1-c)
 				for i := range n {
 					vecs[i*k+c] = s.x[i]
 				}
@@ -138,7 +135,12 @@ func krylovTopK(vals, vecs, b []float64, n, k int, seed uint64, maxBlocks int) (
 		if m+got > mMax {
 			keep := min(m, max(k+bs, (mMax+k)/2))
 			keep = min(keep, mMax-got)
-			s.restart(&y, m, keep)
+			s.restart(y, m, keep)
+			// Qᵀ·B·Q for the kept Ritz vectors is diagonal.
+			for i := range keep {
+				clear(s.h[i*mMax : i*mMax+keep])
+				s.h[i*mMax+i] = theta[m-1-i]
+			}
 			m = keep
 		}
 	}
@@ -182,11 +184,36 @@ func (s *krylov) product(b []float64, m, cols int) {
 	wg.Wait()
 }
 
+// krylovBlock returns the block size and the largest basis of the Krylov
+// iteration for k eigenpairs of an n×n matrix.
+func krylovBlock(n, k int) (bs, mMax int) {
+	bs = min(n, k+max(6, k/2))
+	return bs, min(n, max(10*bs, k+4*bs))
+}
+
+// init sizes the workspace for k eigenpairs of an n×n matrix, reusing its
+// slices when they are large enough.
+func (s *krylov) init(n, k int) {
+	s.n, s.k = n, k
+	s.bs, s.mMax = krylovBlock(n, k)
+	s.q = resize(s.q, n*s.mMax)
+	s.w = resize(s.w, n*s.mMax)
+	s.tmp = resize(s.tmp, n*s.mMax)
+	s.h = resize(s.h, s.mMax*s.mMax)
+	s.c = resize(s.c, n*s.bs)
+	s.ct = resize(s.ct, n*s.bs)
+	s.cw = resize(s.cw, s.mMax*s.bs)
+	s.x = resize(s.x, n)
+	s.col = resize(s.col, max(n, s.mMax))
+	s.yk = resize(s.yk, s.mMax*s.mMax)
+	s.theta = resize(s.theta, s.mMax)
+}
+
 // residual returns ‖W·y_c − θ·Q·y_c‖ for column c of y (m×m).
 func (s *krylov) residual(y mat.Matrix, m, c int, theta float64) float64 {
 	n, mm := s.n, s.mMax
 	sum := 0.0
-	yc := make([]float64, m)
+	yc := s.col[:m]
 	for j := range m {
 		yc[j] = y.At(j, c)
 	}
@@ -206,7 +233,7 @@ func (s *krylov) residual(y mat.Matrix, m, c int, theta float64) float64 {
 // ritz writes Q·y_c into s.x.
 func (s *krylov) ritz(y mat.Matrix, m, c int) {
 	mm := s.mMax
-	yc := make([]float64, m)
+	yc := s.col[:m]
 	for j := range m {
 		yc[j] = y.At(j, c)
 	}
@@ -224,7 +251,7 @@ func (s *krylov) ritz(y mat.Matrix, m, c int) {
 // (m×m) of the largest Ritz values.
 func (s *krylov) restart(y *mat.Dense, m, keep int) {
 	n, mm := s.n, s.mMax
-	yk := make([]float64, m*keep)
+	yk := s.yk[:m*keep]
 	for j := range m {
 		for c := range keep {
 			yk[j*keep+c] = y.At(j, m-1-c)
@@ -264,7 +291,7 @@ func (s *krylov) orthonormalize(m, cols int, rng *rand.Rand) int {
 	}
 	project()
 	got := 0
-	col := make([]float64, n)
+	col := s.x
 	retries := 0
 	for j := 0; j < cols; j++ {
 		for i := range n {
@@ -321,6 +348,3 @@ func norm(x []float64) float64 {
 	}
 	return math.Sqrt(s)
 }
-
-var _ = slices.Reverse[[]float64]
-var debugKrylov = false

@@ -44,6 +44,9 @@ type Result struct {
 
 	work []float64 // N×N: the centred matrix, then its reflectors
 	vecs []float64 // N×K: the unit eigenvectors
+
+	kr     krylov // the workspace of the Krylov iteration
+	blocks int    // block products of the last Krylov iteration
 }
 
 // DataError is an invalid entry of a distance matrix. Row and Col are
@@ -193,7 +196,9 @@ func PCoAWith(dst *Result, d []float64, n, k int, o *Options) error {
 	if !o.Exact && krylovPath(n, k) {
 		dst.Eigenvalues = resize(dst.Eigenvalues, k)
 		dst.Proportion = resize(dst.Proportion, k)
-		if ok, _ := krylovTopK(dst.Eigenvalues, vecs, dst.work, n, k, o.Seed, krylovBudget(n, k)); ok {
+		ok, blocks := krylovTopK(&dst.kr, dst.Eigenvalues, vecs, dst.work, n, k, o.Seed, krylovBudget(n, k))
+		dst.blocks = blocks
+		if ok {
 			dst.Exact = false
 			dst.finish(vecs, trace)
 			return nil
@@ -223,7 +228,7 @@ func krylovPath(n, k int) bool { return n >= KrylovMin && 4*k <= n }
 // before PCoAWith falls back to the exact path: about the flops of the
 // tridiagonalization (4n³/3) in products of 2n²·(block size) flops each.
 func krylovBudget(n, k int) int {
-	bs := k + max(10, k/2)
+	bs, _ := krylovBlock(n, k)
 	return max(30, 2*n/(3*bs))
 }
 
