@@ -402,3 +402,16 @@ func BenchmarkCenter3000(b *testing.B) {
 		center(w, d, n)
 	}
 }
+
+// BenchmarkCheck3000RowMajor times the plain row-major scan that Check
+// uses to name the first invalid entry, for comparison with the tiled pass.
+func BenchmarkCheck3000RowMajor(b *testing.B) {
+	n := 3000
+	d := euclid(randPoints(rand.New(rand.NewPCG(1, 1)), n, 10), n, 10)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := firstInvalid(d, n); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
