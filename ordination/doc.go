@@ -23,10 +23,17 @@
 // as scikit-bio does. Eigenvalues within rounding of zero (|λ| ≤ n·ε·max|λ|)
 // are set to 0.
 //
-// The proportion explained by axis k is λₖ / Σ_{λ>0} λ for λₖ > 0, and 0
-// otherwise: the definition of scikit-bio's pcoa (skbio.stats.ordination,
-// method "eigh"), which sets negative eigenvalues to zero before dividing
-// by their sum, and of QIIME 2 and Emperor, which show its values.
+// The proportion explained by axis k is λₖ / Result.Total for λₖ > 0, and
+// 0 otherwise. On the exact path Total = Σ_{λ>0} λ: the definition of
+// scikit-bio's pcoa (skbio.stats.ordination, method "eigh"), which sets
+// negative eigenvalues to zero before dividing by their sum, and of QIIME 2
+// and Emperor, which show its values. On the Krylov path (below) only the
+// top k eigenvalues are known, and Total is the trace of B, the sum of all
+// n eigenvalues, Σ d²_ij / 2n: what scikit-bio's method "fsvd" divides by.
+// It equals Σ_{λ>0} λ when there is no negative eigenvalue; otherwise it
+// is smaller by Σ|λ⁻|, so the proportions are larger than the exact ones
+// by the factor 1/(1 − r), r the ratio of Result.Negative (a few percent
+// for typical UniFrac distances).
 //
 // # Sign
 //
@@ -36,22 +43,43 @@
 // configuration) span a subspace in which any rotation is as valid; the
 // coordinates are then one valid choice.
 //
-// # Cost
+// # Paths and cost
 //
-// For k axes of n samples, PCoA needs the n×n centred matrix (8n² bytes,
-// kept in the Result and reused by later calls of the same size) and:
+// PCoA needs the n×n centred matrix (8n² bytes, kept in the Result and
+// reused by later calls of the same size). Check and the centring each
+// read the lower triangle of D tile by tile (64×64 blocks beside their
+// transposes), O(n²) and allocation-free but for one n-vector of row
+// means. Then:
 //
-//   - for n ≥ 64 and k ≤ n/4, Householder tridiagonalization (LAPACK
-//     dsytrd, 4n³/3 flops), all n eigenvalues of the tridiagonal matrix
-//     (dsterf, O(n²)), its k top eigenvectors by inverse iteration (O(nk),
-//     vectors of close eigenvalues reorthogonalized) and their
-//     back-transformation (dormqr, 2n²k flops). All eigenvalues are exact,
-//     so proportions and negative eigenvalues are too;
+//   - Krylov path, by default for k ≥ 1 axes with 4k ≤ n and n ≥
+//     KrylovMin (500): block Krylov iteration (block Lanczos with full
+//     reorthogonalization, Rayleigh–Ritz and thick restarts) on blocks of
+//     k + max(6, k/2) vectors from a seeded random start (Options.Seed).
+//     Each step is one product of B with a block, 2n²·(block) flops,
+//     shared among goroutines by rows; every entry is one dot product, so
+//     the result depends on the seed alone, not on the number of
+//     goroutines. It stops when every one of the k Ritz pairs has a
+//     residual ‖Bv − λv‖ ≤ 10⁻¹¹·|λ₁| (checked, not a fixed count of
+//     steps), so eigenvalues and vectors agree with the exact path to
+//     about 10⁻⁹ relative even for clustered or repeated eigenvalues. If
+//     that takes more products than the tridiagonalization would cost
+//     (as for distances with no gap after the top eigenvalues, such as
+//     independent random numbers), PCoA takes the exact path instead.
+//     Result.Exact is false, Eigenvalues and Proportion hold k values, and
+//     Negative returns −1, NaN: the negative eigenvalues are unknown.
+//   - Exact path (Options.Exact, or the cases above not covered), for n ≥
+//     64 and k ≤ n/4: Householder tridiagonalization (LAPACK dsytrd,
+//     4n³/3 flops), all n eigenvalues of the tridiagonal matrix (dsterf,
+//     O(n²)), its k top eigenvectors by inverse iteration (O(nk), vectors
+//     of close eigenvalues reorthogonalized) and their back-transformation
+//     (dormqr, 2n²k flops). All eigenvalues are exact, so proportions and
+//     negative eigenvalues are too;
 //   - otherwise the full symmetric eigendecomposition of gonum's
 //     mat.EigenSym: about 9n³ flops and two more n×n matrices.
 //
-// On the development machine (2 shared cores) k = 10 takes about 0.3 s at
-// n = 1000 and 17–28 s at n = 3000; all 1000 axes of n = 1000 take 1.8–4 s.
+// On the development machine (2 shared cores) k = 10 axes of n = 3000
+// samples take well under a second by the Krylov path and 17–28 s by the
+// exact one; see docs/ordination.md for measured figures.
 //
 // # Output
 //

@@ -53,3 +53,23 @@ func ExampleWriteTSV() {
 	// b	-0.33333333333333326
 	// c	1.6666666666666667
 }
+
+// Options: Exact computes every eigenvalue whatever the size (small
+// matrices such as this one always take the exact path); Seed seeds the
+// random start of the Krylov iteration used for few axes of many samples.
+func ExamplePCoAWith() {
+	d := []float64{
+		0, 1, 3,
+		1, 0, 2,
+		3, 2, 0,
+	}
+	var r ordination.Result
+	if err := ordination.PCoAWith(&r, d, 3, 1, &ordination.Options{Exact: true, Seed: 1}); err != nil {
+		panic(err)
+	}
+	fmt.Println(r.Exact, len(r.Eigenvalues), r.Total)
+	fmt.Printf("%.4g\n", r.Coords)
+	// Output:
+	// true 3 4.666666666666667
+	// [-1.333 -0.3333 1.667]
+}

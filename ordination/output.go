@@ -19,6 +19,12 @@ import (
 //	S2	1.5	0
 //	S3	-1.5	0
 //
+// When r.Exact is false (the Krylov path of PCoAWith) the first line says
+// that only the top K eigenvalues were computed and gives the trace that
+// the proportions are relative to:
+//
+//	# PCoA of 3000 samples on 10 axes; top 10 eigenvalues only, negative ones not computed; proportions of the trace 1234.5 (sum of all eigenvalues)
+//
 // Numbers are written in the shortest form that reads back to the same
 // float64. The table loads with pandas.read_csv(path, sep="\t",
 // comment="#", index_col=0) or R's read.delim(path, comment.char="#",
@@ -52,8 +58,13 @@ func WriteTSV(w io.Writer, r *Result, ids []string) error {
 	if r.K == 1 {
 		axes = "axis"
 	}
-	fmt.Fprintf(bw, "# PCoA of %d samples on %d %s; eigenvalues: %d positive, %d zero, %d negative (negative/positive %.3g)\n",
-		r.N, r.K, axes, npos, nzero, nneg, ratio)
+	if r.Exact {
+		fmt.Fprintf(bw, "# PCoA of %d samples on %d %s; eigenvalues: %d positive, %d zero, %d negative (negative/positive %.3g)\n",
+			r.N, r.K, axes, npos, nzero, nneg, ratio)
+	} else {
+		fmt.Fprintf(bw, "# PCoA of %d samples on %d %s; top %d eigenvalues only, negative ones not computed; proportions of the trace %s (sum of all eigenvalues)\n",
+			r.N, r.K, axes, r.K, strconv.FormatFloat(r.Total, 'g', -1, 64))
+	}
 	row := func(name string, v []float64) {
 		bw.WriteString(name)
 		for _, x := range v {

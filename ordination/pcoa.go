@@ -21,16 +21,32 @@ type Result struct {
 	// i on axis k. An axis whose eigenvalue is not positive has
 	// coordinates 0.
 	Coords []float64
-	// Eigenvalues holds all N eigenvalues of the centred matrix, in
-	// descending order, negative ones included. Values within rounding of
-	// zero (|λ| ≤ N·ε·max|λ|) are set to 0.
+	// Eigenvalues holds all N eigenvalues of the centred matrix (the top K
+	// only when Exact is false), in descending order, negative ones
+	// included. Values within rounding of zero (|λ| ≤ N·ε·max|λ|) are set
+	// to 0.
 	Eigenvalues []float64
-	// Proportion holds, for each of the N eigenvalues, λ / Σ positive λ;
-	// 0 for an eigenvalue that is not positive (and for all of them when no
-	// eigenvalue is positive).
+	// Proportion holds, for each value of Eigenvalues, λ / Total; 0 for
+	// an eigenvalue that is not positive (and for all of them when Total
+	// is not positive).
 	Proportion []float64
 
+	// Exact reports whether all N eigenvalues were computed. When it is
+	// false (the Krylov path of PCoAWith), Eigenvalues and Proportion
+	// hold the top K values only, Total is the trace of the centred
+	// matrix, and Negative returns −1, NaN.
+	Exact bool
+	// Total is the denominator of the proportions: the sum of the positive
+	// eigenvalues when Exact, else the trace of the centred matrix (the
+	// sum of all N eigenvalues, which is the sum of the positive ones
+	// minus the magnitudes of the negative ones).
+	Total float64
+
 	work []float64 // N×N: the centred matrix, then its reflectors
+	vecs []float64 // N×K: the unit eigenvectors
+
+	kr     krylov // the workspace of the Krylov iteration
+	blocks int    // block products of the last Krylov iteration
 }
 
 // DataError is an invalid entry of a distance matrix. Row and Col are
@@ -48,13 +64,52 @@ func (e *DataError) Error() string {
 const symTol = 1e-9
 
 // Check reports the first invalid entry of the n×n distance matrix d
-// (row-major): a NaN or infinite entry, a negative one, a non-zero
-// diagonal, or d[i][j] and d[j][i] that differ by more than a relative
-// 1e-9. It panics if len(d) != n*n.
+// (row-major, in row-major order): a NaN or infinite entry, a negative one,
+// a non-zero diagonal, or d[i][j] and d[j][i] that differ by more than a
+// relative 1e-9. It panics if len(d) != n*n. It reads d once, in tiles
+// that compare each block of the lower triangle with its transpose, and
+// allocates nothing unless d is invalid.
 func Check(d []float64, n int) error {
 	if n < 0 || len(d) != n*n {
 		panic(fmt.Sprintf("ordination: distance matrix of length %d for %d samples", len(d), n))
 	}
+	if valid(d, n) {
+		return nil
+	}
+	return firstInvalid(d, n)
+}
+
+// tile is the side of the square blocks in which Check and center walk a
+// matrix and its transpose together.
+const tile = 64
+
+// valid reports whether d is a valid distance matrix, tile by tile.
+func valid(d []float64, n int) bool {
+	for ib := 0; ib < n; ib += tile {
+		ie := min(ib+tile, n)
+		for jb := 0; jb <= ib; jb += tile {
+			je := min(jb+tile, n)
+			for i := ib; i < ie; i++ {
+				for j := jb; j < min(je, i+1); j++ {
+					v, w := d[i*n+j], d[j*n+i]
+					// NaN fails every comparison, so each test is
+					// written to be true for a valid pair.
+					if !(v >= 0 && v <= math.MaxFloat64 && w >= 0 && w <= math.MaxFloat64 && math.Abs(v-w) <= symTol*max(v, w)) {
+						return false
+					}
+				}
+				if i >= jb && i < je && d[i*n+i] != 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// firstInvalid returns the error for the first invalid entry of d in
+// row-major order, or nil.
+func firstInvalid(d []float64, n int) error {
 	for i := range n {
 		for j := range n {
 			v := d[i*n+j]
@@ -75,14 +130,45 @@ func Check(d []float64, n int) error {
 	return nil
 }
 
+// Options are the settings of PCoAWith. The zero value is the default.
+type Options struct {
+	// Exact computes every eigenvalue (Householder tridiagonalization, or
+	// the full decomposition), so that the proportions explained and
+	// Result.Negative are exact. Without it, k ≪ n axes of n ≥ KrylovMin
+	// samples are computed by block Krylov iteration, which finds only the
+	// top k eigenvalues.
+	Exact bool
+	// Seed seeds the random start block of the Krylov iteration. The
+	// result depends on it only within the convergence tolerance.
+	Seed uint64
+}
+
+// KrylovMin is the least number of samples for which PCoA computes k ≤ n/4
+// axes by block Krylov iteration rather than exactly.
+const KrylovMin = 500
+
 // PCoA computes the classical principal coordinates analysis (Gower 1966)
-// of the n×n distance matrix d, given row-major, on k axes, into dst. k = 0
-// keeps all n axes. d is not modified; its lower triangle is used.
+// of the n×n distance matrix d, given row-major, on k axes, into dst, with
+// the default Options. k = 0 keeps all n axes. d is not modified; its lower
+// triangle is used.
 //
 // It returns a *DataError for an invalid matrix (see Check) and an error
 // for n < 2 or an eigendecomposition that fails to converge. It panics if
 // len(d) != n*n or k is not in [0, n].
 func PCoA(dst *Result, d []float64, n, k int) error {
+	return PCoAWith(dst, d, n, k, nil)
+}
+
+// PCoAWith is PCoA with options; o may be nil.
+//
+// Unless o.Exact, k ≥ 1 axes with 4k ≤ n and n ≥ KrylovMin are computed by
+// block Krylov iteration: dst.Exact is false, dst.Eigenvalues and
+// dst.Proportion hold the top k values only, the proportions are relative
+// to the trace of the centred matrix (the sum of all eigenvalues, negative
+// ones included) and dst.Negative reports that the negative eigenvalues are
+// unknown. If the iteration does not converge within its budget of block
+// products, the exact path is taken instead.
+func PCoAWith(dst *Result, d []float64, n, k int, o *Options) error {
 	if n < 0 || len(d) != n*n {
 		panic(fmt.Sprintf("ordination: distance matrix of length %d for %d samples", len(d), n))
 	}
@@ -92,6 +178,9 @@ func PCoA(dst *Result, d []float64, n, k int) error {
 	if n < 2 {
 		return fmt.Errorf("ordination: PCoA needs at least 2 samples, not %d", n)
 	}
+	if o == nil {
+		o = &Options{}
+	}
 	if err := Check(d, n); err != nil {
 		return err
 	}
@@ -100,11 +189,24 @@ func PCoA(dst *Result, d []float64, n, k int) error {
 	}
 	dst.N, dst.K = n, k
 	dst.Coords = resize(dst.Coords, n*k)
+	dst.work = resize(dst.work, n*n)
+	trace := center(dst.work, d, n)
+	dst.vecs = resize(dst.vecs, n*k) // n×k, the unit eigenvectors
+	vecs := dst.vecs
+	if !o.Exact && krylovPath(n, k) {
+		dst.Eigenvalues = resize(dst.Eigenvalues, k)
+		dst.Proportion = resize(dst.Proportion, k)
+		ok, blocks := krylovTopK(&dst.kr, dst.Eigenvalues, vecs, dst.work, n, k, o.Seed, krylovBudget(n, k))
+		dst.blocks = blocks
+		if ok {
+			dst.Exact = false
+			dst.finish(vecs, trace)
+			return nil
+		}
+		center(dst.work, d, n)
+	}
 	dst.Eigenvalues = resize(dst.Eigenvalues, n)
 	dst.Proportion = resize(dst.Proportion, n)
-	dst.work = resize(dst.work, n*n)
-	center(dst.work, d, n)
-	vecs := make([]float64, n*k) // n×k, the unit eigenvectors
 	var ok bool
 	if partial(n, k) {
 		ok = topK(dst.Eigenvalues, vecs, dst.work, n, k)
@@ -114,8 +216,20 @@ func PCoA(dst *Result, d []float64, n, k int) error {
 	if !ok {
 		return fmt.Errorf("ordination: the eigendecomposition of %d×%d did not converge", n, n)
 	}
-	dst.finish(vecs)
+	dst.Exact = true
+	dst.finish(vecs, math.NaN())
 	return nil
+}
+
+// krylovPath reports whether PCoAWith tries the Krylov iteration by default.
+func krylovPath(n, k int) bool { return n >= KrylovMin && 4*k <= n }
+
+// krylovBudget is the most block products the Krylov iteration may take
+// before PCoAWith falls back to the exact path: about the flops of the
+// tridiagonalization (4n³/3) in products of 2n²·(block size) flops each.
+func krylovBudget(n, k int) int {
+	bs, _ := krylovBlock(n, k)
+	return max(30, 2*n/(3*bs))
 }
 
 // partial reports whether PCoA computes only the top k eigenvectors.
@@ -131,18 +245,21 @@ func resize(s []float64, n int) []float64 {
 
 // center writes B = −½·J·D²·J into b (n×n, both triangles), J = I − 11ᵀ/n,
 // from the lower triangle of d: b_ij = −½(d²_ij − r_i − r_j + g) with r_i the
-// mean of row i of D² and g the mean of all of D².
-func center(b, d []float64, n int) {
+// mean of row i of D² and g the mean of all of it. It reads the lower
+// triangle of d twice (once for the means) and writes b once, tile by tile
+// so that the mirrored writes stay in cache; it returns the trace of B,
+// Σ_i (r_i − g/2).
+func center(b, d []float64, n int) float64 {
 	r := make([]float64, n)
 	for i := range n {
-		for j := range i {
-			v := d[i*n+j]
+		row := d[i*n : i*n+i]
+		s := 0.0
+		for j, v := range row {
 			v *= v
-			b[i*n+j], b[j*n+i] = v, v
-			r[i] += v
+			s += v
 			r[j] += v
 		}
-		b[i*n+i] = 0
+		r[i] += s
 	}
 	g := 0.0
 	for i := range r {
@@ -150,12 +267,30 @@ func center(b, d []float64, n int) {
 		r[i] /= float64(n)
 	}
 	g /= float64(n) * float64(n)
-	for i := range n {
-		row := b[i*n : (i+1)*n]
-		for j := range row {
-			row[j] = -0.5 * (row[j] - r[i] - r[j] + g)
+	for ib := 0; ib < n; ib += tile {
+		ie := min(ib+tile, n)
+		for jb := 0; jb <= ib; jb += tile {
+			je := min(jb+tile, n)
+			for i := ib; i < ie; i++ {
+				ri := r[i]
+				for j := jb; j < min(je, i); j++ {
+					v := d[i*n+j]
+					v *= v
+					// The same rounding as the row-major formula on
+					// each side: the two triangles may differ in the
+					// last bit.
+					b[i*n+j] = -0.5 * (v - ri - r[j] + g)
+					b[j*n+i] = -0.5 * (v - r[j] - ri + g)
+				}
+			}
 		}
 	}
+	trace := 0.0
+	for i := range n {
+		b[i*n+i] = -0.5 * (0 - r[i] - r[i] + g)
+		trace += b[i*n+i]
+	}
+	return trace
 }
 
 // full computes all eigenvalues of the symmetric b (descending, into vals)
@@ -377,10 +512,11 @@ func (f *tridiagLU) solve(x, y []float64) {
 	}
 }
 
-// finish rounds the eigenvalues near zero to 0, computes the proportions,
+// finish rounds the eigenvalues near zero to 0, computes the proportions
+// relative to total (the sum of the positive eigenvalues if total is NaN),
 // fixes each eigenvector's sign (its component of largest magnitude, the
 // first of equals, is positive) and scales it by √λ into the coordinates.
-func (r *Result) finish(vecs []float64) {
+func (r *Result) finish(vecs []float64, total float64) {
 	n, k := r.N, r.K
 	big := 0.0
 	for _, v := range r.Eigenvalues {
@@ -395,10 +531,14 @@ func (r *Result) finish(vecs []float64) {
 			pos += v
 		}
 	}
+	if math.IsNaN(total) {
+		total = pos
+	}
+	r.Total = total
 	for i, v := range r.Eigenvalues {
 		r.Proportion[i] = 0
-		if v > 0 {
-			r.Proportion[i] = v / pos
+		if v > 0 && total > 0 {
+			r.Proportion[i] = v / total
 		}
 	}
 	for c := range k {
@@ -422,8 +562,13 @@ func (r *Result) finish(vecs []float64) {
 // Negative returns the number of negative eigenvalues and the ratio of
 // their summed magnitude to the sum of the positive ones (0 when there is
 // no positive eigenvalue): a measure of how far the distances are from
-// Euclidean (Legendre & Legendre 2012, §9.2.3).
+// Euclidean (Legendre & Legendre 2012, §9.2.3). It returns −1, NaN when
+// they are unknown (r.Exact false: only the top K eigenvalues were
+// computed).
 func (r *Result) Negative() (count int, ratio float64) {
+	if !r.Exact {
+		return -1, math.NaN()
+	}
 	neg, pos := 0.0, 0.0
 	for _, v := range r.Eigenvalues {
 		if v < 0 {

@@ -286,7 +286,7 @@ func TestTopK(t *testing.T) {
 			center(w, d, n)
 			vecs := make([]float64, n*k)
 			full(fr.Eigenvalues, vecs, w, n, k)
-			fr.finish(vecs)
+			fr.finish(vecs, math.NaN())
 			for i := range fr.Coords {
 				if math.Abs(fr.Coords[i]-res.Coords[i]) > 1e-9 {
 					t.Fatalf("%s n=%d coordinate %d: top-k %v, full %v", c.kind, n, i, res.Coords[i], fr.Coords[i])
@@ -346,7 +346,9 @@ func TestZero(t *testing.T) {
 	}
 }
 
-func benchPCoA(b *testing.B, n, k int) {
+// benchPCoA times PCoA of n points in R¹⁰ whose distances are perturbed by
+// up to 5% (non-Euclidean, as UniFrac distances are), on k axes.
+func benchPCoA(b *testing.B, n, k int, o *Options) {
 	r := rand.New(rand.NewPCG(1, 1))
 	d := euclid(randPoints(r, n, 10), n, 10)
 	for i := range d { // a non-Euclidean perturbation, as UniFrac distances are
@@ -359,13 +361,57 @@ func benchPCoA(b *testing.B, n, k int) {
 	var res Result
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := PCoA(&res, d, n, k); err != nil {
+		if err := PCoAWith(&res, d, n, k, o); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if !res.Exact {
+		b.ReportMetric(float64(res.blocks), "products")
+	}
+}
+
+var exact = &Options{Exact: true}
+
+func BenchmarkPCoA1000Top10(b *testing.B)      { benchPCoA(b, 1000, 10, nil) }
+func BenchmarkPCoA1000Top10Exact(b *testing.B) { benchPCoA(b, 1000, 10, exact) }
+func BenchmarkPCoA1000All(b *testing.B)        { benchPCoA(b, 1000, 0, nil) }
+func BenchmarkPCoA3000Top10(b *testing.B)      { benchPCoA(b, 3000, 10, nil) }
+func BenchmarkPCoA3000Top10Exact(b *testing.B) { benchPCoA(b, 3000, 10, exact) }
+func BenchmarkPCoA3000All(b *testing.B)        { benchPCoA(b, 3000, 0, nil) }
+func BenchmarkPCoA10000Top10(b *testing.B)     { benchPCoA(b, 10000, 10, nil) }
+
+// BenchmarkCheck times Check of a valid 3000×3000 matrix.
+func BenchmarkCheck3000(b *testing.B) {
+	n := 3000
+	d := euclid(randPoints(rand.New(rand.NewPCG(1, 1)), n, 10), n, 10)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Check(d, n); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-func BenchmarkPCoA1000Top10(b *testing.B) { benchPCoA(b, 1000, 10) }
-func BenchmarkPCoA1000All(b *testing.B)   { benchPCoA(b, 1000, 0) }
-func BenchmarkPCoA3000Top10(b *testing.B) { benchPCoA(b, 3000, 10) }
-func BenchmarkPCoA3000All(b *testing.B)   { benchPCoA(b, 3000, 0) }
+// BenchmarkCenter3000 times the double centring of a 3000×3000 matrix.
+func BenchmarkCenter3000(b *testing.B) {
+	n := 3000
+	d := euclid(randPoints(rand.New(rand.NewPCG(1, 1)), n, 10), n, 10)
+	w := make([]float64, n*n)
+	b.ReportAllocs()
+	for b.Loop() {
+		center(w, d, n)
+	}
+}
+
+// BenchmarkCheck3000RowMajor times the plain row-major scan that Check
+// uses to name the first invalid entry, for comparison with the tiled pass.
+func BenchmarkCheck3000RowMajor(b *testing.B) {
+	n := 3000
+	d := euclid(randPoints(rand.New(rand.NewPCG(1, 1)), n, 10), n, 10)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := firstInvalid(d, n); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
