@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/twl-ldl/twl/experiment/report"
+	"github.com/twl-ldl/twl/internal/human"
 	"github.com/twl-ldl/twl/ot/sinkhorn"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/tw"
@@ -391,7 +392,7 @@ func runCase(cfg Config, method string, L int, progress io.Writer) (*Case, error
 	}
 	c.Seconds, c.StdSeconds = meanStd(c.Samples)
 	fmt.Fprintf(progress, "efficiency: L=%d %s: %s ± %s (%d × %d calls), %s allocated\n",
-		L, method, formatSeconds(c.Seconds), formatSeconds(c.StdSeconds), n, c.Calls, formatBytes(float64(c.AllocBytes)))
+		L, method, human.Seconds(c.Seconds), human.Seconds(c.StdSeconds), n, c.Calls, formatBytes(float64(c.AllocBytes)))
 	return c, nil
 }
 
