@@ -2,9 +2,9 @@ package textmodel
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
+	"github.com/twl-ldl/twl/internal/human"
 	"github.com/twl-ldl/twl/train"
 )
 
@@ -29,36 +29,13 @@ func (m *Model) Report(h train.History) string {
 			b.WriteString(", stopped early")
 		}
 	}
-	fmt.Fprintf(&b, "; %s", seconds(info.Seconds))
+	fmt.Fprintf(&b, "; %s", human.Seconds(info.Seconds))
 	if h.Resumed > 0 {
 		var this float64
 		for _, ep := range h.Epochs[min(h.Resumed, len(h.Epochs)):] {
 			this += ep.Seconds
 		}
-		fmt.Fprintf(&b, " in all, %s this run", seconds(this))
+		fmt.Fprintf(&b, " in all, %s this run", human.Seconds(this))
 	}
 	return b.String()
-}
-
-// seconds writes a duration with 3 significant digits and a unit: "152
-// ns", "1.23 µs", "45.6 ms", "2.10 s".
-func seconds(s float64) string {
-	sig3 := func(v float64) string {
-		switch {
-		case v < 10:
-			return strconv.FormatFloat(v, 'f', 2, 64)
-		case v < 100:
-			return strconv.FormatFloat(v, 'f', 1, 64)
-		}
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	switch {
-	case s < 1e-6:
-		return sig3(s*1e9) + " ns"
-	case s < 1e-3:
-		return sig3(s*1e6) + " µs"
-	case s < 1:
-		return sig3(s*1e3) + " ms"
-	}
-	return sig3(s) + " s"
 }

@@ -265,15 +265,20 @@ func (f *expFlags) seedsEpochsBatch(seeds, epochs, batch **int, seedsDef, epochs
 
 // newTextFlags returns the flags of an experiment on text, name, whose
 // runs are kept in --out (default report-NAME, help outUsage): its file
-// flags (corpusPaths.add) and those of the text experiment's protocols.
-func newTextFlags(name, synopsis, outUsage, dev, tree, emb string, protocol *string, seeds, epochs, batch, hidden, maxLen **int, lr **float64) (*expFlags, *corpusPaths) {
+// flags (corpusPaths.add; --dev only with dev, its help, not "") and the
+// text experiment's protocol flags, set in o.
+func newTextFlags(o *text.ProtocolOptions, name, outUsage, dev, tree, emb string) (*expFlags, *corpusPaths) {
+	synopsis := "twl experiment " + name + " --train FILE [--test FILE] --tree TREE [flags]"
+	if dev != "" {
+		synopsis = strings.Replace(synopsis, "[--test", "[--dev FILE] [--test", 1)
+	}
 	f, paths := newExpFlags(name, synopsis, "report-"+name, outUsage, true, true, true), &corpusPaths{}
 	paths.add(f, " (default: a split of --train)", dev, tree, emb)
-	f.set("protocol", "Protocol", protocol, text.ProtocolReduced, "the `PROTOCOL`: reduced or paper")
-	f.seedsEpochsBatch(seeds, epochs, batch, "3 or 10", "18 or 100", "100", "documents")
-	f.set("hidden", "Hidden", hidden, nil, "the LSTM's hidden size `H` (default: the protocol's, 100 or 200)")
-	f.set("max-len", "MaxLen", maxLen, nil, "cut documents at `N` tokens (default: the protocol's, 100 or 200)")
-	f.set("lr", "LR", lr, nil, "Adam's learning `RATE` (default: the protocol's, 0.004 or 0.001)")
+	f.set("protocol", "Protocol", &o.Protocol, text.ProtocolReduced, "the `PROTOCOL`: reduced or paper")
+	f.seedsEpochsBatch(&o.Seeds, &o.Epochs, &o.Batch, "3 or 10", "18 or 100", "100", "documents")
+	f.set("hidden", "Hidden", &o.Hidden, nil, "the LSTM's hidden size `H` (default: the protocol's, 100 or 200)")
+	f.set("max-len", "MaxLen", &o.MaxLen, nil, "cut documents at `N` tokens (default: the protocol's, 100 or 200)")
+	f.set("lr", "LR", &o.LR, nil, "Adam's learning `RATE` (default: the protocol's, 0.004 or 0.001)")
 	return f, paths
 }
 

@@ -10,11 +10,9 @@ import (
 
 func runLabelTrees(e *env, args []string) error {
 	var cfg labeltrees.Config
-	f, paths := newTextFlags("labeltrees", "twl experiment labeltrees --train FILE [--test FILE] --tree TREE [flags]",
-		"write the report, the runs and the trees to `DIR` (created if needed)", "",
+	f, paths := newTextFlags(&cfg.ProtocolOptions, "labeltrees", "write the report, the runs and the trees to `DIR` (created if needed)", "",
 		"the data's hierarchy `TREE`: an edge-list file or a toolkit taxonomy (required)",
-		"word vectors `FILE` of the model and of the docs tree (default: random; no docs tree)",
-		&cfg.Protocol, &cfg.Seeds, &cfg.Epochs, &cfg.Batch, &cfg.Hidden, &cfg.MaxLen, &cfg.LR)
+		"word vectors `FILE` of the model and of the docs tree (default: random; no docs tree)")
 	labelEmb := f.String("label-emb", "", "word vectors `FILE` of the label names (default: --emb)")
 	f.set("lambda", "Lambda", &cfg.Lambda, nil, "the weight `λ` of the TW term (default 1)")
 	f.set("conditions", "Conditions", &cfg.Conditions, nil, "comma-separated `CONDITIONS` to run (default: every one the vectors allow)")

@@ -12,11 +12,10 @@ import (
 
 func runTextExperiment(e *env, args []string) error {
 	var cfg text.Config
-	f, paths := newTextFlags("text", "twl experiment text --train FILE [--dev FILE] [--test FILE] --tree TREE [flags]",
-		"write the report and the runs to `DIR` (created if needed)", "validation documents `FILE` (needs --test)",
+	f, paths := newTextFlags(&cfg.ProtocolOptions, "text", "write the report and the runs to `DIR` (created if needed)",
+		"validation documents `FILE` (needs --test)",
 		"the label `TREE`: an edge-list file or a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE) (required)",
-		"pretrained word vectors `FILE`: .vec/.txt or fastText .bin (default: random)",
-		&cfg.Protocol, &cfg.Seeds, &cfg.Epochs, &cfg.Batch, &cfg.Hidden, &cfg.MaxLen, &cfg.LR)
+		"pretrained word vectors `FILE`: .vec/.txt or fastText .bin (default: random)")
 	f.set("train-emb", "TrainEmb", &cfg.TrainEmb, nil, "train the word vectors with the model")
 	target := f.String("target", "uniform", "the target of a label set: `uniform` on its labels, or specific")
 	f.set("as-given", "AsGiven", &cfg.AsGiven, nil, "keep label sets as the files give them, instead of adding every ancestor")

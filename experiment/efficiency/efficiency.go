@@ -11,7 +11,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/twl-ldl/twl/bench"
 	"github.com/twl-ldl/twl/experiment/report"
+	"github.com/twl-ldl/twl/internal/human"
 	"github.com/twl-ldl/twl/ot/sinkhorn"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/tw"
@@ -342,7 +344,7 @@ func runCase(cfg Config, method string, L int, progress io.Writer) (*Case, error
 	// The warm-up call: its allocation is the call's.
 	var callErr error
 	t0 := time.Now()
-	c.CallBytes = allocated(func() { c.Value, callErr = inst.op() })
+	c.CallBytes = bench.Allocated(func() { c.Value, callErr = inst.op() })
 	batch := time.Since(t0)
 	if callErr != nil {
 		return nil, fmt.Errorf("efficiency: L=%d %s: %w", L, method, callErr)
@@ -391,7 +393,7 @@ func runCase(cfg Config, method string, L int, progress io.Writer) (*Case, error
 	}
 	c.Seconds, c.StdSeconds = meanStd(c.Samples)
 	fmt.Fprintf(progress, "efficiency: L=%d %s: %s ± %s (%d × %d calls), %s allocated\n",
-		L, method, formatSeconds(c.Seconds), formatSeconds(c.StdSeconds), n, c.Calls, formatBytes(float64(c.AllocBytes)))
+		L, method, human.Seconds(c.Seconds), human.Seconds(c.StdSeconds), n, c.Calls, formatBytes(float64(c.AllocBytes)))
 	return c, nil
 }
 
@@ -421,10 +423,10 @@ func build(method string, L int, seed uint64, workers int, maxBytes int64) (*ins
 	in := &instance{}
 	if isTW(method) {
 		var t *tree.Tree
-		in.metricBytes = allocated(func() { t = tree.Random(L, rand.NewPCG(seed, uint64(L))).BreadthFirst() })
+		in.metricBytes = bench.Allocated(func() { t = tree.Random(L, rand.NewPCG(seed, uint64(L))).BreadthFirst() })
 		var ws *tw.Workspace
 		var grad []float64
-		in.setupBytes = allocated(func() {
+		in.setupBytes = bench.Allocated(func() {
 			ws = tw.NewWorkspace(t)
 			if method == TWLossGrad {
 				grad = make([]float64, L)
@@ -440,7 +442,7 @@ func build(method string, L int, seed uint64, workers int, maxBytes int64) (*ins
 	set := Settings
 	set.Workers, set.MaxBytes = workers, maxBytes
 	var cost []float64
-	in.metricBytes = allocated(func() { cost = uniformCost(L) })
+	in.metricBytes = bench.Allocated(func() { cost = uniformCost(L) })
 	var grad []float64
 	withGrad := method == SinkhornColdGrad || method == SinkhornWarmGrad
 	solve := func(s *sinkhorn.Solver) (float64, error) {
@@ -452,7 +454,7 @@ func build(method string, L int, seed uint64, workers int, maxBytes int64) (*ins
 	}
 	var s *sinkhorn.Solver
 	var err error
-	in.setupBytes = allocated(func() {
+	in.setupBytes = bench.Allocated(func() {
 		if withGrad {
 			grad = make([]float64, L)
 		}
@@ -491,15 +493,6 @@ func uniformCost(L int) []float64 {
 		c[i*L+i] = 0
 	}
 	return c
-}
-
-// allocated returns the bytes the Go heap allocated while f ran.
-func allocated(f func()) int64 {
-	var m0, m1 runtime.MemStats
-	runtime.ReadMemStats(&m0)
-	f()
-	runtime.ReadMemStats(&m1)
-	return int64(m1.TotalAlloc - m0.TotalAlloc)
 }
 
 // meanStd returns the mean and the sample standard deviation (n−1; 0 for

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/twl-ldl/twl/internal/human"
 )
 
 // TestMain lets this test binary serve as the peak-RSS measurement
@@ -365,7 +367,7 @@ func TestFormat(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
 		{formatBytes(512), "512 B"}, {formatBytes(1.58e6), "1.58 MB"}, {formatBytes(16.064e6), "16.1 MB"},
 		{formatBytes(1.6e11), "160 GB"}, {formatBytes(999.7e6), "1.00 GB"}, {formatBytes(1.6e13), "16.0 TB"},
-		{formatSeconds(1.5e-7), "150 ns"}, {formatSeconds(0.0024), "2.40 ms"}, {formatSeconds(25.8), "25.8 s"},
+		{human.Seconds(1.5e-7), "150 ns"}, {human.Seconds(0.0024), "2.40 ms"}, {human.Seconds(25.8), "25.8 s"},
 		{pow10(100), "10²"}, {pow10(1000000), "10⁶"}, {pow10(300), "300"}, {pow10(1), "1"},
 	} {
 		if c.got != c.want {

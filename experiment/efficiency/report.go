@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/twl-ldl/twl/experiment/report"
+	"github.com/twl-ldl/twl/internal/human"
 	"github.com/twl-ldl/twl/internal/plotutil"
 )
 
@@ -99,8 +100,8 @@ func (c *Case) timeText() string {
 	if c.Skipped != "" {
 		return "— (not run)"
 	}
-	unit, scale := secondsUnit(c.Seconds)
-	return fmt.Sprintf("%s ± %s %s", sig3(c.Seconds*scale), sig3(c.StdSeconds*scale), unit)
+	unit, scale := human.SecondsUnit(c.Seconds)
+	return fmt.Sprintf("%s ± %s %s", human.Sig3(c.Seconds*scale), human.Sig3(c.StdSeconds*scale), unit)
 }
 
 func (c *Case) allocText() string {
@@ -137,7 +138,7 @@ func (r *Result) findings(b *strings.Builder) {
 		var parts []string
 		t := r.Case(TWLossGrad, s.Labels)
 		if t != nil && t.Skipped == "" {
-			parts = append(parts, fmt.Sprintf("TW loss + gradient %s, %s allocated", formatSeconds(t.Seconds), formatBytes(float64(t.AllocBytes))))
+			parts = append(parts, fmt.Sprintf("TW loss + gradient %s, %s allocated", human.Seconds(t.Seconds), formatBytes(float64(t.AllocBytes))))
 		}
 		for _, m := range []string{SinkhornCold, SinkhornWarmGrad} {
 			w := r.Case(m, s.Labels)
@@ -147,9 +148,9 @@ func (r *Result) findings(b *strings.Builder) {
 				parts = append(parts, fmt.Sprintf("%s not run: it needs %s", plotLabel[m], formatBytes(float64(w.NeedBytes))))
 			case t != nil && t.Skipped == "":
 				parts = append(parts, fmt.Sprintf("%s %s (%s× TW's time), %s (%s× TW's allocation)", plotLabel[m],
-					formatSeconds(w.Seconds), ratio(w.Seconds, t.Seconds), formatBytes(float64(w.AllocBytes)), ratio(float64(w.AllocBytes), float64(t.AllocBytes))))
+					human.Seconds(w.Seconds), ratio(w.Seconds, t.Seconds), formatBytes(float64(w.AllocBytes)), ratio(float64(w.AllocBytes), float64(t.AllocBytes))))
 			default:
-				parts = append(parts, fmt.Sprintf("%s %s, %s allocated", plotLabel[m], formatSeconds(w.Seconds), formatBytes(float64(w.AllocBytes))))
+				parts = append(parts, fmt.Sprintf("%s %s, %s allocated", plotLabel[m], human.Seconds(w.Seconds), formatBytes(float64(w.AllocBytes))))
 			}
 		}
 		if pt, ok := paperTW[s.Labels]; ok && t != nil && t.Skipped == "" {
@@ -171,10 +172,10 @@ func (r *Result) findings(b *strings.Builder) {
 // timeText is the time of a reference figure alone: "4.2–6.4 ms".
 func (v reference) timeText() string {
 	if v.Max > 0 {
-		unit, scale := secondsUnit(v.Max)
-		return trimZeros(sig3(v.Seconds*scale)) + "–" + trimZeros(sig3(v.Max*scale)) + " " + unit
+		unit, scale := human.SecondsUnit(v.Max)
+		return trimZeros(human.Sig3(v.Seconds*scale)) + "–" + trimZeros(human.Sig3(v.Max*scale)) + " " + unit
 	}
-	return formatSeconds(v.Seconds)
+	return human.Seconds(v.Seconds)
 }
 
 // times is the reference time over twl's time t: "21.0–32.0" for a range.
@@ -197,7 +198,7 @@ func ratio(a, b float64) string {
 	if !(b > 0) || math.IsInf(a/b, 0) {
 		return "∞"
 	}
-	return sig3(a / b)
+	return human.Sig3(a / b)
 }
 
 // notes writes how the figures were measured, and the run's conditions.
@@ -205,7 +206,7 @@ func (r *Result) notes(b *strings.Builder) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	m := r.Machine
 	p("## How the figures were measured\n\n")
-	p("- **twl time**: mean ± standard deviation of at least %s per case (at least 10 for cases under 50 ms), each the mean of enough back-to-back calls to last %s, after one warm-up call and a garbage collection. ", report.Plural(r.Repeats, "measurement", "measurements"), formatSeconds(r.MinTime))
+	p("- **twl time**: mean ± standard deviation of at least %s per case (at least 10 for cases under 50 ms), each the mean of enough back-to-back calls to last %s, after one warm-up call and a garbage collection. ", report.Plural(r.Repeats, "measurement", "measurements"), human.Seconds(r.MinTime))
 	p("TW runs on one goroutine; Sinkhorn on up to %d. Cold Sinkhorn builds the kernel exp(−λC) and solves, as one call of POT's sinkhorn2 does; warm Sinkhorn reuses a kernel built beforehand, as a training loop would. The paper's W¹ CPU figures are set beside twl's cold Sinkhorn, loss only.\n", r.Workers)
 	p("- **twl allocated**: bytes allocated on the Go heap (runtime.MemStats.TotalAlloc) to build what the method needs and make one call: the ground metric (TW: tree.Random + BreadthFirst, temporaries included; Sinkhorn: the L×L cost matrix, 8L² bytes), the setup (tw.NewWorkspace and the gradient vector; sinkhorn.New with its kernel, 8L² bytes), and the call itself (for cold Sinkhorn, New + Solve). The two input distributions (16L bytes, common to all methods) and goroutine stacks are not counted. In parentheses: what a case that was not run would need (cost matrix + kernel for Sinkhorn). The JSON also has each part and the live heap held.\n")
 	if hasRSS(r) {
@@ -376,7 +377,7 @@ func (r *Result) timeFigure() *plotutil.Figure {
 			ss = append(ss, r.series(m.method, "twl "+plotLabel[m.method], m.col, m.marker, t))
 		}
 	}
-	f := outsideFigure("Time of one loss evaluation", "time per call", formatSeconds, ss, pt, "", func(v reference) float64 { return v.Seconds })
+	f := outsideFigure("Time of one loss evaluation", "time per call", human.Seconds, ss, pt, "", func(v reference) float64 { return v.Seconds })
 	f.Notes = append(f.Notes, "Dashed: the paper's published figures, and figures measured outside twl on this kind of machine (ref.: REFERENCE.md; a range drawn at its fastest).")
 	if l := r.notRun(); l != "" {
 		f.Notes = append(f.Notes, "twl Sinkhorn not run at L = "+l+": not enough memory (see the memory plot).")
@@ -495,40 +496,8 @@ func formatBytes(v float64) string {
 	for _, u := range []string{"kB", "MB", "GB", "TB", "PB", "EB"} {
 		v /= 1000
 		if v < 999.5 || u == "EB" {
-			return sig3(v) + " " + u
+			return human.Sig3(v) + " " + u
 		}
 	}
 	panic("unreachable")
-}
-
-// secondsUnit returns the unit for a duration s and the factor to it.
-func secondsUnit(s float64) (string, float64) {
-	switch {
-	case s < 1e-6:
-		return "ns", 1e9
-	case s < 1e-3:
-		return "µs", 1e6
-	case s < 1:
-		return "ms", 1e3
-	}
-	return "s", 1
-}
-
-// formatSeconds writes a duration with 3 significant digits and a unit:
-// "152 ns", "1.23 µs", "45.6 ms", "2.10 s".
-func formatSeconds(s float64) string {
-	unit, scale := secondsUnit(s)
-	return sig3(s*scale) + " " + unit
-}
-
-// sig3 formats v with 3 significant digits, without exponent below 1000.
-func sig3(v float64) string {
-	a := math.Abs(v)
-	switch {
-	case a < 9.995:
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	case a < 99.95:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64)
 }

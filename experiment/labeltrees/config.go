@@ -45,12 +45,9 @@ var ErrConfig = errors.New("labeltrees: invalid configuration")
 
 // Config controls Run.
 type Config struct {
-	// Protocol is text.ProtocolReduced ("" means it) or text.ProtocolPaper,
-	// the protocols of the text experiment; Hidden, Epochs, Batch, MaxLen,
-	// Seeds and LR, when not nil, replace its values (text.Config).
-	Protocol                             string
-	Hidden, Epochs, Batch, MaxLen, Seeds *int
-	LR                                   *float64
+	// ProtocolOptions: a protocol of the text experiment and the numbers
+	// that replace its own.
+	text.ProtocolOptions
 	// Lambda, when not nil, weighs the TW term, positive; nil means 1.
 	Lambda *float64
 
@@ -109,9 +106,7 @@ func (cfg *Config) resolve() (Resolved, error) {
 		return Resolved{}, c.Bad(setting, v, format, args...)
 	}
 	// The protocol's numbers, checked, by the text experiment's rules.
-	tcfg := text.Config{Protocol: cfg.Protocol, Hidden: cfg.Hidden, Epochs: cfg.Epochs, Batch: cfg.Batch,
-		MaxLen: cfg.MaxLen, Seeds: cfg.Seeds, LR: cfg.LR}
-	protocol, s, err := tcfg.Settings(c)
+	protocol, s, err := cfg.Settings(c)
 	if err != nil {
 		return Resolved{}, err
 	}

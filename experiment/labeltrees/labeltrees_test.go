@@ -11,6 +11,7 @@ import (
 
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/embedding"
+	"github.com/twl-ldl/twl/experiment/text"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/tw"
 )
@@ -237,7 +238,7 @@ func TestRun(t *testing.T) {
 	dir := t.TempDir()
 	src := toyVectors(t)
 	cfg := Config{Train: toyCorpus(t, 60, tr, "train.jsonl"), Test: toyCorpus(t, 20, tr, "test.jsonl"), TreeSource: "genres.tree",
-		Emb: src, Hidden: new(8), Epochs: new(3), Seeds: new(2), LR: new(0.01), OutDir: dir}
+		Emb: src, ProtocolOptions: text.ProtocolOptions{Hidden: new(8), Epochs: new(3), Seeds: new(2), LR: new(0.01)}, OutDir: dir}
 	res, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -328,7 +329,7 @@ func TestConfigErrors(t *testing.T) {
 		{Train: c, Conditions: []string{Docs}, LabelEmb: toyVectors(t)},
 		{Train: c, Conditions: []string{}},
 		{Train: c, Lambda: new(-1.0)},
-		{Train: c, Protocol: "huge"},
+		{Train: c, ProtocolOptions: text.ProtocolOptions{Protocol: "huge"}},
 		{},
 	} {
 		if _, err := Run(cfg); !errors.Is(err, ErrConfig) {
@@ -418,7 +419,7 @@ func TestDocsLabelWithoutTraining(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	cfg := Config{Train: train, Test: toyCorpus(t, 8, tr, "test.jsonl"), Emb: toyVectors(t), Hidden: new(4), Epochs: new(1), Seeds: new(1), OutDir: dir}
+	cfg := Config{Train: train, Test: toyCorpus(t, 8, tr, "test.jsonl"), Emb: toyVectors(t), ProtocolOptions: text.ProtocolOptions{Hidden: new(4), Epochs: new(1), Seeds: new(1)}, OutDir: dir}
 	_, err = Run(cfg)
 	if err == nil || !strings.Contains(err.Error(), `"Travel" has no training document`) || !strings.Contains(err.Error(), Docs) {
 		t.Fatalf("Run: %v, want the docs tree refused for Travel", err)
@@ -447,7 +448,7 @@ func TestForestTreeFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	cfg := Config{Train: toyCorpus(t, 40, forest, "train.jsonl"), Hidden: new(4), Epochs: new(1), Seeds: new(1), OutDir: dir, Conditions: []string{Given}}
+	cfg := Config{Train: toyCorpus(t, 40, forest, "train.jsonl"), ProtocolOptions: text.ProtocolOptions{Hidden: new(4), Epochs: new(1), Seeds: new(1)}, OutDir: dir, Conditions: []string{Given}}
 	res, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -480,7 +481,7 @@ func TestForestTreeFile(t *testing.T) {
 func TestSameStart(t *testing.T) {
 	tr := readTree(t)
 	cfg := Config{Train: toyCorpus(t, 60, tr, "train.jsonl"), Test: toyCorpus(t, 20, tr, "test.jsonl"), Emb: toyVectors(t),
-		Hidden: new(8), Epochs: new(3), Seeds: new(2), LR: new(0.01), Lambda: new(1e-12)}
+		ProtocolOptions: text.ProtocolOptions{Hidden: new(8), Epochs: new(3), Seeds: new(2), LR: new(0.01)}, Lambda: new(1e-12)}
 	res, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)

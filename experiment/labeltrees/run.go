@@ -484,17 +484,8 @@ func (fl *flat) conditionLoss(id string, seed int, lambda float64, hier *tree.Tr
 		return nil, nil, err
 	}
 	info := &builtTree{TreeInfo: TreeInfo{Condition: id, Seed: seed, Nodes: t.Len(), Scale: report.Float(scale),
-		Correlation: report.Float(correlation(d, hierDist))}, tree: t}
+		Correlation: report.Float(report.Correlation(d, hierDist))}, tree: t}
 	return loss.NewKLTSW(s, lambda), info, nil
-}
-
-// correlation is Pearson's correlation of x and y, NaN when either is
-// constant.
-func correlation(x, y []float64) float64 {
-	if stat.Variance(x, nil) == 0 || stat.Variance(y, nil) == 0 {
-		return math.NaN()
-	}
-	return stat.Correlation(x, y, nil)
 }
 
 // prepared is the data of one seed, with the test documents' label sets

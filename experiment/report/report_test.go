@@ -54,3 +54,25 @@ func TestPairedTNaN(t *testing.T) {
 		t.Errorf("%+v", c)
 	}
 }
+
+// The expected values are worked by hand: centred x = (−1.5, −0.5, 0.5,
+// 1.5) and y = (−1.5, 0.5, −0.5, 1.5) have the cross sum 4 and squared sums
+// 5 each, so r = 4/5.
+func TestCorrelation(t *testing.T) {
+	for _, c := range []struct {
+		x, y []float64
+		want float64
+	}{
+		{[]float64{1, 2, 3, 4}, []float64{1, 3, 2, 4}, 0.8},
+		{[]float64{1, 2, 3}, []float64{2, 4, 6}, 1},
+		{[]float64{1, 2, 3}, []float64{3, 2, 1}, -1},
+		{[]float64{1, 2, 3}, []float64{5, 5, 5}, math.NaN()}, // y constant
+		{[]float64{7, 7}, []float64{1, 2}, math.NaN()},       // x constant
+		{[]float64{1}, []float64{2}, math.NaN()},             // one pair
+	} {
+		got := Correlation(c.x, c.y)
+		if math.IsNaN(c.want) != math.IsNaN(got) || !math.IsNaN(got) && math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("Correlation(%v, %v) = %v, want %v", c.x, c.y, got, c.want)
+		}
+	}
+}

@@ -210,3 +210,13 @@ type Outcome[C, R any] struct {
 	Summary
 	Timing
 }
+
+// Correlation is Pearson's correlation of x and y, NaN for fewer than two
+// pairs or when either series is constant (the correlation is then not
+// defined).
+func Correlation(x, y []float64) float64 {
+	if len(x) < 2 || stat.Variance(x, nil) == 0 || stat.Variance(y, nil) == 0 {
+		return math.NaN()
+	}
+	return stat.Correlation(x, y, nil)
+}

@@ -18,19 +18,26 @@ const (
 // ErrConfig is wrapped by the errors that report an invalid Config.
 var ErrConfig = errors.New("synthetic: invalid configuration")
 
-// Settings are the numbers of a protocol.
+// Settings are the numbers of a protocol: those of each run, and the
+// number of seeds.
 type Settings struct {
+	RunSettings
+	Seeds int `json:"seeds"` // seeds 1 … Seeds
+}
+
+// RunSettings are the Settings that shape one run: all but the number of
+// seeds, so that more seeds can be added to an experiment.
+type RunSettings struct {
 	Nodes  int     `json:"nodes"`  // tree nodes (labels)
 	Train  int     `json:"train"`  // training samples
 	Test   int     `json:"test"`   // test samples
 	Epochs int     `json:"epochs"` // training epochs
 	Batch  int     `json:"batch"`  // mini-batch size
 	LR     float64 `json:"lr"`     // Adam learning rate
-	Seeds  int     `json:"seeds"`  // seeds 1 … Seeds
 }
 
 // Paper is the paper's protocol (Sec. 5.1).
-var Paper = Settings{Nodes: 1000, Train: 1000, Test: 1000, Epochs: 500, Batch: 10, LR: 1e-3, Seeds: 10}
+var Paper = Settings{RunSettings: RunSettings{Nodes: 1000, Train: 1000, Test: 1000, Epochs: 500, Batch: 10, LR: 1e-3}, Seeds: 10}
 
 // Reduced is the default protocol, 3 to 4 minutes on 2 cores. It keeps
 // the paper's sample counts, batch size, learning rate and all five
@@ -42,7 +49,7 @@ var Paper = Settings{Nodes: 1000, Train: 1000, Test: 1000, Epochs: 500, Batch: 1
 // after the first few dozen epochs, and the losses keep their order) and
 // 5 seeds instead of 10 (enough for a paired t-test with 4 degrees of
 // freedom).
-var Reduced = Settings{Nodes: 200, Train: 1000, Test: 1000, Epochs: 50, Batch: 10, LR: 1e-3, Seeds: 5}
+var Reduced = Settings{RunSettings: RunSettings{Nodes: 200, Train: 1000, Test: 1000, Epochs: 50, Batch: 10, LR: 1e-3}, Seeds: 5}
 
 // Config controls Run. The zero value runs the reduced protocol on the
 // default synthetic data and writes nothing.

@@ -21,14 +21,9 @@ const RunFormat = "twl-synthetic-run/1"
 // RunKey is everything that determines the outcome of one run: a run file
 // whose key differs belongs to another experiment.
 type RunKey struct {
-	Loss     string       `json:"loss"`
-	Seed     int          `json:"seed"`
-	Nodes    int          `json:"nodes"`
-	Train    int          `json:"train"`
-	Test     int          `json:"test"`
-	Epochs   int          `json:"epochs"`
-	Batch    int          `json:"batch"`
-	LR       float64      `json:"lr"`
+	Loss string `json:"loss"`
+	Seed int    `json:"seed"`
+	RunSettings
 	Data     synth.Config `json:"data"`
 	DataSeed uint64       `json:"data_seed"` // the seed the data were drawn from
 }
@@ -97,8 +92,7 @@ func Run(cfg Config) (*Result, error) {
 		return r.DataSeed
 	}
 	key := func(id string, seed int) RunKey {
-		return RunKey{Loss: id, Seed: seed, Nodes: s.Nodes, Train: s.Train, Test: s.Test,
-			Epochs: s.Epochs, Batch: s.Batch, LR: s.LR, Data: r.Data, DataSeed: dataSeed(seed)}
+		return RunKey{Loss: id, Seed: seed, RunSettings: s.RunSettings, Data: r.Data, DataSeed: dataSeed(seed)}
 	}
 	res.Runs, res.Kept, err = report.Each(runStore(report.RunDir(cfg.OutDir)), progress, s.Seeds, r.Losses, key, func(run *LossRun) string { return run.Finished },
 		func(id string, seed int, key RunKey, tag, checkpoint string) (*LossRun, error) {

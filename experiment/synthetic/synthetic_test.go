@@ -176,7 +176,9 @@ func TestResumeCheckpoint(t *testing.T) {
 	cfg2.OutDir = dir2
 	r, _ := cfg2.Resolve()
 	s := r.Settings
-	key := RunKey{Loss: "kl+tw", Seed: 1, Nodes: s.Nodes, Train: s.Train, Test: s.Test, Epochs: 4, Batch: s.Batch, LR: s.LR, Data: r.Data}
+	rs := s.RunSettings
+	rs.Epochs = 4
+	key := RunKey{Loss: "kl+tw", Seed: 1, RunSettings: rs, Data: r.Data}
 	d, err := synth.Generate(r.Data, 0, s.Train, s.Test)
 	if err != nil {
 		t.Fatal(err)

@@ -49,8 +49,9 @@ var Paper = Settings{Hidden: 200, Epochs: 100, Batch: 100, LR: 1e-3, MaxLen: 200
 // run on 20 Newsgroups on 2 cores.
 var Reduced = Settings{Hidden: 100, Epochs: 18, Batch: 100, LR: 4e-3, MaxLen: 100, MinCount: 2, Seeds: 3, K: 5}
 
-// Config controls Run.
-type Config struct {
+// ProtocolOptions choose the protocol of a run on text and its numbers:
+// the text experiment's (Config) and the label-tree study's.
+type ProtocolOptions struct {
 	// Protocol is ProtocolReduced ("" means it) or ProtocolPaper. It sets
 	// the values of the settings below that are nil.
 	Protocol string
@@ -58,6 +59,12 @@ type Config struct {
 	// the protocol's value: the integers from 1 to 10⁷, LR positive.
 	Hidden, Epochs, Batch, MaxLen, Seeds *int
 	LR                                   *float64
+}
+
+// Config controls Run.
+type Config struct {
+	// ProtocolOptions: the protocol and the numbers that replace its own.
+	ProtocolOptions
 
 	// Train holds the training documents, read with the label tree; Dev
 	// and Test, when not nil, the validation and test documents (read with
@@ -170,9 +177,9 @@ func (cfg Config) Resolve() (Resolved, error) {
 	return r, nil
 }
 
-// Settings returns the protocol that cfg names and its settings, those of
-// cfg that are not nil in place of the protocol's, checked by c.
-func (cfg Config) Settings(c report.Checker) (string, Settings, error) {
+// Settings returns the protocol that o names and its settings, those of
+// o that are not nil in place of the protocol's, checked by c.
+func (cfg ProtocolOptions) Settings(c report.Checker) (string, Settings, error) {
 	protocol, s, err := report.Protocol(c, cfg.Protocol, []string{ProtocolReduced, ProtocolPaper}, Reduced, Paper)
 	if err != nil {
 		return "", s, err

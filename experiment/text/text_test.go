@@ -39,7 +39,7 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	cfg := Config{Train: toyCorpus(t, 80, tr), TreeSource: "genres.tree", Hidden: new(8), Epochs: new(3), Seeds: new(2), LR: new(0.01), OutDir: dir}
+	cfg := Config{Train: toyCorpus(t, 80, tr), TreeSource: "genres.tree", ProtocolOptions: ProtocolOptions{Hidden: new(8), Epochs: new(3), Seeds: new(2), LR: new(0.01)}, OutDir: dir}
 	res, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -107,12 +107,12 @@ func TestResolveErrors(t *testing.T) {
 	c := toyCorpus(t, 8, tr)
 	for _, cfg := range []Config{
 		{},
-		{Train: c, Protocol: "fast"},
+		{Train: c, ProtocolOptions: ProtocolOptions{Protocol: "fast"}},
 		{Train: c, Dev: c},
 		{Train: c, Losses: []string{"kl", "kl+2tw"}},
 		{Train: c, Losses: []string{}},
-		{Train: c, Epochs: new(-1)},
-		{Train: c, LR: new(-1.0)},
+		{Train: c, ProtocolOptions: ProtocolOptions{Epochs: new(-1)}},
+		{Train: c, ProtocolOptions: ProtocolOptions{LR: new(-1.0)}},
 	} {
 		if _, err := cfg.Resolve(); err == nil {
 			t.Errorf("%+v: no error", cfg)
@@ -144,7 +144,7 @@ func TestResumeAfterCrash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := Config{Train: toyCorpus(t, 60, tr), TreeSource: "genres.tree", Hidden: new(8), Epochs: new(3), Seeds: new(1), LR: new(0.01),
+	base := Config{Train: toyCorpus(t, 60, tr), TreeSource: "genres.tree", ProtocolOptions: ProtocolOptions{Hidden: new(8), Epochs: new(3), Seeds: new(1), LR: new(0.01)},
 		Losses: []string{"kl", "kl+tw"}}
 	clean := base
 	clean.OutDir = t.TempDir()

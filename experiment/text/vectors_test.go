@@ -29,7 +29,7 @@ func TestVectorsCoverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Train: toyCorpus(t, 80, tr), TreeSource: "genres.tree", Hidden: new(4), Epochs: new(1), Seeds: new(2),
+	cfg := Config{Train: toyCorpus(t, 80, tr), TreeSource: "genres.tree", ProtocolOptions: ProtocolOptions{Hidden: new(4), Epochs: new(1), Seeds: new(2)},
 		Emb: src, EmbRef: textmodel.EmbeddingRef{Source: "toy.vec", SHA256: "abc"}, Losses: []string{"kl"}}
 	res, err := Run(cfg)
 	if err != nil {
@@ -76,7 +76,7 @@ func TestMarkdownSingular(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(Config{Train: toyCorpus(t, 40, tr), Hidden: new(4), Epochs: new(1), Seeds: new(1), Losses: []string{"kl"}})
+	res, err := Run(Config{Train: toyCorpus(t, 40, tr), ProtocolOptions: ProtocolOptions{Hidden: new(4), Epochs: new(1), Seeds: new(1)}, Losses: []string{"kl"}})
 	if err != nil {
 		t.Fatal(err)
 	}

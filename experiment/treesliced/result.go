@@ -138,7 +138,7 @@ func (c *Cell) summarize(rc Resolved) {
 				ratio[k] = v[k] / w1[k]
 				eval += float64(br.EvalSeconds[ti]) / float64(P)
 			}
-			r := &Row{Builder: name, Trees: T, Corr: report.Float(correlation(v, w1)),
+			r := &Row{Builder: name, Trees: T, Corr: report.Float(report.Correlation(v, w1)),
 				BuildSeconds: report.Float(build), Nodes: report.Float(nodes), EvalSeconds: report.Float(eval),
 				SpeedupEval: report.Float((cost + simplex) / eval), SpeedupBuild: report.Float((cost + simplex) / (float64(T)*build + eval))}
 			mean, std := stat.MeanStdDev(ratio, nil)
@@ -167,15 +167,6 @@ func (r *Result) Cell(d, n int) *Cell {
 		}
 	}
 	return nil
-}
-
-// correlation is Pearson's correlation of x and y, NaN for fewer than two
-// pairs or a constant series.
-func correlation(x, y []float64) float64 {
-	if len(x) < 2 {
-		return math.NaN()
-	}
-	return stat.Correlation(x, y, nil)
 }
 
 func minMax(x []float64) (lo, hi float64) {

@@ -3,6 +3,7 @@
 package human
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -16,7 +17,7 @@ func Bytes(v float64) string {
 	for _, u := range []string{"KiB", "MiB", "GiB", "TiB", "PiB"} {
 		v /= 1024
 		if v < 1024 || u == "PiB" {
-			return sig3(v) + " " + u
+			return Sig3(v) + " " + u
 		}
 	}
 	panic("unreachable")
@@ -42,13 +43,16 @@ func Size(v int64) string {
 	return strconv.FormatInt(v, 10) + "B"
 }
 
-// sig3 formats v ≥ 1 with 3 significant digits, without exponent for v
-// below 1000: "1.23", "12.3", "123", "1234".
-func sig3(v float64) string {
+// Sig3 formats v with 3 significant digits, without exponent while |v|
+// is below 999.5: "1.23", "12.3", "123", "1234", "-4.50". A value that
+// rounds up to the next power of ten takes that decade's digits: 9.996 is
+// "10.0", 99.96 is "100".
+func Sig3(v float64) string {
+	a := math.Abs(v)
 	switch {
-	case v < 10:
+	case a < 9.995:
 		return strconv.FormatFloat(v, 'f', 2, 64)
-	case v < 100:
+	case a < 99.95:
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	}
 	return strconv.FormatFloat(v, 'f', 0, 64)
@@ -57,15 +61,23 @@ func sig3(v float64) string {
 // Seconds writes a duration in seconds with 3 significant digits and a
 // unit: "152 ns", "1.23 µs", "45.6 ms", "2.10 s".
 func Seconds(s float64) string {
+	unit, scale := SecondsUnit(s)
+	return Sig3(s*scale) + " " + unit
+}
+
+// SecondsUnit returns the unit that Seconds writes a duration s in and the
+// factor from seconds to it: ("ms", 1e3) for 0.0456. A column of times can
+// share the unit of its largest.
+func SecondsUnit(s float64) (unit string, scale float64) {
 	switch {
 	case s < 1e-6:
-		return sig3(s*1e9) + " ns"
+		return "ns", 1e9
 	case s < 1e-3:
-		return sig3(s*1e6) + " µs"
+		return "µs", 1e6
 	case s < 1:
-		return sig3(s*1e3) + " ms"
+		return "ms", 1e3
 	}
-	return sig3(s) + " s"
+	return "s", 1
 }
 
 // Rate writes a rate with an SI prefix: "658 M", "1.23 G".
@@ -75,7 +87,7 @@ func Rate(v float64) string {
 			if v < 1 {
 				return strings.TrimSpace(strconv.FormatFloat(v, 'g', 3, 64) + " " + p)
 			}
-			return strings.TrimSpace(sig3(v) + " " + p)
+			return strings.TrimSpace(Sig3(v) + " " + p)
 		}
 		v /= 1000
 	}

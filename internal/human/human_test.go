@@ -19,9 +19,24 @@ func TestFormats(t *testing.T) {
 		{Rate(658e6), "658 M"},
 		{Rate(1.234e9), "1.23 G"},
 		{Rate(0.5), "0.5"},
+		{Sig3(9.994), "9.99"},  // 3 digits below the rounding edge
+		{Sig3(9.996), "10.0"},  // rounds into the next decade: 3 digits, not "10.00"
+		{Sig3(99.96), "100"},   // likewise, not "100.0"
+		{Sig3(-4.5), "-4.50"},  // the sign does not count as a digit
+		{Sig3(1234.4), "1234"}, // no exponent
+		{Seconds(9.996), "10.0 s"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		s     float64
+		unit  string
+		scale float64
+	}{{5e-7, "ns", 1e9}, {5e-4, "µs", 1e6}, {0.5, "ms", 1e3}, {1, "s", 1}} {
+		if unit, scale := SecondsUnit(c.s); unit != c.unit || scale != c.scale {
+			t.Errorf("SecondsUnit(%g) = %q, %g; want %q, %g", c.s, unit, scale, c.unit, c.scale)
 		}
 	}
 }
