@@ -18,7 +18,7 @@ import (
 const maxTextHidden = 4096
 
 func runTextTrain(e *env, args []string) error {
-	fs := newFlags("text train", "twl text train --train FILE [--dev FILE] --tree TREE --out MODEL [flags]", textTrainAbout, textTrainExamples)
+	fs := newFlags("text train", "twl text train --train FILE [--dev FILE] --tree TREE --out MODEL [flags]")
 	trainPath := fs.String("train", "", "the training documents `FILE` (required)")
 	devPath := fs.String("dev", "", "validation documents `FILE` (default: --val of --train)")
 	tf := addTextFlags(fs, true, 200)

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"embed"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -22,18 +24,40 @@ import (
 type flags struct {
 	*flag.FlagSet
 	synopsis string // the usage line(s) after "Usage:"
-	about    string // what the command does
-	examples string // example command lines, with comments
 	// stderr receives warnings about the command's inputs (a tree file
 	// that looks space-separated); parse sets it.
 	stderr io.Writer
 }
 
-func newFlags(name, synopsis, about, examples string) *flags {
+// newFlags returns the flags of the command "twl NAME", whose help is
+// help/NAME.txt (see helpOf).
+func newFlags(name, synopsis string) *flags {
 	fs := flag.NewFlagSet("twl "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors and help are printed by report
 	fs.Usage = func() {}
-	return &flags{FlagSet: fs, synopsis: synopsis, about: about, examples: examples}
+	return &flags{FlagSet: fs, synopsis: synopsis}
+}
+
+// help holds the help of every command: help/NAME.txt for "twl NAME" (a
+// space as a dash: text-train.txt), its description, a line "Examples:",
+// then the examples. A {{PART}} in it stands for the text of help/PART.txt.
+//
+//go:embed help/*.txt
+var help embed.FS
+
+var helpPart = regexp.MustCompile(`\{\{[a-z-]+\}\}`)
+
+// helpOf returns the description and the examples of the command name
+// ("text train").
+func helpOf(name string) (about, examples string) {
+	about, examples, _ = strings.Cut(helpFile(strings.ReplaceAll(name, " ", "-")), "\nExamples:\n")
+	return about, examples
+}
+
+// helpFile returns help/NAME.txt with its parts filled in.
+func helpFile(name string) string {
+	b, _ := help.ReadFile("help/" + name + ".txt") // embedded: present
+	return helpPart.ReplaceAllStringFunc(string(b), func(p string) string { return strings.TrimSuffix(helpFile(p[2:len(p)-2]), "\n") })
 }
 
 // parse parses args and returns the positional arguments. For --help it
@@ -169,8 +193,9 @@ func (f *flags) isSet(name string) bool {
 // usage prints the command's help: synopsis, description, flags and
 // examples.
 func (f *flags) usage(w io.Writer) {
+	about, examples := helpOf(strings.TrimPrefix(f.Name(), "twl "))
 	fmt.Fprintf(w, "Usage:\n  %s\n", f.synopsis)
-	fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(f.about))
+	fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(about))
 	fmt.Fprint(w, "\nFlags:\n")
 	const indent = 24
 	f.VisitAll(func(fl *flag.Flag) {
@@ -196,7 +221,7 @@ func (f *flags) usage(w io.Writer) {
 			fmt.Fprintf(w, "%-*s%s\n", indent, head, line)
 		}
 	})
-	fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(f.examples, "\n"))
+	fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(examples, "\n"))
 }
 
 // wrap splits text into lines of at most width bytes, at spaces.

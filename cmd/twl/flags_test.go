@@ -69,7 +69,7 @@ func TestIntFlag(t *testing.T) {
 		{"1e19", 0, "integer out of range"}, {"9223372036854775808", 0, "integer out of range"},
 		{"1e400", 0, "integer out of range"}, {"-Inf", 0, "integer out of range"},
 	} {
-		fs := newFlags("x", "", "", "")
+		fs := newFlags("x", "")
 		n := fs.Int64("n", 0, "")
 		err := fs.Set("n", tc.in)
 		switch {
@@ -80,7 +80,7 @@ func TestIntFlag(t *testing.T) {
 		}
 	}
 	// int and uint64 flags: the same forms, their own ranges.
-	fs := newFlags("x", "", "", "")
+	fs := newFlags("x", "")
 	i := fs.Int("i", 3, "")
 	var u uint64
 	fs.Uint64Var(&u, "u", 5, "")

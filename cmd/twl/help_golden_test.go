@@ -55,4 +55,17 @@ func TestHelpGolden(t *testing.T) {
 			t.Errorf("%s: no such command", f)
 		}
 	}
+	// Every help file is a command's or a part that one names.
+	texts, _ := filepath.Glob(filepath.Join("help", "*.txt"))
+	var all strings.Builder
+	for _, f := range texts {
+		b, _ := os.ReadFile(f)
+		all.Write(b)
+	}
+	for _, f := range texts {
+		name := strings.TrimSuffix(filepath.Base(f), ".txt")
+		if !seen[name+".golden"] && !strings.Contains(all.String(), "{{"+name+"}}") {
+			t.Errorf("%s: neither a command's help nor a part of one", f)
+		}
+	}
 }
