@@ -11,6 +11,7 @@ import (
 
 	"github.com/twl-ldl/twl/bench"
 	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/internal/human"
 	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/tree"
@@ -84,7 +85,7 @@ and KL see only that the mass sits on a wrong label.
 	sec, v := bench.TimeDistanceGrad(L, 200*time.Millisecond)
 	fmt.Fprintf(&out, "\nAt scale: TW and its gradient on a random tree of %d labels take %s\n"+
 		"per call (one sweep up the tree, one down, labels numbered breadth-first;\n"+
-		"TW = %.4g between two random distributions).\n", L, formatSeconds(sec), v)
+		"TW = %.4g between two random distributions).\n", L, human.Seconds(sec), v)
 
 	if *dir != "" {
 		if err := os.MkdirAll(*dir, 0o755); err != nil {

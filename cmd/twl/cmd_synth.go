@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/twl-ldl/twl/internal/human"
 	"github.com/twl-ldl/twl/synth"
 )
 
@@ -67,7 +68,7 @@ func runSynth(e *env, args []string) error {
 	if err := e.stopped(); err != nil {
 		return err
 	}
-	progress("synth: generated in %s; writing %s\n", formatSeconds(time.Since(start).Seconds()), *out)
+	progress("synth: generated in %s; writing %s\n", human.Seconds(time.Since(start).Seconds()), *out)
 	if err := d.WriteDir(*out); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/internal/human"
 )
 
 // flags is a subcommand's flag set with its help text. Flags are written
@@ -413,105 +414,19 @@ func (l *intList) Set(s string) error {
 	return nil
 }
 
-// byteSize is a flag holding a number of bytes, with an optional unit:
-// B, kB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024).
+// byteSize is a flag holding a number of bytes, read by human.ParseSize
+// (512MiB, 2GB) and written by human.Size.
 type byteSize int64
 
-var units = []struct {
-	suffix string
-	scale  float64
-}{
-	{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
-	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12}, {"b", 1},
-}
-
-func (b byteSize) String() string {
-	v := int64(b)
-	for i, u := range []string{"TiB", "GiB", "MiB", "KiB"} {
-		if scale := int64(1) << (10 * (4 - i)); v >= scale && v%scale == 0 {
-			return strconv.FormatInt(v/scale, 10) + u
-		}
-	}
-	for i, u := range []string{"TB", "GB", "MB", "kB"} {
-		scale := int64(1)
-		for range 4 - i {
-			scale *= 1000
-		}
-		if v >= scale && v%scale == 0 {
-			return strconv.FormatInt(v/scale, 10) + u
-		}
-	}
-	return strconv.FormatInt(v, 10) + "B"
-}
+func (b byteSize) String() string { return human.Size(int64(b)) }
 
 func (b *byteSize) Set(s string) error {
-	t := strings.ToLower(strings.TrimSpace(s))
-	scale := 1.0
-	for _, u := range units {
-		if strings.HasSuffix(t, u.suffix) {
-			t, scale = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.scale
-			break
-		}
+	v, err := human.ParseSize(s)
+	if err == nil {
+		*b = byteSize(v)
 	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || !(v >= 0) || v*scale >= 1<<62 {
-		return fmt.Errorf("%q is not a size such as 512MiB or 2GB", s)
-	}
-	*b = byteSize(v * scale)
-	return nil
+	return err
 }
 
-// formatBytes writes a byte count with a binary unit and 3 significant
-// digits: "512 B", "1.5 KiB", "240 MiB".
-func formatBytes(v float64) string {
-	if v < 1024 {
-		return strconv.FormatFloat(v, 'f', 0, 64) + " B"
-	}
-	for _, u := range []string{"KiB", "MiB", "GiB", "TiB", "PiB"} {
-		v /= 1024
-		if v < 1024 || u == "PiB" {
-			return sig3(v) + " " + u
-		}
-	}
-	panic("unreachable")
-}
-
-// sig3 formats v ≥ 1 with 3 significant digits, without exponent for v
-// below 1000: "1.23", "12.3", "123", "1234".
-func sig3(v float64) string {
-	switch {
-	case v < 10:
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	case v < 100:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64)
-}
-
-// formatSeconds writes a duration in seconds with 3 significant digits and
-// a unit: "152 ns", "1.23 µs", "45.6 ms", "2.10 s".
-func formatSeconds(s float64) string {
-	switch {
-	case s < 1e-6:
-		return sig3(s*1e9) + " ns"
-	case s < 1e-3:
-		return sig3(s*1e6) + " µs"
-	case s < 1:
-		return sig3(s*1e3) + " ms"
-	}
-	return sig3(s) + " s"
-}
-
-// formatRate writes a rate with an SI prefix: "658 M", "1.23 G".
-func formatRate(v float64) string {
-	for _, p := range []string{"", "k", "M", "G", "T", "P"} {
-		if v < 1000 || p == "P" {
-			if v < 1 {
-				return strings.TrimSpace(strconv.FormatFloat(v, 'g', 3, 64) + " " + p)
-			}
-			return strings.TrimSpace(sig3(v) + " " + p)
-		}
-		v /= 1000
-	}
-	panic("unreachable")
-}
+// formatBytes writes a byte count as twl's messages do: human.Bytes.
+func formatBytes(v float64) string { return human.Bytes(v) }
