@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/twl-ldl/twl/dataset"
+	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/textmodel"
@@ -29,7 +30,7 @@ func runPredict(e *env, args []string) error {
 		return fs.fail("--model is required")
 	case *dataPath == "":
 		return fs.fail("--data is required")
-	case *targets != "" && (*targets == "-" || sameFile(*targets, *out)):
+	case *targets != "" && (*targets == "-" || atomicfile.SameFile(*targets, *out)):
 		return fs.fail("--targets needs a file of its own, not --out's")
 	case *modelPath == "-" && *dataPath == "-":
 		return fs.fail("only one of --model and --data can be standard input ('-')")
