@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/twl-ldl/twl/ldl"
@@ -59,7 +60,7 @@ func runCV(e *env, args []string) error {
 			elapsed := time.Since(started)
 			remaining := time.Duration(float64(elapsed) / float64(s.Done) * float64(s.Total-s.Done))
 			fmt.Fprintf(e.stderr, "%d/%d folds done (repeat %d, fold %d): chebyshev %.4f  wasserstein %.4f  elapsed %s  remaining %s\n",
-				s.Done, s.Total, s.Repeat, s.Fold, s.Means[metricIndex("chebyshev")], s.Means[metricIndex("wasserstein")],
+				s.Done, s.Total, s.Repeat, s.Fold, s.Means[slices.Index(metric.Names, "chebyshev")], s.Means[slices.Index(metric.Names, "wasserstein")],
 				elapsed.Round(time.Millisecond), remaining.Round(time.Second))
 		}
 	}
@@ -78,13 +79,4 @@ func runCV(e *env, args []string) error {
 		return err
 	}
 	return e.output(*out, buf.Bytes())
-}
-
-func metricIndex(name string) int {
-	for i, n := range metric.Names {
-		if n == name {
-			return i
-		}
-	}
-	panic("cv: unknown metric " + name)
 }
