@@ -55,8 +55,8 @@
 // # Complexity
 //
 // Reading costs O(n) time for n bytes of input plus one map lookup per label
-// name. Read holds the result densely, Rows·L float64s (8·Rows·L bytes); a
-// Reader yields one row at a time as a Sparse row (its non-zero labels, in
+// name. Read holds the result densely, Rows·L float64s (8·Rows·L bytes), as
+// Reader.ReadAll does under a limit on those bytes; a Reader yields one row at a time as a Sparse row (its non-zero labels, in
 // increasing order, and their masses), in memory that depends on the longest
 // line and on L (one int per label, to catch duplicates) but not on the
 // number of rows: the way to read files over trees of 10⁵–10⁶ labels.

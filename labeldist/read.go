@@ -88,17 +88,22 @@ var bom = []byte(jsonscan.BOM)
 // row at a time instead, in memory independent of L and of the number of
 // rows.
 func Read(r io.Reader, file string, t *tree.Tree, opts *Options) (*Set, error) {
-	L := t.Len()
-	s := &Set{File: file, L: L}
-	rd := NewReader(r, file, t, opts)
+	return NewReader(r, file, t, opts).ReadAll(math.MaxInt64)
+}
+
+// ReadAll reads the remaining rows of rd into a dense Set, as Read does,
+// and stops with a *SizeError at the first row that would take the Set's
+// Data past limit bytes (8 per row and label).
+func (rd *Reader) ReadAll(limit int64) (*Set, error) {
+	L := rd.p.t.Len()
+	s := &Set{File: rd.file, L: L}
 	for rd.Next() {
+		if need := 8 * float64(s.Rows+1) * float64(L); need > float64(limit) {
+			return nil, &SizeError{At: rd.At(), Rows: s.Rows + 1, L: L, Need: need, Limit: limit}
+		}
 		n := len(s.Data)
 		s.Data = append(s.Data, make([]float64, L)...)
-		row := s.Data[n:]
-		v := rd.Row()
-		for k, i := range v.Index {
-			row[i] = v.Mass[k]
-		}
+		rd.row.Dense(s.Data[n:])
 		s.Rows++
 		s.Lines = append(s.Lines, rd.Line())
 	}
@@ -106,6 +111,20 @@ func Read(r io.Reader, file string, t *tree.Tree, opts *Options) (*Set, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// SizeError is the error of Reader.ReadAll when the rows would take more
+// than its limit.
+type SizeError struct {
+	At    string  // "FILE:LINE" of the row that passes the limit
+	Rows  int     // the rows up to it, and it
+	L     int     // labels per row
+	Need  float64 // bytes of those rows, 8·Rows·L
+	Limit int64
+}
+
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("%s: %d rows of %d labels need %.0f bytes, more than the limit of %d", e.At, e.Rows, e.L, e.Need, e.Limit)
 }
 
 // Sparse is a distribution held by its non-zero masses: Mass[k] > 0 is the

@@ -392,3 +392,36 @@ func TestReaderError(t *testing.T) {
 		t.Error("Next after an error returned true")
 	}
 }
+
+// TestReadAllLimit reads three rows of the 7 labels of figure1, 56 bytes
+// each (8·7, by hand), under limits that hold them, and one that holds
+// only two: the third row, on line 4, is then refused with 3·56 = 168
+// bytes needed.
+func TestReadAllLimit(t *testing.T) {
+	const in = "{\"cat\": 1}\n\n{\"dog\": 0.5, \"snake\": 0.5}\n[0,0,0,0,0,0,1]\n"
+	for _, limit := range []int64{168, 1 << 20, math.MaxInt64} {
+		s, err := NewReader(strings.NewReader(in), "in", fig1(t), nil).ReadAll(limit)
+		if err != nil || s.Rows != 3 || s.L != 7 || s.Row(1)[3] != 0.5 || s.Row(2)[6] != 1 || s.Lines[2] != 4 {
+			t.Errorf("limit %d: %+v, %v", limit, s, err)
+		}
+	}
+	_, err := NewReader(strings.NewReader(in), "in", fig1(t), nil).ReadAll(167)
+	var se *SizeError
+	if !errors.As(err, &se) || *se != (SizeError{At: "in:4", Rows: 3, L: 7, Need: 168, Limit: 167}) {
+		t.Errorf("limit 167: %v", err)
+	}
+	// A limit of 0 holds no row.
+	if _, err := NewReader(strings.NewReader(in), "in", fig1(t), nil).ReadAll(0); !errors.As(err, &se) || se.Rows != 1 || se.At != "in:1" {
+		t.Errorf("limit 0: %v", err)
+	}
+	// After one Next, ReadAll reads the rows that remain.
+	rd := NewReader(strings.NewReader(in), "in", fig1(t), nil)
+	rd.Next()
+	if s, err := rd.ReadAll(112); err != nil || s.Rows != 2 || s.Lines[0] != 3 {
+		t.Errorf("the rest: %+v, %v", s, err)
+	}
+	// A row in error is reported as Read reports it.
+	if _, err := NewReader(strings.NewReader("{\"cow\": 1}\n"), "in", fig1(t), nil).ReadAll(1 << 20); !errors.Is(err, ErrUnknownLabel) {
+		t.Errorf("unknown label: %v", err)
+	}
+}

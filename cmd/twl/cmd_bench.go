@@ -11,66 +11,8 @@ import (
 	"github.com/twl-ldl/twl/bench"
 )
 
-const benchAbout = `
-Bench times the tree-Wasserstein kernels of package tw on seeded random trees
-(uniformly random labelled trees with unit weights) and random
-distributions, for each number of labels L and each label order:
-
-  bfs      labels numbered breadth-first from the root (tree.BreadthFirst):
-           vectors are read in place, the layout twl's fast path is built for
-  random   labels numbered as the random Prüfer tree comes (as networkx's
-           random_tree): every vector is gathered through a permutation
-
-and each kernel:
-
-  distance                TW(a, b), one pair (Workspace.Distance)
-  distance+grad           TW(a, b) and its gradient in a (Workspace.DistanceGrad)
-  batch-loss+grad         TW and gradient for --batch rows (Batch.DistanceGrad)
-  batch-logit-loss+grad   the same for softmax logits (Batch.LogitGrad)
-
-Each case is repeated until it has run for --time. The table gives the time
-per call, the label entries processed per second (batch × L / time), the
-bytes allocated per call by the Go runtime (0 when the hot path reuses its
-workspace) and the memory the case holds: workspaces plus inputs and outputs.
-Cases that would hold more than --max-memory are skipped; when every case is
-skipped, bench fails (exit status 1) and writes nothing to standard output. Progress goes to standard error;
---format json writes one JSON object per case, with the keys method,
-labels, batch, seconds_per_op, bytes_per_op, entries_per_second,
-memory_bytes, workers, iterations, order.
-
-'twl bench lstm' times one training step of the LSTM text model (forward,
-KL loss, backward through time, Adam) on --batch random documents of --len
-tokens, word vectors of --dim, --hidden units and --labels outputs, with
-frozen and trained word vectors; it reports training tokens per second,
-and in JSON the keys method ("lstm-train"), tokens_per_second,
-seconds_per_op, bytes_per_op, batch, len, dim, hidden, labels, vocab,
-train_emb, workers, iterations.
-
-'twl bench cli' measures the command line as a user meets it at 10⁵–10⁶
-labels: it writes a random tree of L labels and two files of --rows rows
-with --nnz labels each (default 3,000 rows of 20 labels) into a temporary
-folder, runs 'twl distance' and 'twl eval' on them 3 times each as child
-processes, and reports the wall time (min – max) and the peak resident
-memory (max) the operating system measured for the child (Linux; n/a
-elsewhere). JSON keys: method (cli-distance,
-cli-eval), labels, rows, nonzero, input_bytes, seconds_min, seconds_max,
-peak_rss_bytes, runs. 'all' leaves cli out.`
-
-const benchExamples = `  # The default sizes, 100 to 10^6 labels, both orders (docs/benchmarks.md
-  # has the times measured, with the machine).
-  twl bench tw
-
-  # distance and eval on 3,000 rows a side at 10^5 and 10^6 labels: time and peak memory.
-  twl bench cli
-
-  # Training tokens per second of the LSTM text model at the paper's shapes.
-  twl bench lstm --batch 100 --len 200 --dim 100 --hidden 200 --labels 147
-
-  # Two sizes, a batch of 256 rows, as JSON Lines for a script.
-  twl bench tw --labels 1000,1e5 --batch 256 --format json > bench.jsonl`
-
 func runBench(e *env, args []string) error {
-	fs := newFlags("bench", "twl bench [flags] [tw|emd|sinkhorn|lstm|cli|all ...]", benchAbout, benchExamples)
+	fs := newFlags("bench", "twl bench [flags] [tw|emd|sinkhorn|lstm|cli|all ...]")
 	var labels intList
 	fs.Var(&labels, "labels", "comma-separated numbers of labels `L` (default: tw 100,…,1000000; emd 100,1000,3000; sinkhorn 100,…,100000)")
 	format := fs.String("format", "text", "output `FORMAT`: text or json")

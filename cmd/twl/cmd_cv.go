@@ -3,47 +3,17 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/metric"
 )
 
-const cvAbout = `
-Cv estimates how well a model trained as 'twl train' would predict new
-samples, by repeated k-fold cross-validation, the protocol of the LDL
-literature: the rows of DATA are split at random into --folds parts; each part
-in turn is predicted by a model trained on the others (with the
-standardization fitted on those only), and every measure of 'twl eval' is
-averaged over the part's rows. That is repeated --repeats times with new
-splits. Cv prints, for each measure, the mean and the sample standard
-deviation (n − 1) of those folds × repeats per-fold means, as LDL papers
-report them; --format json writes one JSON object: "folds", "repeats",
-"rows" (the samples of DATA), and for each measure name of 'twl eval'
-("wasserstein", "kl", "chebyshev", "clark", "canberra", "cosine",
-"intersection") {"mean": ..., "std": ...}. --pyldl computes the measures as
-PyLDL does (see 'twl eval --help'), to compare with published tables.
-` + trainFlagsAbout + `
-
-The splits and the training of run i follow --seed, so the result does not
-depend on --jobs or the machine. Progress goes to standard error, one line
-per fold as it finishes: how many folds are done of how many, which fold
-it was (folds run --jobs at a time and finish in any order), and its
-chebyshev and wasserstein. Ctrl-C (SIGINT) or SIGTERM stops the folds in
-progress, training or scoring, and writes nothing (exit status 130 or 143);
-a run that diverges in any fold is an error (see 'twl train --help').`
-
-const cvExamples = `  # SJAFFE, 10 × 10-fold as published for SA-BFGS (PyLDL README).
-  twl cv --data SJAFFE.mat --tree star --folds 10 --repeats 10 --pyldl
-
-  # Does the tree-Wasserstein term help on ordinal labels (ages)? Compare wasserstein.
-  twl cv --data FG-Net.mat --tree chain --loss kl --repeats 3 --format json
-  twl cv --data FG-Net.mat --tree chain --loss kl+tw --lambda 1 --repeats 3 --format json`
-
 const defRepeats = 10
 
 func runCV(e *env, args []string) error {
-	fs := newFlags("cv", "twl cv --data DATA --tree TREE [flags]", cvAbout, cvExamples)
+	fs := newFlags("cv", "twl cv --data DATA --tree TREE [flags]")
 	tf := addTrainFlags(fs)
 	folds := fs.Int("folds", 10, "the number of `FOLDS` (parts of the data)")
 	repeats := fs.Int("repeats", defRepeats, "the number of `REPEATS` of the k-fold split")
@@ -90,7 +60,7 @@ func runCV(e *env, args []string) error {
 			elapsed := time.Since(started)
 			remaining := time.Duration(float64(elapsed) / float64(s.Done) * float64(s.Total-s.Done))
 			fmt.Fprintf(e.stderr, "%d/%d folds done (repeat %d, fold %d): chebyshev %.4f  wasserstein %.4f  elapsed %s  remaining %s\n",
-				s.Done, s.Total, s.Repeat, s.Fold, s.Means[metricIndex("chebyshev")], s.Means[metricIndex("wasserstein")],
+				s.Done, s.Total, s.Repeat, s.Fold, s.Means[slices.Index(metric.Names, "chebyshev")], s.Means[slices.Index(metric.Names, "wasserstein")],
 				elapsed.Round(time.Millisecond), remaining.Round(time.Second))
 		}
 	}
@@ -109,13 +79,4 @@ func runCV(e *env, args []string) error {
 		return err
 	}
 	return e.output(*out, buf.Bytes())
-}
-
-func metricIndex(name string) int {
-	for i, n := range metric.Names {
-		if n == name {
-			return i
-		}
-	}
-	panic("cv: unknown metric " + name)
 }

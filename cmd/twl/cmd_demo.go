@@ -11,6 +11,7 @@ import (
 
 	"github.com/twl-ldl/twl/bench"
 	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/internal/human"
 	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/tree"
@@ -25,20 +26,8 @@ var demoFiles embed.FS
 
 var demoNames = []string{"figure1.tree", "predictions.jsonl", "targets.jsonl"}
 
-const demoAbout = `
-Demo runs twl on built-in data. On the label tree of Figure 1 of the paper
-(animal → mammal → {dog, cat}; animal → reptile → {lizard, snake}) it compares
-the tree-Wasserstein distance of a few predictions from the truth "cat" with
-total variation and KL divergence, which ignore the hierarchy. Then it times
-TW and its gradient on a random tree of --labels labels (124-155 µs at the
-default 10^5 on a 2-core AMD EPYC, Zen 4). With --dir it also writes the tree
-and the distributions to files, to try the other commands on.`
-
-const demoExamples = `  twl demo
-  twl demo --dir twl-demo && twl distance --tree twl-demo/figure1.tree twl-demo/predictions.jsonl twl-demo/targets.jsonl`
-
 func runDemo(e *env, args []string) error {
-	fs := newFlags("demo", "twl demo [flags]", demoAbout, demoExamples)
+	fs := newFlags("demo", "twl demo [flags]")
 	dir := fs.OutDir("dir", "", "also write the demo's tree and distributions to `DIR`")
 	labels := fs.Int("labels", 100000, "`L` labels in the random tree for the timing")
 	pos, err := fs.parse(e, args)
@@ -96,7 +85,7 @@ and KL see only that the mass sits on a wrong label.
 	sec, v := bench.TimeDistanceGrad(L, 200*time.Millisecond)
 	fmt.Fprintf(&out, "\nAt scale: TW and its gradient on a random tree of %d labels take %s\n"+
 		"per call (one sweep up the tree, one down, labels numbered breadth-first;\n"+
-		"TW = %.4g between two random distributions).\n", L, formatSeconds(sec), v)
+		"TW = %.4g between two random distributions).\n", L, human.Seconds(sec), v)
 
 	if *dir != "" {
 		if err := os.MkdirAll(*dir, 0o755); err != nil {

@@ -157,73 +157,8 @@ func findMethod(fs *flags, name string) (*distanceMethod, error) {
 	return nil, fs.fail("unknown --method %q (available: %s)", name, methodNames())
 }
 
-const distanceAbout = `
-Distance prints the tree-Wasserstein distance between the distributions on
-line r of A.jsonl and line r of B.jsonl, one number per line, or with
---pairwise the distance between every row of A and every row of B, as a
-tab-separated matrix with one line per row of A.
-
---method chooses how the distance is computed, with the tree's shortest-path
-metric as the ground cost:
-
-  tw         the closed form, exact, in time that grows with the pair's
-             non-zero labels, not with the tree (the default)
-  emd        exact optimal transport by the network simplex on the L×L cost
-             matrix: equal to tw up to rounding, much slower, a cross-check
-  sinkhorn   entropic optimal transport (Cuturi 2013) with kernel exp(−λ·C):
-             prints the transport cost ⟨C, P⟩ of the entropic plan, which is
-             above the exact distance and approaches it as --reg λ grows.
-             --reg is the paper's "regularization parameter" λ (default 50;
-             POT's reg is 1/λ); --iters caps the iterations (default 1000);
-             --tol stops them once the marginal error is below it (default
-             1e-9; a negative --tol runs exactly --iters iterations, as the
-             paper's baseline does with 10)
-
-emd and sinkhorn need the dense L×L cost matrix (8·L² bytes): a tree larger
-than --max-memory allows is refused with the memory it would need.
-
---trees T1,T2,... computes the tree-sliced Wasserstein distance instead (Le
-et al., NeurIPS 2019): the mean over the trees of their tree-Wasserstein
-distances, for distributions over the leaves of the trees (every tree must
-have a node of each leaf name of T1), such as trees built with different
-seeds by 'twl tree build' over word vectors: it approximates the
-1-Wasserstein distance under the Euclidean metric of the vectors.
-
-TREE is an edge-list file: one edge per line, parent<TAB>child[<TAB>weight].
-A.jsonl and B.jsonl hold one distribution per line, either a JSON object
-{"label": mass, ...} (absent labels have mass 0) or a JSON array of one mass
-per node of the tree, in the order the nodes first appear in TREE. Blank lines
-are skipped. Masses must be finite and non-negative, and each row must sum to
-1 within 1e-6 unless --normalize is given. Either file may be '-' for
-standard input.
-
-An error in the input is reported as FILE:LINE: what is wrong, with exit
-status 1. --out is written all or nothing. Standard output is held back for
-its first 64 MiB, so an error before then leaves it empty; past that, whole
-lines are written as they are computed, and an error or a signal ends them
-early with a warning on standard error. Rows are read, scored and written a
-chunk at a time, so memory does not grow with the number of rows.`
-
-const distanceExamples = `  # One distance per pair of lines.
-  twl distance --tree labels.tree predictions.jsonl targets.jsonl
-
-  # All pairs, as a matrix, from counts rather than probabilities.
-  twl distance --tree labels.tree --pairwise --normalize votes.jsonl votes.jsonl
-
-  # Exact OT and Sinkhorn beside the closed form.
-  twl distance --tree labels.tree --method emd predictions.jsonl targets.jsonl
-  twl distance --tree labels.tree --method sinkhorn --reg 50 --iters 10 --tol -1 predictions.jsonl targets.jsonl
-
-  # The tree-sliced distance over three trees built from word vectors.
-  for s in 1 2 3; do twl tree build --emb vectors.vec --seed $s --out w$s.tree; done
-  twl distance --trees w1.tree,w2.tree,w3.tree docs-a.jsonl docs-b.jsonl
-
-  # Try it on the demo's files.
-  twl demo --dir twl-demo
-  twl distance --tree twl-demo/figure1.tree twl-demo/predictions.jsonl twl-demo/targets.jsonl`
-
 func runDistance(e *env, args []string) error {
-	fs := newFlags("distance", "twl distance --tree TREE [flags] A.jsonl B.jsonl", distanceAbout, distanceExamples)
+	fs := newFlags("distance", "twl distance --tree TREE [flags] A.jsonl B.jsonl")
 	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required, or --trees)")
 	treeList := fs.String("trees", "", "the tree-sliced Wasserstein distance over the comma-separated `TREES` (from 'twl tree build'), whose leaves are the labels")
 	pairwise := fs.Bool("pairwise", false, "print the matrix of distances between every row of A and every row of B")

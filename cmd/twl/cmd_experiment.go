@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"embed"
 	"fmt"
 	"io"
 	"os"
@@ -38,8 +37,6 @@ var experiments = &group{
 	},
 }
 
-func init() { experiments.about, experiments.examples = helpOf("experiment") }
-
 func runExperiment(e *env, args []string) error { return experiments.run(e, args) }
 
 // experimentResult is what an experiment's Run returns.
@@ -60,24 +57,10 @@ type expFlags struct {
 	runs        bool // --out keeps runs: it is required
 }
 
-// experimentHelp holds the help of the experiment commands: for each, its
-// description, then a line "Examples:", then the examples.
-//
-//go:embed help/experiment*.txt
-var experimentHelp embed.FS
-
-// helpOf returns the description and the examples of help/NAME.txt.
-func helpOf(name string) (about, examples string) {
-	b, _ := experimentHelp.ReadFile("help/" + name + ".txt") // embedded: present
-	about, examples, _ = strings.Cut(string(b), "\nExamples:\n")
-	return "\n" + about, examples
-}
-
 // newExpFlags returns the flags of experiment name (help in
 // help/experiment-NAME.txt): --out (required with runs), --format, --quiet.
 func newExpFlags(name, synopsis, out, outUsage string, format, quiet, runs bool) *expFlags {
-	about, examples := helpOf("experiment-" + name)
-	f := &expFlags{flags: newFlags("experiment "+name, synopsis, about, examples), setting: map[string]string{}, format: "text", runs: runs}
+	f := &expFlags{flags: newFlags("experiment "+name, synopsis), setting: map[string]string{}, format: "text", runs: runs}
 	f.OutDirVar(&f.out, "out", out, outUsage)
 	if format {
 		f.StringVar(&f.format, "format", "text", "standard output `FORMAT`: text (the Markdown report) or json")

@@ -4,71 +4,14 @@ import (
 	"fmt"
 
 	"github.com/twl-ldl/twl/dataset"
+	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/textmodel"
 )
 
-const predictAbout = `
-Predict writes the label distribution a model predicts for every sample of
-DATA: JSON Lines, one object {"label": mass, ...} per sample in the order of
-DATA, labels in the model's order, zero masses omitted, numbers in the
-shortest form that reads back to the same float64. The output pairs line by
-line with the targets for 'twl eval'.
-
-MODEL is a file written by 'twl train'. DATA is JSON Lines, one sample
-{"x": [...]} per line, or a .mat file. The lines may be training data: a
-"y" is optional and ignored, and other keys, such as "id", are skipped. The
-features must have the model's dimension; the model's standardization is
-applied to them. A .mat file holds "features" and "labels", whose labels
-0 … c−1 must be labels of the model.
-
---targets FILE also writes the targets of DATA to FILE, in the format of
-the predictions, for 'twl eval': then every line must have a "y" whose
-labels are labels of the model (a .mat file always has them).
-
---top K writes only the K most probable labels of each sample, in
-decreasing mass (equal masses in the model's label order); --min-mass P
-leaves out the labels whose mass is below P; together, at most K labels of
-mass P or more. Such rows no longer sum to 1: 'twl eval' and 'twl
-distance' then need --normalize, which rescales every row to sum 1. A row
-whose every mass is below P is written as {}, which they refuse: predict
-warns with the number of such rows and the first.
-
-Samples are read, predicted and written in batches, so memory holds the
-model and one batch of rows, however many samples DATA has. A run longer
-than a few seconds shows its progress on standard error.
-
---tree checks that TREE (a file, or chain, star, chain:N, star:N as for
-train; chain and star have the model's number of labels) is the tree the
-model was trained on, by the SHA-256 of its edge list: a different tree is
-an error.
-
-An error in the input is reported as FILE:LINE: what is wrong, with exit
-status 1, and nothing is written: --out and --targets are written all or
-nothing, and standard output is held back for its first 64 MiB, so that an
-error before then leaves it empty. SIGINT or SIGTERM stops the run (exit
-status 130 or 143) and leaves no output file.`
-
-const predictExamples = `  # Predict, then score the predictions against the targets.
-  twl train --data train.jsonl --tree genres.tree --loss kl+tw --out books.model
-  twl predict --model books.model --data test.jsonl --out pred.jsonl --targets targets.jsonl
-  twl eval --tree genres.tree pred.jsonl targets.jsonl
-
-  # New samples, {"id": ..., "x": [...]} on each line: the 5 most probable
-  # labels of each, and the labels of mass 0.01 or more.
-  twl predict --model books.model --data new.jsonl --top 5 > top5.jsonl
-  twl predict --model books.model --data new.jsonl --min-mass 0.01 --out likely.jsonl
-
-  # Scoring truncated predictions: rescale the rows to sum 1.
-  twl predict --model books.model --data test.jsonl --top 20 --out top20.jsonl --targets targets.jsonl
-  twl eval --tree genres.tree --normalize top20.jsonl targets.jsonl
-
-  # A .mat data set, checking the tree.
-  twl predict --model sjaffe.model --data SJAFFE.mat --tree star > pred.jsonl`
-
 func runPredict(e *env, args []string) error {
-	fs := newFlags("predict", "twl predict --model MODEL --data DATA [flags]", predictAbout, predictExamples)
+	fs := newFlags("predict", "twl predict --model MODEL --data DATA [flags]")
 	modelPath := fs.String("model", "", "the model `FILE` written by twl train (required)")
 	dataPath := fs.String("data", "", "the samples, a JSON Lines or .mat `FILE` ('-': JSON Lines on standard input) (required)")
 	treeSpec := fs.String("tree", "", "check that the model was trained on this `TREE`")
@@ -87,7 +30,7 @@ func runPredict(e *env, args []string) error {
 		return fs.fail("--model is required")
 	case *dataPath == "":
 		return fs.fail("--data is required")
-	case *targets != "" && (*targets == "-" || sameFile(*targets, *out)):
+	case *targets != "" && (*targets == "-" || atomicfile.SameFile(*targets, *out)):
 		return fs.fail("--targets needs a file of its own, not --out's")
 	case *modelPath == "-" && *dataPath == "-":
 		return fs.fail("only one of --model and --data can be standard input ('-')")

@@ -6,64 +6,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/twl-ldl/twl/internal/human"
 	"github.com/twl-ldl/twl/synth"
 )
 
-const synthAbout = `
-Synth generates the synthetic data set of the paper (Algorithm 1): a random
-tree of --nodes nodes (uniform over labelled trees, unit edge weights),
-random matrices W1 (n×m) and W2 (m×(l+1)), and per sample a random
-n-vector x passed through two sigmoid layers, o = sigmoid(W2ᵀ sigmoid(W1ᵀx));
-σ = --scale·o[l+1], v = argmax and u = argmin of o[1..l], and the target
-
-  p(s) ∝ exp(±d(v,s)/σ²) + exp(±d(u,s)/σ²)   over every node s,
-
-d the tree's shortest-path metric. p is computed in log space, exact for
-every σ, however small.
-
-The paper leaves these choices open; each is a flag:
-  --x-dist, --w1-dist, --w2-dist   normal (default), uniform (U[0,1)) or
-        symmetric (U[−1,1)). With uniform draws every first-layer
-        pre-activation is positive, the layer saturates, and nearly every
-        sample gets the same v, u and σ: a degenerate data set.
-  --features n (default 100, as in the paper's training benchmark) and
-        --hidden m (default 100; the paper gives none).
-  --input   raw (default): the features are x. hidden: sigmoid(W1ᵀx).
-        output: o, which Algorithm 1 as printed returns; its argmax and
-        argmin name v and u, so the features leak the target.
-  --sign    decay (default): exp(−d/σ²), mass around v and u. grow:
-        exp(+d/σ²), the formula as printed, most mass farthest from them.
-
-Everything follows --seed (PCG streams): the same command writes the same
-files, and the test set does not depend on --samples.
-
-DIR receives, all or nothing (a new DIR appears complete at the end, an
-existing one gets all four files at the end; DIR is checked to be writable
-before anything is generated; Ctrl-C or SIGTERM leaves nothing behind,
-exit status 130 or 143):
-  tree.txt      the tree, one edge per line: parent<TAB>child<TAB>1
-  train.jsonl   --samples lines {"x": [...], "y": {"label": mass, ...}}
-  test.jsonl    --test lines, drawn from the same tree, W1 and W2
-  synth.json    the configuration and seed used, and how varied the
-                samples are (distinct v and u, quantiles of σ)
-which 'twl train --data DIR/train.jsonl --tree DIR/tree.txt' reads.
-Progress goes to standard error, a summary to standard output.`
-
-const synthExamples = `  # The paper's size: 1000 nodes, 1000 training and 1000 test samples.
-  twl synth --nodes 1000 --samples 1000 --seed 1 --out synth1000
-
-  # Train on it with KL + TW and score the test set.
-  twl train --data synth1000/train.jsonl --tree synth1000/tree.txt --loss kl+tw \
-      --epochs 500 --batch 10 --lr 0.001 --weight-decay 0 --out synth.model
-  twl predict --model synth.model --data synth1000/test.jsonl --out pred.jsonl
-
-  # Algorithm 1 exactly as printed: uniform draws, the transformed vector as
-  # features and exp(+d/σ²).
-  twl synth --x-dist uniform --w1-dist uniform --w2-dist uniform \
-      --input output --sign grow --out printed`
-
 func runSynth(e *env, args []string) error {
-	fs := newFlags("synth", "twl synth --out DIR [flags]", synthAbout, synthExamples)
+	fs := newFlags("synth", "twl synth --out DIR [flags]")
 	var cfg synth.Config
 	fs.IntVar(&cfg.Nodes, "nodes", 1000, "`l`, the number of tree nodes (labels)")
 	samples := fs.Int("samples", 1000, "the number of training `SAMPLES`")
@@ -120,7 +68,7 @@ func runSynth(e *env, args []string) error {
 	if err := e.stopped(); err != nil {
 		return err
 	}
-	progress("synth: generated in %s; writing %s\n", formatSeconds(time.Since(start).Seconds()), *out)
+	progress("synth: generated in %s; writing %s\n", human.Seconds(time.Since(start).Seconds()), *out)
 	if err := d.WriteDir(*out); err != nil {
 		return err
 	}

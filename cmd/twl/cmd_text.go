@@ -18,14 +18,12 @@ var texts = &group{
 		{"train", "fit the paper's LSTM text model (KL, KL + λ·TW, KL + λ·Sinkhorn) to labelled documents", runTextTrain},
 		{"predict", "predict label distributions of documents with a trained text model", runTextPredict},
 	},
-	about:    textAbout,
-	examples: textExamples,
 }
 
 func runText(e *env, args []string) error { return texts.run(e, args) }
 
 func runTextStats(e *env, args []string) error {
-	fs := newFlags("text stats", "twl text stats --data FILE [--tree TREE] [--emb FILE] [flags]", textStatsAbout, textStatsExamples)
+	fs := newFlags("text stats", "twl text stats --data FILE [--tree TREE] [--emb FILE] [flags]")
 	data := fs.String("data", "", "the corpus `FILE`: BlurbGenreCollection records or JSON Lines (required)")
 	tf := addTextFlags(fs, false, 0)
 	emb := fs.String("emb", "", "word vectors `FILE`: .vec/.txt text format or a fastText .bin model")

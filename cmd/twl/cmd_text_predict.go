@@ -10,7 +10,7 @@ import (
 )
 
 func runTextPredict(e *env, args []string) error {
-	fs := newFlags("text predict", "twl text predict --model MODEL --data FILE [flags]", textPredictAbout, textPredictExamples)
+	fs := newFlags("text predict", "twl text predict --model MODEL --data FILE [flags]")
 	modelPath := fs.String("model", "", "the text model `FILE` (required)")
 	data := fs.String("data", "", "the documents `FILE` (required)")
 	top := fs.Int("top", 0, "write the `K` most probable labels only (0: all)")

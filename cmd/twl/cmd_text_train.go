@@ -18,7 +18,7 @@ import (
 const maxTextHidden = 4096
 
 func runTextTrain(e *env, args []string) error {
-	fs := newFlags("text train", "twl text train --train FILE [--dev FILE] --tree TREE --out MODEL [flags]", textTrainAbout, textTrainExamples)
+	fs := newFlags("text train", "twl text train --train FILE [--dev FILE] --tree TREE --out MODEL [flags]")
 	trainPath := fs.String("train", "", "the training documents `FILE` (required)")
 	devPath := fs.String("dev", "", "validation documents `FILE` (default: --val of --train)")
 	tf := addTextFlags(fs, true, 200)
@@ -27,8 +27,8 @@ func runTextTrain(e *env, args []string) error {
 	trainEmb := fs.Bool("train-emb", false, "train the word vectors with the model (default: fixed)")
 	hidden := fs.Int("hidden", 200, "the LSTM's hidden size `H`")
 	lossName := fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw or kl+sinkhorn; a weight in the name (kl+0.5tw) takes the place of --lambda")
-	lambda := fs.Float64("lambda", defLambda, "the weight `λ` of the transport term of kl+tw and kl+sinkhorn")
-	reg := fs.Float64("reg", defSinkhornReg, "kl+sinkhorn: the kernel parameter `λs` of exp(−λs·C)")
+	lambda := fs.Float64("lambda", ldl.DefaultLambda, "the weight `λ` of the transport term of kl+tw and kl+sinkhorn")
+	reg := fs.Float64("reg", ldl.DefaultSinkhornReg, "kl+sinkhorn: the kernel parameter `λs` of exp(−λs·C)")
 	iters := fs.Int("iters", 10, "kl+sinkhorn: Sinkhorn `iterations`")
 	target := fs.String("target", "uniform", "the target of a label set: `uniform` on its labels, or specific")
 	epochs := fs.Int("epochs", 100, "training `epochs`")

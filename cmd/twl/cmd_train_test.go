@@ -107,7 +107,7 @@ func TestTrainModelFile(t *testing.T) {
 	}
 	tr := f.Train
 	if tr == nil || tr.Rows != 30 || tr.Epochs != 8 || tr.EpochsRun != 8 || tr.BestEpoch != 8 || tr.Batch != 4 ||
-		tr.LR != defLR || tr.WeightDecay != defWeightDecay || tr.Seed != 1 || tr.ValLoss != nil {
+		tr.LR != ldl.DefaultLR || tr.WeightDecay != ldl.DefaultWeightDecay || tr.Seed != 1 || tr.ValLoss != nil {
 		t.Errorf("train record %+v", tr)
 	}
 
@@ -400,7 +400,7 @@ func TestTrainChainStar(t *testing.T) {
 		if f.Tree.Source != tc.source || len(f.Labels) != 4 || !strings.HasPrefix(f.Loss, "kl+1·") {
 			t.Errorf("%v: model %+v", tc, f)
 		}
-		if tc.loss == "kl+sinkhorn" && (f.Train.SinkhornReg != defSinkhornReg || f.Train.Iters != defIters) {
+		if tc.loss == "kl+sinkhorn" && (f.Train.SinkhornReg != ldl.DefaultSinkhornReg || f.Train.Iters != ldl.DefaultIters) {
 			t.Errorf("%v: train record %+v", tc, f.Train)
 		}
 	}

@@ -16,57 +16,12 @@ var trees = &group{
 	subs: []*command{
 		{"build", "build a label tree from points: word vectors or label-name embeddings (clustering tree, quadtree)", runTreeBuild},
 	},
-	about: `
-Tree works with label trees themselves. 'twl tree build' makes one when there
-is no hierarchy to start from: from the word vectors of a .vec or fastText
-.bin file (every word a leaf), or from the names of flat labels through the
-vectors of their words. The trees are ordinary edge lists with weights, for
-every other command ('twl distance --tree', 'twl train --tree', ...), and
-several of them, built with different seeds, give the tree-sliced Wasserstein
-distance ('twl distance --trees T1,T2,...').`,
-	examples: treeExamples,
 }
-
-const treeExamples = `  # A clustering tree over the 42k words of the novels' fastText vectors.
-  twl tree build --emb ../shared/data/embeddings/novels-fasttext-100d.vec --out words.tree
-
-  # Ten trees with different seeds, for the tree-sliced distance.
-  for s in 1 2 3 4 5 6 7 8 9 10; do
-    twl tree build --emb vectors.vec --seed $s --out words-$s.tree
-  done
-
-  # A tree over flat labels, from the vectors of the words of their names.
-  twl tree build --emb vectors.vec --labels labels.txt --k 2 --out labels.tree`
 
 func runTree(e *env, args []string) error { return trees.run(e, args) }
 
-const treeBuildAbout = `
-Build writes a label tree built from points in R^d, as an edge list
-(parent<TAB>child<TAB>weight), with every point a leaf named as the point:
-
-  cluster   the clustering tree of Le et al. (NeurIPS 2019): a recursive
-            k-means partition (k-means++ seeding, --k branches, at most
-            --depth levels); an edge weighs the Euclidean distance between
-            the centres of a cluster and of its parent, a point's edge the
-            distance from the point to its cluster's centre
-  quad      a randomly shifted quadtree (Indyk & Thaper 2003): cells halve
-            at every level and an edge weighs its cell's diameter, so that
-            tree distances bound Euclidean distances from above
-
---fit refits the edge weights by non-negative least squares so that tree
-distances approximate Euclidean distances on sampled pairs of points
-(Yamada et al., TMLR 2022). See package pointtree for the exact rules.
-
-The points are the words of --emb (a word2vec/fastText .vec text file, or a
-fastText .bin model), all of them or the first --max-words, or, with
---labels FILE, the labels listed in FILE one per line, each at the mean of
-the vectors of the words of its name (tokenized as 'twl text' does; a
-fastText .bin model also gives vectors to words outside its vocabulary).
-Internal nodes get names that cannot collide with the points'. Trees built
-with the same inputs and --seed are identical.`
-
 func runTreeBuild(e *env, args []string) error {
-	fs := newFlags("tree build", "twl tree build --emb VECTORS [--labels FILE] [flags] --out TREE", treeBuildAbout, treeExamples)
+	fs := newFlags("tree build", "twl tree build --emb VECTORS [--labels FILE] [flags] --out TREE")
 	emb := fs.String("emb", "", "word vectors `FILE`: .vec text or fastText .bin (required)")
 	labels := fs.String("labels", "", "build over the labels named in `FILE`, one per line, instead of every word")
 	method := fs.String("method", "cluster", "the tree: `cluster` or quad")

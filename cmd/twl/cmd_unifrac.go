@@ -14,37 +14,11 @@ import (
 	"github.com/twl-ldl/twl/unifrac"
 )
 
-const unifracAbout = `
-Unifrac computes the UniFrac distance between every pair of samples of a
-table of counts whose observation ids are tips of a phylogeny, and writes
-the N×N matrix: a TSV file in the layout of ssu (Striped UniFrac), or a
-NumPy .npy file with the sample ids in a sidecar file (D.npy → D.ids.txt).
-
---method is one of weighted_normalized, weighted_unnormalized, unweighted
-and generalized (with --alpha, default 1), defined as in ssu. The tree is
-Newick (or a QIIME 2 .qza Phylogeny); the table BIOM 2.1 (HDF5), BIOM 1.0
-(JSON), a classic TSV OTU table, or a QIIME 2 .qza FeatureTable. Every
-observation id must be a tip of the tree, matched byte for byte.
-
-The matrix is computed and written by stripes of rows, so memory holds the
-table, the engine and one stripe, never N²; --max-memory refuses a run that
-would need more. With --shard I/N the command computes only the I-th of N
-row stripes into a partial file; 'twl unifrac merge' checks the partial
-files and writes the same bytes a single run writes. See docs/unifrac.md.
-`
-
-const unifracExamples = `  twl unifrac --tree tree.nwk --table table.biom --method weighted_normalized --out d.tsv
-  twl unifrac --tree tree.nwk --table table.biom --method generalized --alpha 0.5 --out d.npy
-  # the same matrix in 3 shards, on any machines, then merged:
-  twl unifrac --tree tree.nwk --table table.biom --method unweighted --shard 1/3 --out p1.part
-  twl unifrac merge p*.part --out d.tsv`
-
 func runUnifrac(e *env, args []string) error {
 	if len(args) > 0 && args[0] == "merge" {
 		return runUnifracMerge(e, args[1:])
 	}
-	fs := newFlags("unifrac", "twl unifrac --tree T.nwk --table T.biom --method M --out D.tsv [flags]\n  twl unifrac merge PART... --out D.tsv",
-		unifracAbout, unifracExamples)
+	fs := newFlags("unifrac", "twl unifrac --tree T.nwk --table T.biom --method M --out D.tsv [flags]\n  twl unifrac merge PART... --out D.tsv")
 	treePath := fs.String("tree", "", "the phylogeny: Newick or QIIME 2 .qza `FILE`")
 	tablePath := fs.String("table", "", "the table of counts: BIOM (HDF5 or JSON), TSV or .qza `FILE`")
 	method := fs.String("method", "", "the UniFrac `variant`: "+unifrac.MethodNames())
@@ -276,16 +250,8 @@ func unifracCommit(e *env, w *stream, ids *sidecar, names []string, pairs int, p
 	return nil
 }
 
-const unifracMergeAbout = `
-Merge reads the partial files that 'twl unifrac --shard I/N' wrote, checks
-that they hold one matrix (same tree, table, method, alpha and samples),
-every row exactly once, and writes the matrix byte for byte as a single
-run of 'twl unifrac' writes it, in either format.
-`
-
 func runUnifracMerge(e *env, args []string) error {
-	fs := newFlags("unifrac merge", "twl unifrac merge PART... --out D.tsv [--format tsv|npy]", unifracMergeAbout,
-		"  twl unifrac merge shards/*.part --out d.tsv\n  twl unifrac merge p1.part p2.part p3.part --out d.npy")
+	fs := newFlags("unifrac merge", "twl unifrac merge PART... --out D.tsv [--format tsv|npy]")
 	out := fs.OutFile("out", "write the matrix to `FILE`; - for standard output (tsv only)")
 	format := fs.String("format", "", "the matrix `format`, tsv or npy (default: npy for an --out ending in .npy, else tsv)")
 	workers := fs.Int("workers", 0, "goroutines that format (0: all cores); the output does not depend on it")

@@ -1,15 +1,18 @@
 package main
 
 import (
+	"embed"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/internal/human"
 )
 
 // flags is a subcommand's flag set with its help text. Flags are written
@@ -22,18 +25,40 @@ import (
 type flags struct {
 	*flag.FlagSet
 	synopsis string // the usage line(s) after "Usage:"
-	about    string // what the command does
-	examples string // example command lines, with comments
 	// stderr receives warnings about the command's inputs (a tree file
 	// that looks space-separated); parse sets it.
 	stderr io.Writer
 }
 
-func newFlags(name, synopsis, about, examples string) *flags {
+// newFlags returns the flags of the command "twl NAME", whose help is
+// help/NAME.txt (see helpOf).
+func newFlags(name, synopsis string) *flags {
 	fs := flag.NewFlagSet("twl "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors and help are printed by report
 	fs.Usage = func() {}
-	return &flags{FlagSet: fs, synopsis: synopsis, about: about, examples: examples}
+	return &flags{FlagSet: fs, synopsis: synopsis}
+}
+
+// help holds the help of every command: help/NAME.txt for "twl NAME" (a
+// space as a dash: text-train.txt), its description, a line "Examples:",
+// then the examples. A {{PART}} in it stands for the text of help/PART.txt.
+//
+//go:embed help/*.txt
+var help embed.FS
+
+var helpPart = regexp.MustCompile(`\{\{[a-z-]+\}\}`)
+
+// helpOf returns the description and the examples of the command name
+// ("text train").
+func helpOf(name string) (about, examples string) {
+	about, examples, _ = strings.Cut(helpFile(strings.ReplaceAll(name, " ", "-")), "\nExamples:\n")
+	return about, examples
+}
+
+// helpFile returns help/NAME.txt with its parts filled in.
+func helpFile(name string) string {
+	b, _ := help.ReadFile("help/" + name + ".txt") // embedded: present
+	return helpPart.ReplaceAllStringFunc(string(b), func(p string) string { return strings.TrimSuffix(helpFile(p[2:len(p)-2]), "\n") })
 }
 
 // parse parses args and returns the positional arguments. For --help it
@@ -169,8 +194,9 @@ func (f *flags) isSet(name string) bool {
 // usage prints the command's help: synopsis, description, flags and
 // examples.
 func (f *flags) usage(w io.Writer) {
+	about, examples := helpOf(strings.TrimPrefix(f.Name(), "twl "))
 	fmt.Fprintf(w, "Usage:\n  %s\n", f.synopsis)
-	fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(f.about))
+	fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(about))
 	fmt.Fprint(w, "\nFlags:\n")
 	const indent = 24
 	f.VisitAll(func(fl *flag.Flag) {
@@ -196,7 +222,7 @@ func (f *flags) usage(w io.Writer) {
 			fmt.Fprintf(w, "%-*s%s\n", indent, head, line)
 		}
 	})
-	fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(f.examples, "\n"))
+	fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(examples, "\n"))
 }
 
 // wrap splits text into lines of at most width bytes, at spaces.
@@ -388,105 +414,19 @@ func (l *intList) Set(s string) error {
 	return nil
 }
 
-// byteSize is a flag holding a number of bytes, with an optional unit:
-// B, kB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024).
+// byteSize is a flag holding a number of bytes, read by human.ParseSize
+// (512MiB, 2GB) and written by human.Size.
 type byteSize int64
 
-var units = []struct {
-	suffix string
-	scale  float64
-}{
-	{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
-	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12}, {"b", 1},
-}
-
-func (b byteSize) String() string {
-	v := int64(b)
-	for i, u := range []string{"TiB", "GiB", "MiB", "KiB"} {
-		if scale := int64(1) << (10 * (4 - i)); v >= scale && v%scale == 0 {
-			return strconv.FormatInt(v/scale, 10) + u
-		}
-	}
-	for i, u := range []string{"TB", "GB", "MB", "kB"} {
-		scale := int64(1)
-		for range 4 - i {
-			scale *= 1000
-		}
-		if v >= scale && v%scale == 0 {
-			return strconv.FormatInt(v/scale, 10) + u
-		}
-	}
-	return strconv.FormatInt(v, 10) + "B"
-}
+func (b byteSize) String() string { return human.Size(int64(b)) }
 
 func (b *byteSize) Set(s string) error {
-	t := strings.ToLower(strings.TrimSpace(s))
-	scale := 1.0
-	for _, u := range units {
-		if strings.HasSuffix(t, u.suffix) {
-			t, scale = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.scale
-			break
-		}
+	v, err := human.ParseSize(s)
+	if err == nil {
+		*b = byteSize(v)
 	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || !(v >= 0) || v*scale >= 1<<62 {
-		return fmt.Errorf("%q is not a size such as 512MiB or 2GB", s)
-	}
-	*b = byteSize(v * scale)
-	return nil
+	return err
 }
 
-// formatBytes writes a byte count with a binary unit and 3 significant
-// digits: "512 B", "1.5 KiB", "240 MiB".
-func formatBytes(v float64) string {
-	if v < 1024 {
-		return strconv.FormatFloat(v, 'f', 0, 64) + " B"
-	}
-	for _, u := range []string{"KiB", "MiB", "GiB", "TiB", "PiB"} {
-		v /= 1024
-		if v < 1024 || u == "PiB" {
-			return sig3(v) + " " + u
-		}
-	}
-	panic("unreachable")
-}
-
-// sig3 formats v ≥ 1 with 3 significant digits, without exponent for v
-// below 1000: "1.23", "12.3", "123", "1234".
-func sig3(v float64) string {
-	switch {
-	case v < 10:
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	case v < 100:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64)
-}
-
-// formatSeconds writes a duration in seconds with 3 significant digits and
-// a unit: "152 ns", "1.23 µs", "45.6 ms", "2.10 s".
-func formatSeconds(s float64) string {
-	switch {
-	case s < 1e-6:
-		return sig3(s*1e9) + " ns"
-	case s < 1e-3:
-		return sig3(s*1e6) + " µs"
-	case s < 1:
-		return sig3(s*1e3) + " ms"
-	}
-	return sig3(s) + " s"
-}
-
-// formatRate writes a rate with an SI prefix: "658 M", "1.23 G".
-func formatRate(v float64) string {
-	for _, p := range []string{"", "k", "M", "G", "T", "P"} {
-		if v < 1000 || p == "P" {
-			if v < 1 {
-				return strings.TrimSpace(strconv.FormatFloat(v, 'g', 3, 64) + " " + p)
-			}
-			return strings.TrimSpace(sig3(v) + " " + p)
-		}
-		v /= 1000
-	}
-	panic("unreachable")
-}
+// formatBytes writes a byte count as twl's messages do: human.Bytes.
+func formatBytes(v float64) string { return human.Bytes(v) }

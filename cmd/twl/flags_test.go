@@ -32,22 +32,15 @@ func TestFlagValues(t *testing.T) {
 	}
 }
 
-func TestFormatters(t *testing.T) {
-	for _, tc := range []struct{ got, want string }{
-		{formatSeconds(152e-9), "152 ns"},
-		{formatSeconds(1.234e-6), "1.23 µs"},
-		{formatSeconds(45.6e-3), "45.6 ms"},
-		{formatSeconds(2.1), "2.10 s"},
-		{formatRate(658e6), "658 M"},
-		{formatRate(12), "12.0"},
-		{formatBytes(512), "512 B"},
-		{formatBytes(1536), "1.50 KiB"},
-		{formatBytes(240 << 20), "240 MiB"},
-		{(func() string { b := byteSize(1 << 30); return b.String() })(), "1GiB"},
-		{(func() string { b := byteSize(1536); return b.String() })(), "1536B"},
-	} {
-		if tc.got != tc.want {
-			t.Errorf("got %q, want %q", tc.got, tc.want)
+func TestByteSizeString(t *testing.T) {
+	// The largest unit that divides the count, by hand (3e9 = 3·2^9·5^9:
+	// no KiB).
+	for _, tc := range []struct {
+		b    byteSize
+		want string
+	}{{1 << 30, "1GiB"}, {1536, "1536B"}, {3e9, "3GB"}} {
+		if got := tc.b.String(); got != tc.want {
+			t.Errorf("byteSize(%d): %q, want %q", int64(tc.b), got, tc.want)
 		}
 	}
 }
@@ -69,7 +62,7 @@ func TestIntFlag(t *testing.T) {
 		{"1e19", 0, "integer out of range"}, {"9223372036854775808", 0, "integer out of range"},
 		{"1e400", 0, "integer out of range"}, {"-Inf", 0, "integer out of range"},
 	} {
-		fs := newFlags("x", "", "", "")
+		fs := newFlags("x", "")
 		n := fs.Int64("n", 0, "")
 		err := fs.Set("n", tc.in)
 		switch {
@@ -80,7 +73,7 @@ func TestIntFlag(t *testing.T) {
 		}
 	}
 	// int and uint64 flags: the same forms, their own ranges.
-	fs := newFlags("x", "", "", "")
+	fs := newFlags("x", "")
 	i := fs.Int("i", 3, "")
 	var u uint64
 	fs.Uint64Var(&u, "u", 5, "")

@@ -10,23 +10,22 @@ import (
 // group is a command with subcommands, such as twl experiment and twl
 // text: 'twl NAME SUB [flags]'.
 type group struct {
-	name     string     // the command
-	noun     string     // what a subcommand is called in messages: "experiment"
-	subs     []*command // in the order of the help
-	about    string
-	examples string
+	name string     // the command
+	noun string     // what a subcommand is called in messages: "experiment"
+	subs []*command // in the order of the help; the help is help/NAME.txt
 }
 
 // usage writes the group's help.
 func (g *group) usage(w io.Writer) {
+	about, examples := helpOf(g.name)
 	fmt.Fprintf(w, "Usage:\n  twl %s <%s> [flags]\n", g.name, g.noun)
-	fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(g.about))
+	fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(about))
 	fmt.Fprintf(w, "\n%ss:\n", strings.ToUpper(g.noun[:1])+g.noun[1:])
 	for _, c := range g.subs {
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\nFlags:\n  Each %s has its own: run 'twl %s <%s> --help'.\n", g.noun, g.name, g.noun)
-	fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(g.examples, "\n"))
+	fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(examples, "\n"))
 }
 
 // fail is a mistake in the subcommand's name.

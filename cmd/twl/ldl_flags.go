@@ -13,25 +13,12 @@ import (
 	"os"
 
 	"github.com/twl-ldl/twl/dataset"
-	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/internal/jsonfloat"
 	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/train"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/tsw"
-)
-
-// The defaults of the flags of train and cv: those of package ldl, where
-// the evidence for them is documented.
-const (
-	defEpochs      = ldl.DefaultEpochs
-	defBatch       = ldl.DefaultBatch
-	defLR          = ldl.DefaultLR
-	defWeightDecay = ldl.DefaultWeightDecay
-	defLambda      = ldl.DefaultLambda
-	defSinkhornReg = ldl.DefaultSinkhornReg
-	defIters       = ldl.DefaultIters
 )
 
 // trainFlags are the flags shared by train and cv.
@@ -62,13 +49,13 @@ func addTrainFlags(fs *flags) *trainFlags {
 			"(chain and star alone only for .mat data, N = its number of labels) (required)"),
 		trees:       fs.String("trees", "", "instead of --tree, the comma-separated `TREES` built by 'twl tree build' over the labels (their leaves): with --loss kl+tsw, the tree-sliced distance over them"),
 		loss:        fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw, kl+sinkhorn, or with --trees kl+tsw; a weight in the name (kl+0.5tw) takes the place of --lambda"),
-		lambda:      fs.Float64("lambda", defLambda, "the weight `λ` of the transport term of kl+tw and kl+sinkhorn"),
-		reg:         fs.Float64("reg", defSinkhornReg, "kl+sinkhorn: the kernel parameter `λs` of exp(−λs·C); POT's reg is 1/λs"),
-		iters:       fs.Int("iters", defIters, "kl+sinkhorn: the number of Sinkhorn `ITERATIONS` per gradient"),
-		epochs:      fs.Int("epochs", defEpochs, "the number of `EPOCHS` (passes over the training rows)"),
-		batch:       fs.Int("batch", defBatch, "the mini-batch `SIZE`"),
-		lr:          fs.Float64("lr", defLR, "Adam's learning `RATE`"),
-		weightDecay: fs.Float64("weight-decay", defWeightDecay, "the L2 weight-decay `COEFFICIENT` added to the gradient of the weights"),
+		lambda:      fs.Float64("lambda", ldl.DefaultLambda, "the weight `λ` of the transport term of kl+tw and kl+sinkhorn"),
+		reg:         fs.Float64("reg", ldl.DefaultSinkhornReg, "kl+sinkhorn: the kernel parameter `λs` of exp(−λs·C); POT's reg is 1/λs"),
+		iters:       fs.Int("iters", ldl.DefaultIters, "kl+sinkhorn: the number of Sinkhorn `ITERATIONS` per gradient"),
+		epochs:      fs.Int("epochs", ldl.DefaultEpochs, "the number of `EPOCHS` (passes over the training rows)"),
+		batch:       fs.Int("batch", ldl.DefaultBatch, "the mini-batch `SIZE`"),
+		lr:          fs.Float64("lr", ldl.DefaultLR, "Adam's learning `RATE`"),
+		weightDecay: fs.Float64("weight-decay", ldl.DefaultWeightDecay, "the L2 weight-decay `COEFFICIENT` added to the gradient of the weights"),
 		decayBias:   fs.Bool("decay-bias", false, "apply --weight-decay to the biases too (by default only the weights decay: decayed biases pull predictions toward uniform)"),
 		standardize: fs.Bool("standardize", true, "standardize the features (mean 0, variance 1 on the training rows); --standardize=false to use them as they are"),
 		val:         fs.Float64("val", 0, "hold out this `FRACTION` of the training rows for validation: the model of the epoch with the lowest validation loss is kept"),
@@ -287,9 +274,6 @@ func fitError(err error, lr float64, checkpoint string) error {
 // writeJSONObject writes the key–value pairs as one line of JSON (see
 // jsonfloat.AppendObject).
 func writeJSONObject(buf *bytes.Buffer, kv ...any) { buf.Write(jsonfloat.AppendObject(nil, kv...)) }
-
-// sameFile reports whether the paths a and b name the same file.
-func sameFile(a, b string) bool { return atomicfile.SameFile(a, b) }
 
 // checkNotInput fails when an output file is one of the input files (the
 // same file, by os.SameFile, so also through another path or a link):

@@ -20,7 +20,8 @@
 //	tree       label trees built from points: tree build
 //	unifrac    UniFrac between all pairs of samples on a phylogeny; unifrac merge
 //
-// Run "twl help <command>" for a command's flags and examples.
+// Run "twl help <command>" for a command's flags and examples. A command's
+// description and examples are the text of help/NAME.txt beside this file.
 //
 // Trees are edge-list files (see package tree); distributions are JSON Lines
 // files, one distribution per line (see package labeldist). Errors in input

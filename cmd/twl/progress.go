@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/twl-ldl/twl/internal/human"
 )
 
 // progressLine shows the progress within an epoch on one line rewritten
@@ -39,7 +41,7 @@ func (p *progressLine) step(epoch, epochs, done, total int, noun string) {
 	line := fmt.Sprintf("epoch %d/%d  %d/%d %s (%.0f%%)", epoch, epochs, done, total, noun, 100*float64(done)/float64(total))
 	if s := now.Sub(p.start).Seconds(); s > 0 {
 		rate := float64(done) / s
-		line += fmt.Sprintf("  %.0f %s/s  epoch ends in %s", rate, noun, formatSeconds(float64(total-done)/rate))
+		line += fmt.Sprintf("  %.0f %s/s  epoch ends in %s", rate, noun, human.Seconds(float64(total-done)/rate))
 	}
 	p.clear()
 	fmt.Fprint(p.w, "\r"+line)

@@ -83,21 +83,10 @@ func readDense(e *env, path string, t *tree.Tree, opts *labeldist.Options, limit
 		return nil, err
 	}
 	defer c.Close()
-	L := t.Len()
-	s := &labeldist.Set{File: rd.File(), L: L}
-	for rd.Next() {
-		if need := 8 * float64(s.Rows+1) * float64(L); need > float64(limit) {
-			return nil, fmt.Errorf("%s: %s: %s of %d labels need %s, more than --max-memory %s",
-				rd.At(), why, plural(s.Rows+1, "row"), L, formatBytes(need), byteSize(limit))
-		}
-		n := len(s.Data)
-		s.Data = append(s.Data, make([]float64, L)...)
-		rd.Row().Dense(s.Data[n:])
-		s.Rows++
-		s.Lines = append(s.Lines, rd.Line())
+	s, err := rd.ReadAll(limit)
+	if se := (*labeldist.SizeError)(nil); errors.As(err, &se) {
+		return nil, fmt.Errorf("%s: %s: %s of %d labels need %s, more than --max-memory %s",
+			se.At, why, plural(se.Rows, "row"), se.L, formatBytes(se.Need), byteSize(limit))
 	}
-	if err := rowsErr(rd.Err()); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return s, rowsErr(err)
 }

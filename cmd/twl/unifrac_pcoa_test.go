@@ -19,7 +19,7 @@ import (
 // pcoaSetup parses args with the PCoA flags of a command "pcoatest".
 func pcoaSetup(t *testing.T, args ...string) (*pcoaFlags, *env, *bytes.Buffer) {
 	t.Helper()
-	fs := newFlags("pcoatest", "twl pcoatest [flags]", "test", "")
+	fs := newFlags("pcoatest", "twl pcoatest [flags]")
 	p := addPCoAFlags(fs)
 	var stderr bytes.Buffer
 	e := &env{ctx: context.Background(), stdout: io.Discard, stderr: &stderr}
