@@ -45,6 +45,17 @@ type Options struct {
 	// Workers bounds the goroutines that prepare and compute; ≤ 0 means
 	// runtime.GOMAXPROCS(0). Results do not depend on it.
 	Workers int
+	// Raw uses each sample's counts as its masses, as they are, instead of
+	// dividing them by the sample's total: the branch mass a_e is then the
+	// sum of the counts below the branch, and a sample may have no
+	// positive count (its masses are all zero). With Raw, the weighted
+	// unnormalized distance is the tree-Wasserstein distance of package tw
+	// between the two count vectors, whatever their totals.
+	Raw bool
+	// MaxBytes, when positive, bounds the memory NewColumns prepares (see
+	// Columns.Bytes): a larger need is refused with a *MemoryError before
+	// the memory is allocated. New ignores it.
+	MaxBytes int64
 	// Progress, when not nil, is called after each tile of the output
 	// with the number of tiles done and their total. Calls are serialized
 	// and done increases, but they come from the worker goroutines.
@@ -67,30 +78,43 @@ const defaultDense = 0.4
 // compute distances between its samples. It is immutable once built and
 // safe for concurrent use.
 type Engine struct {
-	n       int
 	method  Method
 	alpha   float64
 	workers int
 	prog    func(done, total int)
 	ids     []string
 
-	// total[s] is S_s = Σ_e v_s(e) over the branches sample s reaches
-	// (for Generalized, Σ_e w_e a_e^α).
-	total []float64
-
-	// Dense branches: x[s*dp+c] is the value of sample s on dense column c
-	// (zero when it does not reach it); dp is the number of columns rounded
-	// up to a multiple of chunkLen.
-	dense, dp int
-	x         []float64
-
-	// Sparse branches, indexed by block of blockSize samples.
-	blocks []block
-	// wsp[b] is the length of sparse branch b (Unweighted and Generalized).
-	wsp []float64
+	layout
+	side
 
 	// spaces keeps the tiles' workspaces between calls.
 	spaces sync.Pool
+}
+
+// layout is the split of the branches that a set of samples reaches into
+// dense columns and sparse ids.
+type layout struct {
+	// code[k] for tree position k: c ≥ 0 is dense column c, c ≤ −2 is
+	// sparse branch −2−c, −1 is a branch no sample reaches (or the root).
+	code []int32
+	// dense is the number of dense columns; dp is dense rounded up to a
+	// multiple of chunkLen.
+	dense, dp int
+	// wsp[b] is the length of sparse branch b (Unweighted and Generalized).
+	wsp []float64
+}
+
+// side is a set of samples prepared on a layout.
+type side struct {
+	n int
+	// total[s] is S_s = Σ_e v_s(e) over the branches sample s reaches
+	// (for Generalized, Σ_e w_e a_e^α).
+	total []float64
+	// x[s*dp+c] is the value of sample s on dense column c (zero when it
+	// does not reach it).
+	x []float64
+	// blocks index the sparse branches, by block of blockSize samples.
+	blocks []block
 }
 
 // block is the inverted index of the sparse branches of samples
@@ -113,34 +137,46 @@ func New(t *tree.Tree, tab *Table, m Method, opts *Options) (*Engine, error) {
 	return newEngine(t, tab, m, opts, defaultDense)
 }
 
-// newEngine is New with the dense fraction: branches reached by at least
-// denseFrac·N samples are dense (0 makes every reached branch dense, a
-// value above 1 none).
-func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac float64) (*Engine, error) {
+// checkArgs validates the arguments common to New and NewColumns and
+// returns the options with their defaults filled in.
+func checkArgs(t *tree.Tree, tab *Table, m Method, opts *Options) (Options, error) {
 	if t == nil || tab == nil {
-		panic("unifrac: New with a nil tree or table")
-	}
-	if m < WeightedUnnormalized || m > Generalized {
-		return nil, fmt.Errorf("unifrac: unknown method %d", int(m))
+		panic("unifrac: nil tree or table")
 	}
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
+	if m < WeightedUnnormalized || m > Generalized {
+		return o, fmt.Errorf("unifrac: unknown method %d", int(m))
+	}
 	if m == Generalized && (math.IsNaN(o.Alpha) || math.IsInf(o.Alpha, 0)) {
-		return nil, fmt.Errorf("unifrac: generalized alpha %g is not finite", o.Alpha)
+		return o, fmt.Errorf("unifrac: generalized alpha %g is not finite", o.Alpha)
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
-	if err := tab.check(t.Len()); err != nil {
+	return o, tab.check(t.Len(), o.Raw)
+}
+
+// newEngine is New with the dense fraction: branches reached by at least
+// denseFrac·N samples are dense (0 makes every reached branch dense, a
+// value above 1 none).
+func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac float64) (*Engine, error) {
+	o, err := checkArgs(t, tab, m, opts)
+	if err != nil {
 		return nil, err
 	}
-	e := &Engine{n: tab.Len(), method: m, alpha: o.Alpha, workers: o.Workers, prog: o.Progress}
+	e := &Engine{method: m, alpha: o.Alpha, workers: o.Workers, prog: o.Progress}
 	if tab.IDs != nil {
 		e.ids = append([]string(nil), tab.IDs...)
 	}
-	e.prepare(t.Order(), tab, denseFrac)
+	ord := t.Order()
+	p := &prep{o: &ord, m: m, alpha: o.Alpha, raw: o.Raw, workers: o.Workers}
+	p.walkers.New = func() any { return newWalker(len(ord.Parent)) }
+	e.layout = p.classify(p.reach(tab), tab.Len(), denseFrac)
+	e.side = p.fill(tab, &e.layout, false)
+	e.code = nil
 	return e, nil
 }
 
@@ -156,6 +192,7 @@ func (e *Engine) IDs() []string { return append([]string(nil), e.ids...) }
 // walker finds the branches one sample reaches and their masses.
 type walker struct {
 	stamp []int32   // stamp[k] == tag when position k was reached in the current call
+	tag   int32     // the current call's tag
 	mass  []float64 // mass[k] = a(Γ(k)) for the current sample
 	path  []int32   // positions reached, as upward segments
 	seg   []int32   // start of each segment in path
@@ -172,8 +209,14 @@ func newWalker(L int) *walker {
 // mark stamps the positions on the root paths of sample s's nodes with a
 // positive count, recording them in w.path as segments: each node's path up
 // to the first position already stamped. It returns the sample's total
-// count. Tags must differ between calls on one walker.
-func (w *walker) mark(o *tree.Order, tab *Table, s int, tag int32) float64 {
+// count.
+func (w *walker) mark(o *tree.Order, tab *Table, s int) float64 {
+	if w.tag == math.MaxInt32 {
+		clear(w.stamp)
+		w.tag = 0
+	}
+	w.tag++
+	tag := w.tag
 	lo, hi := tab.Indptr[s], tab.Indptr[s+1]
 	w.path, w.seg = w.path[:0], w.seg[:0]
 	var sum float64
@@ -199,16 +242,19 @@ func (w *walker) mark(o *tree.Order, tab *Table, s int, tag int32) float64 {
 
 // walk fills w.list and w.mass for sample s: the positions k ≥ 1 with a
 // positive length on the root paths of the sample's nodes, each with the
-// proportion of the sample below it. It marks the paths, puts each node's
-// own proportion on it, and pushes the masses up: segments in reverse
-// order, each from the bottom, so that every position comes after all its
-// reached descendants (a later segment ends at or below a position of an
-// earlier one, never above it).
-func (w *walker) walk(o *tree.Order, tab *Table, s int, tag int32) {
-	sum := w.mark(o, tab, s, tag)
+// proportion of the sample below it (with raw, its count below it). It
+// marks the paths, puts each node's own proportion on it, and pushes the
+// masses up: segments in reverse order, each from the bottom, so that
+// every position comes after all its reached descendants (a later segment
+// ends at or below a position of an earlier one, never above it).
+func (w *walker) walk(o *tree.Order, tab *Table, s int, raw bool) {
+	sum := w.mark(o, tab, s)
 	for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
 		if c := tab.Values[k]; c != 0 {
-			w.mass[o.Position[tab.Indices[k]]] += c / sum
+			if !raw {
+				c /= sum
+			}
+			w.mass[o.Position[tab.Indices[k]]] += c
 		}
 	}
 	w.list = w.list[:0]
@@ -227,27 +273,34 @@ func (w *walker) walk(o *tree.Order, tab *Table, s int, tag int32) {
 	}
 }
 
-// prepare computes the per-sample sums, the dense matrix and the sparse
-// blocks.
-func (e *Engine) prepare(o tree.Order, tab *Table, denseFrac float64) {
-	L := len(o.Parent)
-	n := e.n
-	// Count the samples reaching each branch.
-	parts := parallel.Parts(n, e.workers, 64)
+// prep holds what preparing samples needs: the tree's order, the method
+// and a pool of walkers.
+type prep struct {
+	o       *tree.Order
+	m       Method
+	alpha   float64
+	raw     bool
+	workers int
+	walkers sync.Pool
+}
+
+// reach returns the number of samples of tab reaching each position.
+func (p *prep) reach(tab *Table) []int32 {
+	L := len(p.o.Parent)
+	n := tab.Len()
+	parts := parallel.Parts(n, p.workers, 64)
 	counts := make([][]int32, parts)
-	var walkers sync.Pool
-	walkers.New = func() any { return newWalker(L) }
-	parallel.ForParts(n, e.workers, 64, func(part, lo, hi int) {
-		w := walkers.Get().(*walker)
+	parallel.ForParts(n, p.workers, 64, func(part, lo, hi int) {
+		w := p.walkers.Get().(*walker)
 		c := make([]int32, L)
 		for s := lo; s < hi; s++ {
-			w.mark(&o, tab, s, int32(s+1))
+			w.mark(p.o, tab, s)
 			for _, v := range w.path {
 				c[v]++
 			}
 		}
 		counts[part] = c
-		walkers.Put(w)
+		p.walkers.Put(w)
 	})
 	reach := counts[0]
 	for _, c := range counts[1:] {
@@ -255,80 +308,136 @@ func (e *Engine) prepare(o tree.Order, tab *Table, denseFrac float64) {
 			reach[k] += x
 		}
 	}
-	// Classify: column[k] ≥ 0 is a dense column, sparse[k] ≥ 0 a sparse id.
-	column := make([]int32, L)
-	sparse := make([]int32, L)
+	return reach
+}
+
+// classify splits the reached branches of n samples: those reached by at
+// least denseFrac·n samples are dense (none for Generalized), the others
+// sparse. It reuses reach for the layout's codes.
+func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
+	var lay layout
 	limit := denseFrac * float64(n)
-	if e.method == Generalized {
+	if p.m == Generalized {
 		limit = math.Inf(1)
 	}
 	var nd, ns int32
-	for k := range L {
-		column[k], sparse[k] = -1, -1
+	for k, r := range reach {
 		switch {
-		case reach[k] == 0:
-		case float64(reach[k]) >= limit:
-			column[k] = nd
+		case r == 0:
+			reach[k] = -1
+		case float64(r) >= limit:
+			reach[k] = nd
 			nd++
 		default:
-			sparse[k] = ns
-			if e.method == Generalized || e.method == Unweighted {
-				e.wsp = append(e.wsp, o.Weight[k])
+			reach[k] = -2 - ns
+			if p.m == Generalized || p.m == Unweighted {
+				lay.wsp = append(lay.wsp, p.o.Weight[k])
 			}
 			ns++
 		}
 	}
-	e.dense = int(nd)
-	e.dp = (e.dense + chunkLen - 1) / chunkLen * chunkLen
-	if e.dp > 0 {
-		e.x = make([]float64, n*e.dp)
+	lay.code = reach
+	lay.dense = int(nd)
+	lay.dp = (lay.dense + chunkLen - 1) / chunkLen * chunkLen
+	return lay
+}
+
+// value returns the value of a branch of length wt and mass a for the
+// method, and for Generalized its term w·a^α.
+func (p *prep) value(a, wt float64) (x, pw float64) {
+	switch p.m {
+	case Unweighted:
+		return wt, 0
+	case Generalized:
+		return a, wt * math.Pow(a, p.alpha)
 	}
-	e.total = make([]float64, n)
+	return wt * a, 0
+}
+
+// fill prepares the samples of tab on lay: their dense rows, sparse blocks
+// and totals. Branches outside lay (reached by none of the samples lay was
+// made from) count in the totals only. With pairOrder (not for
+// Generalized), a sample's total is summed in the order in which a pair's
+// shared sum adds its terms (dense chunks, then sparse branches, then the
+// branches outside lay), so that two samples with equal values have a
+// total equal to their shared sum and a distance of exactly zero.
+func (p *prep) fill(tab *Table, lay *layout, pairOrder bool) side {
+	n := tab.Len()
+	pairOrder = pairOrder && p.m != Generalized
+	s := side{n: n, total: make([]float64, n)}
+	if lay.dp > 0 {
+		s.x = make([]float64, n*lay.dp)
+	}
 	nb := (n + blockSize - 1) / blockSize
-	e.blocks = make([]block, nb)
-	parallel.Each(nb, e.workers, func(b int) {
-		w := walkers.Get().(*walker)
-		defer walkers.Put(w)
+	s.blocks = make([]block, nb)
+	dp := lay.dp
+	parallel.Each(nb, p.workers, func(b int) {
+		w := p.walkers.Get().(*walker)
+		defer p.walkers.Put(w)
 		lo, hi := b*blockSize, min((b+1)*blockSize, n)
 		ent, pws := w.ent[:0], w.pws[:0]
-		for s := lo; s < hi; s++ {
-			w.walk(&o, tab, s, int32(n+s+1))
+		for smp := lo; smp < hi; smp++ {
+			w.walk(p.o, tab, smp, p.raw)
 			var row []float64
-			if e.dp > 0 {
-				row = e.x[s*e.dp : (s+1)*e.dp]
+			if dp > 0 {
+				row = s.x[smp*dp : (smp+1)*dp]
 			}
-			var tot float64
+			var tot, out float64
 			for _, v := range w.list {
-				a, wt := w.mass[v], o.Weight[v]
-				var x, pw float64
-				switch e.method {
-				case Unweighted:
-					x = wt
-				case Generalized:
-					x = a
-					pw = wt * math.Pow(a, e.alpha)
-				default:
-					x = wt * a
-				}
-				if e.method == Generalized {
+				x, pw := p.value(w.mass[v], p.o.Weight[v])
+				if p.m == Generalized {
 					tot += pw
 				} else {
 					tot += x
 				}
-				if c := column[v]; c >= 0 {
+				switch c := lay.code[v]; {
+				case c >= 0:
 					row[c] = x
-				} else {
-					ent = append(ent, entry{br: sparse[v], loc: uint8(s - lo), val: x})
-					if e.method == Generalized {
+				case c <= -2:
+					ent = append(ent, entry{br: -2 - c, loc: uint8(smp - lo), val: x})
+					if p.m == Generalized {
 						pws = append(pws, pw)
+					}
+				default:
+					if p.m == Generalized {
+						out += pw
+					} else {
+						out += x
 					}
 				}
 			}
-			e.total[s] = tot
+			s.total[smp] = tot
+			if pairOrder {
+				s.total[smp] = out
+			}
 		}
-		e.blocks[b] = makeBlock(ent, pws, e.method != Unweighted, &w.cnt)
+		bk := makeBlock(ent, pws, p.m != Unweighted, &w.cnt)
+		s.blocks[b] = bk
 		w.ent, w.pws = ent, pws
+		if !pairOrder {
+			return
+		}
+		var t [blockSize]float64
+		for smp := lo; smp < hi; smp++ {
+			row := s.x[smp*dp : (smp+1)*dp]
+			for c := 0; c < dp; c += chunkLen {
+				t[smp-lo] += minSum(row[c:c+chunkLen], row[c:c+chunkLen])
+			}
+		}
+		for k, br := range bk.br {
+			for j := bk.ptr[k]; j < bk.ptr[k+1]; j++ {
+				if bk.val == nil {
+					t[bk.loc[j]] += lay.wsp[br]
+				} else {
+					t[bk.loc[j]] += bk.val[j]
+				}
+			}
+		}
+		for smp := lo; smp < hi; smp++ {
+			s.total[smp] = t[smp-lo] + s.total[smp]
+		}
 	})
+	return s
 }
 
 type entry struct {

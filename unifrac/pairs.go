@@ -91,6 +91,14 @@ type workspace struct {
 	acc2 []float64 // second sums (Generalized)
 }
 
+func newWorkspace(m Method) *workspace {
+	w := &workspace{acc: make([]float64, blockSize*blockSize)}
+	if m == Generalized {
+		w.acc2 = make([]float64, blockSize*blockSize)
+	}
+	return w
+}
+
 func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 	if ctx == nil {
 		ctx = context.Background()
@@ -121,10 +129,7 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 		}
 		w, _ := e.spaces.Get().(*workspace)
 		if w == nil {
-			w = &workspace{acc: make([]float64, blockSize*blockSize)}
-			if e.method == Generalized {
-				w.acc2 = make([]float64, blockSize*blockSize)
-			}
+			w = newWorkspace(e.method)
 		}
 		e.tile(w, tiles[t], dst, i0, i1)
 		e.spaces.Put(w)
@@ -150,23 +155,22 @@ func (e *Engine) tile(w *workspace, t tile, dst out, i0, i1 int) {
 	clear(acc)
 	if e.method == Generalized {
 		clear(w.acc2)
-		e.sparseGeneralized(acc, w.acc2, &e.blocks[bi], &e.blocks[bj], upper, bi == bj)
+		sparseGeneralized(acc, w.acc2, &e.blocks[bi], &e.blocks[bj], e.wsp, e.alpha, upper, bi == bj)
 	} else {
-		e.denseTile(acc, rlo, rhi, clo, chi, upper)
+		denseTile(acc, e.x, e.x, e.dp, rlo, rhi, clo, chi, upper)
 		sparseMin(acc, &e.blocks[bi], &e.blocks[bj], e.wsp, upper, bi == bj)
 	}
 	e.write(w, dst, rlo, rhi, clo, chi, upper, max(rlo, i0), min(rhi, i1))
 }
 
-// denseTile adds the dense min-sums of the pairs of rows [rlo, rhi) and
-// columns [clo, chi) into acc (row i−rlo, column j−clo), chunk by chunk.
-// With upper, only pairs i < j are needed; the kernel may compute a few
-// more.
-func (e *Engine) denseTile(acc []float64, rlo, rhi, clo, chi int, upper bool) {
-	if e.dp == 0 {
+// denseTile adds the dense min-sums of the pairs of rows [rlo, rhi) of xr
+// and columns [clo, chi) of xc (row i at xr[i*dp:], column j at
+// xc[j*dp:]) into acc (row i−rlo, column j−clo), chunk by chunk. With
+// upper, only pairs i < j are needed; the kernel may compute a few more.
+func denseTile(acc, xr, xc []float64, dp, rlo, rhi, clo, chi int, upper bool) {
+	if dp == 0 {
 		return
 	}
-	dp := e.dp
 	for c := 0; c < dp; c += chunkLen {
 		for i := rlo; i < rhi; i += 2 {
 			ni := min(2, rhi-i)
@@ -174,15 +178,15 @@ func (e *Engine) denseTile(acc []float64, rlo, rhi, clo, chi int, upper bool) {
 			if upper {
 				j0 = max(clo, (i+1)&^3)
 			}
-			x0 := e.x[i*dp+c : i*dp+c+chunkLen]
+			x0 := xr[i*dp+c : i*dp+c+chunkLen]
 			x1 := x0
 			if ni == 2 {
-				x1 = e.x[(i+1)*dp+c : (i+1)*dp+c+chunkLen]
+				x1 = xr[(i+1)*dp+c : (i+1)*dp+c+chunkLen]
 			}
 			a := acc[(i-rlo)*blockSize:]
 			for j := j0; j < chi; j += 4 {
 				nj := min(4, chi-j)
-				y := e.x[j*dp+c:]
+				y := xc[j*dp+c:]
 				if ni == 2 && nj == 4 {
 					minSum2x4(a[j-clo:], blockSize, x0, x1, y, dp)
 					continue
@@ -308,12 +312,11 @@ func addConst(acc []float64, row uint8, w float64, cols []uint8) {
 }
 
 // sparseGeneralized adds, for each branch reached by samples of both
-// blocks, the corrections of the generalized sums (see finish) into num and
-// den.
-func (e *Engine) sparseGeneralized(num, den []float64, bi, bj *block, upper, same bool) {
-	alpha := e.alpha
+// blocks, the corrections of the generalized sums (see dist) into num and
+// den; wsp holds the branches' lengths.
+func sparseGeneralized(num, den []float64, bi, bj *block, wsp []float64, alpha float64, upper, same bool) {
 	pair := func(p int32, bq *block, q0, q1 int32, br int32) {
-		w := e.wsp[br]
+		w := wsp[br]
 		a, pa := bi.val[p], bi.pw[p]
 		off := int(bi.loc[p]) * blockSize
 		for q := q0; q < q1; q++ {
@@ -356,11 +359,11 @@ func (e *Engine) sparseGeneralized(num, den []float64, bi, bj *block, upper, sam
 	}
 }
 
-// dist turns the pair sums of samples i and j into their distance.
-func (e *Engine) dist(i, j int, m, m2 float64) float64 {
-	s := e.total[i] + e.total[j]
+// dist turns the pair sums m and m2 of two samples whose totals add up to
+// s into their distance by method meth.
+func dist(meth Method, s, m, m2 float64) float64 {
 	var d float64
-	switch e.method {
+	switch meth {
 	case WeightedUnnormalized:
 		d = s - 2*m
 	case WeightedNormalized:
@@ -406,7 +409,7 @@ func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool
 			if acc2 != nil {
 				m2 = acc2[k]
 			}
-			d := e.dist(i, j, w.acc[k], m2)
+			d := dist(e.method, e.total[i]+e.total[j], w.acc[k], m2)
 			if i == j {
 				d = 0
 			}

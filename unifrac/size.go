@@ -3,10 +3,14 @@ package unifrac
 // Bytes returns about how many bytes the engine holds: its per-sample
 // sums, the dense matrix of branch values and the sparse indexes, not
 // counting the workspaces of a computation (BytesPerWorker each).
-func (e *Engine) Bytes() int64 {
-	n := int64(len(e.total)+len(e.x)+len(e.wsp)) * 8
-	for i := range e.blocks {
-		b := &e.blocks[i]
+func (e *Engine) Bytes() int64 { return e.side.bytes(len(e.wsp)) }
+
+// bytes returns the memory of the side's sums, dense matrix and sparse
+// indexes, with nwsp sparse branch lengths.
+func (s *side) bytes(nwsp int) int64 {
+	n := int64(len(s.total)+len(s.x)+nwsp) * 8
+	for i := range s.blocks {
+		b := &s.blocks[i]
 		n += int64(len(b.br)+len(b.ptr))*4 + int64(len(b.loc)) + int64(len(b.val)+len(b.pw))*8
 	}
 	return n
@@ -14,9 +18,11 @@ func (e *Engine) Bytes() int64 {
 
 // BytesPerWorker is the memory of one worker's workspace during a
 // computation, in bytes.
-func (e *Engine) BytesPerWorker() int64 {
+func (e *Engine) BytesPerWorker() int64 { return workspaceBytes(e.method) }
+
+func workspaceBytes(m Method) int64 {
 	n := int64(blockSize * blockSize * 8)
-	if e.method == Generalized {
+	if m == Generalized {
 		n *= 2
 	}
 	return n

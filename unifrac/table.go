@@ -22,8 +22,8 @@ type Table struct {
 func (t *Table) Len() int { return len(t.Indptr) - 1 }
 
 // check validates the table's shape and values against a tree with nodes
-// user nodes.
-func (t *Table) check(nodes int) error {
+// user nodes; with raw, a sample may have no positive count.
+func (t *Table) check(nodes int, raw bool) error {
 	if len(t.Indptr) == 0 {
 		return fmt.Errorf("unifrac: table has no Indptr")
 	}
@@ -56,7 +56,7 @@ func (t *Table) check(nodes int) error {
 			}
 			sum += v
 		}
-		if sum == 0 || math.IsInf(sum, 0) {
+		if (sum == 0 && !raw) || math.IsInf(sum, 0) {
 			return fmt.Errorf("unifrac: sample %s: total count %g is not positive and finite", t.name(s), sum)
 		}
 	}

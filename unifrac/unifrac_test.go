@@ -71,6 +71,12 @@ func itoa(i int) string {
 // mass of every branch by summing, for each node of the sample, its
 // proportion into all its ancestors, then the sums over all branches.
 func bruteForce(tr *tree.Tree, tab *Table, m Method, alpha float64) []float64 {
+	return bruteForceRaw(tr, tab, m, alpha, false)
+}
+
+// bruteForceRaw is bruteForce with the counts used as masses as they are
+// when raw is set.
+func bruteForceRaw(tr *tree.Tree, tab *Table, m Method, alpha float64, raw bool) []float64 {
 	L := tr.Len()
 	n := tab.Len()
 	mass := make([][]float64, n)
@@ -82,6 +88,9 @@ func bruteForce(tr *tree.Tree, tab *Table, m Method, alpha float64) []float64 {
 		}
 		for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
 			p := tab.Values[k] / sum
+			if raw {
+				p = tab.Values[k]
+			}
 			for v := int(tab.Indices[k]); v >= 0; v = tr.Parent(v) {
 				a[v] += p
 			}
