@@ -47,7 +47,6 @@ func rescale(rng *rand.Rand, t *Table) *Table {
 	return out
 }
 
-
 // TestColumnsBruteForce checks Query against the brute-force distances of
 // the definitions (bruteForceRaw on the queries and columns joined into one
 // table), with proportions and raw masses.
