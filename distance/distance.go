@@ -7,6 +7,7 @@ import (
 
 	"github.com/twl-ldl/twl/internal/parallel"
 	"github.com/twl-ldl/twl/labeldist"
+	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/tsw"
 )
 
@@ -59,6 +60,7 @@ type Columns struct {
 	m     Method
 	rows  *labeldist.Rows
 	emb   []tsw.SparseVec // tsw: the embeddings of the rows
+	eng   *engineCols     // tw: the rows prepared by the all-pairs engine
 	bytes int64
 }
 
@@ -132,6 +134,11 @@ type method struct {
 	sliced []*tsw.Sliced
 	s      *tsw.Sliced
 	a      tsw.SparseVec
+
+	// tw only: the tree, for the all-pairs engine, and the pairs of the
+	// Pairwise call under way, for its progress.
+	tree       *tree.Tree
+	queryPairs int
 }
 
 var _ Method = (*method)(nil)
@@ -221,6 +228,12 @@ func (m *method) Rows(ctx context.Context, dst []float64, A, B *labeldist.Rows) 
 
 func (m *method) Columns(ctx context.Context, B *labeldist.Rows) (*Columns, error) {
 	c := &Columns{m: m, rows: B, bytes: B.Bytes()}
+	if m.tree != nil {
+		if err := m.engineColumns(ctx, c, B); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
 	if m.s == nil {
 		return c, nil
 	}
@@ -259,6 +272,9 @@ func (m *method) Pairwise(ctx context.Context, dst []float64, A *labeldist.Rows,
 	nA, nB := A.Rows(), B.Len()
 	if len(dst) != nA*nB {
 		panic("distance: Pairwise with len(dst) != A.Rows()·B.Len()")
+	}
+	if B.eng != nil {
+		return m.enginePairwise(ctx, dst, A, B)
 	}
 	for i := range nA {
 		if err := ctx.Err(); err != nil {

@@ -98,6 +98,11 @@ func brutePaths(parent []int, weight []float64) []float64 {
 	return c
 }
 
+// closeMass reports whether x and y agree to a few units of rounding
+// relative to sa + sb, the weighted masses of the two rows (the error bound
+// of the all-pairs engine's subtraction).
+func closeMass(x, y, sa, sb float64) bool { return math.Abs(x-y) <= 16*0x1p-52*(sa+sb) }
+
 func close(x, y float64) bool { return math.Abs(x-y) <= 1e-12*max(1, math.Abs(y)) }
 
 func dense(s *labeldist.Rows, r, L int) []float64 {
@@ -171,9 +176,11 @@ func TestTWBrute(t *testing.T) {
 				}
 			}
 		}
+		// Rows (tw.Sparse) and Pairwise (the all-pairs engine) agree to
+		// rounding relative to the rows' total mass.
 		rw := rows(t, twm, A.Subset(seq(20)), B)
 		for i, v := range rw {
-			if v != pw[i*B.Rows()+i] {
+			if !closeMass(v, pw[i*B.Rows()+i], 1, 1) {
 				t.Fatalf("L=%d: Rows %v, Pairwise %v", L, v, pw[i*B.Rows()+i])
 			}
 		}

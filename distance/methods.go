@@ -11,15 +11,21 @@ import (
 	"github.com/twl-ldl/twl/tw"
 )
 
-// NewTW returns the tree-Wasserstein distance on t, by tw.Sparse: exact,
-// no cost matrix, time in the pairs' non-zero labels.
+// NewTW returns the tree-Wasserstein distance on t: exact, no cost
+// matrix. Rows computes each pair by tw.Sparse, in time in the pair's
+// non-zero labels; Columns and Pairwise go through package unifrac's
+// all-pairs engine (unifrac.Columns, weighted unnormalized UniFrac of the
+// masses as they are), whose values agree with tw.Sparse's to a few units
+// of rounding relative to the two rows' total mass.
 func NewTW(t *tree.Tree, o *Options) Method {
-	return newMethod("tw", o.workers(0), o, func(int) pairFunc {
+	m := newMethod("tw", o.workers(0), o, func(int) pairFunc {
 		s := tw.NewSparse(t)
 		return func(ai []int, am []float64, bi []int, bm []float64) (float64, error) {
 			return s.Distance(ai, am, bi, bm), nil
 		}
 	})
+	m.tree = t
+	return m
 }
 
 // NewTSW returns the tree-sliced Wasserstein distance of s, over its
