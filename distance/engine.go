@@ -9,6 +9,11 @@ import (
 	"github.com/twl-ldl/twl/unifrac"
 )
 
+// PairwiseBlock returns the number of rows of A that tw's Pairwise computes
+// together: calls with a multiple of it (or all the rows) as A are the
+// most efficient, single rows the least.
+func PairwiseBlock() int { return unifrac.RowBlock() }
+
 // engineCols are the rows of B prepared for tw's Pairwise by package
 // unifrac's all-pairs engine: the tree-Wasserstein distance between two
 // rows is the weighted unnormalized UniFrac of their masses taken as they

@@ -354,6 +354,10 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 		}
 	}
 	cols, err := d.dm.Columns(d.context(), &rb)
+	if me := (*distance.MemoryError)(nil); errors.As(err, &me) && me.Method == "tw" {
+		return fmt.Errorf("%s: --pairwise prepares all of its rows for the all-pairs computation, %s for %s, more than --max-memory %s",
+			B.File(), formatBytes(float64(me.Need)), plural(B.Rows(), "distribution"), byteSize(d.maxBytes))
+	}
 	if me := (*distance.MemoryError)(nil); errors.As(err, &me) {
 		return fmt.Errorf("%s: --pairwise --trees holds the tree embeddings of all its rows in memory, %s after %s, more than --max-memory %s",
 			B.File(), formatBytes(float64(me.Need)), plural(me.Rows, "distribution"), byteSize(d.maxBytes))
@@ -362,11 +366,61 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 		return err
 	}
 	nB := cols.Len()
+	// tw computes a block of rows of A at once (the all-pairs engine's
+	// tiles), the matrix rows of a block held up to about 32 MiB; the
+	// other methods go a row at a time.
+	block := 1
+	if d.m.name == "tw" && nB > 0 {
+		block = max(1, min(distance.PairwiseBlock(), (32<<20)/(8*nB)))
+	}
 	var ra labeldist.Rows
-	dst := make([]float64, nB)
+	dst := make([]float64, block*nB)
 	prog := newProgress(d.e.stderr, "twl distance --pairwise", "rows of A")
 	if d.json {
 		d.buf = append(d.buf, `{"method":"`+d.m.name+`","pairwise":true,"distances":[`...)
+	}
+	written := 0
+	emit := func() error {
+		if ra.Rows() == 0 {
+			return nil
+		}
+		out := dst[:ra.Rows()*nB]
+		if err := d.dm.Pairwise(d.context(), out, &ra, cols); err != nil {
+			return pairErr(err, A, B, &ra, &rb)
+		}
+		for r := range ra.Rows() {
+			if d.json {
+				if written > 0 {
+					d.buf = append(d.buf, ',')
+				}
+				d.buf = append(d.buf, '[')
+			}
+			for j, v := range out[r*nB : (r+1)*nB] {
+				var sep byte
+				switch {
+				case j == 0:
+				case d.json:
+					sep = ','
+				default:
+					sep = '\t'
+				}
+				d.number(sep, v)
+			}
+			if d.json {
+				d.buf = append(d.buf, ']')
+			} else {
+				d.buf = append(d.buf, '\n')
+			}
+			written++
+			if len(d.buf) > 1<<20 {
+				if err := d.flush(w); err != nil {
+					return err
+				}
+			}
+		}
+		prog.tick(written)
+		ra.Reset()
+		return nil
 	}
 	for A.Next() {
 		if err := d.e.stopped(); err != nil {
@@ -375,40 +429,19 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 		if nB == 0 {
 			break
 		}
-		ra.Reset()
 		ra.Append(A.Row().Index, A.Row().Mass)
 		ra.Lines = append(ra.Lines, A.Line())
-		if err := d.dm.Pairwise(d.context(), dst, &ra, cols); err != nil {
-			return pairErr(err, A, B, &ra, &rb)
-		}
-		if d.json {
-			if A.Rows() > 1 {
-				d.buf = append(d.buf, ',')
-			}
-			d.buf = append(d.buf, '[')
-		}
-		for j, v := range dst {
-			var sep byte
-			switch {
-			case j == 0:
-			case d.json:
-				sep = ','
-			default:
-				sep = '\t'
-			}
-			d.number(sep, v)
-		}
-		if d.json {
-			d.buf = append(d.buf, ']')
-		} else {
-			d.buf = append(d.buf, '\n')
-		}
-		if len(d.buf) > 1<<20 {
-			if err := d.flush(w); err != nil {
+		if ra.Rows() == block {
+			if err := emit(); err != nil {
 				return err
 			}
 		}
-		prog.tick(A.Rows())
+	}
+	if err := d.e.stopped(); err != nil {
+		return err
+	}
+	if err := emit(); err != nil {
+		return err
 	}
 	if err := rowsErr(A.Err()); err != nil {
 		return err
