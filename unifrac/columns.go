@@ -62,8 +62,6 @@ func NewColumns(t *tree.Tree, B *Table, m Method, opts *Options) (*Columns, erro
 	}
 	ord := t.Order()
 	c.p = &prep{o: &ord, m: m, alpha: o.Alpha, raw: o.Raw, workers: o.Workers}
-	L := len(ord.Parent)
-	c.p.walkers.New = func() any { return newWalker(L) }
 	reach := c.p.reach(B)
 	if o.MaxBytes > 0 {
 		if need := columnsBytes(reach, B.Len(), m); need > o.MaxBytes {

@@ -102,6 +102,8 @@ type layout struct {
 	dense, dp int
 	// wsp[b] is the length of sparse branch b (Unweighted and Generalized).
 	wsp []float64
+	// perSample is the mean number of sparse branches a sample reaches.
+	perSample float64
 }
 
 // side is a set of samples prepared on a layout.
@@ -173,7 +175,6 @@ func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac floa
 	}
 	ord := t.Order()
 	p := &prep{o: &ord, m: m, alpha: o.Alpha, raw: o.Raw, workers: o.Workers}
-	p.walkers.New = func() any { return newWalker(len(ord.Parent)) }
 	e.layout = p.classify(p.reach(tab), tab.Len(), denseFrac)
 	e.side = p.fill(tab, &e.layout, false)
 	e.code = nil
@@ -274,14 +275,36 @@ func (w *walker) walk(o *tree.Order, tab *Table, s int, raw bool) {
 }
 
 // prep holds what preparing samples needs: the tree's order, the method
-// and a pool of walkers.
+// and the walkers, kept (unlike a sync.Pool's, which a collection empties)
+// so that their buffers grow once.
 type prep struct {
 	o       *tree.Order
 	m       Method
 	alpha   float64
 	raw     bool
 	workers int
-	walkers sync.Pool
+
+	mu   sync.Mutex
+	free []*walker
+}
+
+// get returns a free walker, or a new one.
+func (p *prep) get() *walker {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if k := len(p.free); k > 0 {
+		w := p.free[k-1]
+		p.free = p.free[:k-1]
+		return w
+	}
+	return newWalker(len(p.o.Parent))
+}
+
+// put gives back a walker that get returned.
+func (p *prep) put(w *walker) {
+	p.mu.Lock()
+	p.free = append(p.free, w)
+	p.mu.Unlock()
 }
 
 // reach returns the number of samples of tab reaching each position.
@@ -291,7 +314,7 @@ func (p *prep) reach(tab *Table) []int32 {
 	parts := parallel.Parts(n, p.workers, 64)
 	counts := make([][]int32, parts)
 	parallel.ForParts(n, p.workers, 64, func(part, lo, hi int) {
-		w := p.walkers.Get().(*walker)
+		w := p.get()
 		c := make([]int32, L)
 		for s := lo; s < hi; s++ {
 			w.mark(p.o, tab, s)
@@ -300,7 +323,7 @@ func (p *prep) reach(tab *Table) []int32 {
 			}
 		}
 		counts[part] = c
-		p.walkers.Put(w)
+		p.put(w)
 	})
 	reach := counts[0]
 	for _, c := range counts[1:] {
@@ -329,6 +352,7 @@ func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 			reach[k] = nd
 			nd++
 		default:
+			lay.perSample += float64(r)
 			reach[k] = -2 - ns
 			if p.m == Generalized || p.m == Unweighted {
 				lay.wsp = append(lay.wsp, p.o.Weight[k])
@@ -337,6 +361,7 @@ func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 		}
 	}
 	lay.code = reach
+	lay.perSample /= float64(max(n, 1))
 	lay.dense = int(nd)
 	lay.dp = (lay.dense + chunkLen - 1) / chunkLen * chunkLen
 	return lay
@@ -372,9 +397,17 @@ func (p *prep) fill(tab *Table, lay *layout, pairOrder bool) side {
 	s.blocks = make([]block, nb)
 	dp := lay.dp
 	parallel.Each(nb, p.workers, func(b int) {
-		w := p.walkers.Get().(*walker)
-		defer p.walkers.Put(w)
+		w := p.get()
+		defer p.put(w)
 		lo, hi := b*blockSize, min((b+1)*blockSize, n)
+		// Room for the block's entries if its samples reach as many sparse
+		// branches as the layout's on average, and a quarter more.
+		if want := int(lay.perSample*1.25*float64(hi-lo)) + 64; cap(w.ent) < want {
+			w.ent = make([]entry, 0, want)
+			if p.m == Generalized {
+				w.pws = make([]float64, 0, want)
+			}
+		}
 		ent, pws := w.ent[:0], w.pws[:0]
 		for smp := lo; smp < hi; smp++ {
 			w.walk(p.o, tab, smp, p.raw)
@@ -470,6 +503,13 @@ func makeBlock(ent []entry, pws []float64, withVal bool, scratch *[]int32) block
 	for _, x := range ent {
 		cnt[x.br+1]++
 	}
+	distinct := 0
+	for _, c := range cnt[1:] {
+		if c > 0 {
+			distinct++
+		}
+	}
+	b.br = make([]int32, 0, distinct)
 	for i := int32(0); i <= maxBr; i++ {
 		if cnt[i+1] > 0 {
 			b.br = append(b.br, i)

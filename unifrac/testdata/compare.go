@@ -18,6 +18,7 @@ import (
 	"log"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"time"
@@ -47,7 +48,10 @@ func main() {
 	t0 := time.Now()
 	phase := func(name string) {
 		if *verbose {
-			fmt.Fprintf(os.Stderr, "%-8s %6.3fs\n", name, time.Since(t0).Seconds())
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			fmt.Fprintf(os.Stderr, "%-8s %6.3fs  heap in use %4d MB, from the OS %4d MB\n",
+				name, time.Since(t0).Seconds(), ms.HeapInuse>>20, ms.Sys>>20)
 		}
 	}
 	m := map[string]unifrac.Method{
@@ -75,8 +79,16 @@ func main() {
 		log.Fatal(err)
 	}
 	phase("prepare")
+	if *verbose {
+		fmt.Fprintf(os.Stderr, "engine   %d MB, %d MB per worker\n", e.Bytes()>>20, e.BytesPerWorker()>>20)
+	}
 	ids := tab.IDs
+	// The table and the preparation's buffers are garbage from here: give
+	// their memory back before the matrix is allocated, rather than let
+	// the heap grow past them.
 	tab = nil
+	debug.FreeOSMemory()
+	phase("free")
 	n := e.Len()
 	d := make([]float64, n*(n-1)/2)
 	if err := e.Condensed(context.Background(), d); err != nil {
