@@ -44,7 +44,8 @@ type Options struct {
 	Workers int
 
 	// MaxBytes bounds the memory a method holds: the cost matrix of emd
-	// and sinkhorn, sinkhorn's kernel, the embeddings of tsw's Columns.
+	// and sinkhorn, sinkhorn's kernel, the embeddings of tsw's Columns,
+	// the rows of tw's Columns prepared for the all-pairs engine.
 	// Zero or negative means no limit.
 	MaxBytes int64
 
@@ -71,7 +72,8 @@ func (c *Columns) Len() int { return c.rows.Rows() }
 func (c *Columns) Rows() *labeldist.Rows { return c.rows }
 
 // Bytes returns the memory the Columns hold: that of the rows and, for
-// tsw, of their embeddings.
+// tsw, of their embeddings, for tw, of the rows prepared for the all-pairs
+// engine.
 func (c *Columns) Bytes() int64 { return c.bytes }
 
 // PairError is the error of a pair that a method cannot compute: row A
@@ -91,8 +93,8 @@ func (e *PairError) Unwrap() error { return e.Err }
 // MemoryError is the error of work that would hold more than
 // Options.MaxBytes.
 type MemoryError struct {
-	Method string // "emd", "sinkhorn" or "tsw"
-	What   string // "cost matrix", "cost matrix and kernel", "embeddings"
+	Method string // "emd", "sinkhorn", "tsw" or "tw"
+	What   string // "cost matrix", "cost matrix and kernel", "embeddings", "prepared rows"
 	Need   int64  // bytes needed (for embeddings, held so far)
 	Limit  int64  // Options.MaxBytes
 	Rows   int    // for embeddings, the rows embedded so far; else 0

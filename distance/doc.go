@@ -25,21 +25,39 @@
 //     them (tsw.L1), in time linear in the embeddings' lengths.
 //
 // Method.Rows computes the distance of row i of A to row i of B;
-// Method.Columns prepares the rows of B once (for tsw, their embeddings)
-// and Method.Pairwise computes, for each row of A, its distance to every
-// prepared row of B, row-major. The pairs are cut into contiguous parts,
-// one per worker (internal/parallel), and every distance is computed by
-// one worker alone from its two rows: the results are the same bits for
-// any number of workers.
+// Method.Columns prepares the rows of B once (for tsw, their embeddings;
+// for tw, package unifrac's all-pairs engine) and Method.Pairwise
+// computes, for each row of A, its distance to every prepared row of B,
+// row-major. The pairs are cut into contiguous parts, one per worker
+// (internal/parallel), and every distance is computed by one worker alone
+// from its two rows: the results are the same bits for any number of
+// workers, and for Pairwise whatever the cut of A into calls.
+//
+// # tw's all pairs
+//
+// The tree-Wasserstein distance between two rows is the weighted
+// unnormalized UniFrac of their masses, taken as they are (rows need not
+// sum to 1): tw's Columns and Pairwise compute it with package unifrac's
+// engine (unifrac.Columns with Options.Raw), Σ_e w_e a_e + Σ_e w_e b_e −
+// 2·Σ_e min(w_e a_e, w_e b_e) over the branches both rows reach, by tiles
+// of rows of A against rows of B. Its values agree with tw.Sparse's (which
+// Rows uses) to a few units of rounding relative to the two rows' weighted
+// masses Σ_e w_e a_e + Σ_e w_e b_e, not to the distance; equal rows are at
+// exactly 0. Pairwise is fastest with PairwiseBlock() rows of A or more a
+// call. Rows the engine does not take (a negative or non-finite mass, a
+// label out of range) go to tw.Sparse pair by pair, with its results.
 //
 // # Memory
 //
 // emd and sinkhorn hold the L×L cost matrix, CostBytes(L), and sinkhorn
 // its kernel as well, SinkhornBytes; NewEMD and NewSinkhorn refuse more
 // than Options.MaxBytes with a *MemoryError before allocating. Columns
-// holds the rows of B as given (B.Bytes()) and for tsw their embeddings,
+// holds the rows of B as given (B.Bytes()); for tsw their embeddings,
 // 12 bytes per stored entry and 48 per row, refused as they grow past
-// Options.MaxBytes.
+// Options.MaxBytes; for tw the engine's prepared rows (see package unifrac:
+// about 9 bytes per branch a row reaches below the dense ones, 8 per row
+// and dense branch), refused before they are allocated. tw's Pairwise
+// prepares the rows of A the same way for the length of a call.
 //
 // # Files
 //

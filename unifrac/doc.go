@@ -46,6 +46,28 @@
 // depend on the tile, the side of the diagonal or the number of workers:
 // results are identical bit for bit whatever the parallelism.
 //
+// # Two tables
+//
+// NewColumns prepares the samples of one table, the columns, once: their
+// sums, the split of the branches they reach into dense and sparse, their
+// dense rows and sparse indexes. Columns.Query then computes the distances
+// from the samples of any other table to all the columns, row-major: the
+// query samples are prepared on the columns' split (a branch no column
+// reaches adds only to the query's sum) and their tiles reduced as above.
+// A pair's sum is added in an order that depends on its two samples alone,
+// so a query's results are the same bits whether its rows come in one call
+// or many, and whatever the number of workers; Query is most efficient for
+// calls of a multiple of RowBlock() rows. The sums of the samples are
+// added in the order of a pair's shared sum, so that a query sample equal
+// to a column is at distance exactly 0 for the weighted and unweighted
+// methods.
+//
+// Options.Raw takes the counts as the masses, as they are, instead of
+// proportions: the weighted unnormalized distance is then the
+// tree-Wasserstein distance Σ_e w_e |a_e − b_e| between the count vectors
+// whatever their totals (package distance computes tw's all pairs so), and
+// a sample may have no positive count.
+//
 // # Accuracy
 //
 // The subtraction S_a + S_b − 2·Σ min cancels when two samples are nearly
@@ -54,6 +76,18 @@
 // form S_a + S_b is the denominator, so its error is a few units of
 // rounding in absolute terms (the distance lies in [0, 1]). Negative
 // results of rounding are returned as 0.
+//
+// # Memory
+//
+// An engine holds 8 bytes per sample and dense branch (the dense rows,
+// rounded up to whole chunks), 9 bytes per sparse entry (a sample's value
+// on a branch and its place in the block; 1 byte for Unweighted, 17 for
+// Generalized) and 8 per sparse branch of each block; Engine.Bytes and
+// Columns.Bytes report it. Preparing allocates it and, per worker, the
+// tree-sized buffers of a walk and room for one block's entries (16 bytes
+// each); a computation adds one tile's sums per worker (BytesPerWorker).
+// Options.MaxBytes refuses prepared columns over a limit before allocating
+// them.
 //
 // # Inputs
 //

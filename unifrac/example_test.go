@@ -58,3 +58,34 @@ func ExampleEngine_Rows() {
 	// Output:
 	// [1 1 0]
 }
+
+// Columns prepares one table once and computes the distances of other
+// samples to all of its samples. With Raw the counts are the masses as
+// they are: the weighted unnormalized distance is then the
+// tree-Wasserstein distance between the count vectors. On the tree of the
+// package example, Q = {A: 3, C: 1} against X = {A: 1, B: 1} gives
+// 1·|3−2| + 2·|3−1| + 3·|0−1| + 4·|1−0| = 12 (the branches above u, A, B
+// and C), and Q against itself 0.
+func ExampleColumns_Query() {
+	t, _ := tree.FromParents([]int{-1, 0, 1, 1, 0}, []float64{0, 1, 2, 3, 4},
+		[]string{"root", "u", "A", "B", "C"}, nil)
+	A, _ := t.Index("A")
+	B, _ := t.Index("B")
+	C, _ := t.Index("C")
+	cols, err := unifrac.NewColumns(t, &unifrac.Table{
+		Indptr:  []int{0, 2, 4},
+		Indices: []int32{int32(A), int32(B), int32(A), int32(C)},
+		Values:  []float64{1, 1, 3, 1}, // X, and Q itself
+	}, unifrac.WeightedUnnormalized, &unifrac.Options{Raw: true})
+	if err != nil {
+		panic(err)
+	}
+	q := &unifrac.Table{Indptr: []int{0, 2}, Indices: []int32{int32(A), int32(C)}, Values: []float64{3, 1}}
+	d := make([]float64, cols.Len()) // one query row against the two columns
+	if err := cols.Query(context.Background(), d, q); err != nil {
+		panic(err)
+	}
+	fmt.Println(d)
+	// Output:
+	// [12 0]
+}
