@@ -73,6 +73,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	debug.FreeOSMemory() // the table's text
 	phase("table")
 	e, err := unifrac.New(tr, tab, meth, &unifrac.Options{Alpha: *alpha})
 	if err != nil {
