@@ -41,9 +41,13 @@
 // engine (unifrac.Columns with Options.Raw), Σ_e w_e a_e + Σ_e w_e b_e −
 // 2·Σ_e min(w_e a_e, w_e b_e) over the branches both rows reach, by tiles
 // of rows of A against rows of B. Its values agree with tw.Sparse's (which
-// Rows uses) to a few units of rounding relative to the two rows' weighted
-// masses Σ_e w_e a_e + Σ_e w_e b_e, not to the distance; equal rows are at
-// exactly 0. Pairwise is fastest with PairwiseBlock() rows of A or more a
+// Rows uses) to rounding relative to the two rows' weighted masses
+// S = Σ_e w_e a_e + Σ_e w_e b_e, not to the distance: a few units of
+// rounding of S on shallow trees, growing with the length of the rows'
+// root paths (a median of 4e-15·S and at most 3.5e-14·S for rows of 20
+// labels on a random 10⁵-label tree, whose paths are hundreds of branches
+// long, where tw.Sparse is within a unit of rounding of the exact value);
+// equal rows are at exactly 0. Pairwise is fastest with PairwiseBlock() rows of A or more a
 // call. Rows the engine does not take (a negative or non-finite mass, a
 // label out of range) go to tw.Sparse pair by pair, with its results.
 //

@@ -15,8 +15,9 @@ import (
 // matrix. Rows computes each pair by tw.Sparse, in time in the pair's
 // non-zero labels; Columns and Pairwise go through package unifrac's
 // all-pairs engine (unifrac.Columns, weighted unnormalized UniFrac of the
-// masses as they are), whose values agree with tw.Sparse's to a few units
-// of rounding relative to the two rows' total mass.
+// masses as they are), whose values agree with tw.Sparse's to rounding
+// relative to the two rows' weighted masses (see the package
+// documentation).
 func NewTW(t *tree.Tree, o *Options) Method {
 	m := newMethod("tw", o.workers(0), o, func(int) pairFunc {
 		s := tw.NewSparse(t)
