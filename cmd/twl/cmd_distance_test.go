@@ -254,3 +254,34 @@ func FuzzDistance(f *testing.F) {
 		}
 	})
 }
+
+// TestDistancePairwiseBlocks checks --pairwise over more rows of A than tw
+// computes at once (blocks of 256): 600 point masses on the leaves of fig1W
+// against the four leaves, each distance the path length between two
+// leaves, by hand from the weights beside the edges (all exact in binary).
+func TestDistancePairwiseBlocks(t *testing.T) {
+	leaves := []string{"dog", "cat", "lizard", "snake"}
+	path := [4][4]string{
+		{"0", "0.75", "6.5", "9.5"},
+		{"0.75", "0", "6.25", "9.25"},
+		{"6.5", "6.25", "0", "5"},
+		{"9.5", "9.25", "5", "0"},
+	}
+	rng := rand.New(rand.NewPCG(3, 600))
+	var a, want strings.Builder
+	for range 600 {
+		k := rng.IntN(4)
+		a.WriteString(`{"` + leaves[k] + `": 1}` + "\n")
+		want.WriteString(strings.Join(path[k][:], "\t") + "\n")
+	}
+	var b strings.Builder
+	for _, l := range leaves {
+		b.WriteString(`{"` + l + `": 1}` + "\n")
+	}
+	dir := write(t, map[string]string{"t.tree": fig1W, "a.jsonl": a.String(), "b.jsonl": b.String()})
+	code, out, errOut := twl(t, "", "distance", "--pairwise", "--tree", filepath.Join(dir, "t.tree"),
+		filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
+	if code != 0 || out != want.String() || errOut != "" {
+		t.Errorf("exit %d, stderr %q, stdout equal to the path lengths: %v", code, errOut, out == want.String())
+	}
+}
