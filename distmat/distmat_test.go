@@ -490,3 +490,35 @@ func TestParseShard(t *testing.T) {
 		}
 	}
 }
+
+// TestExpandRows: rows expanded from the condensed form equal the matrix
+// filled pair by pair from the definition of the condensed index, for
+// every stripe of several sizes.
+func TestExpandRows(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 3, 7, 20} {
+		full := make([]float64, n*n)
+		var c []float64
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				v := float64(1000*i + j) // distinct, so a misplaced value shows
+				c = append(c, v)
+				full[i*n+j], full[j*n+i] = v, v
+			}
+		}
+		for _, s := range []int{1, 3, n} {
+			for i0 := 0; i0 < n; i0 += max(s, 1) {
+				i1 := min(i0+s, n)
+				dst := make([]float64, (i1-i0)*n)
+				for k := range dst {
+					dst[k] = -1
+				}
+				ExpandRows(dst, c, n, i0, i1)
+				for k, v := range dst {
+					if v != full[i0*n+k] {
+						t.Fatalf("n=%d rows [%d,%d): value %d = %v, want %v", n, i0, i1, k, v, full[i0*n+k])
+					}
+				}
+			}
+		}
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 
 	"github.com/twl-ldl/twl/biom"
@@ -17,6 +19,12 @@ import (
 func runUnifrac(e *env, args []string) error {
 	if len(args) > 0 && args[0] == "merge" {
 		return runUnifracMerge(e, args[1:])
+	}
+	if os.Getenv("GOGC") == "" {
+		// The engine is most of the live memory and is built once: a heap
+		// kept within 30% of the live data (Go's default lets it double)
+		// bounds the peak near the engine's size, for a few percent of time.
+		defer debug.SetGCPercent(debug.SetGCPercent(30))
 	}
 	fs := newFlags("unifrac", "twl unifrac --tree T.nwk --table T.biom --method M --out D.tsv [flags]\n  twl unifrac merge PART... --out D.tsv")
 	treePath := fs.String("tree", "", "the phylogeny: Newick or QIIME 2 .qza `FILE`")
@@ -105,6 +113,8 @@ func runUnifrac(e *env, args []string) error {
 	case err != nil:
 		return fmt.Errorf("table %s: %w", *tablePath, err)
 	}
+	bt = nil // the file's copy of the table is garbage: freed before the engine is built
+	runtime.GC()
 	if err := distmat.CheckIDs(tab.IDs); err != nil {
 		return fmt.Errorf("table %s: %w", *tablePath, err)
 	}
@@ -124,6 +134,9 @@ func runUnifrac(e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("table %s: %w", *tablePath, err)
 	}
+	// The preparation's buffers are garbage now: give their memory back
+	// before the stripes, so the peak is the engine's.
+	debug.FreeOSMemory()
 	var full []float64 // the whole matrix, for --pcoa
 	if pc.enabled() {
 		need := int64(n) * distmat.RowBytes(n)
@@ -149,10 +162,24 @@ func runUnifrac(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	var cond []float64
+	if shardN == 0 && int64(n-1)/2 <= int64(stripe) {
+		// All pairs fit in less memory than a stripe of rows takes: compute
+		// each pair once, then write the rows from them.
+		cond = make([]float64, n*(n-1)/2)
+		s := stripe
+		stripe = n // for the progress: the whole matrix
+		if err := eng.Condensed(e.ctx, cond); err != nil {
+			return err
+		}
+		stripe = min(s, unifrac.RowBlock())
+	}
 	buf := make([]float64, stripe*n)
 	for r := lo; r < hi; r += stripe {
 		stripe = min(stripe, hi-r)
-		if err := eng.Rows(e.ctx, buf[:stripe*n], r, r+stripe); err != nil {
+		if cond != nil {
+			distmat.ExpandRows(buf[:stripe*n], cond, n, r, r+stripe)
+		} else if err := eng.Rows(e.ctx, buf[:stripe*n], r, r+stripe); err != nil {
 			return err
 		}
 		if err := mw.WriteRows(buf[:stripe*n]); err != nil {
