@@ -348,3 +348,68 @@ func BenchmarkHandOff(b *testing.B) {
 		})
 	}
 }
+
+// TestPace checks pace's choice on made-up loop timings: the first window
+// runs on the team, the second alone (the trial), then each window the way
+// whose last window took less time per loop, with a trial of the other way
+// every trialWindows-th window; a window that reaches windowTime before
+// windowLoops loops starts everything afresh, on the team.
+func TestPace(t *testing.T) {
+	var c pace
+	now := time.Duration(0)
+	// window runs a window of loops each taking team or alone, the way
+	// pace chose, and returns that way (true: alone).
+	window := func(team, alone time.Duration) bool {
+		solo, per := c.solo, team
+		if solo {
+			per = alone
+		}
+		c.start = now
+		for range windowLoops {
+			now += per
+			c.add(now)
+			if c.loops == 0 {
+				break
+			}
+		}
+		return solo
+	}
+	us := time.Microsecond
+	if window(50*us, 80*us) || !window(50*us, 80*us) {
+		t.Fatal("the first window should run on the team, the second alone")
+	}
+	// trial is whether window w (from 1) of a phase that starts with
+	// c.windows = 0 is a trial: those after trialWindows others.
+	trial := func(w int) bool { return w > 1 && (w-1)%trialWindows == 0 }
+	// The team is faster (50 µs a loop against 80): the team, with a
+	// trial alone after every trialWindows windows.
+	c.windows = 0
+	for w := 1; w <= 2*trialWindows+1; w++ {
+		solo := window(50*us, 80*us)
+		if want := trial(w); solo != want {
+			t.Fatalf("team faster, window %d: alone %v, want %v", w, solo, want)
+		}
+	}
+	// The team slows to 120 µs a loop (a busy machine): after the
+	// window that times it, alone (80 µs), with trials on the team.
+	if window(120*us, 80*us) {
+		t.Fatal("this window should run on the team")
+	}
+	c.windows = 0
+	for w := 1; w <= 2*trialWindows+1; w++ {
+		solo := window(120*us, 80*us)
+		if want := !trial(w); solo != want {
+			t.Fatalf("team slower, window %d: alone %v, want %v", w, solo, want)
+		}
+	}
+	// Long loops: the window reaches windowTime early; timing starts
+	// afresh, on the team.
+	c.start = now
+	for range 3 {
+		now += windowTime / 2
+		c.add(now)
+	}
+	if c.solo || c.perLoop != [2]time.Duration{} || c.loops != 0 || c.windows != 0 {
+		t.Fatalf("after long loops: %+v, want the zero pace", c)
+	}
+}
