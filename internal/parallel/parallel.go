@@ -180,6 +180,7 @@ const (
 	windowLoops  = 128
 	windowTime   = 100 * time.Millisecond
 	trialWindows = 16
+	paceHistory  = 3
 )
 
 // pace chooses how For's loops run, window after window of windowLoops
@@ -190,19 +191,22 @@ const (
 // two ways by what counts, the wall time per loop, from the first loop of
 // a window to the end of its last, the code between the loops included
 // (for the loops of a training run, the same few loops step after step).
-// Each window runs the way whose last window was faster (the team when
-// either is untimed), except that the second window and then every
-// trialWindows-th one try the other, since the load of a machine changes. A window that reaches
-// windowTime before its windowLoops loops (long loops, or loops far apart,
-// whose hand-offs cost little) ends the timing: the loops return to the
-// team and the timing starts afresh, so that a long loop never runs on one
-// core for a trial. However the loops run, their parts are the same.
+// It keeps the last paceHistory timings of each way; the first windows
+// alternate until each way has them all, then each window runs the way
+// whose median is lower (so that one window slowed by chance decides
+// nothing), except that every trialWindows-th window tries the other, since
+// the load of a machine changes. A window that reaches windowTime before
+// its windowLoops loops (long loops, or loops far apart, whose hand-offs
+// cost little) ends the timing: the loops return to the team and the
+// timing starts afresh, so that a long loop never runs on one core for a
+// trial. However the loops run, their parts are the same.
 type pace struct {
-	start   time.Duration    // when the window's first loop started
-	loops   int              // loops done in the window
-	solo    bool             // whether the window's loops run on their callers alone
-	perLoop [2]time.Duration // the last window's wall time per loop, on the team [0] and alone [1]; 0 when untimed
-	windows int              // windows since the last trial
+	start   time.Duration                 // when the window's first loop started
+	loops   int                           // loops done in the window
+	solo    bool                          // whether the window's loops run on their callers alone
+	times   [2][paceHistory]time.Duration // the last windows' wall times per loop, on the team [0] and alone [1]
+	timed   [2]int                        // windows timed each way
+	windows int                           // windows since the last trial
 }
 
 // add records a loop of the window that ended at now (since epoch).
@@ -219,15 +223,26 @@ func (c *pace) add(now time.Duration) {
 	if c.solo {
 		mode = 1
 	}
-	c.perLoop[mode] = (now - c.start) / time.Duration(c.loops)
+	c.times[mode][c.timed[mode]%paceHistory] = (now - c.start) / time.Duration(c.loops)
+	c.timed[mode]++
 	c.loops = 0
 	c.windows++
-	c.solo = c.perLoop[1] != 0 && c.perLoop[1] < c.perLoop[0]
-	if c.windows >= trialWindows || c.perLoop[1] == 0 {
-		// A trial of the other way; the first as soon as the team is
-		// timed.
+	switch {
+	case c.timed[1-mode] < paceHistory:
+		c.solo = !c.solo
+	case c.windows >= trialWindows:
 		c.solo, c.windows = !c.solo, 0
+	default:
+		// (Both ways are timed paceHistory times: the first windows
+		// alternate until the way just timed is.)
+		c.solo = median3(c.times[1]) < median3(c.times[0])
 	}
+}
+
+// median3 returns the median of three durations.
+func median3(t [paceHistory]time.Duration) time.Duration {
+	a, b, c := t[0], t[1], t[2]
+	return max(min(a, b), min(max(a, b), c))
 }
 
 var team = pool{wake: make(chan struct{}, 1<<10), rest: minRest, lastStall: -calmTime}
