@@ -44,6 +44,7 @@
 // three windows is lower, trying the other way every sixteenth window;
 // windows of long or sparse loops, whose hand-offs cost little, always run
 // on the team (see pace). On the training benchmark with a load average of
-// 3–7 on two cores, twl train then used 0.6–0.8 s of CPU, about what one
-// core uses, where the team alone used up to 1.05 s.
+// 1–4 on two cores, twl train then used 0.6–0.8 s of CPU, about what one
+// core uses (0.55–0.6 s), where the team alone used 0.64–1.06 s; on a
+// quiet machine the team runs all but the trial windows.
 package parallel
