@@ -44,17 +44,20 @@ func Exp(x float64) float64 {
 	if !(x >= expMin && x <= expMax) {
 		return math.Exp(x) // overflow, subnormal, zero, NaN
 	}
-	z := x * invLn2N
+	// Every product is rounded by a conversion, so that no compiler fuses
+	// it into the following sum: the vector kernels (softmax_amd64.s) do
+	// the same operations in the same order and must give the same bits.
+	z := float64(x * invLn2N)
 	kd := z + shift
 	ki := math.Float64bits(kd)
 	kd -= shift
-	r := x - kd*ln2HiN - kd*ln2LoN
+	r := x - float64(kd*ln2HiN) - float64(kd*ln2LoN)
 	// scale = 2^(k/64): table entry with the exponent raised by ⌊k/64⌋,
 	// which the wrap-around of the unsigned sum computes for negative k too.
 	scale := math.Float64frombits(table[ki%tableSize] + (ki>>tableBits)<<52)
 	r2 := r * r
-	p := r + r2*(0.5+r*(1.0/6+r*(1.0/24+r*(1.0/120))))
-	return scale + scale*p
+	p := r + float64(r2*(0.5+float64(r*(1.0/6+float64(r*(1.0/24+float64(r*(1.0/120))))))))
+	return scale + float64(scale*p)
 }
 
 // Softmax stores softmax(z)_i = e^(z_i − m) / Σ_j e^(z_j − m), with m = max z,
@@ -68,26 +71,44 @@ func Softmax(dst, z []float64) (logSumExp float64) {
 	if len(z) == 0 {
 		return math.Inf(-1)
 	}
-	// The largest entry by plain comparisons (max would order NaN and
-	// signed zeros, at twice the cost; a NaN anywhere makes the result NaN
-	// below in any case, through e^(NaN − m) or m itself).
+	m := maxOf(z)
+	s := expShiftSum(dst, z, m)
+	scaleAll(dst, 1/s)
+	return m + math.Log(s)
+}
+
+// maxGo returns the largest entry of z (len(z) > 0) by plain comparisons
+// from z[0] on: a NaN is never taken, but a NaN z[0] stays (max would
+// order NaN and signed zeros, at twice the cost; a NaN anywhere makes
+// Softmax's result NaN in any case, through e^(NaN − m) or m itself).
+func maxGo(z []float64) float64 {
 	m := z[0]
 	for _, v := range z[1:] {
 		if v > m {
 			m = v
 		}
 	}
+	return m
+}
+
+// expShiftSumGo stores dst[i] = Exp(z[i] − m) and returns their sum, added
+// in index order.
+func expShiftSumGo(dst, z []float64, m float64) float64 {
+	z = z[:len(dst)]
 	var s float64
 	for i, v := range z {
 		e := Exp(v - m)
 		dst[i] = e
 		s += e
 	}
-	inv := 1 / s
+	return s
+}
+
+// scaleGo multiplies every dst[i] by c.
+func scaleGo(dst []float64, c float64) {
 	for i := range dst {
-		dst[i] *= inv
+		dst[i] *= c
 	}
-	return m + math.Log(s)
 }
 
 // SqDist returns the squared Euclidean distance between x and y (len(y) ≥

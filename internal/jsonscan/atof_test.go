@@ -269,3 +269,52 @@ func FuzzNumber(f *testing.F) {
 		checkNumber(t, b.String())
 	})
 }
+
+// TestEightDigits compares eightDigits with strconv.ParseUint on random
+// digit strings, and checks that it refuses every string in which one
+// byte, at any of the eight places, is any of the 246 bytes that are not
+// digits.
+func TestEightDigits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	word := func(s []byte) uint64 {
+		var u uint64
+		for i := 7; i >= 0; i-- {
+			u = u<<8 | uint64(s[i])
+		}
+		return u
+	}
+	s := make([]byte, 8)
+	for range 100000 {
+		for i := range s {
+			s[i] = byte('0' + rng.IntN(10))
+		}
+		want, err := strconv.ParseUint(string(s), 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := eightDigits(word(s))
+		if !ok || got != want {
+			t.Fatalf("%q: %d, %v; want %d", s, got, ok, want)
+		}
+		pos, c := rng.IntN(8), byte(rng.IntN(256))
+		for c >= '0' && c <= '9' {
+			c = byte(rng.IntN(256))
+		}
+		s[pos] = c
+		if _, ok := eightDigits(word(s)); ok {
+			t.Fatalf("%q taken for digits", s)
+		}
+	}
+	for pos := range 8 {
+		for c := range 256 {
+			if c >= '0' && c <= '9' {
+				continue
+			}
+			copy(s, "99999999")
+			s[pos] = byte(c)
+			if _, ok := eightDigits(word(s)); ok {
+				t.Fatalf("%q taken for digits", s)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -109,6 +110,25 @@ func (s *Scanner) Number() (float64, *Error) {
 	}
 	if j < len(b) && b[j] == '.' {
 		k := j + 1
+		if man == 0 {
+			// Leading zeros, not significant (as in the loop below).
+			for ; k < len(b) && b[k] == '0'; k++ {
+				exp10--
+			}
+		}
+		// Then eight significant digits at a time while they fit in man
+		// (man ≠ 0 or a first digit ≠ 0): the man·10⁸ + digits of the loop
+		// below, in one step.
+		for nd+8 <= maxMantDigits && k+8 <= len(b) {
+			v, ok := eightDigits(binary.LittleEndian.Uint64(b[k:]))
+			if !ok {
+				break
+			}
+			man = man*1e8 + v
+			exp10 -= 8
+			nd += 8
+			k += 8
+		}
 		for ; k < len(b) && '0' <= b[k] && b[k] <= '9'; k++ {
 			if nd < maxMantDigits {
 				// Leading zeros (man == 0) are not significant.
@@ -373,4 +393,19 @@ func (s *Scanner) What() string {
 		}
 	}
 	return s.Word()
+}
+
+// eightDigits returns the value of the eight decimal digits in the bytes of
+// u (the first in the lowest byte), and false if one of them is not a digit.
+func eightDigits(u uint64) (uint64, bool) {
+	const ones = 0x0101010101010101
+	// A byte c is a digit when both c and c + 6 lie in 0x30 … 0x3f (a
+	// carry out of a byte ≥ 0xfa comes with that byte's own failure).
+	if u&(0xf0*ones)|(u+6*ones)&(0xf0*ones)>>4 != 0x33*ones {
+		return 0, false
+	}
+	u -= 0x30 * ones
+	u = (u*10 + u>>8) & 0x00ff00ff00ff00ff      // pairs of digits
+	u = (u*100 + u>>16) & 0x0000ffff0000ffff    // groups of four
+	return (u*10000 + u>>32) & 0xffffffff, true // all eight
 }

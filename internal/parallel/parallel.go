@@ -169,6 +169,80 @@ type pool struct {
 	restUntil atomic.Int64
 	lastStall time.Duration
 	rest      time.Duration
+
+	// pace, guarded by busy, times For's loops on the team and on the
+	// caller alone.
+	pace pace
+}
+
+// The constants of pace.
+const (
+	windowLoops  = 128
+	windowTime   = 100 * time.Millisecond
+	trialWindows = 16
+	paceHistory  = 3
+)
+
+// pace chooses how For's loops run, window after window of windowLoops
+// loops: on the team, or on their callers alone. Stalls (see judge) are one
+// way the team loses to a single core; another is a processor shared with
+// other programs, where every time slice a spinning worker takes is lost to
+// the caller and its loops run slower throughout. So pace compares the
+// two ways by what counts, the wall time per loop, from the first loop of
+// a window to the end of its last, the code between the loops included
+// (for the loops of a training run, the same few loops step after step).
+// It keeps the last paceHistory timings of each way; the first windows
+// alternate until each way has them all, then each window runs the way
+// whose median is lower (so that one window slowed by chance decides
+// nothing), except that every trialWindows-th window tries the other, since
+// the load of a machine changes. A window that reaches windowTime before
+// its windowLoops loops (long loops, or loops far apart, whose hand-offs
+// cost little) ends the timing: the loops return to the team and the
+// timing starts afresh, so that a long loop never runs on one core for a
+// trial. However the loops run, their parts are the same.
+type pace struct {
+	start   time.Duration                 // when the window's first loop started
+	loops   int                           // loops done in the window
+	solo    bool                          // whether the window's loops run on their callers alone
+	times   [2][paceHistory]time.Duration // the last windows' wall times per loop, on the team [0] and alone [1]
+	timed   [2]int                        // windows timed each way
+	windows int                           // windows since the last trial
+}
+
+// add records a loop of the window that ended at now (since epoch).
+func (c *pace) add(now time.Duration) {
+	c.loops++
+	if c.loops < windowLoops && now-c.start < windowTime {
+		return
+	}
+	if c.loops < windowLoops {
+		*c = pace{}
+		return
+	}
+	mode := 0
+	if c.solo {
+		mode = 1
+	}
+	c.times[mode][c.timed[mode]%paceHistory] = (now - c.start) / time.Duration(c.loops)
+	c.timed[mode]++
+	c.loops = 0
+	c.windows++
+	switch {
+	case c.timed[1-mode] < paceHistory:
+		c.solo = !c.solo
+	case c.windows >= trialWindows:
+		c.solo, c.windows = !c.solo, 0
+	default:
+		// (Both ways are timed paceHistory times: the first windows
+		// alternate until the way just timed is.)
+		c.solo = median3(c.times[1]) < median3(c.times[0])
+	}
+}
+
+// median3 returns the median of three durations.
+func median3(t [paceHistory]time.Duration) time.Duration {
+	a, b, c := t[0], t[1], t[2]
+	return max(min(a, b), min(max(a, b), c))
 }
 
 var team = pool{wake: make(chan struct{}, 1<<10), rest: minRest, lastStall: -calmTime}
@@ -198,12 +272,19 @@ func (t *pool) run(n, parts, helpers int, fn body) bool {
 	// More workers than processors would only take turns.
 	helpers = min(helpers, runtime.GOMAXPROCS(0)-1)
 	t0 := time.Since(epoch)
-	if helpers <= 0 || int64(t0) < t.restUntil.Load() {
-		// No helper, or the team rests (see judge): the caller runs every
-		// part.
+	paced := helpers > 0 && fn.tasks == nil
+	if paced && t.pace.loops == 0 {
+		t.pace.start = t0
+	}
+	if helpers <= 0 || int64(t0) < t.restUntil.Load() || paced && t.pace.solo {
+		// No helper, the team rests (see judge) or is slower than the
+		// caller alone (see pace): the caller runs every part.
 		defer t.busy.Store(false)
 		for p := range parts {
 			fn.run(n, parts, p)
+		}
+		if paced {
+			t.pace.add(time.Since(epoch))
 		}
 		return true
 	}
@@ -239,6 +320,9 @@ func (t *pool) run(n, parts, helpers int, fn body) bool {
 	if fn.tasks == nil && ran > 0 {
 		// (Each's tasks may differ in cost: their waits say nothing.)
 		t.judge((t1-t0)/time.Duration(ran), t2-t1, t2)
+	}
+	if paced {
+		t.pace.add(t2)
 	}
 	finished = true
 	t.fn = body{}

@@ -348,3 +348,62 @@ func BenchmarkHandOff(b *testing.B) {
 		})
 	}
 }
+
+// TestPace checks pace's choice on made-up loop timings: the first windows
+// alternate between the team and the caller alone until each way is timed
+// paceHistory times; then each window runs the way whose median time per
+// loop is lower, a single slow window changing nothing, with a trial of the
+// other way after every trialWindows windows; a window that reaches
+// windowTime before windowLoops loops starts everything afresh, on the
+// team.
+func TestPace(t *testing.T) {
+	var c pace
+	now := time.Duration(0)
+	// expect runs windows of loops that take team or alone each, the way
+	// pace chooses, and checks the ways against want ('T' the team, 'S'
+	// alone).
+	expect := func(what, want string, team, alone time.Duration) {
+		t.Helper()
+		got := make([]byte, len(want))
+		for i := range want {
+			per := team
+			got[i] = 'T'
+			if c.solo {
+				per, got[i] = alone, 'S'
+			}
+			c.start = now
+			for range windowLoops {
+				now += per
+				c.add(now)
+			}
+		}
+		if string(got) != want {
+			t.Fatalf("%s: ways %s, want %s", what, got, want)
+		}
+	}
+	us := time.Microsecond
+	team15 := strings.Repeat("T", trialWindows-1)
+	solo15 := strings.Repeat("S", trialWindows-1)
+	expect("first windows", "TSTSTS", 50*us, 80*us)
+	// The team is faster (50 µs a loop against 80): the team, with a
+	// trial alone after every trialWindows windows (counted from the
+	// first).
+	expect("team faster", strings.Repeat("T", trialWindows-6)+"S"+team15+"S"+"T", 50*us, 80*us)
+	// One window of the team slowed by a stall decides nothing.
+	expect("one slow window", "T", 500*us, 80*us)
+	expect("after it", "TT", 50*us, 80*us)
+	// The team slows to 120 µs a loop (a busy machine): once two of its
+	// last three windows are that slow, alone, with trials on the team.
+	c.windows = 0
+	expect("team slower", "TT"+solo15[1:]+"T"+solo15+"T", 120*us, 80*us)
+	// Long loops: the window reaches windowTime early; timing starts
+	// afresh, on the team.
+	c.start = now
+	for range 3 {
+		now += windowTime / 2
+		c.add(now)
+	}
+	if c != (pace{}) {
+		t.Fatalf("after long loops: %+v, want the zero pace", c)
+	}
+}

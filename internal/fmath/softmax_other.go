@@ -1,0 +1,7 @@
+//go:build !amd64 || purego
+
+package fmath
+
+func maxOf(z []float64) float64                       { return maxGo(z) }
+func expShiftSum(dst, z []float64, m float64) float64 { return expShiftSumGo(dst, z, m) }
+func scaleAll(dst []float64, c float64)               { scaleGo(dst, c) }
