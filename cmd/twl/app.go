@@ -170,7 +170,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
-		if name != "help" || len(args) == 1 || len(args) == 2 && args[1] == "help" {
+		if name != "help" || len(args) == 1 || len(args) == 2 && isHelpWord(args[1]) {
 			mainUsage(stdout)
 			return 0
 		}
@@ -188,6 +188,16 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return 2
 	}
 	return report(e, c.name, c.run(e, args[1:]))
+}
+
+// isHelpWord reports whether a is a way of asking for help: twl help help,
+// twl help --help.
+func isHelpWord(a string) bool {
+	switch a {
+	case "help", "-h", "-help", "--help":
+		return true
+	}
+	return false
 }
 
 // report prints the error a command returned and gives the exit status.
