@@ -171,8 +171,6 @@ func TestTextWarnings(t *testing.T) {
 		// "swords", "soup", "recipe", "number" and the digits 0–4 make 13),
 		// none of them 1000 times.
 		{trainArgs(dir, "--quiet", "--min-count", "1000"), "the vocabulary keeps no word, every token becomes <unk>: none of the 13 distinct words is seen --min-count 1000 times"},
-		{trainArgs(dir, "--quiet", "--dev", D("dev.jsonl"), "--val", "0.3"), "--val 0.3 is ignored: --dev " + D("dev.jsonl") + " gives the validation documents"},
-		{[]string{"text", "stats", "--data", D("u.jsonl"), "--unlabeled", "--tree", D("g.tree")}, "--tree is ignored with --unlabeled"},
 		{[]string{"text", "stats", "--data", D("b.txt"), "--tree", D("g.tree")},
 			D("b.txt") + ": 1 genre whose level <dN> contradicts the depth in --tree " + D("g.tree") + `, the first ` + D("b.txt") + `:2: genre "Fantasy" is <d0>, but at depth 2 of the tree, where <d0> genres are at depth 1`},
 		{[]string{"text", "stats", "--data", D("d.jsonl"), "--emb", D("e.bin")}, "--emb " + D("e.bin") + ": 4 bytes after the end of the fastText model"},
