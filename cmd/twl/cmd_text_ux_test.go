@@ -97,7 +97,7 @@ func TestTextMessages(t *testing.T) {
 		{[]string{"train", "--batch", "0"}, "--batch 0: must be at least 1"},
 		{[]string{"train", "--epochs", "0"}, "--epochs 0: must be at least 1"},
 		{[]string{"train", "--patience", "-1"}, "--patience -1: must be 0"},
-		{[]string{"train", "--val", "1.5"}, "--val 1.5: must be between 0 and 1"},
+		{[]string{"train", "--val", "1.5"}, "--val 1.5: must be more than 0 and less than 1"},
 		{[]string{"train", "--max-len", "-1"}, "--max-len -1: must be 0 (no limit) or positive"},
 		{[]string{"train", "--min-count", "0"}, "--min-count 0: must be at least 1"},
 		{[]string{"train", "--target", "all"}, `--target "all": must be uniform or specific`},
