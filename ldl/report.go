@@ -84,7 +84,7 @@ func (r *CVResult) WriteJSON(w io.Writer) error {
 func WriteFitText(w io.Writer, path string, f *model.File, h train.History) error {
 	var buf bytes.Buffer
 	info := f.Train
-	fmt.Fprintf(&buf, "wrote %s: %s, %d features → %d labels, loss %s\n", path, f.Model, f.In, len(f.Labels), f.Loss)
+	fmt.Fprintf(&buf, "wrote %s: %s, %s → %s, loss %s\n", path, f.Model, plural(f.In, "feature"), plural(len(f.Labels), "label"), f.Loss)
 	fmt.Fprintf(&buf, "%s on %s", plural(info.EpochsRun, "epoch"), plural(info.Rows, "row"))
 	if h.Resumed > 0 {
 		fmt.Fprintf(&buf, " (resumed after epoch %d)", h.Resumed)

@@ -15,14 +15,14 @@ import (
 func (d *Data) WriteSummary(w io.Writer, dir string) error {
 	m := d.Meta()
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "wrote %s: %s (%d nodes), %s (%s)", dir, TreeFile, d.Tree.Len(), TrainFile, plural(m.Train, "sample"))
+	fmt.Fprintf(&buf, "wrote %s: %s (%s), %s (%s)", dir, TreeFile, plural(d.Tree.Len(), "node"), TrainFile, plural(m.Train, "sample"))
 	if d.Test != nil {
 		fmt.Fprintf(&buf, ", %s (%s)", TestFile, plural(m.Test, "sample"))
 	}
 	fmt.Fprintf(&buf, ", %s\n", MetaFile)
 	c := d.Config
-	fmt.Fprintf(&buf, "%d nodes, %d features (%s), x %s, W1 %s, W2 %s, sign %s, σ = %g·sigmoid\n",
-		c.Nodes, c.InputDim(), c.Input, c.X, c.W1, c.W2, c.Sign, c.Scale)
+	fmt.Fprintf(&buf, "%d nodes, %s (%s), x %s, W1 %s, W2 %s, sign %s, σ = %g·sigmoid\n",
+		c.Nodes, plural(c.InputDim(), "feature"), c.Input, c.X, c.W1, c.W2, c.Sign, c.Scale)
 	s := m.TrainSummary
 	fmt.Fprintf(&buf, "training set: %d distinct v, %d distinct u, %d distinct (v, u); σ from %.3g to %.3g, median %.3g; %.0f%% with σ < 0.5\n",
 		s.DistinctV, s.DistinctU, s.DistinctPairs, s.SigmaMin, s.SigmaMax, s.SigmaMedian, 100*s.SigmaBelowHalf)

@@ -95,7 +95,7 @@ func (d *Description) WriteText(w io.Writer) error {
 	var buf bytes.Buffer
 	pct := func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 	fmt.Fprintf(&buf, "%s (%s): %s\n", c.File, c.Format, plural(st.Docs, "document"))
-	fmt.Fprintf(&buf, "\ntokens      %d in all; per document mean %.1f, median %.1f, 90%% ≤ %d, max %d\n",
+	fmt.Fprintf(&buf, "\ntokens      %d in all; per document mean %.2f, median %.1f, 90%% ≤ %d, max %d\n",
 		st.Tokens, st.LenMean, st.LenMedian, st.LenP90, st.LenMax)
 	if st.Empty > 0 {
 		fmt.Fprintf(&buf, "            %s without a token\n", plural(st.Empty, "document"))
@@ -103,8 +103,8 @@ func (d *Description) WriteText(w io.Writer) error {
 	if st.MaxLen > 0 {
 		fmt.Fprintf(&buf, "            --max-len %d truncates %s, keeping %d tokens\n", st.MaxLen, plural(st.Truncated, "document"), st.KeptTokens)
 	}
-	fmt.Fprintf(&buf, "vocabulary  %d distinct tokens; %s kept (+ <unk>), covering %s of the tokens\n",
-		st.Types, plural(st.VocabWords, "word"), pct(st.VocabCoverage))
+	fmt.Fprintf(&buf, "vocabulary  %s; %s kept (+ <unk>), covering %s of the tokens\n",
+		plural(st.Types, "distinct token"), plural(st.VocabWords, "word"), pct(st.VocabCoverage))
 	if cov != nil {
 		fmt.Fprintf(&buf, "embedding   %s (%d-d): %d of the %s have a vector (%d in its vocabulary, %d from subwords), %s of the tokens\n",
 			cov.File, cov.Dim, cov.InVocab+cov.Subword, plural(cov.Words, "word"), cov.InVocab, cov.Subword, pct(cov.TokenCoverage))
@@ -119,8 +119,8 @@ func (d *Description) WriteText(w io.Writer) error {
 // writeLabels writes the label part of the table.
 func (d *Description) writeLabels(buf *bytes.Buffer) {
 	c, st := d.Corpus, d.Stats
-	fmt.Fprintf(buf, "labels      %d of %d used; per document mean %.2f, min %d, max %d; %d distinct label sets\n",
-		st.UsedLabels, len(c.Labels), st.LabelsPerDoc, st.MinLabels, st.MaxLabels, st.DistinctLabelSets)
+	fmt.Fprintf(buf, "labels      %d of %d used; per document mean %.2f, min %d, max %d; %s\n",
+		st.UsedLabels, len(c.Labels), st.LabelsPerDoc, st.MinLabels, st.MaxLabels, plural(st.DistinctLabelSets, "distinct label set"))
 	if len(st.Depth) > 0 {
 		fmt.Fprintf(buf, "\n%6s %8s %8s %10s %12s\n", "depth", "labels", "used", "documents", "occurrences")
 		for _, d := range st.Depth {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/twl-ldl/twl/internal/human"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -377,7 +378,7 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 			if counter != nil && trainSeconds > 0 {
 				line += fmt.Sprintf("  %.0f %s/s", float64(units)/trainSeconds, counter.Unit())
 			}
-			line += fmt.Sprintf("  elapsed %s  remaining %s", elapsed.Round(time.Millisecond), remaining.Round(time.Second))
+			line += fmt.Sprintf("  elapsed %s  remaining %s", human.Seconds(elapsed.Seconds()), human.Seconds(remaining.Seconds()))
 			if stop {
 				line += fmt.Sprintf("  (no improvement for %d epochs: stopping)", cfg.Patience)
 			}

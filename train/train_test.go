@@ -533,7 +533,7 @@ func TestProgress(t *testing.T) {
 	if len(lines) != 4 {
 		t.Fatalf("%d progress lines, want 4:\n%s", len(lines), buf.String())
 	}
-	re := regexp.MustCompile(`^epoch (\d)/4  loss (\S+)  val (\S+)( \*)?  elapsed (\S+)  remaining (\S+)$`)
+	re := regexp.MustCompile(`^epoch (\d)/4  loss (\S+)  val (\S+)( \*)?  elapsed (\S+ \S+)  remaining (\S+ \S+)$`)
 	for i, line := range lines {
 		f := re.FindStringSubmatch(line)
 		if f == nil {
@@ -543,8 +543,8 @@ func TestProgress(t *testing.T) {
 		if f[1] != fmt.Sprint(i+1) || f[2] != fmt.Sprintf("%.6g", h.Epochs[i].TrainLoss) || f[3] != fmt.Sprintf("%.6g", h.Epochs[i].ValLoss) {
 			t.Errorf("line %q does not report epoch %d: %+v", line, i+1, h.Epochs[i])
 		}
-		if i == 3 && f[6] != "0s" {
-			t.Errorf("last line has remaining time %s, want 0s", f[6])
+		if i == 3 && f[6] != "0 s" {
+			t.Errorf("last line has remaining time %s, want 0 s", f[6])
 		}
 	}
 	if !strings.Contains(lines[0], " *") {

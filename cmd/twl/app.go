@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -127,6 +129,7 @@ Commands:
 		}
 	}
 	line("help", "show the help of a command")
+	line("version", "print twl's version (also twl --version)")
 	fmt.Fprint(w, `
 Run 'twl help <command>' or 'twl <command> --help' for its flags and examples.
 Start with 'twl demo'.
@@ -170,7 +173,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
-		if name != "help" || len(args) == 1 || len(args) == 2 && args[1] == "help" {
+		if name != "help" || len(args) == 1 || len(args) == 2 && isHelpWord(args[1]) {
 			mainUsage(stdout)
 			return 0
 		}
@@ -182,12 +185,62 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 		return report(e, c.name, c.run(e, append(slices.Clone(args[2:]), "--help"))) // twl help text train
 	}
+	if name == "version" || name == "--version" || name == "-version" {
+		if len(args) > 1 && !isHelpWord(args[1]) || len(args) > 2 {
+			fmt.Fprintf(stderr, "twl version: takes no arguments\nsee 'twl help'\n")
+			return 2
+		}
+		if len(args) == 2 {
+			fmt.Fprint(stdout, "Usage:\n  twl version\n  twl --version\n\nPrints the version of twl: the module version it was built as, with the\nrevision of the checkout it was built from when there is one.\n")
+			return 0
+		}
+		fmt.Fprintln(stdout, versionLine())
+		return 0
+	}
 	c := lookup(name)
 	if c == nil {
 		fmt.Fprintf(stderr, "twl: unknown command %q\nsee 'twl help'\n", name)
 		return 2
 	}
 	return report(e, c.name, c.run(e, args[1:]))
+}
+
+// versionLine returns what twl version prints: "twl VERSION", VERSION the
+// module version ("(devel)" when built inside its own module), then the VCS
+// revision and whether the checkout had local changes, when the build
+// recorded them.
+func versionLine() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "twl (devel)"
+	}
+	line := "twl " + cmp.Or(info.Main.Version, "(devel)")
+	var rev, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev != "" {
+		line += ", revision " + rev
+		if modified == "true" {
+			line += " with local changes"
+		}
+	}
+	return line
+}
+
+// isHelpWord reports whether a is a way of asking for help: twl help help,
+// twl help --help.
+func isHelpWord(a string) bool {
+	switch a {
+	case "help", "-h", "-help", "--help":
+		return true
+	}
+	return false
 }
 
 // report prints the error a command returned and gives the exit status.

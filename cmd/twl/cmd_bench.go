@@ -19,7 +19,7 @@ func runBench(e *env, args []string) error {
 	r := &bench.Runner{Out: e.stdout, Log: e.stderr, Ctx: e.ctx}
 	fs.IntVar(&r.Batch, "batch", 100, "`N` rows per call in the batch cases")
 	fs.Uint64Var(&r.Seed, "seed", 1, "`S` seeds the random trees and distributions")
-	fs.IntVar(&r.Workers, "workers", 0, "`N` goroutines in the batch cases; 0 means GOMAXPROCS")
+	fs.IntVar(&r.Workers, "workers", 0, "`N` goroutines in the batch cases (0: all cores)")
 	fs.DurationVar(&r.Target, "time", 500*time.Millisecond, "run each case for about `D` (such as 500ms, 2s)")
 	order := fs.String("order", "bfs,random", "comma-separated label `ORDERS`: bfs, random")
 	ls := &r.LSTM
@@ -44,6 +44,8 @@ func runBench(e *env, args []string) error {
 	switch {
 	case *format != "text" && *format != "json":
 		return fs.fail("--format must be text or json, not %q", *format)
+	case r.Workers < 0:
+		return fs.fail("--workers %d is negative", r.Workers)
 	case r.Batch < 1:
 		return fs.fail("--batch must be at least 1")
 	case r.Target <= 0:

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/twl-ldl/twl/internal/human"
 	"slices"
 	"time"
 
@@ -61,7 +62,7 @@ func runCV(e *env, args []string) error {
 			remaining := time.Duration(float64(elapsed) / float64(s.Done) * float64(s.Total-s.Done))
 			fmt.Fprintf(e.stderr, "%d/%d folds done (repeat %d, fold %d): chebyshev %.4f  wasserstein %.4f  elapsed %s  remaining %s\n",
 				s.Done, s.Total, s.Repeat, s.Fold, s.Means[slices.Index(metric.Names, "chebyshev")], s.Means[slices.Index(metric.Names, "wasserstein")],
-				elapsed.Round(time.Millisecond), remaining.Round(time.Second))
+				human.Seconds(elapsed.Seconds()), human.Seconds(remaining.Seconds()))
 		}
 	}
 	opts := tf.options(fs, sliced)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -192,11 +191,11 @@ func runDistance(e *env, args []string) error {
 		return err
 	}
 	if m.name != "sinkhorn" {
-		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "reg" || f.Name == "iters" || f.Name == "tol" {
-				fmt.Fprintf(e.stderr, "twl distance: warning: --%s applies to --method sinkhorn only; ignored with --method %s\n", f.Name, m.name)
+		for _, name := range []string{"reg", "iters", "tol"} {
+			if fs.isSet(name) {
+				return fs.fail("--%s applies only with --method sinkhorn, not --method %s", name, m.name)
 			}
-		})
+		}
 	}
 	switch {
 	case !(*reg > 0) || math.IsInf(*reg, 0):

@@ -253,7 +253,7 @@ func (f *expFlags) seedsEpochsBatch(seeds, epochs, batch **int, seedsDef, epochs
 func newTextFlags(o *text.ProtocolOptions, name, outUsage, dev, tree, emb string) (*expFlags, *corpusPaths) {
 	synopsis := "twl experiment " + name + " --train FILE [--test FILE] --tree TREE [flags]"
 	if dev != "" {
-		synopsis = strings.Replace(synopsis, "[--test", "[--dev FILE] [--test", 1)
+		synopsis = strings.Replace(synopsis, "[--test FILE] ", "[--dev FILE] [--test FILE]\n      ", 1)
 	}
 	f, paths := newExpFlags(name, synopsis, "report-"+name, outUsage, true, true, true), &corpusPaths{}
 	paths.add(f, " (default: a split of --train)", dev, tree, emb)

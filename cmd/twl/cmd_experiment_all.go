@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/twl-ldl/twl/internal/human"
 	"time"
 
 	"github.com/twl-ldl/twl/experiment/all"
@@ -26,6 +27,6 @@ func runAll(e *env, args []string) error {
 	if err != nil {
 		return f.configError(err)
 	}
-	_, err = fmt.Fprintf(e.stdout, "wrote %s (%s)\n", path, time.Since(start).Round(time.Second))
+	_, err = fmt.Fprintf(e.stdout, "wrote %s (%s)\n", path, human.Seconds(time.Since(start).Seconds()))
 	return err
 }

@@ -52,7 +52,7 @@ func runTextStats(e *env, args []string) error {
 	var t *tree.Tree
 	if *tf.tree != "" {
 		if *unlabeled {
-			fs.warn("--tree is ignored with --unlabeled: no document has a label to count")
+			return fs.fail("--tree applies only to labelled documents, not with --unlabeled")
 		}
 		if t, _, err = resolveTree(fs, *tf.tree, 0); err != nil {
 			return err

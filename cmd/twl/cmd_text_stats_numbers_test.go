@@ -16,7 +16,7 @@ func TestTextStatsNumbers(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"mean 1000000.0, median 1000000.0,", "; 1 word kept"} {
+	for _, want := range []string{"mean 1000000.00, median 1000000.0,", "; 1 word kept"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}

@@ -27,7 +27,7 @@ func runTextTrain(e *env, args []string) error {
 	trainEmb := fs.Bool("train-emb", false, "train the word vectors with the model (default: fixed)")
 	hidden := fs.Int("hidden", 200, "the LSTM's hidden size `H`")
 	lossName := fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw or kl+sinkhorn; a weight in the name (kl+0.5tw) takes the place of --lambda")
-	lambda := fs.Float64("lambda", ldl.DefaultLambda, "the weight `λ` of the transport term of kl+tw and kl+sinkhorn")
+	lambda := fs.Float64("lambda", ldl.DefaultLambda, "the weight `λ` > 0 of the transport term of kl+tw and kl+sinkhorn")
 	reg := fs.Float64("reg", ldl.DefaultSinkhornReg, "kl+sinkhorn: the kernel parameter `λs` of exp(−λs·C)")
 	iters := fs.Int("iters", 10, "kl+sinkhorn: Sinkhorn `iterations`")
 	target := fs.String("target", "uniform", "the target of a label set: `uniform` on its labels, or specific")
@@ -60,7 +60,7 @@ func runTextTrain(e *env, args []string) error {
 		{*epochs < 1, fmt.Sprintf("--epochs %d: must be at least 1", *epochs)},
 		{*batch < 1, fmt.Sprintf("--batch %d: must be at least 1", *batch)},
 		{*patience < 0, fmt.Sprintf("--patience %d: must be 0 (never stop early) or positive", *patience)},
-		{*devPath == "" && !(*val > 0 && *val < 1), fmt.Sprintf("--val %g: must be between 0 and 1 (or give --dev)", *val)},
+		{*devPath == "" && !(*val > 0 && *val < 1), fmt.Sprintf("--val %g: must be more than 0 and less than 1 (or give --dev)", *val)},
 		{*checkpoint != "" && *checkpoint == *out, fmt.Sprintf("--checkpoint %s: must be another file than --out", *checkpoint)},
 	} {
 		if c.bad {
@@ -85,7 +85,7 @@ func runTextTrain(e *env, args []string) error {
 		return err
 	}
 	if *devPath != "" && fs.isSet("val") {
-		fs.warn(fmt.Sprintf("--val %g is ignored: --dev %s gives the validation documents", *val, *devPath))
+		return fs.fail("--val applies only without --dev: --dev %s gives the validation documents", *devPath)
 	}
 	t, treeSrc, err := resolveTree(fs, *tf.tree, 0)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"github.com/twl-ldl/twl/internal/human"
 	"os"
 	"time"
 
@@ -97,7 +98,7 @@ func runTreeBuild(e *env, args []string) error {
 	}
 	if !*quiet {
 		fmt.Fprintf(e.stderr, "twl tree build: wrote %s: %s tree of %s (%s of %d dimensions, %d internal), in %s\n",
-			*out, *method, plural(t.Len(), "node"), plural(pts.Len(), "point"), pts.D, t.Len()-pts.Len(), time.Since(t0).Round(time.Millisecond))
+			*out, *method, plural(t.Len(), "node"), plural(pts.Len(), "point"), pts.D, t.Len()-pts.Len(), human.Seconds(time.Since(t0).Seconds()))
 	}
 	return nil
 }

@@ -22,7 +22,13 @@ func (g *group) usage(w io.Writer) {
 	fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(about))
 	fmt.Fprintf(w, "\n%ss:\n", strings.ToUpper(g.noun[:1])+g.noun[1:])
 	for _, c := range g.subs {
-		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
+		for i, line := range wrap(c.summary, 80-15) {
+			name := c.name
+			if i > 0 {
+				name = ""
+			}
+			fmt.Fprintf(w, "  %-12s %s\n", name, line)
+		}
 	}
 	fmt.Fprintf(w, "\nFlags:\n  Each %s has its own: run 'twl %s <%s> --help'.\n", g.noun, g.name, g.noun)
 	fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(examples, "\n"))

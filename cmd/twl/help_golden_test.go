@@ -4,9 +4,11 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var updateHelp = flag.Bool("update-help", false, "rewrite testdata/help/*.golden from the current build")
@@ -66,6 +68,34 @@ func TestHelpGolden(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(f), ".txt")
 		if !seen[name+".golden"] && !strings.Contains(all.String(), "{{"+name+"}}") {
 			t.Errorf("%s: neither a command's help nor a part of one", f)
+		}
+	}
+}
+
+// TestHelpWidth: no line of any --help output (nor the main usage) is
+// wider than 80 columns, counted in runes, except a URL, which cannot be
+// broken, and none names Go code (a package or a method such as
+// Workspace.DistanceGrad): help is for people at a shell. Main had lines
+// up to 122 columns (twl experiment text --help), and twl bench --help named
+// tree.BreadthFirst and Batch.LogitGrad.
+func TestHelpWidth(t *testing.T) {
+	goName := regexp.MustCompile(`\b(tree|tw|tsw|pointtree|ldl|labeldist|Workspace|Batch)\.[A-Z]|\bpackage [a-z]+\b|SparseDistance`)
+	paths := [][]string{{"help"}}
+	for _, l := range leaves(t) {
+		paths = append(paths, append(slices.Clone(l.path), "--help"))
+	}
+	for _, g := range groups {
+		paths = append(paths, []string{g.name, "--help"})
+	}
+	for _, p := range paths {
+		_, out, _ := twl(t, "", p...)
+		for i, line := range strings.Split(out, "\n") {
+			if n := utf8.RuneCountInString(line); n > 80 && !strings.Contains(line, "://") {
+				t.Errorf("twl %s: line %d has %d columns: %q", strings.Join(p, " "), i+1, n, line)
+			}
+			if m := goName.FindString(line); m != "" {
+				t.Errorf("twl %s: line %d names Go code (%q): %q", strings.Join(p, " "), i+1, m, line)
+			}
 		}
 	}
 }

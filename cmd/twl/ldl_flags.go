@@ -8,6 +8,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -49,7 +50,7 @@ func addTrainFlags(fs *flags) *trainFlags {
 			"(chain and star alone only for .mat data, N = its number of labels) (required)"),
 		trees:       fs.String("trees", "", "instead of --tree, the comma-separated `TREES` built by 'twl tree build' over the labels (their leaves): with --loss kl+tsw, the tree-sliced distance over them"),
 		loss:        fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw, kl+sinkhorn, or with --trees kl+tsw; a weight in the name (kl+0.5tw) takes the place of --lambda"),
-		lambda:      fs.Float64("lambda", ldl.DefaultLambda, "the weight `λ` of the transport term of kl+tw and kl+sinkhorn"),
+		lambda:      fs.Float64("lambda", ldl.DefaultLambda, "the weight `λ` > 0 of the transport term of kl+tw and kl+sinkhorn"),
 		reg:         fs.Float64("reg", ldl.DefaultSinkhornReg, "kl+sinkhorn: the kernel parameter `λs` of exp(−λs·C); POT's reg is 1/λs"),
 		iters:       fs.Int("iters", ldl.DefaultIters, "kl+sinkhorn: the number of Sinkhorn `ITERATIONS` per gradient"),
 		epochs:      fs.Int("epochs", ldl.DefaultEpochs, "the number of `EPOCHS` (passes over the training rows)"),
@@ -79,6 +80,10 @@ func checkLossPairs(fs *flags, lossName string) error {
 	switch {
 	case fs.isSet("lambda") && ok && n.Term == loss.TermNone:
 		return fs.fail("--lambda applies only with --loss %s", orList(lossTerms(fs)))
+	case fs.isSet("lambda") && ok && fs.Lookup("lambda").Value.(flag.Getter).Get() == 0.0:
+		// Training with KL alone would then be reported as loss kl, not as
+		// what was typed: refuse, naming the loss that does it.
+		return fs.fail("--lambda 0 turns the %s term off: use --loss kl", n.Term)
 	case fs.isSet("lambda") && ok && n.Weighted:
 		return fs.fail("--lambda and the weight in --loss %s exclude each other: give one of them", lossName)
 	case fs.isSet("reg") && !(ok && n.Term == loss.TermSinkhorn):

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/twl-ldl/twl/internal/human"
 	"io"
 	"strconv"
 	"time"
@@ -62,7 +63,7 @@ func (p *progress) tick(n int) {
 	p.shown = true
 	el := now.Sub(p.start)
 	fmt.Fprintf(p.w, "%s: %s %s, %s/s, elapsed %s\n", p.what, strconv.Itoa(n), p.unit,
-		strconv.FormatFloat(float64(n)/el.Seconds(), 'f', 0, 64), el.Round(time.Second))
+		strconv.FormatFloat(float64(n)/el.Seconds(), 'f', 0, 64), human.Seconds(el.Seconds()))
 }
 
 // done reports the total if progress was shown.

@@ -3,6 +3,7 @@ package docknn
 import (
 	"context"
 	"fmt"
+	"github.com/twl-ldl/twl/internal/human"
 	"io"
 	"maps"
 	"math"
@@ -136,8 +137,8 @@ func Run(cfg Config) (*Result, error) {
 	res.Utilization = report.Float(cpu.Seconds() / wall.Seconds() / float64(r.Workers))
 	wmdNearest := knn(&exact, wmdDist)
 	res.Methods = append(res.Methods, exact)
-	fmt.Fprintf(progress, "docknn: WMD: %s (%.1f µs CPU a pair); best error %.1f%% at k = %d\n",
-		wall.Round(time.Millisecond), 1e6*float64(exact.PairSeconds), 100*float64(exact.BestError), exact.BestK)
+	fmt.Fprintf(progress, "docknn: WMD: %s (%s CPU a pair); best error %.1f%% at k = %d\n",
+		human.Seconds(wall.Seconds()), human.Seconds(float64(exact.PairSeconds)), 100*float64(exact.BestError), exact.BestK)
 
 	// The tree-sliced distances.
 	maxT := slices.Max(r.Trees)
@@ -204,9 +205,9 @@ func Run(cfg Config) (*Result, error) {
 			nearest := knn(&m, dist)
 			m.Agreement, m.Correlation, m.Ratio = compare(dist, wmdDist, nearest, wmdNearest)
 			res.Methods = append(res.Methods, m)
-			fmt.Fprintf(progress, "docknn: %s: trees %s; SparseDistance %s (%.2f µs CPU a pair, %.0f× less than WMD); embedded %.3f µs a pair (%.0f×); best error %.1f%% at k = %d\n",
-				name, buildTime.Round(time.Millisecond), wall.Round(time.Millisecond), 1e6*float64(m.PairSeconds), float64(m.Speedup),
-				1e6*float64(m.EmbedPairSeconds), float64(m.EmbedSpeedup), 100*float64(m.BestError), m.BestK)
+			fmt.Fprintf(progress, "docknn: %s: trees %s; sparse distances %s (%s CPU a pair, %.0f× less than WMD); embedded %s a pair (%.0f×); best error %.1f%% at k = %d\n",
+				name, human.Seconds(buildTime.Seconds()), human.Seconds(wall.Seconds()), human.Seconds(float64(m.PairSeconds)), float64(m.Speedup),
+				human.Seconds(float64(m.EmbedPairSeconds)), float64(m.EmbedSpeedup), 100*float64(m.BestError), m.BestK)
 		}
 	}
 	res.Seconds = report.Float(time.Since(began).Seconds())
@@ -400,7 +401,7 @@ func matrix(ctx context.Context, dist []float64, nTrain, nTest int, workers []ro
 			}
 		}
 		if now, _ := sw.read(); hi < nTest && now-said >= progressEvery {
-			fmt.Fprintf(progress, "docknn: %s: %d/%d test documents, %s\n", name, hi, nTest, now.Round(time.Second))
+			fmt.Fprintf(progress, "docknn: %s: %d/%d test documents, %s\n", name, hi, nTest, human.Seconds(now.Seconds()))
 			said = now
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/twl-ldl/twl/internal/atomicfile"
 )
@@ -76,14 +77,28 @@ func (s *Store[K, R]) Load(id string, seed int, key K) (*R, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	run := new(R)
-	if err == nil {
-		err = json.Unmarshal(b, run)
+	if err != nil {
+		return nil, err
 	}
+	// The format names the experiment that wrote the file ("twl-text-run/1"):
+	// read it alone first, so that another experiment's run file is told
+	// apart from a damaged one.
+	var head struct {
+		Format string `json:"format"`
+	}
+	if json.Unmarshal(b, &head) == nil && head.Format != s.Format {
+		if other, ok := runFormatExperiment(head.Format); ok {
+			return nil, fmt.Errorf("%s was written by twl's %s experiment, not the %s one; remove it or use another output directory",
+				path, other, s.Experiment)
+		}
+	}
+	run := new(R)
+	err = json.Unmarshal(b, run)
 	format, got := s.Header(run)
 	switch {
 	case err != nil || format != s.Format:
-		return nil, fmt.Errorf("%s: not a run file of twl's %s experiment (%v); remove it to run again", path, s.Experiment, err)
+		return nil, fmt.Errorf("%s is not a run file of twl's %s experiment, or is damaged; remove it or use another output directory",
+			path, s.Experiment)
 	case got != key:
 		return nil, OtherExperiment(path, got, key)
 	case !s.Complete(run):
@@ -111,6 +126,16 @@ func (s *Store[K, R]) Save(id string, seed int, key K, run *R) error {
 		return err
 	}
 	return nil
+}
+
+// runFormatExperiment returns the experiment named by the format of a run
+// file, "text" for "twl-text-run/1", and whether format is one.
+func runFormatExperiment(format string) (string, bool) {
+	name, ok := strings.CutPrefix(format, "twl-")
+	if i := strings.LastIndex(name, "-run/"); ok && i > 0 {
+		return name[:i], true
+	}
+	return "", false
 }
 
 // OtherExperiment is the error for a run file whose key, got, is not the

@@ -3,6 +3,7 @@ package synthetic
 import (
 	"context"
 	"fmt"
+	"github.com/twl-ldl/twl/internal/human"
 	"io"
 	"math/rand/v2"
 	"time"
@@ -79,7 +80,7 @@ func Run(cfg Config) (*Result, error) {
 			return nil, err
 		}
 		fmt.Fprintf(progress, "synthetic: data seed %d: tree of %d nodes, %d training and %d test samples (%s)\n",
-			seed, s.Nodes, s.Train, s.Test, time.Since(t0).Round(time.Millisecond))
+			seed, s.Nodes, s.Train, s.Test, human.Seconds(time.Since(t0).Seconds()))
 		ed := &experimentData{Data: d}
 		datas[seed] = ed
 		return ed, nil

@@ -60,6 +60,7 @@ func CheckDir(dir string) error {
 		return fmt.Errorf("cannot write to %s: "+format, append([]any{dir}, args...)...)
 	}
 	d := filepath.Clean(dir)
+	missing := "" // the highest missing folder: the one to be created in d
 	for {
 		fi, err := os.Stat(d)
 		switch {
@@ -70,7 +71,11 @@ func CheckDir(dir string) error {
 			return fmt.Errorf("cannot create %s: %s is not a directory", dir, d)
 		case err == nil:
 			probe, err := os.CreateTemp(d, ".twl-probe*")
-			if err != nil {
+			switch {
+			case err != nil && missing != "":
+				// Say which folder is missing, not only where it would go.
+				return fail("directory %s does not exist and cannot be created in %s: %v", missing, d, unwrapPath(err))
+			case err != nil:
 				return fail("cannot create a file in %s: %v", d, unwrapPath(err))
 			}
 			probe.Close()
@@ -80,6 +85,7 @@ func CheckDir(dir string) error {
 			return fail("%v", unwrapPath(err))
 		}
 		up := filepath.Dir(d)
+		missing = d
 		if up == d {
 			return fail("%v", unwrapPath(err))
 		}

@@ -97,6 +97,12 @@ func TestCheckMessages(t *testing.T) {
 		if got := errString(CheckWritable("/proc/x")); got != want {
 			t.Errorf("CheckWritable(/proc/x) = %q, want %q", got, want)
 		}
+		// A folder to create under /proc: the message names the missing
+		// folder (main said only "cannot create a file in /proc").
+		want = "cannot write to /proc/nonexistent/x: directory /proc/nonexistent does not exist and cannot be created in /proc: no such file or directory"
+		if got := errString(CheckDir("/proc/nonexistent/x")); got != want {
+			t.Errorf("CheckDir(/proc/nonexistent/x) = %q, want %q", got, want)
+		}
 	}
 	if fi, err := os.Stat("/dev/null"); err == nil && fi.Mode()&os.ModeDevice != 0 {
 		if err := CheckWritable("/dev/null"); err != nil {

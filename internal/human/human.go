@@ -61,6 +61,9 @@ func Sig3(v float64) string {
 // Seconds writes a duration in seconds with 3 significant digits and a
 // unit: "152 ns", "1.23 µs", "45.6 ms", "2.10 s".
 func Seconds(s float64) string {
+	if s == 0 {
+		return "0 s"
+	}
 	unit, scale := SecondsUnit(s)
 	return Sig3(s*scale) + " " + unit
 }

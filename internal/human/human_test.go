@@ -12,6 +12,7 @@ func TestFormats(t *testing.T) {
 		{Size(3e9), "3GB"}, // not a multiple of 1024
 		{Size(1000), "1kB"},
 		{Size(1001), "1001B"},
+		{Seconds(0), "0 s"}, // nothing left: main wrote "0 ns"
 		{Seconds(152e-9), "152 ns"},
 		{Seconds(1.234e-6), "1.23 µs"},
 		{Seconds(0.0456), "45.6 ms"},
