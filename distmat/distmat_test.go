@@ -291,8 +291,8 @@ func TestMergeRefuses(t *testing.T) {
 		files []string
 		want  string
 	}{
-		{"missing", []string{three[0], three[2]}, "rows [4, 8) are in no part: missing shard 2/3"},
-		{"missing last", three[:2], "rows [8, 13) are in no part"},
+		{"missing", []string{three[0], three[2]}, "rows 5 to 8 (1-based) are in no part: missing shard 2/3"},
+		{"missing last", three[:2], "rows 9 to 13 (1-based) are in no part: missing shard 3/3"},
 		{"duplicate", []string{three[0], three[1], three[1], three[2]}, "overlap"},
 		{"overlapping", []string{two[0], three[1], three[2]}, "overlap"},
 		{"alpha", []string{three[0], alpha[1], three[2]}, "alpha \"-\" differs from \"0.5\""},
@@ -309,12 +309,33 @@ func TestMergeRefuses(t *testing.T) {
 	b, _ := os.ReadFile(three[1])
 	trunc := filepath.Join(dir, "trunc")
 	os.WriteFile(trunc, b[:len(b)-5], 0o644)
-	if _, err := OpenPart(trunc); err == nil || !strings.Contains(err.Error(), "truncated") {
-		t.Errorf("truncated part: %v", err)
+	// Shard 2/3 of 13 rows holds rows 5 to 8 (Stripe(2, 3, 13, 4) = [4, 8)),
+	// 13 values of 8 bytes each: 5 bytes short, row 8 is cut and row 7 is
+	// the last whole one; cut to its header alone, no row is whole. (Main
+	// said "rows [4, 8) of 13 values need 416 bytes after the header".)
+	headLen := len(b) - 4*13*8
+	for _, c := range []struct {
+		size int
+		want string
+	}{
+		{len(b) - 5, trunc + ": the file ends after row 7 of 8 (shard 2/3 holds rows 5 to 8 of 13): truncated"},
+		{headLen + 3, trunc + ": the file ends before its first row, row 5 (shard 2/3 holds rows 5 to 8 of 13): truncated"},
+	} {
+		os.WriteFile(trunc, b[:c.size], 0o644)
+		if _, err := OpenPart(trunc); err == nil || err.Error() != c.want || !errors.Is(err, ErrPart) {
+			t.Errorf("truncated part: %v\nwant %s", err, c.want)
+		}
 	}
-	// A file that is no part.
-	if _, err := OpenPart("../unifrac/testdata/ssu_small.tsv"); !errors.Is(err, ErrPart) {
-		t.Errorf("not a part: %v", err)
+	os.WriteFile(trunc, append(b, 0), 0o644)
+	if _, err := OpenPart(trunc); err == nil || !strings.Contains(err.Error(), "1 bytes more than its rows need") {
+		t.Errorf("overlong part: %v", err)
+	}
+	// A file that is no part: one statement, naming the file (main said
+	// "invalid partial matrix file: not a partial matrix file (...)").
+	const tsv = "../unifrac/testdata/ssu_small.tsv"
+	_, err := OpenPart(tsv)
+	if want := tsv + " is not a partial file of 'twl unifrac --shard' (it does not start with twl-distmat-part)"; err == nil || err.Error() != want || !errors.Is(err, ErrPart) {
+		t.Errorf("not a part: %v\nwant %s", err, want)
 	}
 }
 
@@ -518,6 +539,50 @@ func TestExpandRows(t *testing.T) {
 						t.Fatalf("n=%d rows [%d,%d): value %d = %v, want %v", n, i0, i1, k, v, full[i0*n+k])
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestWriteRowsNotFinite: a NaN or infinite distance is refused with the
+// pair of samples it belongs to, in every format, and nothing of the
+// stripe is written. (Main wrote "NaN" into the matrix.)
+func TestWriteRowsNotFinite(t *testing.T) {
+	ids := []string{"a", "b", "c"}
+	for _, c := range []struct {
+		bad  float64
+		want string
+	}{
+		{math.NaN(), `distmat: the distance between samples "b" and "c" is NaN, not a finite number`},
+		{math.Inf(1), `distmat: the distance between samples "b" and "c" is +Inf, not a finite number`},
+	} {
+		for _, f := range []Format{TSV, NPY, part} {
+			var buf bytes.Buffer
+			var w *Writer
+			var err error
+			if f == part {
+				h := testHeader
+				h.N, h.IDHash, h.Lo, h.Hi, h.Shard, h.Shards = 3, HashIDs(ids), 0, 3, 1, 1
+				w, err = NewPartWriter(&buf, &h, ids)
+			} else {
+				w, err = NewWriter(&buf, f, ids, nil)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.WriteRows([]float64{0, 1, 2}); err != nil {
+				t.Fatal(err)
+			}
+			size := buf.Len()
+			err = w.WriteRows([]float64{1, 0, c.bad, 2, c.bad, 0})
+			if err == nil || err.Error() != c.want {
+				t.Errorf("%v %v: error %v, want %s", f, c.bad, err, c.want)
+			}
+			if buf.Len() != size {
+				t.Errorf("%v: %d bytes written after the bad value", f, buf.Len()-size)
+			}
+			if w.Close() == nil {
+				t.Errorf("%v: Close after the error: nil", f)
 			}
 		}
 	}

@@ -41,6 +41,13 @@ type Header struct {
 // ErrPart is wrapped by the errors of a malformed partial file.
 var ErrPart = errors.New("invalid partial matrix file")
 
+// partError is an error of a partial file that says what is wrong in its
+// own words and wraps ErrPart.
+type partError struct{ msg string }
+
+func (e *partError) Error() string { return e.msg }
+func (e *partError) Unwrap() error { return ErrPart }
+
 // HashIDs returns the hex SHA-256 of the ids, each followed by '\n'.
 func HashIDs(ids []string) string {
 	h := sha256.New()
@@ -186,8 +193,7 @@ func ReadHeader(r *bufio.Reader, file string) (*Header, []string, error) {
 	var h Header
 	f, err := next(partMagic)
 	if err != nil {
-		line = 1
-		return nil, nil, fmt.Errorf("%s: %w: not a partial matrix file (it does not start with %q)", file, ErrPart, partMagic)
+		return nil, nil, &partError{fmt.Sprintf("%s is not a partial file of 'twl unifrac --shard' (it does not start with %s)", file, partMagic)}
 	}
 	if len(f) != 1 || f[0] != strconv.Itoa(PartVersion) {
 		return nil, nil, fail("format version %q, want %d", strings.Join(f, " "), PartVersion)
@@ -321,10 +327,23 @@ func OpenPart(name string) (*Part, error) {
 	want := int64(h.Hi-h.Lo) * int64(h.N) * 8
 	if got := fi.Size() - off; got != want {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w: rows [%d, %d) of %d values need %d bytes after the header, the file holds %d (truncated or not a partial file)",
-			name, ErrPart, h.Lo, h.Hi, h.N, want, got)
+		return nil, sizeError(name, h, got, want)
 	}
 	return &Part{Header: *h, IDs: ids, Name: name, f: f, r: r}, nil
+}
+
+// sizeError is the error of a partial file of got bytes of values where
+// its header's rows need want: rows are 1-based, as a user counts them.
+func sizeError(name string, h *Header, got, want int64) error {
+	holds := fmt.Sprintf("shard %d/%d holds rows %d to %d of %d", h.Shard, h.Shards, h.Lo+1, h.Hi, h.N)
+	if got > want {
+		return &partError{fmt.Sprintf("%s: %d bytes more than its rows need (%s): damaged or not a partial file", name, got-want, holds)}
+	}
+	k := got / (8 * int64(h.N)) // whole rows in the file
+	if k == 0 {
+		return &partError{fmt.Sprintf("%s: the file ends before its first row, row %d (%s): truncated", name, h.Lo+1, holds)}
+	}
+	return &partError{fmt.Sprintf("%s: the file ends after row %d of %d (%s): truncated", name, int64(h.Lo)+k, h.Hi, holds)}
 }
 
 type countReader struct {
@@ -372,21 +391,37 @@ func CheckParts(parts []*Part) error {
 		}
 		switch {
 		case p.Lo > row:
-			return fmt.Errorf("rows [%d, %d) are in no part: %s", row, p.Lo, missingHint(parts, i))
+			return fmt.Errorf("%s in no part: %s", isAre(row, p.Lo), missingHint(parts, i))
 		case p.Lo < row:
 			prev := parts[i-1]
 			for j := i - 1; j >= 0 && parts[j].Hi <= p.Lo; j-- {
 				prev = parts[j]
 			}
-			return fmt.Errorf("%s (rows [%d, %d)) and %s (rows [%d, %d)) overlap: give each shard once",
-				prev.Name, prev.Lo, prev.Hi, p.Name, p.Lo, p.Hi)
+			return fmt.Errorf("%s (%s) and %s (%s) overlap: give each shard once",
+				prev.Name, rowRange(prev.Lo, prev.Hi), p.Name, rowRange(p.Lo, p.Hi))
 		}
 		row = p.Hi
 	}
 	if row < a.N {
-		return fmt.Errorf("rows [%d, %d) are in no part: %s", row, a.N, missingHint(parts, len(parts)))
+		return fmt.Errorf("%s in no part: %s", isAre(row, a.N), missingHint(parts, len(parts)))
 	}
 	return nil
+}
+
+// rowRange names the rows [lo, hi), lo < hi, 1-based.
+func rowRange(lo, hi int) string {
+	if hi == lo+1 {
+		return fmt.Sprintf("row %d (1-based)", hi)
+	}
+	return fmt.Sprintf("rows %d to %d (1-based)", lo+1, hi)
+}
+
+// isAre is rowRange with its verb.
+func isAre(lo, hi int) string {
+	if hi == lo+1 {
+		return rowRange(lo, hi) + " is"
+	}
+	return rowRange(lo, hi) + " are"
 }
 
 func missingHint(parts []*Part, _ int) string {

@@ -178,8 +178,9 @@ func npyHeader(n int) []byte {
 // textGroup bounds the bytes of TSV text formatted before it is written.
 const textGroup = 16 << 20
 
-// WriteRows writes the next len(rows)/N rows of the matrix, row-major. It
-// panics unless len(rows) is a multiple of N and the rows fit in the
+// WriteRows writes the next len(rows)/N rows of the matrix, row-major. A
+// value that is NaN or infinite is an error naming its pair of samples,
+// and nothing of rows is written. It panics unless len(rows) is a multiple of N and the rows fit in the
 // matrix (or, for a partial file, in its stripe).
 func (w *Writer) WriteRows(rows []float64) error {
 	if w.err != nil {
@@ -195,6 +196,10 @@ func (w *Writer) WriteRows(rows []float64) error {
 		panic("distmat: WriteRows with a wrong number of values")
 	}
 	k := len(rows) / w.n
+	if err := w.checkFinite(rows); err != nil {
+		w.err = err
+		return err
+	}
 	if w.f != TSV {
 		const chunk = 1 << 16 // values per write
 		for lo := 0; lo < len(rows); lo += chunk {
@@ -236,6 +241,18 @@ func (w *Writer) WriteRows(rows []float64) error {
 		}
 	}
 	w.next += k
+	return nil
+}
+
+// checkFinite returns an error naming the first pair of samples of rows
+// (the next rows to write) whose distance is NaN or infinite.
+func (w *Writer) checkFinite(rows []float64) error {
+	for i, v := range rows {
+		if v-v != 0 { // NaN or ±Inf
+			r, c := w.next+i/w.n, i%w.n
+			return fmt.Errorf("distmat: the distance between samples %q and %q is %v, not a finite number", w.ids[r], w.ids[c], v)
+		}
+	}
 	return nil
 }
 

@@ -39,8 +39,9 @@ func (m Method) String() string {
 
 // Options tunes an Engine. The zero value (or nil) is ready to use.
 type Options struct {
-	// Alpha is the exponent of the generalized method, usually in [0, 1];
-	// other methods ignore it. It must be finite.
+	// Alpha is the exponent of the generalized method, in [0, 1] as Chen
+	// et al. (2012) define it; New refuses other values. Other methods
+	// ignore it.
 	Alpha float64
 	// Workers bounds the goroutines that prepare and compute; ≤ 0 means
 	// runtime.GOMAXPROCS(0). Results do not depend on it.
@@ -152,8 +153,8 @@ func checkArgs(t *tree.Tree, tab *Table, m Method, opts *Options) (Options, erro
 	if m < WeightedUnnormalized || m > Generalized {
 		return o, fmt.Errorf("unifrac: unknown method %d", int(m))
 	}
-	if m == Generalized && (math.IsNaN(o.Alpha) || math.IsInf(o.Alpha, 0)) {
-		return o, fmt.Errorf("unifrac: generalized alpha %g is not finite", o.Alpha)
+	if m == Generalized && !(o.Alpha >= 0 && o.Alpha <= 1) { // also NaN
+		return o, fmt.Errorf("unifrac: generalized alpha %g is outside [0, 1]", o.Alpha)
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
