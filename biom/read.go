@@ -85,6 +85,9 @@ func Parse(b []byte, file string, opts *Options) (*Table, error) {
 // hdf5Error turns an error of package hdf5 into an *Error.
 func hdf5Error(file string, err error) error {
 	var he *hdf5.Error
+	if errors.As(err, &he) && he.Past() {
+		return &cutError{file: file, where: he.Where()}
+	}
 	if errors.As(err, &he) {
 		msg := he.Err.Error()
 		if he.Msg != "" {
@@ -97,6 +100,17 @@ func hdf5Error(file string, err error) error {
 	}
 	return err
 }
+
+// cutError is an HDF5 table whose structure runs past the end of the
+// file: "FILE: the file ends at byte N, inside the HDF5 object header at
+// byte M: truncated or damaged BIOM table". It wraps ErrFormat.
+type cutError struct{ file, where string }
+
+func (e *cutError) Error() string {
+	return e.file + ": " + e.where + ": truncated or damaged BIOM table"
+}
+
+func (e *cutError) Unwrap() error { return ErrFormat }
 
 // readHDF5 reads a BIOM 2.1 table: the ids in observation/ids and
 // sample/ids, the counts in sample/matrix (compressed sparse columns of

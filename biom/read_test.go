@@ -94,9 +94,25 @@ func TestCutHDF5(t *testing.T) {
 	full, _ := readAll("../testdata/unifrac/table.biom")
 	for _, n := range []int{8, 100, 1000, 4000, 10000} {
 		_, err := Parse(full[:n], "cut.biom", nil)
-		var e *Error
-		if !errors.As(err, &e) || !strings.HasPrefix(err.Error(), "cut.biom: ") {
+		if !errors.Is(err, ErrFormat) || !strings.HasPrefix(err.Error(), "cut.biom: ") || strings.Count(err.Error(), "cut.biom") != 1 {
 			t.Errorf("cut at %d: %v", n, err)
+		}
+	}
+	// The root group's object header starts at byte 96 of table.biom (its
+	// address at byte 64 of the version 0 superblock), a version 1 header
+	// of 632 bytes (its size at byte 104): cut at 500 bytes it runs past
+	// the end; cut at 700, the next object header the reader follows, at
+	// byte 800, lies beyond the end. Main said "invalid BIOM table: byte
+	// 96: corrupt HDF5 data: object header block of 632 bytes".
+	for _, c := range []struct {
+		n    int
+		want string
+	}{
+		{500, "cut.biom: the file ends at byte 500, inside the HDF5 object header at byte 96: truncated or damaged BIOM table"},
+		{700, "cut.biom: the file ends at byte 700, before the HDF5 object header at byte 800: truncated or damaged BIOM table"},
+	} {
+		if _, err := Parse(full[:c.n], "cut.biom", nil); err == nil || err.Error() != c.want {
+			t.Errorf("cut at %d: %v\nwant %s", c.n, err, c.want)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -30,7 +29,7 @@ func runUnifrac(e *env, args []string) error {
 	treePath := fs.String("tree", "", "the phylogeny: Newick or QIIME 2 .qza `FILE`")
 	tablePath := fs.String("table", "", "the table of counts: BIOM (HDF5 or JSON), TSV or .qza `FILE`")
 	method := fs.String("method", "", "the UniFrac `variant`: "+unifrac.MethodNames())
-	alpha := fs.Float64("alpha", 1, "the exponent of --method generalized")
+	alpha := fs.Float64("alpha", 1, "the exponent of --method generalized, in [0, 1]")
 	out := fs.OutFile("out", "write the matrix (or with --shard the partial file) to `FILE`; - for standard output (tsv only)")
 	format := fs.String("format", "", "the matrix `format`, tsv or npy (default: npy for an --out ending in .npy, else tsv)")
 	shard := fs.String("shard", "", "compute only row stripe `I/N` of the matrix into a partial file, for 'twl unifrac merge'")
@@ -40,6 +39,9 @@ func runUnifrac(e *env, args []string) error {
 	pc := addPCoAFlags(fs)
 	pos, err := fs.parse(e, args)
 	if err != nil {
+		return err
+	}
+	if err := pc.checkFlags(); err != nil {
 		return err
 	}
 	switch {
@@ -58,8 +60,8 @@ func runUnifrac(e *env, args []string) error {
 	}
 	alphaWord := "-"
 	if meth == unifrac.Generalized {
-		if math.IsNaN(*alpha) || math.IsInf(*alpha, 0) {
-			return fs.fail("--alpha %v is not a finite number", *alpha)
+		if !(*alpha >= 0 && *alpha <= 1) { // also NaN
+			return fs.fail("--alpha %v: the exponent of generalized UniFrac is in [0, 1]", *alpha)
 		}
 		alphaWord = strconv.FormatFloat(*alpha, 'g', -1, 64)
 	} else if fs.isSet("alpha") {
@@ -196,11 +198,29 @@ func runUnifrac(e *env, args []string) error {
 	if err := mw.Close(); err != nil {
 		return err
 	}
-	if err := unifracCommit(e, w, ids, tab.IDs, done, p); err != nil || !pc.enabled() {
+	// All is computed before anything is written: a failed output then
+	// takes back the files this run wrote before it.
+	var pcoa *pcoaFiles
+	if pc.enabled() {
+		pc.title = meth.String() + " UniFrac, " + *tablePath
+		if pcoa, err = pc.compute(e, tab.IDs, full); err != nil {
+			return err
+		}
+	}
+	if err := unifracCommit(w, ids, tab.IDs); err != nil {
 		return err
 	}
-	pc.title = meth.String() + " UniFrac, " + *tablePath
-	return pc.write(e, tab.IDs, full)
+	if pcoa != nil {
+		if err := pc.commit(e, pcoa); err != nil {
+			removeWritten(*out)
+			if f == distmat.NPY {
+				removeWritten(distmat.IDsPath(*out))
+			}
+			return err
+		}
+	}
+	p.done(done)
+	return nil
 }
 
 // unifracStripe returns the rows per stripe (distmat.StripeRows), or the
@@ -260,8 +280,9 @@ func (s *sidecar) Abort() {
 	}
 }
 
-// unifracCommit publishes the matrix and its sidecar.
-func unifracCommit(e *env, w *stream, ids *sidecar, names []string, pairs int, p *progress) error {
+// unifracCommit publishes the matrix and its sidecar, the ids names (the
+// sidecar is removed if the matrix fails).
+func unifracCommit(w *stream, ids *sidecar, names []string) error {
 	if ids.f != nil {
 		if err := distmat.WriteIDs(ids.f, names); err != nil {
 			return err
@@ -271,9 +292,11 @@ func unifracCommit(e *env, w *stream, ids *sidecar, names []string, pairs int, p
 		}
 	}
 	if err := w.Commit(); err != nil {
+		if ids.f != nil {
+			removeWritten(ids.f.Name())
+		}
 		return err
 	}
-	p.done(pairs)
 	return nil
 }
 
@@ -291,6 +314,8 @@ func runUnifracMerge(e *env, args []string) error {
 		return fs.fail("give the partial files to merge")
 	case *out == "":
 		return fs.fail("--out is required")
+	case *workers < 0:
+		return fs.fail("--workers %d is negative", *workers)
 	}
 	f, err := unifracFormat(fs, *format, *out)
 	if err != nil {
@@ -325,5 +350,5 @@ func runUnifracMerge(e *env, args []string) error {
 	if err := distmat.Merge(e.ctx, w, f, parts, &distmat.Options{Workers: *workers}); err != nil {
 		return err
 	}
-	return unifracCommit(e, w, ids, parts[0].IDs, 0, newProgress(e.stderr, "", ""))
+	return unifracCommit(w, ids, parts[0].IDs)
 }

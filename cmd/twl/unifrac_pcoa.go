@@ -34,7 +34,8 @@ func addPCoAFlags(fs *flags) *pcoaFlags {
 	return p
 }
 
-func (p *pcoaFlags) enabled() bool { return p.axes > 0 }
+// enabled reports whether --pcoa was given (checkFlags refuses a K < 1).
+func (p *pcoaFlags) enabled() bool { return p.fs.isSet("pcoa") }
 
 // outputs returns the files write will write, resolving the default name of
 // the table from out, the matrix's output ("" or "-" for standard output).
@@ -52,25 +53,36 @@ func (p *pcoaFlags) outputs(out string) []string {
 	return slices.DeleteFunc([]string{p.tsv, p.plot}, func(s string) bool { return s == "" })
 }
 
-// check checks the flags against the samples ids and reads the metadata.
-func (p *pcoaFlags) check(ids []string) error {
+// checkFlags checks the flags among themselves, before any input is read.
+func (p *pcoaFlags) checkFlags() error {
 	switch {
-	case p.axes < 0:
-		return p.fs.fail("--pcoa %d: the number of axes must be positive", p.axes)
+	case p.enabled() && p.axes < 1:
+		return p.fs.fail("--pcoa %d: give the number of axes, at least 1", p.axes)
 	case !p.enabled() && (p.out != "" || p.meta != "" || p.colorBy != "" || p.plot != ""):
 		return p.fs.fail("--pcoa-out, --plot, --metadata and --color-by need --pcoa K")
 	case !p.enabled():
 		return nil
-	case len(ids) < 2:
-		return fmt.Errorf("PCoA needs at least 2 samples, the table has %d", len(ids))
-	case p.axes > len(ids):
-		return p.fs.fail("--pcoa %d: more axes than the %d samples", p.axes, len(ids))
 	case p.plot != "" && plotFormat(p.plot) == "":
 		return p.fs.fail("--plot %s: the file name must end in .png or .svg", p.plot)
 	case (p.meta == "") != (p.colorBy == ""):
 		return p.fs.fail("--metadata and --color-by go together")
 	case p.colorBy != "" && p.plot == "":
 		return p.fs.fail("--color-by colours the points of --plot FILE, which is not given")
+	}
+	return nil
+}
+
+// check checks the flags (checkFlags) and against the samples ids, and
+// reads the metadata.
+func (p *pcoaFlags) check(ids []string) error {
+	if err := p.checkFlags(); err != nil || !p.enabled() {
+		return err
+	}
+	switch {
+	case len(ids) < 2:
+		return fmt.Errorf("PCoA needs at least 2 samples, the table has %d", len(ids))
+	case p.axes > len(ids):
+		return p.fs.fail("--pcoa %d: more axes than the %d samples", p.axes, len(ids))
 	case p.meta == "":
 		return nil
 	}
@@ -96,9 +108,22 @@ func plotFormat(name string) string {
 	return ""
 }
 
-// write computes the PCoA of d (len(ids)² values, row-major) and writes the
-// table and the plot, each atomically, after both are computed.
+// pcoaFiles are the bytes of the PCoA's table and plot (nil without
+// --plot), computed and not yet written.
+type pcoaFiles struct{ tsv, img []byte }
+
+// write computes the PCoA of d and writes its files (compute, commit).
 func (p *pcoaFlags) write(e *env, ids []string, d []float64) error {
+	out, err := p.compute(e, ids, d)
+	if err != nil {
+		return err
+	}
+	return p.commit(e, out)
+}
+
+// compute computes the PCoA of d (len(ids)² values, row-major) and the
+// bytes of its table and plot, writing nothing.
+func (p *pcoaFlags) compute(e *env, ids []string, d []float64) (*pcoaFiles, error) {
 	if p.tsv == "" {
 		p.outputs("")
 	}
@@ -106,30 +131,54 @@ func (p *pcoaFlags) write(e *env, ids []string, d []float64) error {
 	if err := ordination.PCoA(&r, d, len(ids), p.axes); err != nil {
 		var de *ordination.DataError
 		if errors.As(err, &de) {
-			return fmt.Errorf("PCoA: distance between %q and %q: %s", ids[de.Row], ids[de.Col], de.Msg)
+			return nil, fmt.Errorf("PCoA: distance between %q and %q: %s", ids[de.Row], ids[de.Col], de.Msg)
 		}
-		return err
+		return nil, err
 	}
 	var tsv bytes.Buffer
 	if err := ordination.WriteTSV(&tsv, &r, ids); err != nil {
-		return err
+		return nil, err
 	}
-	var img []byte
+	out := &pcoaFiles{tsv: tsv.Bytes()}
 	if p.plot != "" {
 		var err error
 		opts := &ordination.ScatterOptions{Title: p.title, Groups: p.groups, Legend: p.colorBy}
-		if img, err = ordination.Scatter(&r, plotFormat(p.plot), opts); err != nil {
-			return err
+		if out.img, err = ordination.Scatter(&r, plotFormat(p.plot), opts); err != nil {
+			return nil, err
 		}
 	}
 	if n, ratio := r.Negative(); n > 0 && e.stderr != nil {
 		fmt.Fprintf(e.stderr, "%s: note: PCoA: %d negative eigenvalues, %.3g of the sum of the positive ones (the distances are not Euclidean)\n", p.fs.Name(), n, ratio)
 	}
-	if err := e.stopped(); err != nil {
+	return out, e.stopped()
+}
+
+// commit writes the table, then the plot, each atomically; if the plot
+// fails, it removes the table it wrote.
+func (p *pcoaFlags) commit(e *env, out *pcoaFiles) error {
+	if err := e.output(p.tsv, out.tsv); err != nil || out.img == nil {
 		return err
 	}
-	if err := e.output(p.tsv, tsv.Bytes()); err != nil || img == nil {
+	if err := e.output(p.plot, out.img); err != nil {
+		removeWritten(p.tsv)
 		return err
 	}
-	return e.output(p.plot, img)
+	return nil
+}
+
+// removeWritten removes the regular files this run has just written, when
+// a later output fails: standard output ("-" or ""), a device or a pipe
+// cannot be taken back and stay.
+func removeWritten(paths ...string) {
+	for _, path := range paths {
+		if path == "" || path == "-" {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			path = real // atomicfile replaced a link's target
+		}
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+			os.Remove(path)
+		}
+	}
 }

@@ -21,12 +21,37 @@ type Error struct {
 	Offset int64 // byte offset of the structure at fault; -1 when none applies
 	Err    error
 	Msg    string
+	// Size is set, with What, when a structure runs past the end of the
+	// file (Err is then ErrTruncated): the file's size, where it ends.
+	Size int64
+	What string // the structure at Offset, such as "object header"
+}
+
+// Past reports whether the error is a structure that runs past the end of
+// the file: a truncated file, or a damaged size or address.
+func (e *Error) Past() bool { return e.Size > 0 && e.What != "" }
+
+// Where says where the file ends relative to the structure: "the file ends
+// at byte 500, inside the HDF5 object header at byte 96". It is "" unless
+// Past.
+func (e *Error) Where() string {
+	if !e.Past() {
+		return ""
+	}
+	rel := "inside"
+	if e.Offset >= e.Size {
+		rel = "before"
+	}
+	return fmt.Sprintf("the file ends at byte %d, %s the HDF5 %s at byte %d", e.Size, rel, e.What, e.Offset)
 }
 
 func (e *Error) Error() string {
 	s := e.File
 	if s == "" {
 		s = "HDF5 file"
+	}
+	if e.Past() {
+		return s + ": " + e.Where() + ": truncated or damaged HDF5 file"
 	}
 	if e.Offset >= 0 {
 		s += fmt.Sprintf(": byte %d", e.Offset)

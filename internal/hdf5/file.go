@@ -62,6 +62,12 @@ func (f *File) errf(off int64, sentinel error, format string, args ...any) *Erro
 	return &Error{File: f.name, Offset: off, Err: sentinel, Msg: fmt.Sprintf(format, args...)}
 }
 
+// past is the error of the structure what at the absolute offset off that
+// runs past the end of the file.
+func (f *File) past(off int64, what string) *Error {
+	return &Error{File: f.name, Offset: off, Err: ErrTruncated, Size: f.size, What: what}
+}
+
 // readAt reads n bytes at the absolute offset off.
 func (f *File) readAt(off int64, n int) ([]byte, error) {
 	if off < 0 || n < 0 || off > f.size || int64(n) > f.size-off {
@@ -74,13 +80,20 @@ func (f *File) readAt(off int64, n int) ([]byte, error) {
 	return b, nil
 }
 
-// addr converts a file address to an absolute offset, checking that n
-// bytes are there.
-func (f *File) read(addr uint64, n int) ([]byte, int64, error) {
-	if addr == undef || addr > uint64(f.size) || f.base > uint64(f.size)-addr {
-		return nil, int64(min(addr, uint64(f.size))), f.errf(-1, ErrCorrupt, "address %#x is outside the %d-byte file", addr, f.size)
+// read reads the n bytes of the structure what at the file address addr
+// and returns them with their absolute offset. Bytes past the end of the
+// file are an error of the structure (past).
+func (f *File) read(addr uint64, n int, what string) ([]byte, int64, error) {
+	if addr == undef {
+		return nil, 0, f.errf(-1, ErrCorrupt, "the %s has an undefined address", what)
+	}
+	if addr > uint64(f.size) || f.base > uint64(f.size)-addr {
+		return nil, f.size, f.past(int64(min(addr, 1<<62)), what)
 	}
 	off := int64(f.base + addr)
+	if n < 0 || int64(n) > f.size-off {
+		return nil, off, f.past(off, what)
+	}
 	b, err := f.readAt(off, n)
 	return b, off, err
 }
@@ -347,7 +360,7 @@ func (f *File) link(m message) (string, uint64, error) {
 // symbolTable adds the entries of a symbol-table group to out (III.A.1,
 // III.B, III.D).
 func (f *File) symbolTable(st symTab, out map[string]uint64) error {
-	hb, hoff, err := f.read(st.heap, 8+2*f.sl+f.so)
+	hb, hoff, err := f.read(st.heap, 8+2*f.sl+f.so, "local heap")
 	if err != nil {
 		return err
 	}
@@ -360,14 +373,14 @@ func (f *File) symbolTable(st symTab, out map[string]uint64) error {
 	c.len()
 	dataAddr := c.off()
 	if dataSize > uint64(f.size) {
-		return f.errf(hoff, ErrCorrupt, "local heap of %d bytes in a %d-byte file", dataSize, f.size)
+		return f.past(hoff, "local heap")
 	}
-	heap, _, err := f.read(dataAddr, int(dataSize))
+	heap, _, err := f.read(dataAddr, int(dataSize), "local heap data")
 	if err != nil {
 		return err
 	}
 	return f.walkBTree(st.btree, 0, -1, func(child uint64, _ []byte) error {
-		nb, noff, err := f.read(child, 8)
+		nb, noff, err := f.read(child, 8, "symbol table node")
 		if err != nil {
 			return err
 		}
@@ -376,7 +389,7 @@ func (f *File) symbolTable(st symTab, out map[string]uint64) error {
 		}
 		n := int(le.Uint16(nb[6:]))
 		entry := 2*f.so + 24
-		eb, _, err := f.read(child+8, n*entry)
+		eb, _, err := f.read(child+8, n*entry, "symbol table node")
 		if err != nil {
 			return err
 		}
@@ -415,7 +428,7 @@ func (f *File) walkBTree(addr uint64, typ int, rank int, fn func(child uint64, k
 			return f.errf(int64(min(f.base+addr, uint64(f.size))), ErrCorrupt, "B-tree node reached twice")
 		}
 		seen[addr] = true
-		hb, off, err := f.read(addr, 8+2*f.so)
+		hb, off, err := f.read(addr, 8+2*f.so, "B-tree node")
 		if err != nil {
 			return err
 		}
@@ -430,7 +443,7 @@ func (f *File) walkBTree(addr uint64, typ int, rank int, fn func(child uint64, k
 			return f.errf(off, ErrCorrupt, "B-tree node at level %d below a node at level %d", lvl, level)
 		}
 		n := int(le.Uint16(hb[6:]))
-		body, _, err := f.read(addr+uint64(8+2*f.so), n*(keySize+f.so)+keySize)
+		body, _, err := f.read(addr+uint64(8+2*f.so), n*(keySize+f.so)+keySize, "B-tree node")
 		if err != nil {
 			return err
 		}

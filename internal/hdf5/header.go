@@ -35,7 +35,7 @@ func (f *File) header(addr uint64) (*header, error) {
 	if h, ok := f.headers[addr]; ok {
 		return h, nil
 	}
-	b, off, err := f.read(addr, 16)
+	b, off, err := f.read(addr, 16, "object header")
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (f *File) header(addr uint64) (*header, error) {
 		if flags&0x10 != 0 {
 			start += 4
 		}
-		hb, _, err := f.read(addr, start+8)
+		hb, _, err := f.read(addr, start+8, "object header")
 		if err != nil {
 			return nil, err
 		}
@@ -77,9 +77,9 @@ func (f *File) header(addr uint64) (*header, error) {
 			}
 			seen[blk.addr] = true
 			if blk.size > uint64(f.size) {
-				return nil, f.errf(off, ErrCorrupt, "object header block of %d bytes", blk.size)
+				return nil, f.past(off, "object header")
 			}
-			data, boff, err := f.read(blk.addr, int(blk.size))
+			data, boff, err := f.read(blk.addr, int(blk.size), "object header")
 			if err != nil {
 				return nil, err
 			}
@@ -132,9 +132,9 @@ func (f *File) header(addr uint64) (*header, error) {
 			}
 			seen[blk.addr] = true
 			if blk.size > uint64(f.size) {
-				return nil, f.errf(off, ErrCorrupt, "object header block of %d bytes", blk.size)
+				return nil, f.past(off, "object header")
 			}
-			data, boff, err := f.read(blk.addr, int(blk.size))
+			data, boff, err := f.read(blk.addr, int(blk.size), "object header")
 			if err != nil {
 				return nil, err
 			}

@@ -264,7 +264,7 @@ func (v *Value) Strings() ([]string, error) {
 func (f *File) globalObject(addr uint64, idx uint32) ([]byte, error) {
 	objs, ok := f.gheaps[addr]
 	if !ok {
-		hb, off, err := f.read(addr, 8+f.sl)
+		hb, off, err := f.read(addr, 8+f.sl, "global heap collection")
 		if err != nil {
 			return nil, err
 		}
@@ -272,10 +272,13 @@ func (f *File) globalObject(addr uint64, idx uint32) ([]byte, error) {
 			return nil, f.errf(off, ErrCorrupt, "no global heap signature")
 		}
 		size := f.cursor(hb[8:]).len()
-		if size > uint64(f.size) || size < uint64(8+f.sl) {
+		if size > uint64(f.size) {
+			return nil, f.past(off, "global heap collection")
+		}
+		if size < uint64(8+f.sl) {
 			return nil, f.errf(off, ErrCorrupt, "global heap collection of %d bytes", size)
 		}
-		coll, _, err := f.read(addr, int(size))
+		coll, _, err := f.read(addr, int(size), "global heap collection")
 		if err != nil {
 			return nil, err
 		}
@@ -526,7 +529,7 @@ func (f *File) contiguous(addr uint64, total int, at int64) ([]byte, error) {
 	if addr == undef {
 		return make([]byte, total), nil // never written: fill value zero
 	}
-	b, _, err := f.read(addr, total)
+	b, _, err := f.read(addr, total, "dataset data")
 	return b, err
 }
 
@@ -536,9 +539,9 @@ func (f *File) chunk(addr, size uint64, mask uint32, fl []filter, elem, total in
 		return make([]byte, total), nil
 	}
 	if size > uint64(f.size) {
-		return nil, f.errf(at, ErrCorrupt, "chunk of %d bytes", size)
+		return nil, f.past(at, "dataset chunk")
 	}
-	raw, off, err := f.read(addr, int(size))
+	raw, off, err := f.read(addr, int(size), "dataset chunk")
 	if err != nil {
 		return nil, err
 	}
