@@ -100,9 +100,9 @@ func TestCutHDF5(t *testing.T) {
 	}
 	// The root group's object header starts at byte 96 of table.biom (its
 	// address at byte 64 of the version 0 superblock), a version 1 header
-	// of 632 bytes (its size at byte 104): cut at 500 bytes it runs past
-	// the end; cut at 700, the next object header the reader follows, at
-	// byte 800, lies beyond the end. Main said "invalid BIOM table: byte
+	// whose messages go on in a continuation block of 632 bytes: cut at
+	// 500 bytes, that block runs past the end; cut at 700, the next object
+	// header the reader follows, at byte 800, lies beyond the end. Main said "invalid BIOM table: byte
 	// 96: corrupt HDF5 data: object header block of 632 bytes".
 	for _, c := range []struct {
 		n    int
