@@ -373,10 +373,10 @@ func TestUnifracMergeRefuses(t *testing.T) {
 		parts []string
 		msg   string
 	}{
-		{[]string{a1, a3}, "rows [3, 6) are in no part: missing shard 2/3"},
+		{[]string{a1, a3}, "rows 4 to 6 (1-based) are in no part: missing shard 2/3"},
 		{[]string{a1, a2, a2, a3}, "overlap"},
 		{[]string{a1, b2, a3}, `method "unweighted" differs from "weighted_normalized"`},
-		{[]string{a1, a2, bp}, "not a partial matrix file"},
+		{[]string{a1, a2, bp}, bp + " is not a partial file of 'twl unifrac --shard'"},
 	} {
 		code, out2, errOut := twl(t, "", append(append([]string{"unifrac", "merge"}, c.parts...), "--out", out)...)
 		expectFailure(t, code, out2, errOut, 1, []string{c.msg}, dir, false)

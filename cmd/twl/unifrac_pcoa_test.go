@@ -133,7 +133,8 @@ func TestPCoAFlagsErrors(t *testing.T) {
 	}{
 		{[]string{"--plot", "p.png"}, "need --pcoa K"},
 		{[]string{"--pcoa", "5"}, "--pcoa 5: more axes than the 4 samples"},
-		{[]string{"--pcoa", "-1"}, "must be positive"},
+		{[]string{"--pcoa", "-1"}, "--pcoa -1: give the number of axes, at least 1"},
+		{[]string{"--pcoa", "0"}, "--pcoa 0: give the number of axes, at least 1"}, // main: off, no error
 		{[]string{"--pcoa", "2", "--plot", "p.pdf"}, "must end in .png or .svg"},
 		{[]string{"--pcoa", "2", "--plot", "p.png", "--color-by", "site"}, "--metadata and --color-by go together"},
 		{[]string{"--pcoa", "2", "--metadata", meta, "--color-by", "site"}, "--color-by colours the points of --plot"},
