@@ -33,7 +33,10 @@
 //
 // Problems are *Error values naming the file and the byte offset of the
 // structure at fault, wrapping ErrNotHDF5, ErrTruncated, ErrCorrupt,
-// ErrUnsupported or ErrNotFound. No input makes the package panic. Every
+// ErrUnsupported or ErrNotFound. A structure whose bytes or address lie
+// past the end of the file (a truncated file, or a damaged size or
+// address) wraps ErrTruncated and says where the file ends relative to it
+// (Error.Past, Error.Where). No input makes the package panic. Every
 // size is checked against the file before anything is allocated for it;
 // an inflated chunk may not exceed its declared size, and a dataset's
 // declared size is bounded by 1100 times the file's size, so a corrupt
