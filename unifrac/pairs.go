@@ -109,7 +109,17 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 	nb := len(e.blocks)
 	var tiles []tile
 	if dst.kind == rows {
-		for bi := i0 / blockSize; bi*blockSize < i1; bi++ {
+		// The row blocks holding a sample of [i0, i1).
+		need := make([]bool, nb)
+		for k := range e.n {
+			if i := e.orig(k); i >= i0 && i < i1 {
+				need[k/blockSize] = true
+			}
+		}
+		for bi := range nb {
+			if !need[bi] {
+				continue
+			}
 			for bj := range nb {
 				tiles = append(tiles, tile{int32(bi), int32(bj)})
 			}
@@ -160,7 +170,15 @@ func (e *Engine) tile(w *workspace, t tile, dst out, i0, i1 int) {
 		denseTile(acc, e.x, e.x, e.dp, rlo, rhi, clo, chi, upper)
 		sparseMin(acc, &e.blocks[bi], &e.blocks[bj], e.wsp, upper, bi == bj)
 	}
-	e.write(w, dst, rlo, rhi, clo, chi, upper, max(rlo, i0), min(rhi, i1))
+	e.write(w, dst, rlo, rhi, clo, chi, upper, i0, i1)
+}
+
+// orig returns the table index of the engine's sample k.
+func (e *Engine) orig(k int) int {
+	if e.perm == nil {
+		return k
+	}
+	return int(e.perm[k])
 }
 
 // denseTile adds the dense min-sums of the pairs of rows [rlo, rhi) of xr
@@ -390,14 +408,19 @@ func dist(meth Method, s, m, m2 float64) float64 {
 	return d
 }
 
-// write finishes the tile's pairs of rows [r0, r1) and stores them.
-func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool, r0, r1 int) {
+// write finishes the tile's pairs and stores those of the table's rows
+// [i0, i1).
+func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool, i0, i1 int) {
 	n := e.n
 	var acc2 []float64
 	if e.method == Generalized {
 		acc2 = w.acc2
 	}
-	for i := r0; i < r1; i++ {
+	for i := rlo; i < rhi; i++ {
+		oi := e.orig(i)
+		if oi < i0 || oi >= i1 {
+			continue
+		}
 		j0 := clo
 		if upper {
 			j0 = i + 1
@@ -413,18 +436,20 @@ func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool
 			if i == j {
 				d = 0
 			}
+			oj := e.orig(j)
 			switch dst.kind {
 			case full:
-				dst.set(i*n+j, d)
-				dst.set(j*n+i, d)
+				dst.set(oi*n+oj, d)
+				dst.set(oj*n+oi, d)
 			case condensed:
-				dst.set(i*n-i*(i+1)/2+j-i-1, d)
+				a, b := min(oi, oj), max(oi, oj)
+				dst.set(a*n-a*(a+1)/2+b-a-1, d)
 			case rows:
-				dst.set((i-dst.i0)*n+j, d)
+				dst.set((oi-dst.i0)*n+oj, d)
 			}
 		}
 		if upper && dst.kind == full {
-			dst.set(i*n+i, 0)
+			dst.set(oi*n+oi, 0)
 		}
 	}
 }
