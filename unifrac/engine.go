@@ -66,7 +66,8 @@ type Options struct {
 
 // Tiling constants. blockSize samples make a block (a tile is blockSize ×
 // blockSize pairs; local sample numbers fit a byte); dense columns are
-// reduced in chunks of chunkLen, each summed in four lanes.
+// reduced in chunks of chunkLen (the last one shorter: a multiple of 4), each
+// summed in four lanes.
 const (
 	blockSize = 256
 	chunkLen  = 128
@@ -103,7 +104,7 @@ type layout struct {
 	// sparse branch −2−c, −1 is a branch no sample reaches (or the root).
 	code []int32
 	// dense is the number of dense columns; dp is dense rounded up to a
-	// multiple of chunkLen.
+	// multiple of 4.
 	dense, dp int
 	// wsp[b] is the length of sparse branch b (Unweighted and Generalized).
 	wsp []float64
@@ -420,7 +421,7 @@ func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 	lay.code = reach
 	lay.perSample /= float64(max(n, 1))
 	lay.dense = int(nd)
-	lay.dp = (lay.dense + chunkLen - 1) / chunkLen * chunkLen
+	lay.dp = (lay.dense + 3) &^ 3
 	return lay
 }
 
@@ -511,7 +512,8 @@ func (p *prep) fill(tab *Table, lay *layout, pairOrder bool) side {
 		for smp := lo; smp < hi; smp++ {
 			row := s.x[smp*dp : (smp+1)*dp]
 			for c := 0; c < dp; c += chunkLen {
-				t[smp-lo] += minSum(row[c:c+chunkLen], row[c:c+chunkLen])
+				cl := min(chunkLen, dp-c)
+				t[smp-lo] += minSum(row[c:c+cl], row[c:c+cl])
 			}
 		}
 		for k, br := range bk.br {

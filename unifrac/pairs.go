@@ -190,16 +190,17 @@ func denseTile(acc, xr, xc []float64, dp, rlo, rhi, clo, chi int, upper bool) {
 		return
 	}
 	for c := 0; c < dp; c += chunkLen {
+		cl := min(chunkLen, dp-c)
 		for i := rlo; i < rhi; i += 2 {
 			ni := min(2, rhi-i)
 			j0 := clo
 			if upper {
 				j0 = max(clo, (i+1)&^3)
 			}
-			x0 := xr[i*dp+c : i*dp+c+chunkLen]
+			x0 := xr[i*dp+c : i*dp+c+cl]
 			x1 := x0
 			if ni == 2 {
-				x1 = xr[(i+1)*dp+c : (i+1)*dp+c+chunkLen]
+				x1 = xr[(i+1)*dp+c : (i+1)*dp+c+cl]
 			}
 			a := acc[(i-rlo)*blockSize:]
 			for j := j0; j < chi; j += 4 {
@@ -215,7 +216,7 @@ func denseTile(acc, xr, xc []float64, dp, rlo, rhi, clo, chi int, upper bool) {
 						xr = x1
 					}
 					for q := range nj {
-						a[r*blockSize+j-clo+q] += minSum(xr, y[q*dp:q*dp+chunkLen])
+						a[r*blockSize+j-clo+q] += minSum(xr, y[q*dp:q*dp+cl])
 					}
 				}
 			}
