@@ -220,6 +220,11 @@ func cladeOrder(o *tree.Order, tab *Table) []int32 {
 		}
 		return cmp.Compare(a, b)
 	})
+	// Within a block, the table's order: a tile then writes its rows'
+	// distances in increasing positions of the destination.
+	for lo := 0; lo < n; lo += blockSize {
+		slices.Sort(perm[lo:min(lo+blockSize, n)])
+	}
 	return perm
 }
 

@@ -413,10 +413,7 @@ func dist(meth Method, s, m, m2 float64) float64 {
 // [i0, i1).
 func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool, i0, i1 int) {
 	n := e.n
-	var acc2 []float64
-	if e.method == Generalized {
-		acc2 = w.acc2
-	}
+	var row [blockSize]float64
 	for i := rlo; i < rhi; i++ {
 		oi := e.orig(i)
 		if oi < i0 || oi >= i1 {
@@ -426,31 +423,75 @@ func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool
 		if upper {
 			j0 = i + 1
 		}
-		base := (i - rlo) * blockSize
-		for j := j0; j < chi; j++ {
-			k := base + j - clo
-			var m2 float64
-			if acc2 != nil {
-				m2 = acc2[k]
-			}
-			d := dist(e.method, e.total[i]+e.total[j], w.acc[k], m2)
-			if i == j {
-				d = 0
-			}
-			oj := e.orig(j)
-			switch dst.kind {
-			case full:
-				dst.set(oi*n+oj, d)
-				dst.set(oj*n+oi, d)
-			case condensed:
+		base := (i-rlo)*blockSize - clo
+		var acc2 []float64
+		if e.method == Generalized {
+			acc2 = w.acc2[base+j0 : base+chi]
+		}
+		d := row[:chi-j0]
+		distRow(e.method, d, e.total[i], e.total[j0:chi], w.acc[base+j0:base+chi], acc2)
+		if j0 <= i && i < chi {
+			d[i-j0] = 0
+		}
+		switch {
+		case dst.kind == condensed && dst.f64 != nil && e.perm == nil:
+			k0 := oi*n - oi*(oi+1)/2 - oi - 1
+			copy(dst.f64[k0+j0:k0+chi], d)
+		case dst.kind == condensed:
+			for t, x := range d {
+				oj := e.orig(j0 + t)
 				a, b := min(oi, oj), max(oi, oj)
-				dst.set(a*n-a*(a+1)/2+b-a-1, d)
-			case rows:
-				dst.set((oi-dst.i0)*n+oj, d)
+				dst.set(a*n-a*(a+1)/2+b-a-1, x)
+			}
+		case dst.kind == full:
+			for t, x := range d {
+				oj := e.orig(j0 + t)
+				dst.set(oi*n+oj, x)
+				dst.set(oj*n+oi, x)
+			}
+		default:
+			for t, x := range d {
+				dst.set((oi-dst.i0)*n+e.orig(j0+t), x)
 			}
 		}
 		if upper && dst.kind == full {
 			dst.set(oi*n+oi, 0)
+		}
+	}
+}
+
+// distRow sets d[t] = dist(meth, ti+tot[t], acc[t], acc2[t]) (acc2 only
+// for Generalized).
+func distRow(meth Method, d []float64, ti float64, tot, acc, acc2 []float64) {
+	tot, acc = tot[:len(d)], acc[:len(d)]
+	switch meth {
+	case WeightedUnnormalized:
+		for t := range d {
+			x := ti + tot[t] - 2*acc[t]
+			if x < 0 {
+				x = 0
+			}
+			d[t] = x
+		}
+	case WeightedNormalized:
+		for t := range d {
+			s := ti + tot[t]
+			var x float64
+			if s != 0 {
+				x = (s - 2*acc[t]) / s
+			}
+			if x < 0 {
+				x = 0
+			}
+			d[t] = x
+		}
+	default:
+		if acc2 == nil {
+			acc2 = acc
+		}
+		acc2 = acc2[:len(d)]
+		for t := range d {
+			d[t] = dist(meth, ti+tot[t], acc[t], acc2[t])
 		}
 	}
 }
