@@ -255,7 +255,7 @@ func (e *Engine) IDs() []string { return append([]string(nil), e.ids...) }
 
 // walker finds the branches one sample reaches and their masses.
 type walker struct {
-	stamp []int32   // stamp[k] == tag when position k was reached in the current call
+	up    []link    // each position's parent and stamp, side by side
 	tag   int32     // the current call's tag
 	mass  []float64 // mass[k] = a(Γ(k)) for the current sample
 	path  []int32   // positions reached, as upward segments
@@ -266,21 +266,33 @@ type walker struct {
 	cnt   []int32   // counting sort of the entries
 }
 
-func newWalker(L int) *walker {
-	return &walker{stamp: make([]int32, L), mass: make([]float64, L)}
+// link is a position's parent and its stamp: stamp == tag when the
+// position was reached in the current call. Keeping them together makes a
+// step up a path one memory access.
+type link struct{ parent, stamp int32 }
+
+func newWalker(o *tree.Order) *walker {
+	w := &walker{up: make([]link, len(o.Parent)), mass: make([]float64, len(o.Parent))}
+	for k, p := range o.Parent {
+		w.up[k].parent = p
+	}
+	return w
 }
 
 // mark stamps the positions on the root paths of sample s's nodes with a
 // positive count, recording them in w.path as segments: each node's path up
-// to the first position already stamped. It returns the sample's total
-// count.
-func (w *walker) mark(o *tree.Order, tab *Table, s int) float64 {
+// to the first position already stamped. With zero it sets their masses to
+// zero. It returns the sample's total count.
+func (w *walker) mark(o *tree.Order, tab *Table, s int, zero bool) float64 {
 	if w.tag == math.MaxInt32 {
-		clear(w.stamp)
+		for k := range w.up {
+			w.up[k].stamp = 0
+		}
 		w.tag = 0
 	}
 	w.tag++
 	tag := w.tag
+	up := w.up
 	lo, hi := tab.Indptr[s], tab.Indptr[s+1]
 	w.path, w.seg = w.path[:0], w.seg[:0]
 	var sum float64
@@ -291,14 +303,23 @@ func (w *walker) mark(o *tree.Order, tab *Table, s int) float64 {
 			continue
 		}
 		v := o.Position[tab.Indices[k]]
-		if v == 0 || w.stamp[v] == tag {
+		if v == 0 || up[v].stamp == tag {
 			continue
 		}
 		w.seg = append(w.seg, int32(len(w.path)))
-		for ; v > 0 && w.stamp[v] != tag; v = o.Parent[v] {
-			w.stamp[v] = tag
-			w.mass[v] = 0
+		for v > 0 {
+			l := &up[v]
+			if l.stamp == tag {
+				break
+			}
+			l.stamp = tag
 			w.path = append(w.path, v)
+			v = l.parent
+		}
+	}
+	if zero {
+		for _, v := range w.path {
+			w.mass[v] = 0
 		}
 	}
 	return sum
@@ -312,7 +333,7 @@ func (w *walker) mark(o *tree.Order, tab *Table, s int) float64 {
 // every position comes after all its reached descendants (a later segment
 // ends at or below a position of an earlier one, never above it).
 func (w *walker) walk(o *tree.Order, tab *Table, s int, raw bool) {
-	sum := w.mark(o, tab, s)
+	sum := w.mark(o, tab, s, true)
 	for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
 		if c := tab.Values[k]; c != 0 {
 			if !raw {
@@ -326,7 +347,7 @@ func (w *walker) walk(o *tree.Order, tab *Table, s int, raw bool) {
 	for g := len(w.seg) - 1; g >= 0; g-- {
 		start := int(w.seg[g])
 		for _, v := range w.path[start:end] {
-			if p := o.Parent[v]; p > 0 {
+			if p := w.up[v].parent; p > 0 {
 				w.mass[p] += w.mass[v]
 			}
 			if o.Weight[v] > 0 {
@@ -360,7 +381,7 @@ func (p *prep) get() *walker {
 		p.free = p.free[:k-1]
 		return w
 	}
-	return newWalker(len(p.o.Parent))
+	return newWalker(p.o)
 }
 
 // put gives back a walker that get returned.
@@ -380,7 +401,7 @@ func (p *prep) reach(tab *Table) []int32 {
 		w := p.get()
 		c := make([]int32, L)
 		for s := lo; s < hi; s++ {
-			w.mark(p.o, tab, s)
+			w.mark(p.o, tab, s, false)
 			for _, v := range w.path {
 				c[v]++
 			}
