@@ -255,15 +255,15 @@ func (e *Engine) IDs() []string { return append([]string(nil), e.ids...) }
 
 // walker finds the branches one sample reaches and their masses.
 type walker struct {
-	up    []link    // each position's parent and stamp, side by side
-	tag   int32     // the current call's tag
-	mass  []float64 // mass[k] = a(Γ(k)) for the current sample
-	path  []int32   // positions reached, as upward segments
-	seg   []int32   // start of each segment in path
-	list  []int32   // positions reached with a positive length
-	ent   []entry   // a block's sparse entries
-	pws   []float64 // their w_e·a_e^α (Generalized)
-	cnt   []int32   // counting sort of the entries
+	up   []link    // each position's parent and stamp, side by side
+	tag  int32     // the current call's tag
+	mass []float64 // mass[k] = a(Γ(k)) for the current sample
+	path []int32   // positions reached, as upward segments
+	seg  []int32   // start of each segment in path
+	list []int32   // positions reached with a positive length
+	ent  []entry   // a block's sparse entries
+	pws  []float64 // their w_e·a_e^α (Generalized)
+	cnt  []int32   // counting sort of the entries
 }
 
 // link is a position's parent and its stamp: stamp == tag when the
