@@ -183,7 +183,7 @@ func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac floa
 	p := &prep{o: &ord, m: m, alpha: o.Alpha, raw: o.Raw, workers: o.Workers}
 	if group && tab.Len() > blockSize {
 		e.perm = cladeOrder(&ord, tab)
-		tab = permuted(tab, e.perm)
+		p.perm = e.perm
 	}
 	e.layout = p.classify(p.reach(tab), tab.Len(), denseFrac)
 	e.side = p.fill(tab, &e.layout, false)
@@ -226,22 +226,6 @@ func cladeOrder(o *tree.Order, tab *Table) []int32 {
 		slices.Sort(perm[lo:min(lo+blockSize, n)])
 	}
 	return perm
-}
-
-// permuted returns the rows of tab in the order perm (without IDs).
-func permuted(tab *Table, perm []int32) *Table {
-	out := &Table{
-		Indptr:  make([]int, 1, len(perm)+1),
-		Indices: make([]int32, 0, len(tab.Indices)),
-		Values:  make([]float64, 0, len(tab.Values)),
-	}
-	for _, s := range perm {
-		lo, hi := tab.Indptr[s], tab.Indptr[s+1]
-		out.Indices = append(out.Indices, tab.Indices[lo:hi]...)
-		out.Values = append(out.Values, tab.Values[lo:hi]...)
-		out.Indptr = append(out.Indptr, len(out.Indices))
-	}
-	return out
 }
 
 // Len returns the number of samples.
@@ -362,7 +346,10 @@ func (w *walker) walk(o *tree.Order, tab *Table, s int, raw bool) {
 // and the walkers, kept (unlike a sync.Pool's, which a collection empties)
 // so that their buffers grow once.
 type prep struct {
-	o       *tree.Order
+	o *tree.Order
+	// perm, when not nil, orders the samples that fill prepares: its
+	// sample k is the table's sample perm[k].
+	perm    []int32
 	m       Method
 	alpha   float64
 	raw     bool
@@ -494,7 +481,11 @@ func (p *prep) fill(tab *Table, lay *layout, pairOrder bool) side {
 		}
 		ent, pws := w.ent[:0], w.pws[:0]
 		for smp := lo; smp < hi; smp++ {
-			w.walk(p.o, tab, smp, p.raw)
+			if p.perm != nil {
+				w.walk(p.o, tab, int(p.perm[smp]), p.raw)
+			} else {
+				w.walk(p.o, tab, smp, p.raw)
+			}
 			var row []float64
 			if dp > 0 {
 				row = s.x[smp*dp : (smp+1)*dp]
