@@ -108,18 +108,25 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 	}
 	nb := len(e.blocks)
 	var tiles []tile
+	var need []rowSet
+	var sub []block
 	if dst.kind == rows {
-		// The row blocks holding a sample of [i0, i1).
-		need := make([]bool, nb)
+		// The rows of each block that hold a sample of [i0, i1): a tile
+		// computes the pairs of those only.
+		need = make([]rowSet, nb)
+		hit := make([]bool, nb)
 		for k := range e.n {
 			if i := e.orig(k); i >= i0 && i < i1 {
-				need[k/blockSize] = true
+				need[k/blockSize][k%blockSize] = true
+				hit[k/blockSize] = true
 			}
 		}
+		sub = make([]block, nb)
 		for bi := range nb {
-			if !need[bi] {
+			if !hit[bi] {
 				continue
 			}
+			sub[bi] = e.blocks[bi].rows(&need[bi])
 			for bj := range nb {
 				tiles = append(tiles, tile{int32(bi), int32(bj)})
 			}
@@ -141,7 +148,12 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 		if w == nil {
 			w = newWorkspace(e.method)
 		}
-		e.tile(w, tiles[t], dst, i0, i1)
+		if need != nil {
+			bi := tiles[t].bi
+			e.tile(w, tiles[t], dst, i0, i1, &need[bi], &sub[bi])
+		} else {
+			e.tile(w, tiles[t], dst, i0, i1, nil, nil)
+		}
 		e.spaces.Put(w)
 		if e.prog != nil {
 			mu.Lock()
@@ -153,24 +165,64 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 	return ctx.Err()
 }
 
-// tile computes one tile and writes it to dst, rows restricted to [i0, i1).
-func (e *Engine) tile(w *workspace, t tile, dst out, i0, i1 int) {
+// rowSet marks the rows of a block that a computation needs.
+type rowSet [blockSize]bool
+
+// tile computes one tile and writes it to dst, rows restricted to [i0, i1)
+// and, when need is not nil, to the rows of the block it marks, whose
+// sparse index is rowBlock (the row block's, restricted to them).
+func (e *Engine) tile(w *workspace, t tile, dst out, i0, i1 int, need *rowSet, rowBlock *block) {
 	bi, bj := int(t.bi), int(t.bj)
 	rlo, rhi := bi*blockSize, min((bi+1)*blockSize, e.n)
 	clo, chi := bj*blockSize, min((bj+1)*blockSize, e.n)
 	// A diagonal tile of a symmetric destination computes the pairs i < j
 	// only; a rows destination computes every pair of its tiles.
 	upper := bi == bj && dst.kind != rows
+	rb, same := &e.blocks[bi], bi == bj
+	if rowBlock != nil {
+		// The restricted row block is merged with the column block as
+		// another block: same pairs, same order of the branches.
+		rb, same = rowBlock, false
+	}
 	acc := w.acc
 	clear(acc)
 	if e.method == Generalized {
 		clear(w.acc2)
-		sparseGeneralized(acc, w.acc2, &e.blocks[bi], &e.blocks[bj], e.wsp, e.alpha, upper, bi == bj)
+		sparseGeneralized(acc, w.acc2, rb, &e.blocks[bj], e.wsp, e.alpha, upper, same)
 	} else {
-		denseTile(acc, e.x, e.x, e.dp, rlo, rhi, clo, chi, upper)
-		sparseMin(acc, &e.blocks[bi], &e.blocks[bj], e.wsp, upper, bi == bj)
+		denseTile(acc, e.x, e.x, e.dp, rlo, rhi, clo, chi, upper, need)
+		sparseMin(acc, rb, &e.blocks[bj], e.wsp, upper, same)
 	}
 	e.write(w, dst, rlo, rhi, clo, chi, upper, i0, i1)
+}
+
+// rows returns the block restricted to the samples that need marks.
+func (b *block) rows(need *rowSet) block {
+	var r block
+	r.ptr = []int32{0}
+	for k, br := range b.br {
+		n0 := len(r.loc)
+		for j := b.ptr[k]; j < b.ptr[k+1]; j++ {
+			if !need[b.loc[j]] {
+				continue
+			}
+			r.loc = append(r.loc, b.loc[j])
+			if b.val != nil {
+				r.val = append(r.val, b.val[j])
+			}
+			if b.pw != nil {
+				r.pw = append(r.pw, b.pw[j])
+			}
+		}
+		if len(r.loc) > n0 {
+			r.br = append(r.br, br)
+			r.ptr = append(r.ptr, int32(len(r.loc)))
+		}
+	}
+	if b.val != nil && r.val == nil {
+		r.val = []float64{}
+	}
+	return r
 }
 
 // orig returns the table index of the engine's sample k.
@@ -185,7 +237,8 @@ func (e *Engine) orig(k int) int {
 // and columns [clo, chi) of xc (row i at xr[i*dp:], column j at
 // xc[j*dp:]) into acc (row i−rlo, column j−clo), chunk by chunk. With
 // upper, only pairs i < j are needed; the kernel may compute a few more.
-func denseTile(acc, xr, xc []float64, dp, rlo, rhi, clo, chi int, upper bool) {
+// With need, only the rows i it marks (as i − rlo) are needed.
+func denseTile(acc, xr, xc []float64, dp, rlo, rhi, clo, chi int, upper bool, need *rowSet) {
 	if dp == 0 {
 		return
 	}
@@ -193,6 +246,9 @@ func denseTile(acc, xr, xc []float64, dp, rlo, rhi, clo, chi int, upper bool) {
 		cl := min(chunkLen, dp-c)
 		for i := rlo; i < rhi; i += 2 {
 			ni := min(2, rhi-i)
+			if need != nil && !need[i-rlo] && (ni == 1 || !need[i+1-rlo]) {
+				continue
+			}
 			j0 := clo
 			if upper {
 				j0 = max(clo, (i+1)&^3)
