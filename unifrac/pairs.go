@@ -198,8 +198,19 @@ func (e *Engine) tile(w *workspace, t tile, dst out, i0, i1 int, need *rowSet, r
 
 // rows returns the block restricted to the samples that need marks.
 func (b *block) rows(need *rowSet) block {
-	var r block
-	r.ptr = []int32{0}
+	m := 0
+	for _, l := range b.loc {
+		if need[l] {
+			m++
+		}
+	}
+	r := block{br: make([]int32, 0, len(b.br)), ptr: make([]int32, 1, len(b.br)+1), loc: make([]uint8, 0, m)}
+	if b.val != nil {
+		r.val = make([]float64, 0, m)
+	}
+	if b.pw != nil {
+		r.pw = make([]float64, 0, m)
+	}
 	for k, br := range b.br {
 		n0 := len(r.loc)
 		for j := b.ptr[k]; j < b.ptr[k+1]; j++ {
@@ -218,9 +229,6 @@ func (b *block) rows(need *rowSet) block {
 			r.br = append(r.br, br)
 			r.ptr = append(r.ptr, int32(len(r.loc)))
 		}
-	}
-	if b.val != nil && r.val == nil {
-		r.val = []float64{}
 	}
 	return r
 }
