@@ -178,7 +178,7 @@ func (c *Columns) tile(w *workspace, a *side, bi, bj int, dst []float64) {
 		clear(w.acc2)
 		sparseGeneralized(acc, w.acc2, &a.blocks[bi], &c.blocks[bj], c.wsp, c.alpha, false, false)
 	} else {
-		denseTile(acc, a.x, c.x, c.dp, rlo, rhi, clo, chi, false, nil)
+		denseTile(acc, a.x, c.x, c.dp, rlo, rhi, clo, chi, false)
 		sparseMin(acc, &a.blocks[bi], &c.blocks[bj], c.wsp, false, false)
 	}
 	for i := rlo; i < rhi; i++ {

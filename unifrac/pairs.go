@@ -106,36 +106,14 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 	if i1 <= i0 {
 		return ctx.Err()
 	}
+	if dst.kind == rows {
+		return e.runRows(ctx, dst, i0, i1)
+	}
 	nb := len(e.blocks)
 	var tiles []tile
-	var need []rowSet
-	var sub []block
-	if dst.kind == rows {
-		// The rows of each block that hold a sample of [i0, i1): a tile
-		// computes the pairs of those only.
-		need = make([]rowSet, nb)
-		hit := make([]bool, nb)
-		for k := range e.n {
-			if i := e.orig(k); i >= i0 && i < i1 {
-				need[k/blockSize][k%blockSize] = true
-				hit[k/blockSize] = true
-			}
-		}
-		sub = make([]block, nb)
-		for bi := range nb {
-			if !hit[bi] {
-				continue
-			}
-			sub[bi] = e.blocks[bi].rows(&need[bi])
-			for bj := range nb {
-				tiles = append(tiles, tile{int32(bi), int32(bj)})
-			}
-		}
-	} else {
-		for bi := range nb {
-			for bj := bi; bj < nb; bj++ {
-				tiles = append(tiles, tile{int32(bi), int32(bj)})
-			}
+	for bi := range nb {
+		for bj := bi; bj < nb; bj++ {
+			tiles = append(tiles, tile{int32(bi), int32(bj)})
 		}
 	}
 	var mu sync.Mutex
@@ -148,12 +126,7 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 		if w == nil {
 			w = newWorkspace(e.method)
 		}
-		if need != nil {
-			bi := tiles[t].bi
-			e.tile(w, tiles[t], dst, i0, i1, &need[bi], &sub[bi])
-		} else {
-			e.tile(w, tiles[t], dst, i0, i1, nil, nil)
-		}
+		e.tile(w, tiles[t], dst)
 		e.spaces.Put(w)
 		if e.prog != nil {
 			mu.Lock()
@@ -165,72 +138,150 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 	return ctx.Err()
 }
 
-// rowSet marks the rows of a block that a computation needs.
-type rowSet [blockSize]bool
-
-// tile computes one tile and writes it to dst, rows restricted to [i0, i1)
-// and, when need is not nil, to the rows of the block it marks, whose
-// sparse index is rowBlock (the row block's, restricted to them).
-func (e *Engine) tile(w *workspace, t tile, dst out, i0, i1 int, need *rowSet, rowBlock *block) {
+// tile computes one tile of a symmetric destination and writes it to dst.
+func (e *Engine) tile(w *workspace, t tile, dst out) {
 	bi, bj := int(t.bi), int(t.bj)
 	rlo, rhi := bi*blockSize, min((bi+1)*blockSize, e.n)
 	clo, chi := bj*blockSize, min((bj+1)*blockSize, e.n)
-	// A diagonal tile of a symmetric destination computes the pairs i < j
-	// only; a rows destination computes every pair of its tiles.
-	upper := bi == bj && dst.kind != rows
-	rb, same := &e.blocks[bi], bi == bj
-	if rowBlock != nil {
-		// The restricted row block is merged with the column block as
-		// another block: same pairs, same order of the branches.
-		rb, same = rowBlock, false
-	}
+	// A diagonal tile computes the pairs i < j only.
+	upper := bi == bj
 	acc := w.acc
 	clear(acc)
 	if e.method == Generalized {
 		clear(w.acc2)
-		sparseGeneralized(acc, w.acc2, rb, &e.blocks[bj], e.wsp, e.alpha, upper, same)
+		sparseGeneralized(acc, w.acc2, &e.blocks[bi], &e.blocks[bj], e.wsp, e.alpha, upper, upper)
 	} else {
-		denseTile(acc, e.x, e.x, e.dp, rlo, rhi, clo, chi, upper, need)
-		sparseMin(acc, rb, &e.blocks[bj], e.wsp, upper, same)
+		denseTile(acc, e.x, e.x, e.dp, rlo, rhi, clo, chi, upper)
+		sparseMin(acc, &e.blocks[bi], &e.blocks[bj], e.wsp, upper, upper)
 	}
-	e.write(w, dst, rlo, rhi, clo, chi, upper, i0, i1)
+	e.write(w, dst, rlo, rhi, clo, chi, upper)
 }
 
-// rows returns the block restricted to the samples that need marks.
-func (b *block) rows(need *rowSet) block {
-	m := 0
-	for _, l := range b.loc {
-		if need[l] {
-			m++
+// runRows computes the rows [i0, i1) of the table: their samples, in the
+// engine's order, are gathered into blocks of their own (gather) and each
+// of those is reduced against every block of the engine, as Columns.Query
+// does. A pair's sums are added in the same order as in a symmetric tile,
+// so the values are those of Matrix, bit for bit.
+func (e *Engine) runRows(ctx context.Context, dst out, i0, i1 int) error {
+	var sel []int32
+	for k := range e.n {
+		if i := e.orig(k); i >= i0 && i < i1 {
+			sel = append(sel, int32(k))
 		}
 	}
-	r := block{br: make([]int32, 0, len(b.br)), ptr: make([]int32, 1, len(b.br)+1), loc: make([]uint8, 0, m)}
-	if b.val != nil {
-		r.val = make([]float64, 0, m)
+	q := e.gather(sel)
+	nb := len(e.blocks)
+	total := len(q.blocks) * nb
+	var mu sync.Mutex
+	done := 0
+	parallel.Each(total, e.workers, func(t int) {
+		if ctx.Err() != nil {
+			return
+		}
+		w, _ := e.spaces.Get().(*workspace)
+		if w == nil {
+			w = newWorkspace(e.method)
+		}
+		e.rowsTile(w, &q, sel, t/nb, t%nb, dst)
+		e.spaces.Put(w)
+		if e.prog != nil {
+			mu.Lock()
+			done++
+			e.prog(done, total)
+			mu.Unlock()
+		}
+	})
+	return ctx.Err()
+}
+
+// gather returns the engine's samples sel as a side of their own: their
+// dense rows and sparse blocks (blockSize samples of sel each).
+func (e *Engine) gather(sel []int32) side {
+	n := len(sel)
+	q := side{n: n}
+	if e.dp > 0 {
+		q.x = make([]float64, n*e.dp)
+		for r, k := range sel {
+			copy(q.x[r*e.dp:(r+1)*e.dp], e.x[int(k)*e.dp:(int(k)+1)*e.dp])
+		}
 	}
-	if b.pw != nil {
-		r.pw = make([]float64, 0, m)
+	var want [blockSize]int16 // 1 + place in the gathered block, or 0
+	// Room for a block of samples that reach the mean number of sparse
+	// branches, and a quarter more.
+	room := int(e.perSample*1.25*float64(min(n, blockSize))) + 64
+	ent := make([]entry, 0, room)
+	var pws []float64
+	if e.method == Generalized {
+		pws = make([]float64, 0, room)
 	}
-	for k, br := range b.br {
-		n0 := len(r.loc)
-		for j := b.ptr[k]; j < b.ptr[k+1]; j++ {
-			if !need[b.loc[j]] {
-				continue
+	var scratch []int32
+	for lo := 0; lo < n; lo += blockSize {
+		hi := min(lo+blockSize, n)
+		ent, pws = ent[:0], pws[:0]
+		for r := lo; r < hi; {
+			// The samples of one engine block.
+			eb := int(sel[r]) / blockSize
+			clear(want[:])
+			for ; r < hi && int(sel[r])/blockSize == eb; r++ {
+				want[int(sel[r])%blockSize] = int16(r - lo + 1)
 			}
-			r.loc = append(r.loc, b.loc[j])
-			if b.val != nil {
-				r.val = append(r.val, b.val[j])
-			}
-			if b.pw != nil {
-				r.pw = append(r.pw, b.pw[j])
+			b := &e.blocks[eb]
+			for k, br := range b.br {
+				for j := b.ptr[k]; j < b.ptr[k+1]; j++ {
+					nl := want[b.loc[j]]
+					if nl == 0 {
+						continue
+					}
+					var v float64
+					if b.val != nil {
+						v = b.val[j]
+					}
+					ent = append(ent, entry{br: br, loc: uint8(nl - 1), val: v})
+					if b.pw != nil {
+						pws = append(pws, b.pw[j])
+					}
+				}
 			}
 		}
-		if len(r.loc) > n0 {
-			r.br = append(r.br, br)
-			r.ptr = append(r.ptr, int32(len(r.loc)))
+		q.blocks = append(q.blocks, makeBlock(ent, pws, e.method != Unweighted, &scratch))
+	}
+	return q
+}
+
+// rowsTile computes the pairs of gathered block ri of q (the engine's
+// samples sel) with the engine's block bj and writes them to dst.
+func (e *Engine) rowsTile(w *workspace, q *side, sel []int32, ri, bj int, dst out) {
+	rlo, rhi := ri*blockSize, min((ri+1)*blockSize, q.n)
+	clo, chi := bj*blockSize, min((bj+1)*blockSize, e.n)
+	acc := w.acc
+	clear(acc)
+	var acc2 []float64
+	if e.method == Generalized {
+		clear(w.acc2)
+		sparseGeneralized(acc, w.acc2, &q.blocks[ri], &e.blocks[bj], e.wsp, e.alpha, false, false)
+	} else {
+		denseTile(acc, q.x, e.x, e.dp, rlo, rhi, clo, chi, false)
+		sparseMin(acc, &q.blocks[ri], &e.blocks[bj], e.wsp, false, false)
+	}
+	n := e.n
+	var row [blockSize]float64
+	for r := rlo; r < rhi; r++ {
+		k := int(sel[r])
+		base := (r - rlo) * blockSize
+		acc2 = nil
+		if e.method == Generalized {
+			acc2 = w.acc2[base : base+chi-clo]
+		}
+		d := row[:chi-clo]
+		distRow(e.method, d, e.total[k], e.total[clo:chi], acc[base:base+chi-clo], acc2)
+		if clo <= k && k < chi {
+			d[k-clo] = 0
+		}
+		at := (e.orig(k) - dst.i0) * n
+		for t, x := range d {
+			dst.set(at+e.orig(clo+t), x)
 		}
 	}
-	return r
 }
 
 // orig returns the table index of the engine's sample k.
@@ -245,8 +296,7 @@ func (e *Engine) orig(k int) int {
 // and columns [clo, chi) of xc (row i at xr[i*dp:], column j at
 // xc[j*dp:]) into acc (row i−rlo, column j−clo), chunk by chunk. With
 // upper, only pairs i < j are needed; the kernel may compute a few more.
-// With need, only the rows i it marks (as i − rlo) are needed.
-func denseTile(acc, xr, xc []float64, dp, rlo, rhi, clo, chi int, upper bool, need *rowSet) {
+func denseTile(acc, xr, xc []float64, dp, rlo, rhi, clo, chi int, upper bool) {
 	if dp == 0 {
 		return
 	}
@@ -254,9 +304,6 @@ func denseTile(acc, xr, xc []float64, dp, rlo, rhi, clo, chi int, upper bool, ne
 		cl := min(chunkLen, dp-c)
 		for i := rlo; i < rhi; i += 2 {
 			ni := min(2, rhi-i)
-			if need != nil && !need[i-rlo] && (ni == 1 || !need[i+1-rlo]) {
-				continue
-			}
 			j0 := clo
 			if upper {
 				j0 = max(clo, (i+1)&^3)
@@ -473,16 +520,12 @@ func dist(meth Method, s, m, m2 float64) float64 {
 	return d
 }
 
-// write finishes the tile's pairs and stores those of the table's rows
-// [i0, i1).
-func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool, i0, i1 int) {
+// write finishes a symmetric tile's pairs and stores them.
+func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool) {
 	n := e.n
 	var row [blockSize]float64
 	for i := rlo; i < rhi; i++ {
 		oi := e.orig(i)
-		if oi < i0 || oi >= i1 {
-			continue
-		}
 		j0 := clo
 		if upper {
 			j0 = i + 1
@@ -507,15 +550,11 @@ func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool
 				a, b := min(oi, oj), max(oi, oj)
 				dst.set(a*n-a*(a+1)/2+b-a-1, x)
 			}
-		case dst.kind == full:
+		default:
 			for t, x := range d {
 				oj := e.orig(j0 + t)
 				dst.set(oi*n+oj, x)
 				dst.set(oj*n+oi, x)
-			}
-		default:
-			for t, x := range d {
-				dst.set((oi-dst.i0)*n+e.orig(j0+t), x)
 			}
 		}
 		if upper && dst.kind == full {
