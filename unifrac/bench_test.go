@@ -49,6 +49,74 @@ func benchCase(b *testing.B, tips, n, k int) (*tree.Tree, *Table) {
 	return tr, tab
 }
 
+// cladeCase builds the tree of benchCase and n samples that each hold k
+// distinct tips of one clade: a node drawn among those with between k and
+// 4k tips below it, as communities of related taxa are.
+func cladeCase(b *testing.B, tips, n, k int) (*tree.Tree, *Table) {
+	tr, _ := benchCase(b, tips, 1, 1)
+	rng := rand.New(rand.NewPCG(uint64(tips), uint64(n)+1))
+	ord := tr.Order()
+	L := len(ord.Parent)
+	below := make([][]int32, L) // tips below each position, for small clades
+	var clades []int
+	for v := L - 1; v >= 0; v-- {
+		if lab := ord.Label[v]; lab >= 0 && int(lab) < tips {
+			below[v] = append(below[v], lab)
+		}
+		if len(below[v]) >= k && len(below[v]) <= 4*k {
+			clades = append(clades, v)
+		}
+		if p := ord.Parent[v]; p >= 0 && len(below[v]) <= 4*k {
+			below[p] = append(below[p], below[v]...)
+		}
+	}
+	tab := &Table{Indptr: []int{0}}
+	for range n {
+		c := below[clades[rng.IntN(len(clades))]]
+		for _, t := range rng.Perm(len(c))[:k] {
+			tab.Indices = append(tab.Indices, c[t])
+			tab.Values = append(tab.Values, float64(1+rng.IntN(20)))
+		}
+		tab.Indptr = append(tab.Indptr, len(tab.Indices))
+	}
+	return tr, tab
+}
+
+// BenchmarkCladeCondensed times all pairs of clade-biased samples: 3,000
+// samples of 400 tips on a 50,000-tip tree.
+func BenchmarkCladeCondensed(b *testing.B) {
+	tr, tab := cladeCase(b, 50000, 3000, 400)
+	for _, m := range methods[1:3] {
+		b.Run(m.String(), func(b *testing.B) {
+			e, err := New(tr, tab, m, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := e.Len()
+			d := make([]float64, n*(n-1)/2)
+			b.ReportAllocs()
+			for b.Loop() {
+				e.Condensed(context.Background(), d)
+			}
+		})
+	}
+}
+
+// BenchmarkCladeRows times a shard of 256 rows of the clade-biased case.
+func BenchmarkCladeRows(b *testing.B) {
+	tr, tab := cladeCase(b, 50000, 3000, 400)
+	e, err := New(tr, tab, WeightedNormalized, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := e.Len()
+	d := make([]float64, 256*n)
+	b.ReportAllocs()
+	for b.Loop() {
+		e.Rows(context.Background(), d, 1000, 1256)
+	}
+}
+
 // BenchmarkCondensed times all pairs (preparation excluded) of samples of
 // 400 random tips.
 func BenchmarkCondensed(b *testing.B) {
@@ -66,6 +134,17 @@ func BenchmarkCondensed(b *testing.B) {
 					e.Condensed(context.Background(), d)
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkCladeNew times the preparation of the clade-biased case.
+func BenchmarkCladeNew(b *testing.B) {
+	tr, tab := cladeCase(b, 50000, 3000, 400)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := New(tr, tab, WeightedNormalized, nil); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -88,7 +88,7 @@ func columnsBytes(reach []int32, n int, m Method) int64 {
 			entries += int64(r)
 		}
 	}
-	dp := (dense + chunkLen - 1) / chunkLen * chunkLen
+	dp := (dense + 3) &^ 3
 	per := int64(1 + 8) // loc and br/ptr
 	switch m {
 	case WeightedUnnormalized, WeightedNormalized:

@@ -44,7 +44,12 @@
 // order — dense columns in chunks of a fixed length, each chunk summed in
 // four lanes, then the sparse branches in their order — that does not
 // depend on the tile, the side of the diagonal or the number of workers:
-// results are identical bit for bit whatever the parallelism.
+// results are identical bit for bit whatever the parallelism. An engine
+// orders its samples by where their nodes lie in the tree, so that a block
+// holds related samples: two blocks of distant clades then share few
+// branches, and the pairs of one clade meet long runs of shared ones. A
+// pair's sum is symmetric in its two samples, so this order changes no
+// result.
 //
 // # Two tables
 //
@@ -85,7 +90,7 @@
 // # Memory
 //
 // An engine holds 8 bytes per sample and dense branch (the dense rows,
-// rounded up to whole chunks), 9 bytes per sparse entry (a sample's value
+// rounded up to a multiple of 4), 9 bytes per sparse entry (a sample's value
 // on a branch and its place in the block; 1 byte for Unweighted, 17 for
 // Generalized) and 8 per sparse branch of each block; Engine.Bytes and
 // Columns.Bytes report it. Preparing allocates it and, per worker, the

@@ -1,9 +1,11 @@
 package unifrac
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/twl-ldl/twl/internal/parallel"
@@ -65,7 +67,8 @@ type Options struct {
 
 // Tiling constants. blockSize samples make a block (a tile is blockSize ×
 // blockSize pairs; local sample numbers fit a byte); dense columns are
-// reduced in chunks of chunkLen, each summed in four lanes.
+// reduced in chunks of chunkLen (the last one shorter: a multiple of 4), each
+// summed in four lanes.
 const (
 	blockSize = 256
 	chunkLen  = 128
@@ -84,6 +87,9 @@ type Engine struct {
 	workers int
 	prog    func(done, total int)
 	ids     []string
+	// perm[k] is the table index of the engine's sample k (samples are
+	// grouped by where in the tree they lie); nil for the table's order.
+	perm []int32
 
 	layout
 	side
@@ -99,7 +105,7 @@ type layout struct {
 	// sparse branch −2−c, −1 is a branch no sample reaches (or the root).
 	code []int32
 	// dense is the number of dense columns; dp is dense rounded up to a
-	// multiple of chunkLen.
+	// multiple of 4.
 	dense, dp int
 	// wsp[b] is the length of sparse branch b (Unweighted and Generalized).
 	wsp []float64
@@ -137,7 +143,7 @@ type block struct {
 // It panics if t or tab is nil and returns an error for a table whose
 // content does not fit the tree (see the package documentation).
 func New(t *tree.Tree, tab *Table, m Method, opts *Options) (*Engine, error) {
-	return newEngine(t, tab, m, opts, defaultDense)
+	return newEngine(t, tab, m, opts, defaultDense, true)
 }
 
 // checkArgs validates the arguments common to New and NewColumns and
@@ -164,8 +170,8 @@ func checkArgs(t *tree.Tree, tab *Table, m Method, opts *Options) (Options, erro
 
 // newEngine is New with the dense fraction: branches reached by at least
 // denseFrac·N samples are dense (0 makes every reached branch dense, a
-// value above 1 none).
-func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac float64) (*Engine, error) {
+// value above 1 none); group orders the samples by clade (cladeOrder).
+func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac float64, group bool) (*Engine, error) {
 	o, err := checkArgs(t, tab, m, opts)
 	if err != nil {
 		return nil, err
@@ -176,10 +182,51 @@ func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac floa
 	}
 	ord := t.Order()
 	p := &prep{o: &ord, m: m, alpha: o.Alpha, raw: o.Raw, workers: o.Workers}
+	if group && tab.Len() > blockSize {
+		e.perm = cladeOrder(&ord, tab)
+		p.perm = e.perm
+	}
 	e.layout = p.classify(p.reach(tab), tab.Len(), denseFrac)
 	e.side = p.fill(tab, &e.layout, false)
 	e.code = nil
 	return e, nil
+}
+
+// cladeOrder returns the samples of tab ordered by the count-weighted mean
+// preorder number of their nodes (ties by index), so that samples of the
+// same part of the tree share blocks: a tile of two blocks from distant
+// clades then meets few shared branches, and one within a clade meets
+// branches that many of its samples reach. A pair's sums are symmetric in
+// its two samples and added in an order that does not depend on the
+// blocks, so the order changes no bit of a result.
+func cladeOrder(o *tree.Order, tab *Table) []int32 {
+	n := tab.Len()
+	key := make([]float64, n)
+	perm := make([]int32, n)
+	for s := range n {
+		var num, den float64
+		for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
+			c := math.Abs(tab.Values[k])
+			num += c * float64(o.Pre[o.Position[tab.Indices[k]]])
+			den += c
+		}
+		if den > 0 {
+			key[s] = num / den
+		}
+		perm[s] = int32(s)
+	}
+	slices.SortFunc(perm, func(a, b int32) int {
+		if c := cmp.Compare(key[a], key[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	// Within a block, the table's order: a tile then writes its rows'
+	// distances in increasing positions of the destination.
+	for lo := 0; lo < n; lo += blockSize {
+		slices.Sort(perm[lo:min(lo+blockSize, n)])
+	}
+	return perm
 }
 
 // Len returns the number of samples.
@@ -193,32 +240,44 @@ func (e *Engine) IDs() []string { return append([]string(nil), e.ids...) }
 
 // walker finds the branches one sample reaches and their masses.
 type walker struct {
-	stamp []int32   // stamp[k] == tag when position k was reached in the current call
-	tag   int32     // the current call's tag
-	mass  []float64 // mass[k] = a(Γ(k)) for the current sample
-	path  []int32   // positions reached, as upward segments
-	seg   []int32   // start of each segment in path
-	list  []int32   // positions reached with a positive length
-	ent   []entry   // a block's sparse entries
-	pws   []float64 // their w_e·a_e^α (Generalized)
-	cnt   []int32   // counting sort of the entries
+	up   []link    // each position's parent and stamp, side by side
+	tag  int32     // the current call's tag
+	mass []float64 // mass[k] = a(Γ(k)) for the current sample
+	path []int32   // positions reached, as upward segments
+	seg  []int32   // start of each segment in path
+	list []int32   // positions reached with a positive length
+	ent  []entry   // a block's sparse entries
+	pws  []float64 // their w_e·a_e^α (Generalized)
+	cnt  []int32   // counting sort of the entries
 }
 
-func newWalker(L int) *walker {
-	return &walker{stamp: make([]int32, L), mass: make([]float64, L)}
+// link is a position's parent and its stamp: stamp == tag when the
+// position was reached in the current call. Keeping them together makes a
+// step up a path one memory access.
+type link struct{ parent, stamp int32 }
+
+func newWalker(o *tree.Order) *walker {
+	w := &walker{up: make([]link, len(o.Parent)), mass: make([]float64, len(o.Parent))}
+	for k, p := range o.Parent {
+		w.up[k].parent = p
+	}
+	return w
 }
 
 // mark stamps the positions on the root paths of sample s's nodes with a
 // positive count, recording them in w.path as segments: each node's path up
-// to the first position already stamped. It returns the sample's total
-// count.
-func (w *walker) mark(o *tree.Order, tab *Table, s int) float64 {
+// to the first position already stamped. With zero it sets their masses to
+// zero. It returns the sample's total count.
+func (w *walker) mark(o *tree.Order, tab *Table, s int, zero bool) float64 {
 	if w.tag == math.MaxInt32 {
-		clear(w.stamp)
+		for k := range w.up {
+			w.up[k].stamp = 0
+		}
 		w.tag = 0
 	}
 	w.tag++
 	tag := w.tag
+	up := w.up
 	lo, hi := tab.Indptr[s], tab.Indptr[s+1]
 	w.path, w.seg = w.path[:0], w.seg[:0]
 	var sum float64
@@ -229,14 +288,23 @@ func (w *walker) mark(o *tree.Order, tab *Table, s int) float64 {
 			continue
 		}
 		v := o.Position[tab.Indices[k]]
-		if v == 0 || w.stamp[v] == tag {
+		if v == 0 || up[v].stamp == tag {
 			continue
 		}
 		w.seg = append(w.seg, int32(len(w.path)))
-		for ; v > 0 && w.stamp[v] != tag; v = o.Parent[v] {
-			w.stamp[v] = tag
-			w.mass[v] = 0
+		for v > 0 {
+			l := &up[v]
+			if l.stamp == tag {
+				break
+			}
+			l.stamp = tag
 			w.path = append(w.path, v)
+			v = l.parent
+		}
+	}
+	if zero {
+		for _, v := range w.path {
+			w.mass[v] = 0
 		}
 	}
 	return sum
@@ -250,7 +318,7 @@ func (w *walker) mark(o *tree.Order, tab *Table, s int) float64 {
 // every position comes after all its reached descendants (a later segment
 // ends at or below a position of an earlier one, never above it).
 func (w *walker) walk(o *tree.Order, tab *Table, s int, raw bool) {
-	sum := w.mark(o, tab, s)
+	sum := w.mark(o, tab, s, true)
 	for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
 		if c := tab.Values[k]; c != 0 {
 			if !raw {
@@ -264,7 +332,7 @@ func (w *walker) walk(o *tree.Order, tab *Table, s int, raw bool) {
 	for g := len(w.seg) - 1; g >= 0; g-- {
 		start := int(w.seg[g])
 		for _, v := range w.path[start:end] {
-			if p := o.Parent[v]; p > 0 {
+			if p := w.up[v].parent; p > 0 {
 				w.mass[p] += w.mass[v]
 			}
 			if o.Weight[v] > 0 {
@@ -279,7 +347,10 @@ func (w *walker) walk(o *tree.Order, tab *Table, s int, raw bool) {
 // and the walkers, kept (unlike a sync.Pool's, which a collection empties)
 // so that their buffers grow once.
 type prep struct {
-	o       *tree.Order
+	o *tree.Order
+	// perm, when not nil, orders the samples that fill prepares: its
+	// sample k is the table's sample perm[k].
+	perm    []int32
 	m       Method
 	alpha   float64
 	raw     bool
@@ -298,7 +369,7 @@ func (p *prep) get() *walker {
 		p.free = p.free[:k-1]
 		return w
 	}
-	return newWalker(len(p.o.Parent))
+	return newWalker(p.o)
 }
 
 // put gives back a walker that get returned.
@@ -318,7 +389,7 @@ func (p *prep) reach(tab *Table) []int32 {
 		w := p.get()
 		c := make([]int32, L)
 		for s := lo; s < hi; s++ {
-			w.mark(p.o, tab, s)
+			w.mark(p.o, tab, s, false)
 			for _, v := range w.path {
 				c[v]++
 			}
@@ -364,7 +435,7 @@ func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 	lay.code = reach
 	lay.perSample /= float64(max(n, 1))
 	lay.dense = int(nd)
-	lay.dp = (lay.dense + chunkLen - 1) / chunkLen * chunkLen
+	lay.dp = (lay.dense + 3) &^ 3
 	return lay
 }
 
@@ -411,7 +482,11 @@ func (p *prep) fill(tab *Table, lay *layout, pairOrder bool) side {
 		}
 		ent, pws := w.ent[:0], w.pws[:0]
 		for smp := lo; smp < hi; smp++ {
-			w.walk(p.o, tab, smp, p.raw)
+			if p.perm != nil {
+				w.walk(p.o, tab, int(p.perm[smp]), p.raw)
+			} else {
+				w.walk(p.o, tab, smp, p.raw)
+			}
 			var row []float64
 			if dp > 0 {
 				row = s.x[smp*dp : (smp+1)*dp]
@@ -455,7 +530,8 @@ func (p *prep) fill(tab *Table, lay *layout, pairOrder bool) side {
 		for smp := lo; smp < hi; smp++ {
 			row := s.x[smp*dp : (smp+1)*dp]
 			for c := 0; c < dp; c += chunkLen {
-				t[smp-lo] += minSum(row[c:c+chunkLen], row[c:c+chunkLen])
+				cl := min(chunkLen, dp-c)
+				t[smp-lo] += minSum(row[c:c+cl], row[c:c+cl])
 			}
 		}
 		for k, br := range bk.br {

@@ -106,19 +106,14 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 	if i1 <= i0 {
 		return ctx.Err()
 	}
+	if dst.kind == rows {
+		return e.runRows(ctx, dst, i0, i1)
+	}
 	nb := len(e.blocks)
 	var tiles []tile
-	if dst.kind == rows {
-		for bi := i0 / blockSize; bi*blockSize < i1; bi++ {
-			for bj := range nb {
-				tiles = append(tiles, tile{int32(bi), int32(bj)})
-			}
-		}
-	} else {
-		for bi := range nb {
-			for bj := bi; bj < nb; bj++ {
-				tiles = append(tiles, tile{int32(bi), int32(bj)})
-			}
+	for bi := range nb {
+		for bj := bi; bj < nb; bj++ {
+			tiles = append(tiles, tile{int32(bi), int32(bj)})
 		}
 	}
 	var mu sync.Mutex
@@ -131,7 +126,7 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 		if w == nil {
 			w = newWorkspace(e.method)
 		}
-		e.tile(w, tiles[t], dst, i0, i1)
+		e.tile(w, tiles[t], dst)
 		e.spaces.Put(w)
 		if e.prog != nil {
 			mu.Lock()
@@ -143,24 +138,158 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 	return ctx.Err()
 }
 
-// tile computes one tile and writes it to dst, rows restricted to [i0, i1).
-func (e *Engine) tile(w *workspace, t tile, dst out, i0, i1 int) {
+// tile computes one tile of a symmetric destination and writes it to dst.
+func (e *Engine) tile(w *workspace, t tile, dst out) {
 	bi, bj := int(t.bi), int(t.bj)
 	rlo, rhi := bi*blockSize, min((bi+1)*blockSize, e.n)
 	clo, chi := bj*blockSize, min((bj+1)*blockSize, e.n)
-	// A diagonal tile of a symmetric destination computes the pairs i < j
-	// only; a rows destination computes every pair of its tiles.
-	upper := bi == bj && dst.kind != rows
+	// A diagonal tile computes the pairs i < j only.
+	upper := bi == bj
 	acc := w.acc
 	clear(acc)
 	if e.method == Generalized {
 		clear(w.acc2)
-		sparseGeneralized(acc, w.acc2, &e.blocks[bi], &e.blocks[bj], e.wsp, e.alpha, upper, bi == bj)
+		sparseGeneralized(acc, w.acc2, &e.blocks[bi], &e.blocks[bj], e.wsp, e.alpha, upper, upper)
 	} else {
 		denseTile(acc, e.x, e.x, e.dp, rlo, rhi, clo, chi, upper)
-		sparseMin(acc, &e.blocks[bi], &e.blocks[bj], e.wsp, upper, bi == bj)
+		sparseMin(acc, &e.blocks[bi], &e.blocks[bj], e.wsp, upper, upper)
 	}
-	e.write(w, dst, rlo, rhi, clo, chi, upper, max(rlo, i0), min(rhi, i1))
+	e.write(w, dst, rlo, rhi, clo, chi, upper)
+}
+
+// runRows computes the rows [i0, i1) of the table: their samples, in the
+// engine's order, are gathered into blocks of their own (gather) and each
+// of those is reduced against every block of the engine, as Columns.Query
+// does. A pair's sums are added in the same order as in a symmetric tile,
+// so the values are those of Matrix, bit for bit.
+func (e *Engine) runRows(ctx context.Context, dst out, i0, i1 int) error {
+	var sel []int32
+	for k := range e.n {
+		if i := e.orig(k); i >= i0 && i < i1 {
+			sel = append(sel, int32(k))
+		}
+	}
+	q := e.gather(sel)
+	nb := len(e.blocks)
+	total := len(q.blocks) * nb
+	var mu sync.Mutex
+	done := 0
+	parallel.Each(total, e.workers, func(t int) {
+		if ctx.Err() != nil {
+			return
+		}
+		w, _ := e.spaces.Get().(*workspace)
+		if w == nil {
+			w = newWorkspace(e.method)
+		}
+		e.rowsTile(w, &q, sel, t/nb, t%nb, dst)
+		e.spaces.Put(w)
+		if e.prog != nil {
+			mu.Lock()
+			done++
+			e.prog(done, total)
+			mu.Unlock()
+		}
+	})
+	return ctx.Err()
+}
+
+// gather returns the engine's samples sel as a side of their own: their
+// dense rows and sparse blocks (blockSize samples of sel each).
+func (e *Engine) gather(sel []int32) side {
+	n := len(sel)
+	q := side{n: n}
+	if e.dp > 0 {
+		q.x = make([]float64, n*e.dp)
+		for r, k := range sel {
+			copy(q.x[r*e.dp:(r+1)*e.dp], e.x[int(k)*e.dp:(int(k)+1)*e.dp])
+		}
+	}
+	var want [blockSize]int16 // 1 + place in the gathered block, or 0
+	// Room for a block of samples that reach the mean number of sparse
+	// branches, and a quarter more.
+	room := int(e.perSample*1.25*float64(min(n, blockSize))) + 64
+	ent := make([]entry, 0, room)
+	var pws []float64
+	if e.method == Generalized {
+		pws = make([]float64, 0, room)
+	}
+	var scratch []int32
+	for lo := 0; lo < n; lo += blockSize {
+		hi := min(lo+blockSize, n)
+		ent, pws = ent[:0], pws[:0]
+		for r := lo; r < hi; {
+			// The samples of one engine block.
+			eb := int(sel[r]) / blockSize
+			clear(want[:])
+			for ; r < hi && int(sel[r])/blockSize == eb; r++ {
+				want[int(sel[r])%blockSize] = int16(r - lo + 1)
+			}
+			b := &e.blocks[eb]
+			for k, br := range b.br {
+				for j := b.ptr[k]; j < b.ptr[k+1]; j++ {
+					nl := want[b.loc[j]]
+					if nl == 0 {
+						continue
+					}
+					var v float64
+					if b.val != nil {
+						v = b.val[j]
+					}
+					ent = append(ent, entry{br: br, loc: uint8(nl - 1), val: v})
+					if b.pw != nil {
+						pws = append(pws, b.pw[j])
+					}
+				}
+			}
+		}
+		q.blocks = append(q.blocks, makeBlock(ent, pws, e.method != Unweighted, &scratch))
+	}
+	return q
+}
+
+// rowsTile computes the pairs of gathered block ri of q (the engine's
+// samples sel) with the engine's block bj and writes them to dst.
+func (e *Engine) rowsTile(w *workspace, q *side, sel []int32, ri, bj int, dst out) {
+	rlo, rhi := ri*blockSize, min((ri+1)*blockSize, q.n)
+	clo, chi := bj*blockSize, min((bj+1)*blockSize, e.n)
+	acc := w.acc
+	clear(acc)
+	var acc2 []float64
+	if e.method == Generalized {
+		clear(w.acc2)
+		sparseGeneralized(acc, w.acc2, &q.blocks[ri], &e.blocks[bj], e.wsp, e.alpha, false, false)
+	} else {
+		denseTile(acc, q.x, e.x, e.dp, rlo, rhi, clo, chi, false)
+		sparseMin(acc, &q.blocks[ri], &e.blocks[bj], e.wsp, false, false)
+	}
+	n := e.n
+	var row [blockSize]float64
+	for r := rlo; r < rhi; r++ {
+		k := int(sel[r])
+		base := (r - rlo) * blockSize
+		acc2 = nil
+		if e.method == Generalized {
+			acc2 = w.acc2[base : base+chi-clo]
+		}
+		d := row[:chi-clo]
+		distRow(e.method, d, e.total[k], e.total[clo:chi], acc[base:base+chi-clo], acc2)
+		if clo <= k && k < chi {
+			d[k-clo] = 0
+		}
+		at := (e.orig(k) - dst.i0) * n
+		for t, x := range d {
+			dst.set(at+e.orig(clo+t), x)
+		}
+	}
+}
+
+// orig returns the table index of the engine's sample k.
+func (e *Engine) orig(k int) int {
+	if e.perm == nil {
+		return k
+	}
+	return int(e.perm[k])
 }
 
 // denseTile adds the dense min-sums of the pairs of rows [rlo, rhi) of xr
@@ -172,16 +301,17 @@ func denseTile(acc, xr, xc []float64, dp, rlo, rhi, clo, chi int, upper bool) {
 		return
 	}
 	for c := 0; c < dp; c += chunkLen {
+		cl := min(chunkLen, dp-c)
 		for i := rlo; i < rhi; i += 2 {
 			ni := min(2, rhi-i)
 			j0 := clo
 			if upper {
 				j0 = max(clo, (i+1)&^3)
 			}
-			x0 := xr[i*dp+c : i*dp+c+chunkLen]
+			x0 := xr[i*dp+c : i*dp+c+cl]
 			x1 := x0
 			if ni == 2 {
-				x1 = xr[(i+1)*dp+c : (i+1)*dp+c+chunkLen]
+				x1 = xr[(i+1)*dp+c : (i+1)*dp+c+cl]
 			}
 			a := acc[(i-rlo)*blockSize:]
 			for j := j0; j < chi; j += 4 {
@@ -197,7 +327,7 @@ func denseTile(acc, xr, xc []float64, dp, rlo, rhi, clo, chi int, upper bool) {
 						xr = x1
 					}
 					for q := range nj {
-						a[r*blockSize+j-clo+q] += minSum(xr, y[q*dp:q*dp+chunkLen])
+						a[r*blockSize+j-clo+q] += minSum(xr, y[q*dp:q*dp+cl])
 					}
 				}
 			}
@@ -390,41 +520,81 @@ func dist(meth Method, s, m, m2 float64) float64 {
 	return d
 }
 
-// write finishes the tile's pairs of rows [r0, r1) and stores them.
-func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool, r0, r1 int) {
+// write finishes a symmetric tile's pairs and stores them.
+func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool) {
 	n := e.n
-	var acc2 []float64
-	if e.method == Generalized {
-		acc2 = w.acc2
-	}
-	for i := r0; i < r1; i++ {
+	var row [blockSize]float64
+	for i := rlo; i < rhi; i++ {
+		oi := e.orig(i)
 		j0 := clo
 		if upper {
 			j0 = i + 1
 		}
-		base := (i - rlo) * blockSize
-		for j := j0; j < chi; j++ {
-			k := base + j - clo
-			var m2 float64
-			if acc2 != nil {
-				m2 = acc2[k]
+		base := (i-rlo)*blockSize - clo
+		var acc2 []float64
+		if e.method == Generalized {
+			acc2 = w.acc2[base+j0 : base+chi]
+		}
+		d := row[:chi-j0]
+		distRow(e.method, d, e.total[i], e.total[j0:chi], w.acc[base+j0:base+chi], acc2)
+		if j0 <= i && i < chi {
+			d[i-j0] = 0
+		}
+		switch {
+		case dst.kind == condensed && dst.f64 != nil && e.perm == nil:
+			k0 := oi*n - oi*(oi+1)/2 - oi - 1
+			copy(dst.f64[k0+j0:k0+chi], d)
+		case dst.kind == condensed:
+			for t, x := range d {
+				oj := e.orig(j0 + t)
+				a, b := min(oi, oj), max(oi, oj)
+				dst.set(a*n-a*(a+1)/2+b-a-1, x)
 			}
-			d := dist(e.method, e.total[i]+e.total[j], w.acc[k], m2)
-			if i == j {
-				d = 0
-			}
-			switch dst.kind {
-			case full:
-				dst.set(i*n+j, d)
-				dst.set(j*n+i, d)
-			case condensed:
-				dst.set(i*n-i*(i+1)/2+j-i-1, d)
-			case rows:
-				dst.set((i-dst.i0)*n+j, d)
+		default:
+			for t, x := range d {
+				oj := e.orig(j0 + t)
+				dst.set(oi*n+oj, x)
+				dst.set(oj*n+oi, x)
 			}
 		}
 		if upper && dst.kind == full {
-			dst.set(i*n+i, 0)
+			dst.set(oi*n+oi, 0)
+		}
+	}
+}
+
+// distRow sets d[t] = dist(meth, ti+tot[t], acc[t], acc2[t]) (acc2 only
+// for Generalized).
+func distRow(meth Method, d []float64, ti float64, tot, acc, acc2 []float64) {
+	tot, acc = tot[:len(d)], acc[:len(d)]
+	switch meth {
+	case WeightedUnnormalized:
+		for t := range d {
+			x := ti + tot[t] - 2*acc[t]
+			if x < 0 {
+				x = 0
+			}
+			d[t] = x
+		}
+	case WeightedNormalized:
+		for t := range d {
+			s := ti + tot[t]
+			var x float64
+			if s != 0 {
+				x = (s - 2*acc[t]) / s
+			}
+			if x < 0 {
+				x = 0
+			}
+			d[t] = x
+		}
+	default:
+		if acc2 == nil {
+			acc2 = acc
+		}
+		acc2 = acc2[:len(d)]
+		for t := range d {
+			d[t] = dist(meth, ti+tot[t], acc[t], acc2[t])
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/twl-ldl/twl/tree"
@@ -138,7 +139,7 @@ func bruteForceRaw(tr *tree.Tree, tab *Table, m Method, alpha float64, raw bool)
 
 func mustNew(t testing.TB, tr *tree.Tree, tab *Table, m Method, opts *Options, frac float64) *Engine {
 	t.Helper()
-	e, err := newEngine(tr, tab, m, opts, frac)
+	e, err := newEngine(tr, tab, m, opts, frac, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,6 +239,43 @@ func TestLayouts(t *testing.T) {
 						t.Fatalf("%v: Rows(%d, %d) element %d = %v, Matrix %v", m, i0, i1, k, r[k], full[i0*n+k])
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestGrouping checks that ordering the samples by clade changes no bit:
+// the engine in the table's order is the reference.
+func TestGrouping(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	tr := randomTree(t, rng, 300)
+	tab := randomTable(rng, 300, 600, 12)
+	n := tab.Len()
+	ctx := context.Background()
+	for _, m := range methods {
+		opts := &Options{Alpha: 0.7, Workers: 3}
+		g, err := newEngine(tr, tab, m, opts, defaultDense, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.perm == nil || slices.IsSorted(g.perm) {
+			t.Fatalf("%v: samples not reordered", m)
+		}
+		plain, err := newEngine(tr, tab, m, opts, defaultDense, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]float64, n*n)
+		got := make([]float64, n*n)
+		if err := plain.Matrix(ctx, want); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Matrix(ctx, got); err != nil {
+			t.Fatal(err)
+		}
+		for k := range got {
+			if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+				t.Fatalf("%v: (%d, %d) = %v grouped, %v in table order", m, k/n, k%n, got[k], want[k])
 			}
 		}
 	}

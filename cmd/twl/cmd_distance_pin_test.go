@@ -81,7 +81,7 @@ func TestDistancePinned(t *testing.T) {
 		{Name: "tw pairwise", Args: with(fig, []string{"--pairwise"}, ab)},
 		{Name: "tw pairwise json", Args: with(fig, []string{"--pairwise", "--format", "json", "$D/a.jsonl", "$D/b5.jsonl"})},
 		{Name: "tw pairwise B over memory", Args: with(fig, []string{"--pairwise", "--max-memory", "300"}, ab)},
-		{Name: "tw pairwise prepared rows over memory", Args: with(fig, []string{"--pairwise", "--max-memory", "2000"}, ab)},
+		{Name: "tw pairwise prepared rows over memory", Args: with(fig, []string{"--pairwise", "--max-memory", "1000"}, ab)},
 		{Name: "tw sinkhorn flags", Args: with(fig, []string{"--reg", "5", "--tol", "1e-3"}, ab)},
 		{Name: "emd rows", Args: with(fig, []string{"--method", "emd"}, ab)},
 		{Name: "emd pairwise", Args: with(fig, []string{"--method", "emd", "--pairwise", "--format", "json"}, ab)},
