@@ -404,8 +404,9 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
-// TestAppendG16Fast compares the integer path with strconv's correctly
-// rounded formatting on random values, powers of ten and their neighbours.
+// TestAppendG16Fast compares the fast paths with strconv's correctly
+// rounded formatting on random values, powers of ten and their neighbours,
+// and integers.
 func TestAppendG16Fast(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var xs []float64
@@ -425,6 +426,23 @@ func TestAppendG16Fast(t *testing.T) {
 			x = math.Nextafter(x, 2)
 		}
 		xs = append(xs, 0.99999999999999995, 0.099999999999999995, 0.5, 0.25)
+	}
+	// Integers: small ones, random ones of every magnitude up to and
+	// beyond 10^15 (both signs), and the neighbours of 10^15.
+	for k := 1; k < 2000; k++ { // 0 is "0" whatever its sign, unlike strconv
+		xs = append(xs, float64(k), -float64(k))
+	}
+	for range 200_000 {
+		x := math.Trunc(math.Pow(10, 17*r.Float64()))
+		xs = append(xs, x, -x)
+	}
+	for _, p := range []float64{1e15, 1e16} {
+		x := p
+		for range 20 {
+			xs = append(xs, x, math.Nextafter(x, 0), math.Nextafter(x, 2e16))
+			x = math.Nextafter(x, 0)
+		}
+		xs = append(xs, p-1, p+1, p+0.5, p-0.5)
 	}
 	for _, x := range xs {
 		got := string(AppendG16(nil, x))

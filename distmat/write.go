@@ -253,8 +253,9 @@ func appendRow(b []byte, id string, row []float64) []byte {
 // digits, correctly rounded, without trailing zeros; 0 (either sign) is
 // "0".
 //
-// Values in [1e-4, 1), the normalized distances, take an exact integer
-// path: x = M·2^E times 10^(15+k) is a 128-bit product whose rounding to
+// Integers below 10^15 in magnitude (such as the distance 1 between
+// samples that share no branch) are written as integers. Values in
+// [1e-4, 1), the normalized distances, take an exact integer path: x = M·2^E times 10^(15+k) is a 128-bit product whose rounding to
 // an integer (half to even, as glibc's printf rounds the exact binary
 // value) gives the 16 digits. Other values go to strconv, which rounds
 // correctly too.
@@ -263,6 +264,10 @@ func AppendG16(b []byte, x float64) []byte {
 		return append(b, '0')
 	}
 	if !(x >= 1e-4 && x < 1) {
+		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+			// An integer of at most 15 digits is written in full.
+			return strconv.AppendInt(b, int64(x), 10)
+		}
 		return strconv.AppendFloat(b, x, 'g', 16, 64)
 	}
 	u := math.Float64bits(x)
