@@ -513,7 +513,7 @@ func TestParseShard(t *testing.T) {
 // filled pair by pair from the definition of the condensed index, for
 // every stripe of several sizes.
 func TestExpandRows(t *testing.T) {
-	for _, n := range []int{0, 1, 2, 3, 7, 20} {
+	for _, n := range []int{0, 1, 2, 3, 7, 20, 131} {
 		full := make([]float64, n*n)
 		var c []float64
 		for i := range n {
@@ -523,7 +523,7 @@ func TestExpandRows(t *testing.T) {
 				full[i*n+j], full[j*n+i] = v, v
 			}
 		}
-		for _, s := range []int{1, 3, n} {
+		for _, s := range []int{1, 3, 64, n} {
 			for i0 := 0; i0 < n; i0 += max(s, 1) {
 				i1 := min(i0+s, n)
 				dst := make([]float64, (i1-i0)*n)
@@ -537,6 +537,25 @@ func TestExpandRows(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// BenchmarkExpandRows expands a 3000-sample matrix from its condensed form
+// by stripes of 64 rows.
+func BenchmarkExpandRows(b *testing.B) {
+	const n, s = 3000, 64
+	c := make([]float64, n*(n-1)/2)
+	for k := range c {
+		c[k] = float64(k)
+	}
+	dst := make([]float64, s*n)
+	b.ReportAllocs()
+	b.SetBytes(n * n * 8)
+	for b.Loop() {
+		for i0 := 0; i0 < n; i0 += s {
+			i1 := min(i0+s, n)
+			ExpandRows(dst[:(i1-i0)*n], c, n, i0, i1)
 		}
 	}
 }
