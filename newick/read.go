@@ -370,6 +370,33 @@ func (p *parser) build() (*tree.Tree, error) {
 			names[k] = nd.label
 		}
 	}
+	// The made-up names "<node K>" clash with no label unless a label
+	// starts so; then each is checked. Otherwise they are written into one
+	// string and cut from it.
+	clash := false
+	for k := range p.nodes {
+		clash = clash || strings.HasPrefix(p.nodes[k].label, "<node ")
+	}
+	if !clash {
+		var arena []byte
+		var ends []int32
+		for k := range names {
+			if names[k] == "" {
+				arena = append(arena, "<node "...)
+				arena = strconv.AppendInt(arena, int64(k+1), 10)
+				arena = append(arena, '>')
+				ends = append(ends, int32(len(arena)))
+			}
+		}
+		all, lo, e := string(arena), 0, 0
+		for k := range names {
+			if names[k] == "" {
+				names[k] = all[lo:ends[e]]
+				lo = int(ends[e])
+				e++
+			}
+		}
+	}
 	for k := range names {
 		if names[k] != "" {
 			continue
