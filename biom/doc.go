@@ -13,7 +13,8 @@
 //     samples matrix, which are the rows of the table; when sample/matrix is
 //     absent, observation/matrix is read and transposed. The root
 //     attribute shape, when present, must agree with the ids. Metadata
-//     groups are not read. The HDF5 subset is package internal/hdf5.
+//     groups are not read. The HDF5 subset is package internal/hdf5; its
+//     compressed chunks are inflated on all processors.
 //   - BIOM 1.0 (text starting with '{'): rows and columns with their ids,
 //     matrix_type "sparse" (data as [row, column, value] triples) or
 //     "dense" (one array per row), shape when present.

@@ -186,22 +186,46 @@ func readHDF5(r io.ReaderAt, size int64, file string, opts *Options) (*Table, er
 	if indptr[0] != 0 || indptr[len(major)] != float64(len(data)) {
 		return nil, bad("indptr runs from %v to %v, want 0 to %d", indptr[0], indptr[len(major)], len(data))
 	}
+	if !transpose {
+		// The rows are the samples already: check the indices and hand the
+		// rows to the builder as they are.
+		b.rowPtr = make([]int, len(major)+1)
+		b.rowIdx = make([]int32, len(data))
+		for i := range major {
+			lo, hi := indptr[i], indptr[i+1]
+			if hi < lo {
+				return nil, bad("indptr decreases at entry %d", i+1)
+			}
+			if hi > float64(len(data)) {
+				return nil, bad("indptr runs past the %d values at entry %d", len(data), i+2)
+			}
+			for k := int(lo); k < int(hi); k++ {
+				j := indices[k]
+				if j < 0 || j >= float64(len(minor)) || j != float64(int(j)) {
+					return nil, bad("index %v at %d is out of range [0, %d)", j, k, len(minor))
+				}
+				b.rowIdx[k] = int32(j)
+			}
+			b.rowPtr[i+1] = int(hi)
+		}
+		b.rowVal = data
+		return b.build(opts)
+	}
 	b.entries = make([]entry, 0, len(data))
 	for i := range major {
 		lo, hi := indptr[i], indptr[i+1]
 		if hi < lo {
 			return nil, bad("indptr decreases at entry %d", i+1)
 		}
+		if hi > float64(len(data)) {
+			return nil, bad("indptr runs past the %d values at entry %d", len(data), i+2)
+		}
 		for k := int(lo); k < int(hi); k++ {
 			j := indices[k]
 			if j < 0 || j >= float64(len(minor)) || j != float64(int(j)) {
 				return nil, bad("index %v at %d is out of range [0, %d)", j, k, len(minor))
 			}
-			e := entry{s: i, o: int(j), v: data[k]}
-			if transpose {
-				e.s, e.o = e.o, e.s
-			}
-			b.entries = append(b.entries, e)
+			b.entries = append(b.entries, entry{s: int(j), o: i, v: data[k]})
 		}
 	}
 	return b.build(opts)

@@ -69,6 +69,12 @@ type builder struct {
 	samples []string
 	obs     []string
 	entries []entry
+	// Or, when entries is nil and rowPtr is not, the counts as rows of
+	// samples: sample s holds observations rowIdx[rowPtr[s]:rowPtr[s+1]]
+	// (each below len(obs)) with the counts rowVal[rowPtr[s]:rowPtr[s+1]].
+	rowPtr []int
+	rowIdx []int32
+	rowVal []float64
 }
 
 // build checks ids and counts and assembles the table.
@@ -91,27 +97,35 @@ func (b *builder) build(opts *Options) (*Table, error) {
 	if len(b.obs) > math.MaxInt32 {
 		return nil, &Error{File: b.file, Err: ErrFormat, Msg: fmt.Sprintf("%d observations, more than %d", len(b.obs), math.MaxInt32)}
 	}
-	t := &Table{Samples: b.samples, Observations: b.obs, Indptr: make([]int, len(b.samples)+1)}
-	for _, e := range b.entries {
-		if math.IsNaN(e.v) || math.IsInf(e.v, 0) || e.v < 0 {
-			return nil, &Error{File: b.file, Line: e.line, Err: ErrCount, Msg: fmt.Sprintf("count %v of observation %q in sample %q", e.v, b.obs[e.o], b.samples[e.s])}
+	var t *Table
+	if b.entries == nil && b.rowPtr != nil {
+		var err error
+		if t, err = b.fromRows(); err != nil {
+			return nil, err
 		}
-		if e.v != 0 {
-			t.Indptr[e.s+1]++
+	} else {
+		t = &Table{Samples: b.samples, Observations: b.obs, Indptr: make([]int, len(b.samples)+1)}
+		for _, e := range b.entries {
+			if math.IsNaN(e.v) || math.IsInf(e.v, 0) || e.v < 0 {
+				return nil, &Error{File: b.file, Line: e.line, Err: ErrCount, Msg: fmt.Sprintf("count %v of observation %q in sample %q", e.v, b.obs[e.o], b.samples[e.s])}
+			}
+			if e.v != 0 {
+				t.Indptr[e.s+1]++
+			}
 		}
-	}
-	for s := range b.samples {
-		t.Indptr[s+1] += t.Indptr[s]
-	}
-	nnz := t.Indptr[len(b.samples)]
-	t.Indices = make([]int32, nnz)
-	t.Data = make([]float64, nnz)
-	fill := slices.Clone(t.Indptr[:len(b.samples)])
-	for _, e := range b.entries {
-		if e.v != 0 {
-			t.Indices[fill[e.s]] = int32(e.o)
-			t.Data[fill[e.s]] = e.v
-			fill[e.s]++
+		for s := range b.samples {
+			t.Indptr[s+1] += t.Indptr[s]
+		}
+		nnz := t.Indptr[len(b.samples)]
+		t.Indices = make([]int32, nnz)
+		t.Data = make([]float64, nnz)
+		fill := slices.Clone(t.Indptr[:len(b.samples)])
+		for _, e := range b.entries {
+			if e.v != 0 {
+				t.Indices[fill[e.s]] = int32(e.o)
+				t.Data[fill[e.s]] = e.v
+				fill[e.s]++
+			}
 		}
 	}
 	for s := range b.samples {
@@ -120,6 +134,40 @@ func (b *builder) build(opts *Options) (*Table, error) {
 		}
 		if t.Indptr[s] == t.Indptr[s+1] && opts != nil && opts.Warn != nil {
 			opts.Warn(fmt.Sprintf("%s: sample %q has no counts", b.file, b.samples[s]))
+		}
+	}
+	return t, nil
+}
+
+// fromRows assembles the table from the rows in rowPtr, rowIdx and
+// rowVal, checking the counts in the order of the rows and leaving out
+// zeros.
+func (b *builder) fromRows() (*Table, error) {
+	t := &Table{Samples: b.samples, Observations: b.obs, Indptr: make([]int, len(b.samples)+1)}
+	zeros := 0
+	for s := range b.samples {
+		for k := b.rowPtr[s]; k < b.rowPtr[s+1]; k++ {
+			v := b.rowVal[k]
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+				return nil, &Error{File: b.file, Err: ErrCount, Msg: fmt.Sprintf("count %v of observation %q in sample %q", v, b.obs[b.rowIdx[k]], b.samples[s])}
+			}
+			if v == 0 {
+				zeros++
+			}
+		}
+		t.Indptr[s+1] = b.rowPtr[s+1] - zeros
+	}
+	if zeros == 0 {
+		t.Indices, t.Data = b.rowIdx, b.rowVal
+		return t, nil
+	}
+	nnz := t.Indptr[len(b.samples)]
+	t.Indices = make([]int32, 0, nnz)
+	t.Data = make([]float64, 0, nnz)
+	for k, v := range b.rowVal {
+		if v != 0 {
+			t.Indices = append(t.Indices, b.rowIdx[k])
+			t.Data = append(t.Data, v)
 		}
 	}
 	return t, nil

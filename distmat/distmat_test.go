@@ -425,8 +425,9 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
-// TestAppendG16Fast compares the integer path with strconv's correctly
-// rounded formatting on random values, powers of ten and their neighbours.
+// TestAppendG16Fast compares the fast paths with strconv's correctly
+// rounded formatting on random values, powers of ten and their neighbours,
+// and integers.
 func TestAppendG16Fast(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var xs []float64
@@ -446,6 +447,23 @@ func TestAppendG16Fast(t *testing.T) {
 			x = math.Nextafter(x, 2)
 		}
 		xs = append(xs, 0.99999999999999995, 0.099999999999999995, 0.5, 0.25)
+	}
+	// Integers: small ones, random ones of every magnitude up to and
+	// beyond 10^15 (both signs), and the neighbours of 10^15.
+	for k := 1; k < 2000; k++ { // 0 is "0" whatever its sign, unlike strconv
+		xs = append(xs, float64(k), -float64(k))
+	}
+	for range 200_000 {
+		x := math.Trunc(math.Pow(10, 17*r.Float64()))
+		xs = append(xs, x, -x)
+	}
+	for _, p := range []float64{1e15, 1e16} {
+		x := p
+		for range 20 {
+			xs = append(xs, x, math.Nextafter(x, 0), math.Nextafter(x, 2e16))
+			x = math.Nextafter(x, 0)
+		}
+		xs = append(xs, p-1, p+1, p+0.5, p-0.5)
 	}
 	for _, x := range xs {
 		got := string(AppendG16(nil, x))
@@ -516,7 +534,7 @@ func TestParseShard(t *testing.T) {
 // filled pair by pair from the definition of the condensed index, for
 // every stripe of several sizes.
 func TestExpandRows(t *testing.T) {
-	for _, n := range []int{0, 1, 2, 3, 7, 20} {
+	for _, n := range []int{0, 1, 2, 3, 7, 20, 131} {
 		full := make([]float64, n*n)
 		var c []float64
 		for i := range n {
@@ -526,7 +544,7 @@ func TestExpandRows(t *testing.T) {
 				full[i*n+j], full[j*n+i] = v, v
 			}
 		}
-		for _, s := range []int{1, 3, n} {
+		for _, s := range []int{1, 3, 64, n} {
 			for i0 := 0; i0 < n; i0 += max(s, 1) {
 				i1 := min(i0+s, n)
 				dst := make([]float64, (i1-i0)*n)
@@ -584,6 +602,25 @@ func TestWriteRowsNotFinite(t *testing.T) {
 			if w.Close() == nil {
 				t.Errorf("%v: Close after the error: nil", f)
 			}
+		}
+	}
+}
+
+// BenchmarkExpandRows expands a 3000-sample matrix from its condensed form
+// by stripes of 64 rows.
+func BenchmarkExpandRows(b *testing.B) {
+	const n, s = 3000, 64
+	c := make([]float64, n*(n-1)/2)
+	for k := range c {
+		c[k] = float64(k)
+	}
+	dst := make([]float64, s*n)
+	b.ReportAllocs()
+	b.SetBytes(n * n * 8)
+	for b.Loop() {
+		for i0 := 0; i0 < n; i0 += s {
+			i1 := min(i0+s, n)
+			ExpandRows(dst[:(i1-i0)*n], c, n, i0, i1)
 		}
 	}
 }

@@ -270,8 +270,9 @@ func appendRow(b []byte, id string, row []float64) []byte {
 // digits, correctly rounded, without trailing zeros; 0 (either sign) is
 // "0".
 //
-// Values in [1e-4, 1), the normalized distances, take an exact integer
-// path: x = M·2^E times 10^(15+k) is a 128-bit product whose rounding to
+// Integers below 10^15 in magnitude (such as the distance 1 between
+// samples that share no branch) are written as integers. Values in
+// [1e-4, 1), the normalized distances, take an exact integer path: x = M·2^E times 10^(15+k) is a 128-bit product whose rounding to
 // an integer (half to even, as glibc's printf rounds the exact binary
 // value) gives the 16 digits. Other values go to strconv, which rounds
 // correctly too.
@@ -280,6 +281,10 @@ func AppendG16(b []byte, x float64) []byte {
 		return append(b, '0')
 	}
 	if !(x >= 1e-4 && x < 1) {
+		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+			// An integer of at most 15 digits is written in full.
+			return strconv.AppendInt(b, int64(x), 10)
+		}
 		return strconv.AppendFloat(b, x, 'g', 16, 64)
 	}
 	u := math.Float64bits(x)
@@ -335,29 +340,32 @@ func AppendG16(b []byte, x float64) []byte {
 			return append(b, '1')
 		}
 	}
-	for m%10 == 0 {
-		m /= 10
-	}
+	// m has 16 digits: write them in two independent halves of eight,
+	// then drop the trailing zeros.
 	var buf [16]byte
-	i := len(buf)
-	for m >= 100 {
-		r := m % 100
-		m /= 100
-		i -= 2
-		buf[i], buf[i+1] = digitPairs[2*r], digitPairs[2*r+1]
-	}
-	if m >= 10 {
-		i -= 2
-		buf[i], buf[i+1] = digitPairs[2*m], digitPairs[2*m+1]
-	} else {
-		i--
-		buf[i] = byte('0' + m)
+	put8(buf[:8], uint32(m/1e8))
+	put8(buf[8:], uint32(m%1e8))
+	end := len(buf)
+	for buf[end-1] == '0' {
+		end--
 	}
 	b = append(b, '0', '.')
 	for range k - 1 {
 		b = append(b, '0')
 	}
-	return append(b, buf[i:]...)
+	return append(b, buf[:end]...)
+}
+
+// put8 writes v < 10^8 as eight digits, with leading zeros.
+func put8(b []byte, v uint32) {
+	_ = b[7]
+	hi, lo := v/10000, v%10000
+	h1, h2 := hi/100, hi%100
+	l1, l2 := lo/100, lo%100
+	b[0], b[1] = digitPairs[2*h1], digitPairs[2*h1+1]
+	b[2], b[3] = digitPairs[2*h2], digitPairs[2*h2+1]
+	b[4], b[5] = digitPairs[2*l1], digitPairs[2*l1+1]
+	b[6], b[7] = digitPairs[2*l2], digitPairs[2*l2+1]
 }
 
 const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"

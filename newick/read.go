@@ -54,7 +54,26 @@ func ReadFile(path string, opts *Options) (*tree.Tree, error) {
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("%s: %w, not a file", path, syscall.EISDIR)
 	}
-	return Read(f, path, opts)
+	var r io.Reader = f
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
+		// Read a regular file in one piece, with room to see its end.
+		b := make([]byte, 0, fi.Size()+1)
+		for {
+			n, err := f.Read(b[len(b):cap(b)])
+			b = b[:len(b)+n]
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			if len(b) == cap(b) {
+				b = append(b, 0)[:len(b)]
+			}
+		}
+		r = bytes.NewReader(b)
+	}
+	return Read(r, path, opts)
 }
 
 // Read parses one Newick tree from r, or from the tree.nwk of a QIIME 2
@@ -78,6 +97,8 @@ func Read(r io.Reader, file string, opts *Options) (*tree.Tree, error) {
 // Parse parses one Newick tree held in b; see Read.
 func Parse(b []byte, file string, opts *Options) (*tree.Tree, error) {
 	p := &parser{b: b, file: file}
+	// A node starts the text, or follows a '(' or a ','.
+	p.nodes = make([]node, 0, 1+bytes.Count(b, []byte("("))+bytes.Count(b, []byte(",")))
 	if opts != nil {
 		p.opts = *opts
 	}
@@ -202,7 +223,7 @@ func (p *parser) label(n *node) error {
 		}
 		w, err := strconv.ParseFloat(s, 64)
 		switch {
-		case err != nil || strings.ContainsAny(s, "_xXpPiInN"):
+		case err != nil || notDecimal(s):
 			return p.errAt(start, ErrBadLength, "branch length %q is not a decimal number", s)
 		case w < 0:
 			return p.errAt(start, ErrBadLength, "branch length %s is negative", s)
@@ -288,23 +309,44 @@ func (p *parser) parse() error {
 	}
 }
 
+// notDecimal reports whether s, which ParseFloat accepts, holds one of the
+// bytes of its non-decimal forms (underscores, hexadecimal, Inf, NaN).
+func notDecimal(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '_', 'x', 'X', 'p', 'P', 'i', 'I', 'n', 'N':
+			return true
+		}
+	}
+	return false
+}
+
 // isSupport reports whether an unquoted internal label is a support value.
 func isSupport(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
-	return err == nil && !strings.ContainsAny(s, "_xXpPiInN")
+	return err == nil && !notDecimal(s)
 }
 
 func (p *parser) build() (*tree.Tree, error) {
 	n := len(p.nodes)
-	count := make(map[string]int, n)
+	// inner counts the labels of internal nodes; tip labels are unique,
+	// and count is the number of nodes with a label.
+	inner := make(map[string]int)
 	for k := range p.nodes {
 		nd := &p.nodes[k]
-		if nd.named && nd.label != "" {
-			count[nd.label]++
+		if !nd.tip && nd.named && nd.label != "" {
+			inner[nd.label]++
 		}
 	}
 	names := make([]string, n)
-	tipAt := make(map[string]int)
+	tipAt := make(map[string]int, n/2+1)
+	count := func(label string) int {
+		c := inner[label]
+		if _, ok := tipAt[label]; ok {
+			c++
+		}
+		return c
+	}
 	for k := range p.nodes {
 		nd := &p.nodes[k]
 		if !nd.tip || nd.label == "" {
@@ -321,11 +363,38 @@ func (p *parser) build() (*tree.Tree, error) {
 	}
 	for k := range p.nodes {
 		nd := &p.nodes[k]
-		if nd.tip || nd.label == "" || count[nd.label] > 1 || (!nd.quoted && isSupport(nd.label)) {
+		if nd.tip || nd.label == "" || count(nd.label) > 1 || (!nd.quoted && isSupport(nd.label)) {
 			continue
 		}
 		if ok, _ := tree.ValidName(nd.label); ok {
 			names[k] = nd.label
+		}
+	}
+	// The made-up names "<node K>" clash with no label unless a label
+	// starts so; then each is checked. Otherwise they are written into one
+	// string and cut from it.
+	clash := false
+	for k := range p.nodes {
+		clash = clash || strings.HasPrefix(p.nodes[k].label, "<node ")
+	}
+	if !clash {
+		var arena []byte
+		var ends []int32
+		for k := range names {
+			if names[k] == "" {
+				arena = append(arena, "<node "...)
+				arena = strconv.AppendInt(arena, int64(k+1), 10)
+				arena = append(arena, '>')
+				ends = append(ends, int32(len(arena)))
+			}
+		}
+		all, lo, e := string(arena), 0, 0
+		for k := range names {
+			if names[k] == "" {
+				names[k] = all[lo:ends[e]]
+				lo = int(ends[e])
+				e++
+			}
 		}
 	}
 	for k := range names {
@@ -334,7 +403,7 @@ func (p *parser) build() (*tree.Tree, error) {
 		}
 		base := "<node " + strconv.Itoa(k+1) + ">"
 		name := base
-		for j := 2; count[name] > 0; j++ {
+		for j := 2; count(name) > 0; j++ {
 			name = base + "#" + strconv.Itoa(j)
 		}
 		names[k] = name

@@ -29,6 +29,10 @@
 //     header; dense attribute storage is not read.
 //   - Fill values: chunks that were never written read as zeros.
 //
+// The chunks of a dataset are inflated on all processors, each into its
+// place in the result; an error is the one a reading in B-tree order meets
+// first.
+//
 // # Errors and limits
 //
 // Problems are *Error values naming the file and the byte offset of the

@@ -158,3 +158,54 @@ func TestCorrupt(t *testing.T) {
 		t.Errorf("not HDF5: %v", err)
 	}
 }
+
+// TestChunkErrorOrder breaks the deflate stream of every chunk of chunks.h5's
+// x: the error must name the first chunk of the B-tree (found here by
+// walking the B-tree alone, without inflating), whatever the scheduling of
+// the parallel inflation, on every one of many reads.
+func TestChunkErrorOrder(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/unifrac/chunks.h5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := open(t, "chunks.h5")
+	addr, err := f.lookup("x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := f.header(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm, _ := h.find(msgLayout)
+	c := f.cursor(lm.data)
+	if v, class := c.u8(), c.u8(); v != 3 || class != 2 {
+		t.Fatalf("layout version %d class %d, want a version 3 chunked layout", v, class)
+	}
+	rank := int(c.u8()) - 1
+	btree := c.off()
+	var offs []int64
+	err = f.walkBTree(btree, 1, rank, func(child uint64, key []byte) error {
+		size := int64(le.Uint32(key))
+		off := int64(f.base + child)
+		offs = append(offs, off)
+		for i := off + 2; i < off+size; i++ { // after the zlib header
+			b[i] ^= 0xff
+		}
+		return nil
+	})
+	if err != nil || len(offs) < 2 {
+		t.Fatalf("%d chunks, %v", len(offs), err)
+	}
+	for range 50 {
+		g, err := Open(bytes.NewReader(b), int64(len(b)), "broken")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = g.Dataset("x")
+		var he *Error
+		if !errors.As(err, &he) || he.Offset != offs[0] {
+			t.Fatalf("error %v, want one at the first chunk, byte %d", err, offs[0])
+		}
+	}
+}

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sync"
+
+	"github.com/twl-ldl/twl/internal/parallel"
 )
 
 // Datatype classes (IV.A.2.d).
@@ -157,6 +160,12 @@ func (v *Value) Float64s() ([]float64, error) {
 	sz := v.typ.size
 	switch v.typ.class {
 	case classFloat:
+		if v.typ.order == binary.ByteOrder(le) && sz == 8 {
+			for i := range out {
+				out[i] = math.Float64frombits(le.Uint64(v.data[i*8:]))
+			}
+			break
+		}
 		for i := range out {
 			b := v.data[i*sz:]
 			if sz == 4 {
@@ -166,6 +175,22 @@ func (v *Value) Float64s() ([]float64, error) {
 			}
 		}
 	case classFixed:
+		if v.typ.order == binary.ByteOrder(le) && sz == 4 {
+			for i := range out {
+				if v.typ.signed {
+					out[i] = float64(int32(le.Uint32(v.data[i*4:])))
+				} else {
+					out[i] = float64(le.Uint32(v.data[i*4:]))
+				}
+			}
+			break
+		}
+		if v.typ.order == binary.ByteOrder(le) && sz == 8 && v.typ.signed {
+			for i := range out {
+				out[i] = float64(int64(le.Uint64(v.data[i*8:])))
+			}
+			break
+		}
 		ints, err := v.Int64s()
 		if err != nil {
 			return nil, err
@@ -393,6 +418,83 @@ func (f *File) unfilter(b []byte, fl []filter, mask uint32, elem, want int, at i
 	return b, nil
 }
 
+// inflaters holds zlib readers for reuse.
+var inflaters sync.Pool
+
+// unfilterInto is unfilter for the common pipelines, deflate alone or
+// shuffle then deflate, without a mask: it inflates into dst when dst has
+// want bytes (then unshuffles in place through a scratch copy), and falls
+// back to unfilter for any other pipeline. The errors are unfilter's.
+func (f *File) unfilterInto(dst, b []byte, fl []filter, mask uint32, elem, want int, at int64) ([]byte, error) {
+	shuffle := false
+	switch {
+	case mask == 0 && len(fl) == 1 && fl[0].id == 1:
+	case mask == 0 && len(fl) == 2 && fl[0].id == 2 && fl[1].id == 1:
+		shuffle = elem > 1 && want%elem == 0
+	default:
+		return f.unfilter(b, fl, mask, elem, want, at)
+	}
+	var zr io.ReadCloser
+	var err error
+	if z, ok := inflaters.Get().(io.ReadCloser); ok {
+		zr = z
+		err = z.(zlib.Resetter).Reset(bytes.NewReader(b), nil)
+	} else {
+		zr, err = zlib.NewReader(bytes.NewReader(b))
+	}
+	if err != nil {
+		return nil, f.errf(at, ErrCorrupt, "deflate: %v", err)
+	}
+	defer inflaters.Put(zr)
+	buf := dst
+	if len(buf) != want || shuffle {
+		buf = make([]byte, want)
+	}
+	n := 0
+	for n < want {
+		m, err := zr.Read(buf[n:])
+		n += m
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, f.errf(at, ErrCorrupt, "deflate: %v", err)
+		}
+	}
+	if n == want {
+		// The stream must end here, its checksum verified.
+		var one [1]byte
+		for {
+			m, err := zr.Read(one[:])
+			if m > 0 {
+				return nil, f.errf(at, ErrCorrupt, "chunk inflates to more than its %d bytes", want)
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, f.errf(at, ErrCorrupt, "deflate: %v", err)
+			}
+		}
+	}
+	buf = buf[:n]
+	if shuffle && n == want {
+		out := dst
+		if len(out) != want {
+			out = make([]byte, want)
+		}
+		k := n / elem
+		for j := range elem {
+			src := buf[j*k : (j+1)*k]
+			for i, c := range src {
+				out[i*elem+j] = c
+			}
+		}
+		return out, nil
+	}
+	return buf, nil
+}
+
 // Dataset reads the whole dataset at path.
 func (f *File) Dataset(path string) (*Value, error) {
 	addr, err := f.lookup(path)
@@ -556,7 +658,10 @@ func (f *File) chunk(addr, size uint64, mask uint32, fl []filter, elem, total in
 }
 
 // chunked reads a dataset whose chunks are indexed by a version 1 B-tree.
-// cdims are the chunk dimensions, the last being the element size.
+// cdims are the chunk dimensions, the last being the element size. The
+// B-tree is walked and the raw chunks read first, in order; the chunks are
+// then inflated on all processors, each into its place in the output. The
+// error returned is the one a reading in B-tree order meets first.
 func (f *File) chunked(btree uint64, dims, cdims []uint64, elem, total int, fl []filter, at int64) ([]byte, error) {
 	rank := len(dims)
 	if len(cdims) != rank+1 {
@@ -576,8 +681,53 @@ func (f *File) chunked(btree uint64, dims, cdims []uint64, elem, total int, fl [
 	if btree == undef || total == 0 {
 		return out, nil
 	}
+	type rawChunk struct {
+		raw    []byte // nil: never written, fill value zero
+		off    int64
+		mask   uint32
+		origin []uint64
+	}
+	var chunks []rawChunk
+	pending := int64(0) // raw bytes in chunks
+	// flush inflates the chunks read so far.
+	flush := func() error {
+		errs := make([]error, len(chunks))
+		parallel.Each(len(chunks), 0, func(k int) {
+			rc := chunks[k]
+			if rc.raw == nil {
+				return // out is zero already
+			}
+			// A chunk of a one-dimensional dataset that lies wholly inside
+			// it is inflated straight into its place.
+			var dst []byte
+			if rank == 1 && rc.origin[0]+cdims[0] <= dims[0] {
+				lo := rc.origin[0] * uint64(elem)
+				dst = out[lo : lo+csize]
+			}
+			b, err := f.unfilterInto(dst, rc.raw, fl, rc.mask, elem, int(csize), rc.off)
+			if err == nil && len(b) != int(csize) {
+				err = f.errf(rc.off, ErrCorrupt, "chunk holds %d bytes, want %d", len(b), csize)
+			}
+			if err != nil {
+				errs[k] = err
+				return
+			}
+			if dst == nil {
+				copyChunk(out, b, dims, cdims[:rank], rc.origin, elem)
+			} else if &b[0] != &dst[0] {
+				copy(dst, b)
+			}
+		})
+		for _, err := range errs {
+			if err != nil {
+				return err
+			}
+		}
+		chunks, pending = chunks[:0], 0
+		return nil
+	}
 	seen := map[uint64]bool{} // chunks read, by their row-major grid index
-	err := f.walkBTree(btree, 1, rank, func(child uint64, key []byte) error {
+	walkErr := f.walkBTree(btree, 1, rank, func(child uint64, key []byte) error {
 		c := f.cursor(key)
 		size := uint64(c.u32())
 		mask := c.u32()
@@ -596,18 +746,37 @@ func (f *File) chunked(btree uint64, dims, cdims []uint64, elem, total int, fl [
 			return f.errf(at, ErrCorrupt, "chunk at %v given twice", origin)
 		}
 		seen[cell] = true
-		b, err := f.chunk(child, size, mask, fl, elem, int(csize), at)
-		if err != nil {
-			return err
+		rc := rawChunk{mask: mask, origin: origin}
+		if child != undef {
+			if size > uint64(f.size) {
+				return f.errf(at, ErrCorrupt, "chunk of %d bytes", size)
+			}
+			raw, off, err := f.read(child, int(size))
+			if err != nil {
+				return err
+			}
+			rc.raw, rc.off = raw, off
 		}
-		copyChunk(out, b, dims, cdims[:rank], origin, elem)
+		chunks = append(chunks, rc)
+		pending += int64(len(rc.raw))
+		if pending > maxPending {
+			return flush()
+		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
+	if err := flush(); err != nil {
+		return nil, err // a chunk before the walk's error, if any
+	}
+	if walkErr != nil {
+		return nil, walkErr
 	}
 	return out, nil
 }
+
+// maxPending bounds the raw chunk bytes chunked holds before inflating
+// them, so that chunks sharing their bytes cannot make it hold more than
+// a few times the file.
+const maxPending = 32 << 20
 
 // copyChunk copies the part of chunk b (row-major, dimensions cdims) at
 // origin that lies inside the dataset dims into out (row-major).
