@@ -751,7 +751,7 @@ func (f *File) chunked(btree uint64, dims, cdims []uint64, elem, total int, fl [
 			if size > uint64(f.size) {
 				return f.errf(at, ErrCorrupt, "chunk of %d bytes", size)
 			}
-			raw, off, err := f.read(child, int(size))
+			raw, off, err := f.read(child, int(size), "dataset chunk")
 			if err != nil {
 				return err
 			}
