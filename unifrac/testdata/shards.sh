@@ -4,13 +4,13 @@
 #
 #	sh shards.sh TWL DIR TIPS SAMPLES PER_SAMPLE SEED SHARDS RUNS
 #
-# makes DIR/case.{nwk,biom} with gen.py (needs python3-biom-format and
+# makes DIR/case.{nwk,biom} with genclade.py (clade-biased communities on a Yule tree; needs python3-biom-format and
 # python3-h5py), then prints one line per run from /usr/bin/time.
 set -e
 twl=$1 dir=$2 tips=$3 n=$4 k=$5 seed=$6 shards=$7 runs=${8:-3}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$dir"
-[ -f "$dir/case.biom" ] || /usr/bin/python3 "$here/gen.py" "$tips" "$n" "$k" "$seed" "$dir/case"
+[ -f "$dir/case.biom" ] || /usr/bin/python3 "$here/genclade.py" "$tips" "$n" "$k" "$seed" "$dir/case"
 cd "$dir"
 in="--tree case.nwk --table case.biom --method weighted_normalized"
 for r in $(seq "$runs"); do
