@@ -4,8 +4,9 @@
 #
 #	sh shards.sh TWL DIR TIPS SAMPLES PER_SAMPLE SEED SHARDS RUNS
 #
-# makes DIR/case.{nwk,biom} with genclade.py (clade-biased communities on a Yule tree; needs python3-biom-format and
-# python3-h5py), then prints one line per run from /usr/bin/time.
+# makes DIR/case.{nwk,biom} with genclade.py (clade-biased communities on a
+# Yule tree; needs python3-biom-format and python3-h5py), then prints one
+# line per run from /usr/bin/time.
 set -e
 twl=$1 dir=$2 tips=$3 n=$4 k=$5 seed=$6 shards=$7 runs=${8:-3}
 here=$(cd "$(dirname "$0")" && pwd)
