@@ -13,9 +13,8 @@ const ResultFormat = "twl-docknn/1"
 
 // Result is the outcome of Run.
 type Result struct {
-	Format  string         `json:"format"`
-	Config  Resolved       `json:"config"`
-	Machine report.Machine `json:"machine"`
+	// Header: the format (ResultFormat), the configuration and the machine.
+	report.Header[Resolved]
 	// Train and Test describe the drawn documents and their tokens.
 	Train TokenCounts `json:"train"`
 	Test  TokenCounts `json:"test"`

@@ -81,7 +81,7 @@ func Run(cfg Config) (*Result, error) {
 	}
 	pts, bags := union(lex, trainRaw, testRaw)
 	train, test := bags[0], bags[1]
-	res := &Result{Format: ResultFormat, Config: r, Machine: report.ThisMachine(), Train: trainTC, Test: testTC,
+	res := &Result{Header: report.NewHeader(ResultFormat, r), Train: trainTC, Test: testTC,
 		Points: len(pts.names), Dim: pts.d}
 	seen := map[string]bool{}
 	for _, c := range slices.Concat(trainNames, testNames) {
