@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -246,7 +247,7 @@ func runDistance(e *env, args []string) error {
 	}
 	defer w.Abort()
 	if *pairwise {
-		err = d.pairs(w, A, B)
+		err = d.pairs(w, A, B, sameFile(ca, cb))
 	} else {
 		err = d.rows(w, A, B)
 	}
@@ -331,9 +332,25 @@ func (d *distanceRun) rows(w io.Writer, A, B *labeldist.Reader) error {
 	return nil
 }
 
+// sameFile reports whether a and b, the files of A and B, are one regular
+// file (os.SameFile).
+func sameFile(a, b io.Closer) bool {
+	fa, ok := a.(*os.File)
+	fb, ok2 := b.(*os.File)
+	if !ok || !ok2 {
+		return false
+	}
+	sa, err := fa.Stat()
+	sb, err2 := fb.Stat()
+	return err == nil && err2 == nil && sa.Mode().IsRegular() && os.SameFile(sa, sb)
+}
+
 // pairs writes the matrix d(A_i, B_j): B is held in memory (sparse), A is
 // read a row at a time and each row of the matrix written as it is done.
-func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
+// When A and B are one file (same) and the method is symmetric (tw), each
+// pair is computed once (distance.NewSelf) if the matrix fits in
+// --max-memory beside B, and the rows written from it.
+func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader, same bool) error {
 	var rb labeldist.Rows
 	for {
 		if err := d.e.stopped(); err != nil {
@@ -372,12 +389,21 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 	if d.m.name == "tw" && nB > 0 {
 		block = max(1, min(distance.PairwiseBlock(), (32<<20)/(8*nB)))
 	}
-	var ra labeldist.Rows
 	dst := make([]float64, block*nB)
 	prog := newProgress(d.e.stderr, "twl distance --pairwise", "rows of A")
 	if d.json {
 		d.buf = append(d.buf, `{"method":"`+d.m.name+`","pairwise":true,"distances":[`...)
 	}
+	if same && cols.Symmetric() {
+		self, err := distance.NewSelf(d.context(), cols)
+		if me := (*distance.MemoryError)(nil); !errors.As(err, &me) {
+			if err != nil {
+				return err
+			}
+			return d.selfPairs(w, self, A, dst, block, prog)
+		}
+	}
+	var ra labeldist.Rows
 	written := 0
 	emit := func() error {
 		if ra.Rows() == 0 {
@@ -387,35 +413,8 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 		if err := d.dm.Pairwise(d.context(), out, &ra, cols); err != nil {
 			return pairErr(err, A, B, &ra, &rb)
 		}
-		for r := range ra.Rows() {
-			if d.json {
-				if written > 0 {
-					d.buf = append(d.buf, ',')
-				}
-				d.buf = append(d.buf, '[')
-			}
-			for j, v := range out[r*nB : (r+1)*nB] {
-				var sep byte
-				switch {
-				case j == 0:
-				case d.json:
-					sep = ','
-				default:
-					sep = '\t'
-				}
-				d.number(sep, v)
-			}
-			if d.json {
-				d.buf = append(d.buf, ']')
-			} else {
-				d.buf = append(d.buf, '\n')
-			}
-			written++
-			if len(d.buf) > 1<<20 {
-				if err := d.flush(w); err != nil {
-					return err
-				}
-			}
+		if err := d.matrixRows(w, out, nB, &written); err != nil {
+			return err
 		}
 		prog.tick(written)
 		ra.Reset()
@@ -457,6 +456,74 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 		return err
 	}
 	prog.done(A.Rows())
+	return nil
+}
+
+// selfPairs writes the matrix of the distances between the rows of A and
+// themselves from self, block rows at a time through dst; A, the file B
+// was read from, is not read again.
+func (d *distanceRun) selfPairs(w io.Writer, self *distance.Self, A *labeldist.Reader, dst []float64, block int, prog *progress) error {
+	n := self.Len()
+	if n == 0 {
+		return fmt.Errorf("%s: no distributions (the file is empty or blank)", A.File())
+	}
+	written := 0
+	for lo := 0; lo < n; lo += block {
+		if err := d.e.stopped(); err != nil {
+			return err
+		}
+		hi := min(lo+block, n)
+		out := dst[:(hi-lo)*n]
+		self.Rows(out, lo, hi)
+		if err := d.matrixRows(w, out, n, &written); err != nil {
+			return err
+		}
+		prog.tick(written)
+	}
+	if d.json {
+		d.buf = fmt.Appendf(d.buf, `],"rows":%d,"cols":%d}`+"\n", n, n)
+	}
+	if err := d.flush(w); err != nil {
+		return err
+	}
+	prog.done(n)
+	return nil
+}
+
+// matrixRows appends the rows of n distances in out to the output, as
+// text lines or JSON arrays, flushing it past 1 MiB; written counts the
+// rows written.
+func (d *distanceRun) matrixRows(w io.Writer, out []float64, n int, written *int) error {
+	for r := range len(out) / n {
+		if d.json {
+			if *written > 0 {
+				d.buf = append(d.buf, ',')
+			}
+			d.buf = append(d.buf, '[')
+		}
+		for j, v := range out[r*n : (r+1)*n] {
+			var sep byte
+			switch {
+			case j == 0:
+			case d.json:
+				sep = ','
+			default:
+				sep = '\t'
+			}
+			d.number(sep, v)
+		}
+		if d.json {
+			d.buf = append(d.buf, ']')
+		} else {
+			d.buf = append(d.buf, '\n')
+		}
+		*written++
+		if len(d.buf) > 1<<20 {
+			if err := d.flush(w); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
