@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/twl-ldl/twl/distance"
-	"github.com/twl-ldl/twl/internal/jsonfloat"
 	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/ot/sinkhorn"
 	"github.com/twl-ldl/twl/tree"
@@ -264,8 +263,6 @@ type distanceRun struct {
 	dm       distance.Method
 	json     bool
 	maxBytes int64
-	buf      []byte
-	count    int // numbers written
 }
 
 // context returns the context the distances are computed under.
@@ -293,25 +290,6 @@ func sinkhornWords(err error) error {
 		le.Err = fmt.Errorf("sinkhorn did not converge in %d iterations (marginal error %.3g, --tol %g): raise --iters, lower --reg, or pass a negative --tol to accept a fixed number of iterations",
 			ce.Iters, ce.MarginalErr, ce.Tol)
 	}
-	return err
-}
-
-// number appends v to the output buffer, after the separator sep.
-func (d *distanceRun) number(sep byte, v float64) {
-	if sep != 0 {
-		d.buf = append(d.buf, sep)
-	}
-	if d.json {
-		d.buf = jsonfloat.Append(d.buf, v)
-	} else {
-		d.buf = strconv.AppendFloat(d.buf, v, 'g', -1, 64)
-	}
-	d.count++
-}
-
-func (d *distanceRun) flush(w io.Writer) error {
-	_, err := w.Write(d.buf)
-	d.buf = d.buf[:0]
 	return err
 }
 
@@ -391,20 +369,17 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader, same bool) erro
 	}
 	dst := make([]float64, block*nB)
 	prog := newProgress(d.e.stderr, "twl distance --pairwise", "rows of A")
-	if d.json {
-		d.buf = append(d.buf, `{"method":"`+d.m.name+`","pairwise":true,"distances":[`...)
-	}
+	mw := distance.NewMatrixWriter(w, d.m.name, nB, d.json, 0)
 	if same && cols.Symmetric() {
 		self, err := distance.NewSelf(d.context(), cols)
 		if me := (*distance.MemoryError)(nil); !errors.As(err, &me) {
 			if err != nil {
 				return err
 			}
-			return d.selfPairs(w, self, A, dst, block, prog)
+			return d.selfPairs(mw, self, A, dst, block, prog)
 		}
 	}
 	var ra labeldist.Rows
-	written := 0
 	emit := func() error {
 		if ra.Rows() == 0 {
 			return nil
@@ -413,10 +388,10 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader, same bool) erro
 		if err := d.dm.Pairwise(d.context(), out, &ra, cols); err != nil {
 			return pairErr(err, A, B, &ra, &rb)
 		}
-		if err := d.matrixRows(w, out, nB, &written); err != nil {
+		if err := mw.WriteRows(out); err != nil {
 			return err
 		}
-		prog.tick(written)
+		prog.tick(mw.Rows())
 		ra.Reset()
 		return nil
 	}
@@ -449,10 +424,7 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader, same bool) erro
 			return fmt.Errorf("%s: no distributions (the file is empty or blank)", r.File())
 		}
 	}
-	if d.json {
-		d.buf = fmt.Appendf(d.buf, `],"rows":%d,"cols":%d}`+"\n", A.Rows(), nB)
-	}
-	if err := d.flush(w); err != nil {
+	if err := mw.Close(); err != nil {
 		return err
 	}
 	prog.done(A.Rows())
@@ -462,68 +434,26 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader, same bool) erro
 // selfPairs writes the matrix of the distances between the rows of A and
 // themselves from self, block rows at a time through dst; A, the file B
 // was read from, is not read again.
-func (d *distanceRun) selfPairs(w io.Writer, self *distance.Self, A *labeldist.Reader, dst []float64, block int, prog *progress) error {
+func (d *distanceRun) selfPairs(mw *distance.MatrixWriter, self *distance.Self, A *labeldist.Reader, dst []float64, block int, prog *progress) error {
 	n := self.Len()
 	if n == 0 {
 		return fmt.Errorf("%s: no distributions (the file is empty or blank)", A.File())
 	}
-	written := 0
 	for lo := 0; lo < n; lo += block {
 		if err := d.e.stopped(); err != nil {
 			return err
 		}
 		hi := min(lo+block, n)
-		out := dst[:(hi-lo)*n]
-		self.Rows(out, lo, hi)
-		if err := d.matrixRows(w, out, n, &written); err != nil {
+		self.Rows(dst[:(hi-lo)*n], lo, hi)
+		if err := mw.WriteRows(dst[:(hi-lo)*n]); err != nil {
 			return err
 		}
-		prog.tick(written)
+		prog.tick(hi)
 	}
-	if d.json {
-		d.buf = fmt.Appendf(d.buf, `],"rows":%d,"cols":%d}`+"\n", n, n)
-	}
-	if err := d.flush(w); err != nil {
+	if err := mw.Close(); err != nil {
 		return err
 	}
 	prog.done(n)
-	return nil
-}
-
-// matrixRows appends the rows of n distances in out to the output, as
-// text lines or JSON arrays, flushing it past 1 MiB; written counts the
-// rows written.
-func (d *distanceRun) matrixRows(w io.Writer, out []float64, n int, written *int) error {
-	for r := range len(out) / n {
-		if d.json {
-			if *written > 0 {
-				d.buf = append(d.buf, ',')
-			}
-			d.buf = append(d.buf, '[')
-		}
-		for j, v := range out[r*n : (r+1)*n] {
-			var sep byte
-			switch {
-			case j == 0:
-			case d.json:
-				sep = ','
-			default:
-				sep = '\t'
-			}
-			d.number(sep, v)
-		}
-		if d.json {
-			d.buf = append(d.buf, ']')
-		} else {
-			d.buf = append(d.buf, '\n')
-		}
-		*written++
-		if len(d.buf) > 1<<20 {
-			if err := d.flush(w); err != nil {
-				return err
-			}
-		}
-	}
 	return nil
 }
 
