@@ -78,26 +78,78 @@ func pairOf(k, n int) (int, int) {
 	return i, i + 1 + k
 }
 
+// pairText is the text of the pairs of a matrix, each a tab and its
+// value, formatted once: row j of the condensed form (the pairs (j, i),
+// i > j) is the line of row j past its diagonal.
+type pairText struct {
+	n    int
+	lens []uint8  // the text's length of each pair, in condensed order
+	buf  [][]byte // the text of the rows of each chunk, with slotLen slack
+	row  []int32  // row j's chunk
+	off  []int32  // where row j starts in its chunk's text
+	end  []int32  // where row j ends
+	// grp[j·groups + g] is where pair (j, g·wholeRows) starts in row j's
+	// text, for g·wholeRows > j.
+	grp    []int32
+	groups int
+}
+
+// formatPairs formats the pairs of c (an n×n matrix's condensed form) on
+// workers goroutines, by chunks of rows of about the same number of pairs.
+func formatPairs(c []float64, n, workers int) *pairText {
+	groups := (n + wholeRows - 1) / wholeRows
+	t := &pairText{n: n, lens: make([]uint8, len(c)), row: make([]int32, n), off: make([]int32, n),
+		end: make([]int32, n), grp: make([]int32, n*groups), groups: groups}
+	// Chunks of rows [first[q], first[q+1]).
+	const chunkPairs = 1 << 15
+	first := []int{0}
+	for j, pairs := 0, 0; j < n; j++ {
+		pairs += n - j - 1
+		if pairs >= chunkPairs || j == n-1 {
+			first = append(first, j+1)
+			pairs = 0
+		}
+	}
+	t.buf = make([][]byte, len(first)-1)
+	parallel.Each(len(first)-1, workers, func(q int) {
+		lo, hi := first[q], first[q+1]
+		k := lo*n - lo*(lo+1)/2 // pair (lo, lo+1)
+		pairs := 0
+		for j := lo; j < hi; j++ {
+			pairs += n - j - 1
+		}
+		// Room for the longest text of each pair: the pages past the text
+		// are never touched.
+		b := make([]byte, 0, (pairs+1)*slotLen)
+		for j := lo; j < hi; j++ {
+			t.row[j], t.off[j] = int32(q), int32(len(b))
+			for i := j + 1; i < n; i++ {
+				if i%wholeRows == 0 {
+					t.grp[j*groups+i/wholeRows] = int32(len(b)) - t.off[j]
+				}
+				at := len(b)
+				b = append(b, '\t')
+				b = AppendG16(b, c[k])
+				if len(b)-at > slotLen {
+					panic("distmat: a value's text overflows its slot")
+				}
+				t.lens[k] = uint8(len(b) - at)
+				k++
+			}
+			t.end[j] = int32(len(b))
+		}
+		t.buf[q] = b[:len(b):cap(b)]
+	})
+	return t
+}
+
 // wholeTSV writes the TSV lines of the matrix from its condensed form:
-// first the text of every pair into a slot of slotLen bytes (a tab, then
-// the digits), in parallel; then groups of wholeRows lines, assembled by
-// the workers from the slots and written in order by this goroutine as
-// they come.
+// first the text of every pair, in parallel; then groups of wholeRows
+// lines, assembled by the workers from that text and written in order by
+// this goroutine as they come.
 func (w *Writer) wholeTSV(ctx context.Context, c []float64) error {
 	n := w.n
-	slots := make([]byte, len(c)*slotLen)
-	lens := make([]uint8, len(c))
-	parallel.For(len(c), w.workers, 4096, func(lo, hi int) {
-		for k := lo; k < hi; k++ {
-			s := slots[k*slotLen : k*slotLen : (k+1)*slotLen]
-			s = append(s, '\t')
-			s = AppendG16(s, c[k])
-			if len(s) > slotLen || &s[0] != &slots[k*slotLen] {
-				panic("distmat: a value's text overflows its slot")
-			}
-			lens[k] = uint8(len(s))
-		}
-	})
+	pt := formatPairs(c, n, w.workers)
 	groups := (n + wholeRows - 1) / wholeRows
 	type result struct {
 		buf  *[]byte
@@ -133,7 +185,7 @@ func (w *Writer) wholeTSV(ctx context.Context, c []float64) error {
 					return
 				}
 				if !stop.Load() {
-					*buf = assembleRows((*buf)[:0], &ends, w.ids, slots, lens, n, g*wholeRows, min((g+1)*wholeRows, n))
+					*buf = pt.assemble((*buf)[:0], &ends, w.ids, g)
 				}
 				res[g].buf = buf
 				close(res[g].done)
@@ -164,11 +216,13 @@ func (w *Writer) wholeTSV(ctx context.Context, c []float64) error {
 	return nil
 }
 
-// assembleRows appends the TSV lines of rows [lo, hi) to b from the
-// pairs' slots. Each line gets a region of its longest length, filled by
-// whole-slot copies (a slot's bytes past its text are overwritten by the
-// next value), and the lines are then moved together.
-func assembleRows(b []byte, ends *[wholeRows]int, ids []string, slots []byte, lens []uint8, n, lo, hi int) []byte {
+// assemble appends the TSV lines of the rows of group g to b. Each line
+// gets a region of its longest length, filled by whole-slot copies (a
+// slot's bytes past its text are overwritten by the next value), and the
+// lines are then moved together.
+func (t *pairText) assemble(b []byte, ends *[wholeRows]int, ids []string, g int) []byte {
+	n := t.n
+	lo, hi := g*wholeRows, min((g+1)*wholeRows, n)
 	stride := 0
 	for i := lo; i < hi; i++ {
 		stride = max(stride, len(ids[i]))
@@ -185,38 +239,41 @@ func assembleRows(b []byte, ends *[wholeRows]int, ids []string, slots []byte, le
 		pos[r] = p + copy(b[p:], ids[lo+r])
 	}
 	// Columns j < lo: the pairs (j, i), i in [lo, hi), lie side by side in
-	// row j of the condensed form.
-	base := -1 // index of pair (j, j+1) minus (j+1), for j = 0
+	// row j's text.
+	k := lo - 1 // pair (j, lo), for j = 0
 	for j := range lo {
+		src := t.buf[t.row[j]]
+		q := int(t.off[j] + t.grp[j*t.groups+g])
 		for r := range hi - lo {
-			k := base + lo + r
+			l := int(t.lens[k+r])
 			p := pos[r]
-			*(*[slotLen]byte)(b[p : p+slotLen]) = *(*[slotLen]byte)(slots[k*slotLen : (k+1)*slotLen])
-			pos[r] = p + int(lens[k])
+			*(*[slotLen]byte)(b[p : p+slotLen]) = *(*[slotLen]byte)(src[q : q+slotLen])
+			pos[r] = p + l
+			q += l
 		}
-		base += n - j - 2
+		k += n - j - 2
 	}
-	for r := range hi - lo {
-		i := lo + r
+	// The group's own rows: row j is complete once the pairs of the rows
+	// above it are in; its pairs (j, i), i in (j, hi), then go down.
+	for j := lo; j < hi; j++ {
+		r := j - lo
 		p := pos[r]
-		// Columns j in [lo, i): pairs (j, i) of this group's rows.
-		bj := base
-		for j := lo; j < i; j++ {
-			k := bj + i
-			*(*[slotLen]byte)(b[p : p+slotLen]) = *(*[slotLen]byte)(slots[k*slotLen : (k+1)*slotLen])
-			p += int(lens[k])
-			bj += n - j - 2
-		}
 		b[p], b[p+1] = '\t', '0'
 		p += 2
-		// Columns j > i: row i of the condensed form, in order.
-		start := i*n - i*(i+1)/2
-		for k := start; k < start+n-i-1; k++ {
-			*(*[slotLen]byte)(b[p : p+slotLen]) = *(*[slotLen]byte)(slots[k*slotLen : (k+1)*slotLen])
-			p += int(lens[k])
-		}
+		src := t.buf[t.row[j]]
+		q := int(t.off[j])
+		p += copy(b[p:], src[q:t.end[j]])
 		b[p] = '\n'
 		ends[r] = p + 1
+		k := j*n - j*(j+1)/2 // pair (j, j+1)
+		for i := j + 1; i < hi; i++ {
+			l := int(t.lens[k])
+			p := pos[i-lo]
+			*(*[slotLen]byte)(b[p : p+slotLen]) = *(*[slotLen]byte)(src[q : q+slotLen])
+			pos[i-lo] = p + l
+			q += l
+			k++
+		}
 	}
 	// Move the lines together.
 	end := ends[0]

@@ -3,10 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"sync"
 
 	"github.com/twl-ldl/twl/biom"
 	"github.com/twl-ldl/twl/distmat"
@@ -19,12 +21,8 @@ func runUnifrac(e *env, args []string) error {
 	if len(args) > 0 && args[0] == "merge" {
 		return runUnifracMerge(e, args[1:])
 	}
-	if os.Getenv("GOGC") == "" {
-		// The engine is most of the live memory and is built once: a heap
-		// kept within 30% of the live data (Go's default lets it double)
-		// bounds the peak near the engine's size, for a few percent of time.
-		defer debug.SetGCPercent(debug.SetGCPercent(30))
-	}
+	gc := startLazyGC()
+	defer gc.stop()
 	fs := newFlags("unifrac", "twl unifrac --tree T.nwk --table T.biom --method M --out D.tsv [flags]\n  twl unifrac merge PART... --out D.tsv")
 	treePath := fs.String("tree", "", "the phylogeny: Newick or QIIME 2 .qza `FILE`")
 	tablePath := fs.String("table", "", "the table of counts: BIOM (HDF5 or JSON), TSV or .qza `FILE`")
@@ -116,7 +114,9 @@ func runUnifrac(e *env, args []string) error {
 		return fmt.Errorf("table %s: %w", *tablePath, err)
 	}
 	bt = nil // the file's copy of the table is garbage: freed before the engine is built
-	runtime.GC()
+	if gc.big() {
+		runtime.GC()
+	}
 	if err := distmat.CheckIDs(tab.IDs); err != nil {
 		return fmt.Errorf("table %s: %w", *tablePath, err)
 	}
@@ -138,7 +138,9 @@ func runUnifrac(e *env, args []string) error {
 	}
 	// The preparation's buffers are garbage now: give their memory back
 	// before the stripes, so the peak is the engine's.
-	debug.FreeOSMemory()
+	if gc.big() {
+		debug.FreeOSMemory()
+	}
 	var full []float64 // the whole matrix, for --pcoa
 	if pc.enabled() {
 		need := int64(n) * distmat.RowBytes(n)
@@ -176,7 +178,18 @@ func runUnifrac(e *env, args []string) error {
 		}
 		stripe = min(s, unifrac.RowBlock())
 	}
-	buf := make([]float64, stripe*n)
+	if cond != nil && full == nil {
+		// Each pair's text is formatted once, and lines are written while
+		// later ones are formatted.
+		if err := mw.WriteCondensed(e.ctx, cond); err != nil {
+			return err
+		}
+		done, lo = n*n, hi
+	}
+	var buf []float64
+	if lo < hi {
+		buf = make([]float64, stripe*n)
+	}
 	for r := lo; r < hi; r += stripe {
 		stripe = min(stripe, hi-r)
 		if cond != nil {
@@ -221,6 +234,76 @@ func runUnifrac(e *env, args []string) error {
 	}
 	p.done(done)
 	return nil
+}
+
+// lazyHeap is the heap below which twl unifrac does not collect garbage.
+const lazyHeap = 64 << 20
+
+// lazyGC sets the collector of twl unifrac. The engine is most of the
+// live memory of a large run and is built once: a heap kept within 30% of
+// the live data (Go's default lets it double) bounds the peak near the
+// engine's size, for a few percent of time. A small run, whose heap never
+// reaches lazyHeap, collects nothing: Go's collector would otherwise run
+// every megabyte or so while the inputs are read. So the collector is
+// off, under a memory limit of lazyHeap, until its first cycle; that
+// cycle turns on the 30% rule. GOGC or GOMEMLIMIT, when set, are obeyed.
+type lazyGC struct {
+	mu      sync.Mutex
+	on      bool // the 30% rule (or GOGC) is in force
+	stopped bool
+	pct     int   // the GC percent to restore, or -2
+	limit   int64 // the memory limit to restore, or -1
+}
+
+// startLazyGC sets the collector for a run; the caller calls stop at its
+// end.
+func startLazyGC() *lazyGC {
+	g := &lazyGC{on: true, pct: -2, limit: -1}
+	switch {
+	case os.Getenv("GOGC") != "":
+	case debug.SetMemoryLimit(-1) != math.MaxInt64: // GOMEMLIMIT
+		g.pct = debug.SetGCPercent(30)
+	default:
+		g.on = false
+		g.pct = debug.SetGCPercent(-1)
+		g.limit = debug.SetMemoryLimit(lazyHeap)
+		sentinel := new([64]byte)
+		runtime.AddCleanup(sentinel, func(g *lazyGC) { g.turnOn() }, g)
+	}
+	return g
+}
+
+// turnOn ends the lazy start: the first collection happened.
+func (g *lazyGC) turnOn() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.on || g.stopped {
+		return
+	}
+	g.on = true
+	debug.SetGCPercent(30)
+	debug.SetMemoryLimit(g.limit)
+}
+
+// big reports whether the heap has reached lazyHeap (or GOGC or
+// GOMEMLIMIT rule): only then are forced collections worth their time.
+func (g *lazyGC) big() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.on
+}
+
+// stop restores the collector's settings.
+func (g *lazyGC) stop() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.stopped = true
+	if g.pct != -2 {
+		debug.SetGCPercent(g.pct)
+	}
+	if g.limit >= 0 {
+		debug.SetMemoryLimit(g.limit)
+	}
 }
 
 // unifracStripe returns the rows per stripe (distmat.StripeRows), or the
