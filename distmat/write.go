@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -277,8 +278,11 @@ func appendRow(b []byte, id string, row []float64) []byte {
 // value) gives the 16 digits. Other values go to strconv, which rounds
 // correctly too.
 func AppendG16(b []byte, x float64) []byte {
-	if x == 0 {
+	switch x {
+	case 0:
 		return append(b, '0')
+	case 1: // samples that share no branch
+		return append(b, '1')
 	}
 	if !(x >= 1e-4 && x < 1) {
 		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
@@ -340,20 +344,22 @@ func AppendG16(b []byte, x float64) []byte {
 			return append(b, '1')
 		}
 	}
-	// m has 16 digits: write them in two independent halves of eight,
-	// then drop the trailing zeros.
-	var buf [16]byte
-	put8(buf[:8], uint32(m/1e8))
-	put8(buf[8:], uint32(m%1e8))
-	end := len(buf)
-	for buf[end-1] == '0' {
+	// "0.", k−1 zeros and the 16 digits of m, written in place in two
+	// independent halves of eight; then the trailing zeros are dropped.
+	n := len(b)
+	if cap(b)-n < 21 {
+		b = slices.Grow(b, 21)
+	}
+	d := b[n : n+21]
+	d[0], d[1], d[2], d[3], d[4] = '0', '.', '0', '0', '0'
+	p := 1 + k
+	put8(d[p:p+8], uint32(m/1e8))
+	put8(d[p+8:p+16], uint32(m%1e8))
+	end := p + 16
+	for d[end-1] == '0' {
 		end--
 	}
-	b = append(b, '0', '.')
-	for range k - 1 {
-		b = append(b, '0')
-	}
-	return append(b, buf[:end]...)
+	return b[:n+end]
 }
 
 // put8 writes v < 10^8 as eight digits, with leading zeros.
