@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"sync"
 
@@ -236,17 +237,19 @@ func runUnifrac(e *env, args []string) error {
 	return nil
 }
 
-// lazyHeap is the heap below which twl unifrac does not collect garbage.
+// lazyHeap is the heap below which twl unifrac does not collect garbage
+// while the live data is small.
 const lazyHeap = 64 << 20
 
 // lazyGC sets the collector of twl unifrac. The engine is most of the
 // live memory of a large run and is built once: a heap kept within 30% of
 // the live data (Go's default lets it double) bounds the peak near the
-// engine's size, for a few percent of time. A small run, whose heap never
-// reaches lazyHeap, collects nothing: Go's collector would otherwise run
-// every megabyte or so while the inputs are read. So the collector is
-// off, under a memory limit of lazyHeap, until its first cycle; that
-// cycle turns on the 30% rule. GOGC or GOMEMLIMIT, when set, are obeyed.
+// engine's size, for a few percent of time. A small run collects only when
+// its heap reaches lazyHeap: Go's collector would otherwise run every
+// megabyte or so while the inputs are read. So the collector is off, under
+// a memory limit of lazyHeap, until the live data reaches lazyHeap/1.3;
+// from then on the 30% rule holds, so the heap is never larger than either
+// rule allows. GOGC or GOMEMLIMIT, when set, are obeyed.
 type lazyGC struct {
 	mu      sync.Mutex
 	on      bool // the 30% rule (or GOGC) is in force
@@ -267,17 +270,28 @@ func startLazyGC() *lazyGC {
 		g.on = false
 		g.pct = debug.SetGCPercent(-1)
 		g.limit = debug.SetMemoryLimit(lazyHeap)
-		sentinel := new([64]byte)
-		runtime.AddCleanup(sentinel, func(g *lazyGC) { g.turnOn() }, g)
+		g.watch()
 	}
 	return g
 }
 
-// turnOn ends the lazy start: the first collection happened.
-func (g *lazyGC) turnOn() {
+// watch calls collected after the next collection.
+func (g *lazyGC) watch() {
+	runtime.AddCleanup(new([64]byte), func(g *lazyGC) { g.collected() }, g)
+}
+
+// collected turns the 30% rule on once the live data is large, after a
+// collection.
+func (g *lazyGC) collected() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.on || g.stopped {
+		return
+	}
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	if live[0].Value.Kind() == metrics.KindUint64 && live[0].Value.Uint64()*13/10 < lazyHeap {
+		g.watch()
 		return
 	}
 	g.on = true
@@ -285,8 +299,8 @@ func (g *lazyGC) turnOn() {
 	debug.SetMemoryLimit(g.limit)
 }
 
-// big reports whether the heap has reached lazyHeap (or GOGC or
-// GOMEMLIMIT rule): only then are forced collections worth their time.
+// big reports whether the 30% rule (or GOGC or GOMEMLIMIT) is in force:
+// only then are forced collections worth their time.
 func (g *lazyGC) big() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
