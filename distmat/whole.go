@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
-
-	"github.com/twl-ldl/twl/internal/parallel"
 )
 
 // slotLen is the room of a pair's TSV text: a tab and up to 23 bytes,
@@ -26,11 +24,12 @@ const wholeRows = 16
 // byte for byte. It must be the Writer's only call of WriteRows or
 // WriteCondensed. For TSV, each pair's text is formatted once (a pair
 // appears in two rows) and the lines are assembled in parallel while
-// earlier ones are written, when the text of all pairs takes at most
-// 40 MiB; a larger matrix is expanded and written by stripes. A value that
-// is NaN or infinite is an error naming its pair of samples, and nothing is
-// written. ctx is checked between groups of rows. It panics unless
-// len(c) = N(N−1)/2 and the Writer writes the whole matrix from row 0.
+// earlier ones are written, when the text of all pairs takes at most 40
+// MiB (and Options.MaxBytes); a larger matrix is expanded and written by
+// stripes. A value that is NaN or infinite is an error naming its pair of
+// samples, and nothing is written. ctx is checked between groups of rows.
+// It panics unless len(c) = N(N−1)/2 and the Writer writes the whole
+// matrix from row 0.
 func (w *Writer) WriteCondensed(ctx context.Context, c []float64) error {
 	n := w.n
 	if len(c) != n*(n-1)/2 || w.next != 0 || w.end != n {
@@ -49,7 +48,7 @@ func (w *Writer) WriteCondensed(ctx context.Context, c []float64) error {
 			return w.err
 		}
 	}
-	if w.f == TSV && int64(len(c))*(slotLen+1) <= maxPairText {
+	if text := int64(len(c)) * (slotLen + 1); w.f == TSV && text <= maxPairText && (w.maxText <= 0 || text <= w.maxText) {
 		return w.wholeTSV(ctx, c)
 	}
 	stripe := max(1, min(n, 256))
@@ -92,65 +91,92 @@ type pairText struct {
 	// text, for g·wholeRows > j.
 	grp    []int32
 	groups int
+	first  []int // chunk q holds rows [first[q], first[q+1])
 }
 
-// formatPairs formats the pairs of c (an n×n matrix's condensed form) on
-// workers goroutines, by chunks of rows of about the same number of pairs.
-func formatPairs(c []float64, n, workers int) *pairText {
+// newPairText returns the index of the text of the pairs of an n×n
+// matrix, split in chunks of rows of about the same number of pairs, none
+// formatted yet.
+func newPairText(n int) *pairText {
 	groups := (n + wholeRows - 1) / wholeRows
-	t := &pairText{n: n, lens: make([]uint8, len(c)), row: make([]int32, n), off: make([]int32, n),
+	t := &pairText{n: n, lens: make([]uint8, n*(n-1)/2), row: make([]int32, n), off: make([]int32, n),
 		end: make([]int32, n), grp: make([]int32, n*groups), groups: groups}
-	// Chunks of rows [first[q], first[q+1]).
-	const chunkPairs = 1 << 15
-	first := []int{0}
+	const chunkPairs = 1 << 14
+	t.first = []int{0}
 	for j, pairs := 0, 0; j < n; j++ {
 		pairs += n - j - 1
 		if pairs >= chunkPairs || j == n-1 {
-			first = append(first, j+1)
+			t.first = append(t.first, j+1)
 			pairs = 0
 		}
 	}
-	t.buf = make([][]byte, len(first)-1)
-	parallel.Each(len(first)-1, workers, func(q int) {
-		lo, hi := first[q], first[q+1]
-		k := lo*n - lo*(lo+1)/2 // pair (lo, lo+1)
-		pairs := 0
-		for j := lo; j < hi; j++ {
-			pairs += n - j - 1
-		}
-		// Room for the longest text of each pair: the pages past the text
-		// are never touched.
-		b := make([]byte, 0, (pairs+1)*slotLen)
-		for j := lo; j < hi; j++ {
-			t.row[j], t.off[j] = int32(q), int32(len(b))
-			for i := j + 1; i < n; i++ {
-				if i%wholeRows == 0 {
-					t.grp[j*groups+i/wholeRows] = int32(len(b)) - t.off[j]
-				}
-				at := len(b)
-				b = append(b, '\t')
-				b = AppendG16(b, c[k])
-				if len(b)-at > slotLen {
-					panic("distmat: a value's text overflows its slot")
-				}
-				t.lens[k] = uint8(len(b) - at)
-				k++
-			}
-			t.end[j] = int32(len(b))
-		}
-		t.buf[q] = b[:len(b):cap(b)]
-	})
+	t.buf = make([][]byte, len(t.first)-1)
 	return t
 }
 
-// wholeTSV writes the TSV lines of the matrix from its condensed form:
-// first the text of every pair, in parallel; then groups of wholeRows
-// lines, assembled by the workers from that text and written in order by
-// this goroutine as they come.
+// chunks returns the number of chunks.
+func (t *pairText) chunks() int { return len(t.buf) }
+
+// format formats the pairs of chunk q from c, the condensed form.
+func (t *pairText) format(c []float64, q int) {
+	n := t.n
+	lo, hi := t.first[q], t.first[q+1]
+	k := lo*n - lo*(lo+1)/2 // pair (lo, lo+1)
+	pairs := 0
+	for j := lo; j < hi; j++ {
+		pairs += n - j - 1
+	}
+	// Room for the longest text of each pair: the pages past the text are
+	// never touched.
+	b := make([]byte, 0, (pairs+1)*slotLen)
+	for j := lo; j < hi; j++ {
+		t.row[j], t.off[j] = int32(q), int32(len(b))
+		for i := j + 1; i < n; i++ {
+			if i%wholeRows == 0 {
+				t.grp[j*t.groups+i/wholeRows] = int32(len(b)) - t.off[j]
+			}
+			at := len(b)
+			b = append(b, '\t')
+			b = AppendG16(b, c[k])
+			if len(b)-at > slotLen {
+				panic("distmat: a value's text overflows its slot")
+			}
+			t.lens[k] = uint8(len(b) - at)
+			k++
+		}
+		t.end[j] = int32(len(b))
+	}
+	t.buf[q] = b[:len(b):cap(b)]
+}
+
+// wholeTSV writes the TSV lines of the matrix from its condensed form. The
+// workers take tasks in order: format a chunk of pairs, or assemble a
+// group of wholeRows lines from the text of the pairs, once the chunks of
+// its rows and of the rows above are formatted. This goroutine writes the
+// groups in order as they come, while later ones are formatted.
 func (w *Writer) wholeTSV(ctx context.Context, c []float64) error {
 	n := w.n
-	pt := formatPairs(c, n, w.workers)
-	groups := (n + wholeRows - 1) / wholeRows
+	pt := newPairText(n)
+	groups := pt.groups
+	// Tasks: −1−q formats chunk q; g ≥ 0 assembles group g, which needs
+	// the first need[g] chunks. A group comes lead chunks after those it
+	// needs, so that it seldom waits for one.
+	lead := 2 * w.workers
+	var tasks []int32
+	need := make([]int, groups)
+	for g, q, nq := 0, 0, 0; g < groups; g++ {
+		for hi := min((g+1)*wholeRows, n); nq < pt.chunks() && pt.first[nq] < hi; nq++ {
+		}
+		need[g] = nq
+		for ; q < min(nq+lead, pt.chunks()); q++ {
+			tasks = append(tasks, int32(-1-q))
+		}
+		tasks = append(tasks, int32(g))
+	}
+	formatted := make([]chan struct{}, pt.chunks())
+	for q := range formatted {
+		formatted[q] = make(chan struct{})
+	}
 	type result struct {
 		buf  *[]byte
 		done chan struct{}
@@ -174,15 +200,31 @@ func (w *Writer) wholeTSV(ctx context.Context, c []float64) error {
 		go func() {
 			defer wg.Done()
 			var ends [wholeRows]int
+			seen := 0 // chunks known to be formatted
 			for {
-				// The buffer first, then the group: the groups that hold
+				// The buffer first, then the task: the groups that hold
 				// buffers are then the first ones not yet written, and the
-				// writer never waits for a group without one.
+				// writer never waits for a group without one. A chunk
+				// gives its buffer back at once.
 				buf := <-free
-				g := int(next.Add(1) - 1)
-				if g >= groups {
+				k := int(next.Add(1) - 1)
+				if k >= len(tasks) {
 					free <- buf
 					return
+				}
+				if tk := int(tasks[k]); tk < 0 {
+					free <- buf
+					if !stop.Load() {
+						pt.format(c, -1-tk)
+					}
+					close(formatted[-1-tk])
+					continue
+				}
+				g := int(tasks[k])
+				// Its chunks were taken before it: they are done or being
+				// formatted.
+				for ; seen < need[g]; seen++ {
+					<-formatted[seen]
 				}
 				if !stop.Load() {
 					*buf = pt.assemble((*buf)[:0], &ends, w.ids, g)

@@ -67,7 +67,8 @@ func TestWriteCondensed(t *testing.T) {
 			want := oneShot(t, f, ids, v)
 			for _, workers := range []int{1, 2, 3, 8} {
 				var buf bytes.Buffer
-				w, err := NewWriter(&buf, f, ids, &Options{Workers: workers})
+				// MaxBytes 1 takes the path by stripes for TSV too.
+				w, err := NewWriter(&buf, f, ids, &Options{Workers: workers, MaxBytes: int64(workers % 2)})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -76,6 +76,10 @@ type Options struct {
 	// Workers bounds the goroutines that format TSV lines; ≤ 0 means
 	// runtime.GOMAXPROCS(0). The output does not depend on it.
 	Workers int
+	// MaxBytes, when positive, bounds the memory that WriteCondensed may
+	// spend on the text of all pairs (25 bytes a pair); a matrix that
+	// needs more is written by stripes. The output does not depend on it.
+	MaxBytes int64
 }
 
 // CheckIDs returns an error for ids that cannot be written: an id holding
@@ -116,6 +120,7 @@ type Writer struct {
 	next    int // next row
 	end     int // one past the last row to write
 	workers int
+	maxText int64    // Options.MaxBytes
 	bufs    [][]byte // per-row text buffers (TSV)
 	bin     []byte   // encoded values (NPY, part)
 	err     error
@@ -151,14 +156,14 @@ func NewWriter(w io.Writer, f Format, ids []string, opts *Options) (*Writer, err
 }
 
 func newWriter(w io.Writer, f Format, ids []string, lo, hi int, opts *Options) *Writer {
-	workers := 0
+	workers, maxText := 0, int64(0)
 	if opts != nil {
-		workers = opts.Workers
+		workers, maxText = opts.Workers, opts.MaxBytes
 	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	return &Writer{w: w, f: f, ids: ids, n: len(ids), next: lo, end: hi, workers: workers}
+	return &Writer{w: w, f: f, ids: ids, n: len(ids), next: lo, end: hi, workers: workers, maxText: maxText}
 }
 
 // npyHeader returns the .npy 1.0 header of an n×n float64 matrix.

@@ -162,7 +162,10 @@ func runUnifrac(e *env, args []string) error {
 			N: n, IDHash: distmat.HashIDs(tab.IDs), Lo: lo, Hi: hi, Shard: shardI, Shards: shardN}
 		mw, err = distmat.NewPartWriter(w, h, tab.IDs)
 	} else {
-		mw, err = distmat.NewWriter(w, f, tab.IDs, &distmat.Options{Workers: *workers})
+		// WriteCondensed's text may take what a stripe's rows would,
+		// less the pairs' values.
+		text := max(int64(stripe)*distmat.RowBytes(n)-4*int64(n)*int64(n-1), 1)
+		mw, err = distmat.NewWriter(w, f, tab.IDs, &distmat.Options{Workers: *workers, MaxBytes: text})
 	}
 	if err != nil {
 		return err
