@@ -115,8 +115,12 @@ func runUnifrac(e *env, args []string) error {
 		return fmt.Errorf("table %s: %w", *tablePath, err)
 	}
 	bt = nil // the file's copy of the table is garbage: freed before the engine is built
+	if m := tab.Len(); 4*int64(m)*int64(m-1) >= lazyHeap/2 {
+		// The pairs alone take half of lazyHeap or more: a large run.
+		gc.turnOn()
+	}
 	if gc.big() {
-		runtime.GC()
+		debug.FreeOSMemory()
 	}
 	if err := distmat.CheckIDs(tab.IDs); err != nil {
 		return fmt.Errorf("table %s: %w", *tablePath, err)
@@ -181,6 +185,11 @@ func runUnifrac(e *env, args []string) error {
 			return err
 		}
 		stripe = min(s, unifrac.RowBlock())
+		if gc.big() {
+			// The memory freed since the engine was built goes back
+			// before the text is made, so the peak stays the live data's.
+			debug.FreeOSMemory()
+		}
 	}
 	if cond != nil && full == nil {
 		// Each pair's text is formatted once, and lines are written while
@@ -252,7 +261,8 @@ const lazyHeap = 64 << 20
 // megabyte or so while the inputs are read. So the collector is off, under
 // a memory limit of lazyHeap, until the live data reaches lazyHeap/1.3;
 // from then on the 30% rule holds, so the heap is never larger than either
-// rule allows. GOGC or GOMEMLIMIT, when set, are obeyed.
+// rule allows. A run whose pairs alone take half of lazyHeap turns the 30%
+// rule on once it knows it. GOGC or GOMEMLIMIT, when set, are obeyed.
 type lazyGC struct {
 	mu      sync.Mutex
 	on      bool // the 30% rule (or GOGC) is in force
@@ -297,6 +307,20 @@ func (g *lazyGC) collected() {
 		g.watch()
 		return
 	}
+	g.switchOn()
+}
+
+// turnOn puts the 30% rule in force now.
+func (g *lazyGC) turnOn() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.on && !g.stopped {
+		g.switchOn()
+	}
+}
+
+// switchOn puts the 30% rule in force; g.mu is held.
+func (g *lazyGC) switchOn() {
 	g.on = true
 	debug.SetGCPercent(30)
 	debug.SetMemoryLimit(g.limit)
