@@ -199,7 +199,7 @@ func (w *Writer) wholeTSV(ctx context.Context, c []float64) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var ends [wholeRows]int
+			cur := make([]int32, n)
 			seen := 0 // chunks known to be formatted
 			for {
 				// The buffer first, then the task: the groups that hold
@@ -227,7 +227,7 @@ func (w *Writer) wholeTSV(ctx context.Context, c []float64) error {
 					<-formatted[seen]
 				}
 				if !stop.Load() {
-					*buf = pt.assemble((*buf)[:0], &ends, w.ids, g)
+					*buf = pt.assemble((*buf)[:0], cur, w.ids, g)
 				}
 				res[g].buf = buf
 				close(res[g].done)
@@ -258,69 +258,47 @@ func (w *Writer) wholeTSV(ctx context.Context, c []float64) error {
 	return nil
 }
 
-// assemble appends the TSV lines of the rows of group g to b. Each line
-// gets a region of its longest length, filled by whole-slot copies (a
-// slot's bytes past its text are overwritten by the next value), and the
-// lines are then moved together.
-func (t *pairText) assemble(b []byte, ends *[wholeRows]int, ids []string, g int) []byte {
+// assemble appends the TSV lines of the rows of group g to b, line after
+// line, each value by a whole-slot copy (the bytes past its text are
+// overwritten by what follows). cur is scratch of at least n values: the
+// position in row j's text of the next pair (j, i) to copy.
+func (t *pairText) assemble(b []byte, cur []int32, ids []string, g int) []byte {
 	n := t.n
 	lo, hi := g*wholeRows, min((g+1)*wholeRows, n)
-	stride := 0
+	need := slotLen
 	for i := lo; i < hi; i++ {
-		stride = max(stride, len(ids[i]))
+		need += len(ids[i]) + n*slotLen + 1
 	}
-	stride += n*slotLen + 1 + slotLen // the id, the values, the line feed and a slot's slack
-	need := (hi - lo) * stride
 	if cap(b) < need {
 		b = make([]byte, 0, need+need/8)
 	}
 	b = b[:need]
-	var pos [wholeRows]int
-	for r := range hi - lo {
-		p := r * stride
-		pos[r] = p + copy(b[p:], ids[lo+r])
-	}
-	// Columns j < lo: the pairs (j, i), i in [lo, hi), lie side by side in
-	// row j's text.
-	k := lo - 1 // pair (j, lo), for j = 0
 	for j := range lo {
-		src := t.buf[t.row[j]]
-		q := int(t.off[j] + t.grp[j*t.groups+g])
-		for r := range hi - lo {
-			l := int(t.lens[k+r])
-			p := pos[r]
-			*(*[slotLen]byte)(b[p : p+slotLen]) = *(*[slotLen]byte)(src[q : q+slotLen])
-			pos[r] = p + l
-			q += l
-		}
-		k += n - j - 2
+		cur[j] = t.off[j] + t.grp[j*t.groups+g]
 	}
-	// The group's own rows: row j is complete once the pairs of the rows
-	// above it are in; its pairs (j, i), i in (j, hi), then go down.
 	for j := lo; j < hi; j++ {
-		r := j - lo
-		p := pos[r]
+		cur[j] = t.off[j]
+	}
+	p := 0
+	for i := lo; i < hi; i++ {
+		p += copy(b[p:], ids[i])
+		// Columns j < i: pair (j, i) comes next in row j's text.
+		k := i - 1 // pair (j, i), for j = 0
+		for j := range i {
+			src := t.buf[t.row[j]]
+			q := int(cur[j])
+			*(*[slotLen]byte)(b[p : p+slotLen]) = *(*[slotLen]byte)(src[q : q+slotLen])
+			l := int(t.lens[k])
+			p += l
+			cur[j] = int32(q + l)
+			k += n - j - 2
+		}
 		b[p], b[p+1] = '\t', '0'
 		p += 2
-		src := t.buf[t.row[j]]
-		q := int(t.off[j])
-		p += copy(b[p:], src[q:t.end[j]])
+		// Columns j > i: row i's text, as it is.
+		p += copy(b[p:], t.buf[t.row[i]][t.off[i]:t.end[i]])
 		b[p] = '\n'
-		ends[r] = p + 1
-		k := j*n - j*(j+1)/2 // pair (j, j+1)
-		for i := j + 1; i < hi; i++ {
-			l := int(t.lens[k])
-			p := pos[i-lo]
-			*(*[slotLen]byte)(b[p : p+slotLen]) = *(*[slotLen]byte)(src[q : q+slotLen])
-			pos[i-lo] = p + l
-			q += l
-			k++
-		}
+		p++
 	}
-	// Move the lines together.
-	end := ends[0]
-	for r := 1; r < hi-lo; r++ {
-		end += copy(b[end:], b[r*stride:ends[r]])
-	}
-	return b[:end]
+	return b[:p]
 }
