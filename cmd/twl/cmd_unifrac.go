@@ -251,7 +251,7 @@ func runUnifrac(e *env, args []string) error {
 
 // lazyHeap is the heap below which twl unifrac does not collect garbage
 // while the live data is small.
-const lazyHeap = 64 << 20
+const lazyHeap = 32 << 20
 
 // lazyGC sets the collector of twl unifrac. The engine is most of the
 // live memory of a large run and is built once: a heap kept within 30% of
