@@ -98,13 +98,21 @@ func runUnifrac(e *env, args []string) error {
 	defer w.Abort()
 	defer ids.Abort()
 
+	// The table is read while the tree is; the tree's error comes first.
+	var bt *biom.Table
+	var tableErr error
+	tableRead := make(chan struct{})
+	go func() {
+		defer close(tableRead)
+		bt, tableErr = biom.ReadFile(*tablePath, nil)
+	}()
 	tr, err := newick.ReadFile(*treePath, nil)
+	<-tableRead
 	if err != nil {
 		return err
 	}
-	bt, err := biom.ReadFile(*tablePath, nil)
-	if err != nil {
-		return err
+	if tableErr != nil {
+		return tableErr
 	}
 	tab, err := unifrac.TableOf(tr, bt)
 	var me *unifrac.MissingTipsError
