@@ -94,7 +94,7 @@ func (e *PairError) Unwrap() error { return e.Err }
 // Options.MaxBytes.
 type MemoryError struct {
 	Method string // "emd", "sinkhorn", "tsw" or "tw"
-	What   string // "cost matrix", "cost matrix and kernel", "embeddings", "prepared rows"
+	What   string // "cost matrix", "cost matrix and kernel", "embeddings", "prepared rows", "prepared rows and distances" (NewSelf)
 	Need   int64  // bytes needed (for embeddings, held so far)
 	Limit  int64  // Options.MaxBytes
 	Rows   int    // for embeddings, the rows embedded so far; else 0

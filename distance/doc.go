@@ -51,6 +51,13 @@
 // call. Rows the engine does not take (a negative or non-finite mass, a
 // label out of range) go to tw.Sparse pair by pair, with its results.
 //
+// tw's Pairwise of the Columns' own rows is symmetric, bit for bit (the
+// engine adds the terms of (i, j) and (j, i) in the same order, each term
+// symmetric in the two rows): NewSelf computes each pair of such rows once,
+// into a condensed matrix of SelfBytes(n) bytes, and Self.Rows writes any
+// rows of the full matrix from it, the bits Pairwise writes, in about half
+// the time. Columns.Symmetric reports the methods that allow it.
+//
 // # Memory
 //
 // emd and sinkhorn hold the L×L cost matrix, CostBytes(L), and sinkhorn
@@ -61,7 +68,8 @@
 // Options.MaxBytes; for tw the engine's prepared rows (see package unifrac:
 // about 9 bytes per branch a row reaches below the dense ones, 8 per row
 // and dense branch), refused before they are allocated. tw's Pairwise
-// prepares the rows of A the same way for the length of a call.
+// prepares the rows of A the same way for the length of a call. NewSelf
+// refuses a matrix that does not fit beside the Columns.
 //
 // # Files
 //

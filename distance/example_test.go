@@ -3,6 +3,7 @@ package distance_test
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/twl-ldl/twl/distance"
 	"github.com/twl-ldl/twl/labeldist"
@@ -44,4 +45,42 @@ func Example() {
 	// Output:
 	// rows: [2 4]
 	// pairwise: [2 4 1 4]
+}
+
+func ExampleNewSelf() {
+	// Figure 1's tree, unit weights, as in the package example.
+	t, err := tree.FromParents([]int{-1, 0, 0, 1, 1, 2, 2}, nil,
+		[]string{"animal", "mammal", "reptile", "dog", "cat", "lizard", "snake"}, nil)
+	if err != nil {
+		panic(err)
+	}
+	const dog, cat, snake = 3, 4, 6
+	var R labeldist.Rows
+	R.Append([]int{dog}, []float64{1})
+	R.Append([]int{cat}, []float64{1})
+	R.Append([]int{snake}, []float64{1})
+	R.Append([]int{dog, cat}, []float64{0.5, 0.5})
+
+	ctx := context.Background()
+	cols, err := distance.NewTW(t, nil).Columns(ctx, &R)
+	if err != nil {
+		panic(err)
+	}
+	// Each of the 6 pairs computed once, the 4×4 matrix written from them.
+	self, err := distance.NewSelf(ctx, cols)
+	if err != nil {
+		panic(err)
+	}
+	n := self.Len()
+	all := make([]float64, n*n)
+	self.Rows(all, 0, n)
+	w := distance.NewMatrixWriter(os.Stdout, "tw", n, false, 0)
+	if err := w.WriteRows(all); err != nil {
+		panic(err)
+	}
+	// Output:
+	// 0	2	4	1
+	// 2	0	4	1
+	// 4	4	0	4
+	// 1	1	4	0
 }

@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -75,6 +76,10 @@ type Options struct {
 	// Workers bounds the goroutines that format TSV lines; ≤ 0 means
 	// runtime.GOMAXPROCS(0). The output does not depend on it.
 	Workers int
+	// MaxBytes, when positive, bounds the memory that WriteCondensed may
+	// spend on the text of all pairs (25 bytes a pair); a matrix that
+	// needs more is written by stripes. The output does not depend on it.
+	MaxBytes int64
 }
 
 // CheckIDs returns an error for ids that cannot be written: an id holding
@@ -115,6 +120,7 @@ type Writer struct {
 	next    int // next row
 	end     int // one past the last row to write
 	workers int
+	maxText int64    // Options.MaxBytes
 	bufs    [][]byte // per-row text buffers (TSV)
 	bin     []byte   // encoded values (NPY, part)
 	err     error
@@ -150,14 +156,14 @@ func NewWriter(w io.Writer, f Format, ids []string, opts *Options) (*Writer, err
 }
 
 func newWriter(w io.Writer, f Format, ids []string, lo, hi int, opts *Options) *Writer {
-	workers := 0
+	workers, maxText := 0, int64(0)
 	if opts != nil {
-		workers = opts.Workers
+		workers, maxText = opts.Workers, opts.MaxBytes
 	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	return &Writer{w: w, f: f, ids: ids, n: len(ids), next: lo, end: hi, workers: workers}
+	return &Writer{w: w, f: f, ids: ids, n: len(ids), next: lo, end: hi, workers: workers, maxText: maxText}
 }
 
 // npyHeader returns the .npy 1.0 header of an n×n float64 matrix.
@@ -277,8 +283,11 @@ func appendRow(b []byte, id string, row []float64) []byte {
 // value) gives the 16 digits. Other values go to strconv, which rounds
 // correctly too.
 func AppendG16(b []byte, x float64) []byte {
-	if x == 0 {
+	switch x {
+	case 0:
 		return append(b, '0')
+	case 1: // samples that share no branch
+		return append(b, '1')
 	}
 	if !(x >= 1e-4 && x < 1) {
 		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
@@ -340,20 +349,22 @@ func AppendG16(b []byte, x float64) []byte {
 			return append(b, '1')
 		}
 	}
-	// m has 16 digits: write them in two independent halves of eight,
-	// then drop the trailing zeros.
-	var buf [16]byte
-	put8(buf[:8], uint32(m/1e8))
-	put8(buf[8:], uint32(m%1e8))
-	end := len(buf)
-	for buf[end-1] == '0' {
+	// "0.", k−1 zeros and the 16 digits of m, written in place in two
+	// independent halves of eight; then the trailing zeros are dropped.
+	n := len(b)
+	if cap(b)-n < 21 {
+		b = slices.Grow(b, 21)
+	}
+	d := b[n : n+21]
+	d[0], d[1], d[2], d[3], d[4] = '0', '.', '0', '0', '0'
+	p := 1 + k
+	put8(d[p:p+8], uint32(m/1e8))
+	put8(d[p+8:p+16], uint32(m%1e8))
+	end := p + 16
+	for d[end-1] == '0' {
 		end--
 	}
-	b = append(b, '0', '.')
-	for range k - 1 {
-		b = append(b, '0')
-	}
-	return append(b, buf[:end]...)
+	return b[:n+end]
 }
 
 // put8 writes v < 10^8 as eight digits, with leading zeros.

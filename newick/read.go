@@ -36,6 +36,7 @@ type node struct {
 
 type parser struct {
 	b     []byte
+	s     string // b as a string: labels and lengths are cut from it
 	i     int
 	file  string
 	opts  Options
@@ -96,7 +97,7 @@ func Read(r io.Reader, file string, opts *Options) (*tree.Tree, error) {
 
 // Parse parses one Newick tree held in b; see Read.
 func Parse(b []byte, file string, opts *Options) (*tree.Tree, error) {
-	p := &parser{b: b, file: file}
+	p := &parser{b: b, s: string(b), file: file}
 	// A node starts the text, or follows a '(' or a ','.
 	p.nodes = make([]node, 0, 1+bytes.Count(b, []byte("("))+bytes.Count(b, []byte(",")))
 	if opts != nil {
@@ -160,6 +161,37 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
+// quoted reads the quoted label at p.i (two quotes inside stand for one).
+func (p *parser) quoted() (string, error) {
+	start := p.i
+	p.i++
+	j := bytes.IndexByte(p.b[p.i:], '\'')
+	if j < 0 {
+		return "", p.errAt(start, ErrSyntax, "quoted label is never closed by '")
+	}
+	if end := p.i + j + 1; end == len(p.b) || p.b[end] != '\'' {
+		// The common case, no '' inside: the text between the quotes.
+		label := p.s[p.i : p.i+j]
+		p.i = end
+		return label, nil
+	}
+	var sb strings.Builder
+	for {
+		j := bytes.IndexByte(p.b[p.i:], '\'')
+		if j < 0 {
+			return "", p.errAt(start, ErrSyntax, "quoted label is never closed by '")
+		}
+		sb.Write(p.b[p.i : p.i+j])
+		p.i += j + 1
+		if p.i < len(p.b) && p.b[p.i] == '\'' { // '' stands for '
+			sb.WriteByte('\'')
+			p.i++
+			continue
+		}
+		return sb.String(), nil
+	}
+}
+
 // label reads the optional label and branch length of node n.
 func (p *parser) label(n *node) error {
 	if err := p.skip(); err != nil {
@@ -167,24 +199,11 @@ func (p *parser) label(n *node) error {
 	}
 	if p.i < len(p.b) && p.b[p.i] == '\'' {
 		n.at, n.named, n.quoted = p.i, true, true
-		var sb strings.Builder
-		start := p.i
-		p.i++
-		for {
-			j := bytes.IndexByte(p.b[p.i:], '\'')
-			if j < 0 {
-				return p.errAt(start, ErrSyntax, "quoted label is never closed by '")
-			}
-			sb.Write(p.b[p.i : p.i+j])
-			p.i += j + 1
-			if p.i < len(p.b) && p.b[p.i] == '\'' { // '' stands for '
-				sb.WriteByte('\'')
-				p.i++
-				continue
-			}
-			break
+		label, err := p.quoted()
+		if err != nil {
+			return err
 		}
-		n.label = sb.String()
+		n.label = label
 	} else {
 		start := p.i
 		for p.i < len(p.b) && !isDelim(p.b[p.i]) {
@@ -198,7 +217,7 @@ func (p *parser) label(n *node) error {
 			hi--
 		}
 		if lo < hi {
-			raw := string(p.b[lo:hi])
+			raw := p.s[lo:hi]
 			if p.opts.Underscores {
 				raw = strings.ReplaceAll(raw, "_", " ")
 			}
@@ -217,11 +236,15 @@ func (p *parser) label(n *node) error {
 		for p.i < len(p.b) && !isDelim(p.b[p.i]) && !isSpace(p.b[p.i]) {
 			p.i++
 		}
-		s := string(p.b[start:p.i])
+		s := p.s[start:p.i]
 		if s == "" {
 			return p.errAt(start, ErrBadLength, "':' is not followed by a branch length")
 		}
-		w, err := strconv.ParseFloat(s, 64)
+		w, ok := shortDecimal(s)
+		var err error
+		if !ok {
+			w, err = strconv.ParseFloat(s, 64)
+		}
 		switch {
 		case err != nil || notDecimal(s):
 			return p.errAt(start, ErrBadLength, "branch length %q is not a decimal number", s)
@@ -309,6 +332,57 @@ func (p *parser) parse() error {
 	}
 }
 
+// dupTip is the error of tip k, whose label a tip at byte at has already.
+func (p *parser) dupTip(k, at int) error {
+	return p.errAt(p.nodes[k].at, ErrBadName, "tip %q already appears at byte %d", p.nodes[k].label, at)
+}
+
+// pow10 are the powers of ten that float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// shortDecimal parses s when it is digits with at most one '.', at most 15
+// digits after leading zeros, and at least one digit: the form branch
+// lengths nearly always take. Then the value is m / 10^k with m < 2^53 and
+// k ≤ 22, both exact in float64, and their quotient is correctly rounded:
+// the same bits as strconv.ParseFloat (Clinger's fast path). ok is false
+// for every other s, which the caller gives to strconv.ParseFloat.
+func shortDecimal(s string) (f float64, ok bool) {
+	var m uint64
+	digits, frac, dot := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			if m != 0 || c != '0' {
+				digits++
+			}
+			m = m*10 + uint64(c-'0')
+			if dot {
+				frac++
+			}
+			if digits > 15 {
+				return 0, false
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if len(s) == frac+btoi(dot) || frac >= len(pow10) {
+		return 0, false // no digit, or too many places
+	}
+	return float64(m) / pow10[frac], true
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // notDecimal reports whether s, which ParseFloat accepts, holds one of the
 // bytes of its non-decimal forms (underscores, hexadecimal, Inf, NaN).
 func notDecimal(s string) bool {
@@ -323,50 +397,28 @@ func notDecimal(s string) bool {
 
 // isSupport reports whether an unquoted internal label is a support value.
 func isSupport(s string) bool {
+	if _, ok := shortDecimal(s); ok {
+		return true
+	}
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil && !notDecimal(s)
 }
 
 func (p *parser) build() (*tree.Tree, error) {
 	n := len(p.nodes)
-	// inner counts the labels of internal nodes; tip labels are unique,
-	// and count is the number of nodes with a label.
+	// inner counts the labels of internal nodes that may name them (support
+	// values never do); count is the number of nodes with a label, tips
+	// included. Tip labels are unique: a repeated one is reported below.
 	inner := make(map[string]int)
 	for k := range p.nodes {
 		nd := &p.nodes[k]
-		if !nd.tip && nd.named && nd.label != "" {
+		if !nd.tip && nd.named && nd.label != "" && (nd.quoted || !isSupport(nd.label)) {
 			inner[nd.label]++
 		}
 	}
 	names := make([]string, n)
-	tipAt := make(map[string]int, n/2+1)
-	count := func(label string) int {
-		c := inner[label]
-		if _, ok := tipAt[label]; ok {
-			c++
-		}
-		return c
-	}
 	for k := range p.nodes {
-		nd := &p.nodes[k]
-		if !nd.tip || nd.label == "" {
-			continue
-		}
-		if ok, why := tree.ValidName(nd.label); !ok {
-			return nil, p.errAt(nd.at, ErrBadName, "%s", why)
-		}
-		if at, dup := tipAt[nd.label]; dup {
-			return nil, p.errAt(nd.at, ErrBadName, "tip %q already appears at byte %d", nd.label, at)
-		}
-		tipAt[nd.label] = nd.at
-		names[k] = nd.label
-	}
-	for k := range p.nodes {
-		nd := &p.nodes[k]
-		if nd.tip || nd.label == "" || count(nd.label) > 1 || (!nd.quoted && isSupport(nd.label)) {
-			continue
-		}
-		if ok, _ := tree.ValidName(nd.label); ok {
+		if nd := &p.nodes[k]; nd.tip {
 			names[k] = nd.label
 		}
 	}
@@ -376,6 +428,41 @@ func (p *parser) build() (*tree.Tree, error) {
 	clash := false
 	for k := range p.nodes {
 		clash = clash || strings.HasPrefix(p.nodes[k].label, "<node ")
+	}
+	// The tips' labels are looked up only for internal labels and clashing
+	// made-up names; FromParents checks the tips' labels otherwise.
+	var tipAt map[string]int
+	if len(inner) > 0 || clash {
+		tipAt = make(map[string]int, n/2+1)
+		for k := range p.nodes {
+			nd := &p.nodes[k]
+			if !nd.tip || nd.label == "" {
+				continue
+			}
+			if ok, why := tree.ValidName(nd.label); !ok {
+				return nil, p.errAt(nd.at, ErrBadName, "%s", why)
+			}
+			if at, dup := tipAt[nd.label]; dup {
+				return nil, p.dupTip(k, at)
+			}
+			tipAt[nd.label] = nd.at
+		}
+	}
+	count := func(label string) int {
+		c := inner[label]
+		if _, ok := tipAt[label]; ok {
+			c++
+		}
+		return c
+	}
+	for k := range p.nodes {
+		nd := &p.nodes[k]
+		if nd.tip || nd.label == "" || (!nd.quoted && isSupport(nd.label)) || count(nd.label) > 1 {
+			continue
+		}
+		if ok, _ := tree.ValidName(nd.label); ok {
+			names[k] = nd.label
+		}
 	}
 	if !clash {
 		var arena []byte
@@ -416,6 +503,18 @@ func (p *parser) build() (*tree.Tree, error) {
 	}
 	t, err := tree.FromParents(parent, weight, names, nil)
 	if err != nil {
+		if e, ok := err.(*tree.Error); ok && e.Line > 0 && e.Err == tree.ErrBadName {
+			// Only a tip's label can be invalid or repeated here.
+			k := e.Line - 1
+			if ok, why := tree.ValidName(names[k]); !ok {
+				return nil, p.errAt(p.nodes[k].at, ErrBadName, "%s", why)
+			}
+			for j := range k {
+				if names[j] == names[k] {
+					return nil, p.dupTip(k, p.nodes[j].at)
+				}
+			}
+		}
 		if e, ok := err.(*tree.Error); ok && e.Line > 0 {
 			return nil, p.errAt(p.nodes[e.Line-1].at, ErrBadLength, "%s", e.Msg)
 		}

@@ -104,6 +104,14 @@ func TestErrors(t *testing.T) {
 		{"(A:1,\n(B:1,A:2));", ErrBadName, "t.nwk:2: invalid tip label: at byte 11: tip \"A\" already appears at byte 1"},
 		{"('#A':1,B);", ErrBadName, "t.nwk:1: invalid tip label: at byte 1: name \"#A\" starts with '#', which marks a comment"},
 		{"('a\tb',B);", ErrBadName, ""},
+		// The first bad tip in the text is reported, whether it repeats a
+		// label or is invalid, with and without internal labels.
+		{"((A:1,B:1)X:1,\n(C:1,A:2));", ErrBadName, "t.nwk:2: invalid tip label: at byte 20: tip \"A\" already appears at byte 2"},
+		{"((A,B)0.9,A);", ErrBadName, "t.nwk:1: invalid tip label: at byte 10: tip \"A\" already appears at byte 2"},
+		{"(A,(B,A),'#C');", ErrBadName, "t.nwk:1: invalid tip label: at byte 6: tip \"A\" already appears at byte 1"},
+		{"('#C',(B,A),A);", ErrBadName, "t.nwk:1: invalid tip label: at byte 1: name \"#C\" starts with '#', which marks a comment"},
+		{"(('#C',B)X,A,A);", ErrBadName, "t.nwk:1: invalid tip label: at byte 2: name \"#C\" starts with '#', which marks a comment"},
+		{"('it''s',(B,'it''s'));", ErrBadName, "t.nwk:1: invalid tip label: at byte 12: tip \"it's\" already appears at byte 1"},
 	} {
 		_, err := Parse([]byte(tc.in), "t.nwk", nil)
 		if !errors.Is(err, tc.sentinel) {

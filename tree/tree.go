@@ -247,6 +247,14 @@ func ValidName(name string) (ok bool, why string) {
 // must survive a round trip through the edge-list format.
 
 func checkName(name string) string {
+	if plainName(name) {
+		return ""
+	}
+	return checkNameSlow(name)
+}
+
+// checkNameSlow is checkName without its fast path.
+func checkNameSlow(name string) string {
 	switch {
 	case name == "":
 		return "empty name"
@@ -262,6 +270,21 @@ func checkName(name string) string {
 		return fmt.Sprintf("name %q starts with '#', which marks a comment", name)
 	}
 	return ""
+}
+
+// plainName reports whether name is non-empty printable ASCII without
+// leading or trailing spaces and does not start with '#': a valid name,
+// found in one pass (the common case; checkName's tests decide the rest).
+func plainName(name string) bool {
+	if name == "" || name[0] == '#' || name[0] == ' ' || name[len(name)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < ' ' || c > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // clipName quotes name for a message, shortened to about 40 bytes.

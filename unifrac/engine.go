@@ -183,7 +183,7 @@ func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac floa
 	ord := t.Order()
 	p := &prep{o: &ord, m: m, alpha: o.Alpha, raw: o.Raw, workers: o.Workers}
 	if group && tab.Len() > blockSize {
-		e.perm = cladeOrder(&ord, tab)
+		e.perm = cladeOrder(&ord, tab, o.Workers)
 		p.perm = e.perm
 	}
 	e.layout = p.classify(p.reach(tab), tab.Len(), denseFrac)
@@ -198,23 +198,26 @@ func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac floa
 // clades then meets few shared branches, and one within a clade meets
 // branches that many of its samples reach. A pair's sums are symmetric in
 // its two samples and added in an order that does not depend on the
-// blocks, so the order changes no bit of a result.
-func cladeOrder(o *tree.Order, tab *Table) []int32 {
+// blocks, so the order changes no bit of a result. The keys are computed
+// on workers goroutines.
+func cladeOrder(o *tree.Order, tab *Table, workers int) []int32 {
 	n := tab.Len()
 	key := make([]float64, n)
 	perm := make([]int32, n)
-	for s := range n {
-		var num, den float64
-		for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
-			c := math.Abs(tab.Values[k])
-			num += c * float64(o.Pre[o.Position[tab.Indices[k]]])
-			den += c
+	parallel.For(n, workers, 64, func(lo, hi int) {
+		for s := lo; s < hi; s++ {
+			var num, den float64
+			for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
+				c := math.Abs(tab.Values[k])
+				num += c * float64(o.Pre[o.Position[tab.Indices[k]]])
+				den += c
+			}
+			if den > 0 {
+				key[s] = num / den
+			}
+			perm[s] = int32(s)
 		}
-		if den > 0 {
-			key[s] = num / den
-		}
-		perm[s] = int32(s)
-	}
+	})
 	slices.SortFunc(perm, func(a, b int32) int {
 		if c := cmp.Compare(key[a], key[b]); c != 0 {
 			return c
@@ -246,8 +249,7 @@ type walker struct {
 	path []int32   // positions reached, as upward segments
 	seg  []int32   // start of each segment in path
 	list []int32   // positions reached with a positive length
-	ent  []entry   // a block's sparse entries
-	pws  []float64 // their w_e·a_e^α (Generalized)
+	ent  entries   // a block's sparse entries
 	cnt  []int32   // counting sort of the entries
 }
 
@@ -474,13 +476,8 @@ func (p *prep) fill(tab *Table, lay *layout, pairOrder bool) side {
 		lo, hi := b*blockSize, min((b+1)*blockSize, n)
 		// Room for the block's entries if its samples reach as many sparse
 		// branches as the layout's on average, and a quarter more.
-		if want := int(lay.perSample*1.25*float64(hi-lo)) + 64; cap(w.ent) < want {
-			w.ent = make([]entry, 0, want)
-			if p.m == Generalized {
-				w.pws = make([]float64, 0, want)
-			}
-		}
-		ent, pws := w.ent[:0], w.pws[:0]
+		ent := &w.ent
+		ent.reserve(int(lay.perSample*1.25*float64(hi-lo))+64, p.m != Unweighted, p.m == Generalized)
 		for smp := lo; smp < hi; smp++ {
 			if p.perm != nil {
 				w.walk(p.o, tab, int(p.perm[smp]), p.raw)
@@ -503,10 +500,7 @@ func (p *prep) fill(tab *Table, lay *layout, pairOrder bool) side {
 				case c >= 0:
 					row[c] = x
 				case c <= -2:
-					ent = append(ent, entry{br: -2 - c, loc: uint8(smp - lo), val: x})
-					if p.m == Generalized {
-						pws = append(pws, pw)
-					}
+					ent.add(-2-c, uint8(smp-lo), x, pw)
 				default:
 					if p.m == Generalized {
 						out += pw
@@ -520,9 +514,8 @@ func (p *prep) fill(tab *Table, lay *layout, pairOrder bool) side {
 				s.total[smp] = out
 			}
 		}
-		bk := makeBlock(ent, pws, p.m != Unweighted, &w.cnt)
+		bk := makeBlock(ent, &w.cnt)
 		s.blocks[b] = bk
-		w.ent, w.pws = ent, pws
 		if !pairOrder {
 			return
 		}
@@ -550,35 +543,69 @@ func (p *prep) fill(tab *Table, lay *layout, pairOrder bool) side {
 	return s
 }
 
-type entry struct {
-	br  int32
-	loc uint8
-	val float64
+// entries are a block's sparse entries, side by side: branch br[i] is
+// reached by the block's sample loc[i] with value val[i] (not kept for
+// Unweighted) and generalized term pw[i] (kept for Generalized only).
+type entries struct {
+	br      []int32
+	loc     []uint8
+	val, pw []float64
+	withVal bool
+	withPow bool
 }
 
-// makeBlock sorts the entries by branch, keeping the order of the samples
-// within a branch, and packs them into a block; pws, when not empty, holds
-// the entries' generalized terms.
-func makeBlock(ent []entry, pws []float64, withVal bool, scratch *[]int32) block {
-	withPow := len(pws) > 0
+// reserve empties e for entries with or without values and terms, with
+// room for n of them.
+func (e *entries) reserve(n int, withVal, withPow bool) {
+	e.withVal, e.withPow = withVal, withPow
+	if cap(e.br) < n {
+		e.br, e.loc = make([]int32, 0, n), make([]uint8, 0, n)
+		e.val, e.pw = nil, nil
+	}
+	if withVal && cap(e.val) < n {
+		e.val = make([]float64, 0, n)
+	}
+	if withPow && cap(e.pw) < n {
+		e.pw = make([]float64, 0, n)
+	}
+	e.br, e.loc, e.val, e.pw = e.br[:0], e.loc[:0], e.val[:0], e.pw[:0]
+}
+
+// add appends an entry; val and pw are dropped unless kept.
+func (e *entries) add(br int32, loc uint8, val, pw float64) {
+	e.br = append(e.br, br)
+	e.loc = append(e.loc, loc)
+	if e.withVal {
+		e.val = append(e.val, val)
+	}
+	if e.withPow {
+		e.pw = append(e.pw, pw)
+	}
+}
+
+// makeBlock sorts the entries by branch, keeping their order within a
+// branch, and packs them into a block, with their values and generalized
+// terms when ent keeps them.
+func makeBlock(ent *entries, scratch *[]int32) block {
+	withVal, withPow := ent.withVal, ent.withPow
 	var b block
-	if len(ent) == 0 {
+	if len(ent.br) == 0 {
 		b.ptr = []int32{0}
 		return b
 	}
 	// Distinct branches in increasing order, by a counting pass over a
 	// compacted key range.
 	maxBr := int32(0)
-	for _, x := range ent {
-		maxBr = max(maxBr, x.br)
+	for _, br := range ent.br {
+		maxBr = max(maxBr, br)
 	}
 	if cap(*scratch) < int(maxBr)+2 {
 		*scratch = make([]int32, maxBr+2)
 	}
 	cnt := (*scratch)[:maxBr+2]
 	clear(cnt)
-	for _, x := range ent {
-		cnt[x.br+1]++
+	for _, br := range ent.br {
+		cnt[br+1]++
 	}
 	distinct := 0
 	for _, c := range cnt[1:] {
@@ -595,27 +622,28 @@ func makeBlock(ent []entry, pws []float64, withVal bool, scratch *[]int32) block
 	for i := int32(1); i < int32(len(cnt)); i++ {
 		cnt[i] += cnt[i-1]
 	}
-	b.loc = make([]uint8, len(ent))
+	m := len(ent.br)
+	b.loc = make([]uint8, m)
 	if withVal {
-		b.val = make([]float64, len(ent))
+		b.val = make([]float64, m)
 	}
 	if withPow {
-		b.pw = make([]float64, len(ent))
+		b.pw = make([]float64, m)
 	}
 	b.ptr = make([]int32, 0, len(b.br)+1)
 	for _, br := range b.br {
 		b.ptr = append(b.ptr, cnt[br])
 	}
-	b.ptr = append(b.ptr, int32(len(ent)))
-	for i, x := range ent {
-		j := cnt[x.br]
-		cnt[x.br]++
-		b.loc[j] = x.loc
+	b.ptr = append(b.ptr, int32(m))
+	for i, br := range ent.br {
+		j := cnt[br]
+		cnt[br]++
+		b.loc[j] = ent.loc[i]
 		if withVal {
-			b.val[j] = x.val
+			b.val[j] = ent.val[i]
 		}
 		if withPow {
-			b.pw[j] = pws[i]
+			b.pw[j] = ent.pw[i]
 		}
 	}
 	return b

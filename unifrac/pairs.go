@@ -209,15 +209,11 @@ func (e *Engine) gather(sel []int32) side {
 	// Room for a block of samples that reach the mean number of sparse
 	// branches, and a quarter more.
 	room := int(e.perSample*1.25*float64(min(n, blockSize))) + 64
-	ent := make([]entry, 0, room)
-	var pws []float64
-	if e.method == Generalized {
-		pws = make([]float64, 0, room)
-	}
+	var ent entries
 	var scratch []int32
 	for lo := 0; lo < n; lo += blockSize {
 		hi := min(lo+blockSize, n)
-		ent, pws = ent[:0], pws[:0]
+		ent.reserve(room, e.method != Unweighted, e.method == Generalized)
 		for r := lo; r < hi; {
 			// The samples of one engine block.
 			eb := int(sel[r]) / blockSize
@@ -232,18 +228,18 @@ func (e *Engine) gather(sel []int32) side {
 					if nl == 0 {
 						continue
 					}
-					var v float64
+					var v, pw float64
 					if b.val != nil {
 						v = b.val[j]
 					}
-					ent = append(ent, entry{br: br, loc: uint8(nl - 1), val: v})
 					if b.pw != nil {
-						pws = append(pws, b.pw[j])
+						pw = b.pw[j]
 					}
+					ent.add(br, uint8(nl-1), v, pw)
 				}
 			}
 		}
-		q.blocks = append(q.blocks, makeBlock(ent, pws, e.method != Unweighted, &scratch))
+		q.blocks = append(q.blocks, makeBlock(&ent, &scratch))
 	}
 	return q
 }

@@ -7,11 +7,11 @@ import (
 	"io"
 	"maps"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/twl-ldl/twl/distance"
-	"github.com/twl-ldl/twl/internal/jsonfloat"
 	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/ot/sinkhorn"
 	"github.com/twl-ldl/twl/tree"
@@ -246,7 +246,7 @@ func runDistance(e *env, args []string) error {
 	}
 	defer w.Abort()
 	if *pairwise {
-		err = d.pairs(w, A, B)
+		err = d.pairs(w, A, B, sameFile(ca, cb))
 	} else {
 		err = d.rows(w, A, B)
 	}
@@ -263,8 +263,6 @@ type distanceRun struct {
 	dm       distance.Method
 	json     bool
 	maxBytes int64
-	buf      []byte
-	count    int // numbers written
 }
 
 // context returns the context the distances are computed under.
@@ -295,25 +293,6 @@ func sinkhornWords(err error) error {
 	return err
 }
 
-// number appends v to the output buffer, after the separator sep.
-func (d *distanceRun) number(sep byte, v float64) {
-	if sep != 0 {
-		d.buf = append(d.buf, sep)
-	}
-	if d.json {
-		d.buf = jsonfloat.Append(d.buf, v)
-	} else {
-		d.buf = strconv.AppendFloat(d.buf, v, 'g', -1, 64)
-	}
-	d.count++
-}
-
-func (d *distanceRun) flush(w io.Writer) error {
-	_, err := w.Write(d.buf)
-	d.buf = d.buf[:0]
-	return err
-}
-
 // rows writes d(A_r, B_r) for every r (distance.WriteRows).
 func (d *distanceRun) rows(w io.Writer, A, B *labeldist.Reader) error {
 	chunk := chunkRows
@@ -331,9 +310,25 @@ func (d *distanceRun) rows(w io.Writer, A, B *labeldist.Reader) error {
 	return nil
 }
 
+// sameFile reports whether a and b, the files of A and B, are one regular
+// file (os.SameFile).
+func sameFile(a, b io.Closer) bool {
+	fa, ok := a.(*os.File)
+	fb, ok2 := b.(*os.File)
+	if !ok || !ok2 {
+		return false
+	}
+	sa, err := fa.Stat()
+	sb, err2 := fb.Stat()
+	return err == nil && err2 == nil && sa.Mode().IsRegular() && os.SameFile(sa, sb)
+}
+
 // pairs writes the matrix d(A_i, B_j): B is held in memory (sparse), A is
 // read a row at a time and each row of the matrix written as it is done.
-func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
+// When A and B are one file (same) and the method is symmetric (tw), each
+// pair is computed once (distance.NewSelf) if the matrix fits in
+// --max-memory beside B, and the rows written from it.
+func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader, same bool) error {
 	var rb labeldist.Rows
 	for {
 		if err := d.e.stopped(); err != nil {
@@ -372,13 +367,19 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 	if d.m.name == "tw" && nB > 0 {
 		block = max(1, min(distance.PairwiseBlock(), (32<<20)/(8*nB)))
 	}
-	var ra labeldist.Rows
 	dst := make([]float64, block*nB)
 	prog := newProgress(d.e.stderr, "twl distance --pairwise", "rows of A")
-	if d.json {
-		d.buf = append(d.buf, `{"method":"`+d.m.name+`","pairwise":true,"distances":[`...)
+	mw := distance.NewMatrixWriter(w, d.m.name, nB, d.json, 0)
+	if same && cols.Symmetric() {
+		self, err := distance.NewSelf(d.context(), cols)
+		if me := (*distance.MemoryError)(nil); !errors.As(err, &me) {
+			if err != nil {
+				return err
+			}
+			return d.selfPairs(mw, self, A, dst, block, prog)
+		}
 	}
-	written := 0
+	var ra labeldist.Rows
 	emit := func() error {
 		if ra.Rows() == 0 {
 			return nil
@@ -387,37 +388,10 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 		if err := d.dm.Pairwise(d.context(), out, &ra, cols); err != nil {
 			return pairErr(err, A, B, &ra, &rb)
 		}
-		for r := range ra.Rows() {
-			if d.json {
-				if written > 0 {
-					d.buf = append(d.buf, ',')
-				}
-				d.buf = append(d.buf, '[')
-			}
-			for j, v := range out[r*nB : (r+1)*nB] {
-				var sep byte
-				switch {
-				case j == 0:
-				case d.json:
-					sep = ','
-				default:
-					sep = '\t'
-				}
-				d.number(sep, v)
-			}
-			if d.json {
-				d.buf = append(d.buf, ']')
-			} else {
-				d.buf = append(d.buf, '\n')
-			}
-			written++
-			if len(d.buf) > 1<<20 {
-				if err := d.flush(w); err != nil {
-					return err
-				}
-			}
+		if err := mw.WriteRows(out); err != nil {
+			return err
 		}
-		prog.tick(written)
+		prog.tick(mw.Rows())
 		ra.Reset()
 		return nil
 	}
@@ -450,13 +424,36 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader) error {
 			return fmt.Errorf("%s: no distributions (the file is empty or blank)", r.File())
 		}
 	}
-	if d.json {
-		d.buf = fmt.Appendf(d.buf, `],"rows":%d,"cols":%d}`+"\n", A.Rows(), nB)
-	}
-	if err := d.flush(w); err != nil {
+	if err := mw.Close(); err != nil {
 		return err
 	}
 	prog.done(A.Rows())
+	return nil
+}
+
+// selfPairs writes the matrix of the distances between the rows of A and
+// themselves from self, block rows at a time through dst; A, the file B
+// was read from, is not read again.
+func (d *distanceRun) selfPairs(mw *distance.MatrixWriter, self *distance.Self, A *labeldist.Reader, dst []float64, block int, prog *progress) error {
+	n := self.Len()
+	if n == 0 {
+		return fmt.Errorf("%s: no distributions (the file is empty or blank)", A.File())
+	}
+	for lo := 0; lo < n; lo += block {
+		if err := d.e.stopped(); err != nil {
+			return err
+		}
+		hi := min(lo+block, n)
+		self.Rows(dst[:(hi-lo)*n], lo, hi)
+		if err := mw.WriteRows(dst[:(hi-lo)*n]); err != nil {
+			return err
+		}
+		prog.tick(hi)
+	}
+	if err := mw.Close(); err != nil {
+		return err
+	}
+	prog.done(n)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -283,5 +284,83 @@ func TestDistancePairwiseBlocks(t *testing.T) {
 		filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
 	if code != 0 || out != want.String() || errOut != "" {
 		t.Errorf("exit %d, stderr %q, stdout equal to the path lengths: %v", code, errOut, out == want.String())
+	}
+}
+
+// TestDistancePairwiseSelf checks --pairwise --tree with A and B one file
+// (the same path, or another path to the same file), whose pairs are
+// computed once: 600 point masses on the leaves of fig1W against
+// themselves, each distance the path length between two leaves, by hand
+// (as TestDistancePairwiseBlocks); the same bytes as for a copy of the
+// file, which goes a row of A at a time, in text and JSON; the same under
+// a --max-memory that holds the prepared rows but not the 600×599/2
+// distances (1.4 MB), which then go a row of A at a time; and a stop by
+// SIGINT that leaves no file.
+func TestDistancePairwiseSelf(t *testing.T) {
+	leaves := []string{"dog", "cat", "lizard", "snake"}
+	path := [4][4]string{
+		{"0", "0.75", "6.5", "9.5"},
+		{"0.75", "0", "6.25", "9.25"},
+		{"6.5", "6.25", "0", "5"},
+		{"9.5", "9.25", "5", "0"},
+	}
+	rng := rand.New(rand.NewPCG(5, 600))
+	var a, want strings.Builder
+	ks := make([]int, 600)
+	for r := range ks {
+		ks[r] = rng.IntN(4)
+		a.WriteString(`{"` + leaves[ks[r]] + `": 1}` + "\n")
+	}
+	for _, k := range ks {
+		for j, l := range ks {
+			if j > 0 {
+				want.WriteByte('\t')
+			}
+			want.WriteString(path[k][l])
+		}
+		want.WriteByte('\n')
+	}
+	dir := write(t, map[string]string{"t.tree": fig1W, "a.jsonl": a.String(), "copy.jsonl": a.String()})
+	if err := os.Link(filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "link.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	run := func(flags []string, files ...string) string {
+		t.Helper()
+		args := append([]string{"distance", "--pairwise", "--tree", filepath.Join(dir, "t.tree")}, flags...)
+		for _, f := range files {
+			args = append(args, filepath.Join(dir, f))
+		}
+		code, out, errOut := twl(t, "", args...)
+		if code != 0 || errOut != "" {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+		return out
+	}
+	if got := run(nil, "a.jsonl", "a.jsonl"); got != want.String() {
+		t.Errorf("A = B: the matrix is not that of the path lengths")
+	}
+	for _, format := range []string{"text", "json"} {
+		f := []string{"--format", format}
+		ref := run(f, "a.jsonl", "copy.jsonl")
+		for _, c := range []struct {
+			flags []string
+			files []string
+		}{
+			{f, []string{"a.jsonl", "a.jsonl"}},
+			{f, []string{"link.jsonl", "a.jsonl"}},
+			{append(f, "--max-memory", "1MB"), []string{"a.jsonl", "a.jsonl"}},
+		} {
+			if got := run(c.flags, c.files...); got != ref {
+				t.Errorf("%v %v: not the bytes of A and a copy of it", c.flags, c.files)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(&stopSignal{os.Interrupt})
+	var out, errb strings.Builder
+	code := runContext(ctx, []string{"distance", "--pairwise", "--tree", filepath.Join(dir, "t.tree"), "--out", filepath.Join(dir, "d.tsv"),
+		filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "a.jsonl")}, strings.NewReader(""), &out, &errb)
+	if ents, _ := os.ReadDir(dir); code != 130 || len(ents) != 4 {
+		t.Errorf("stopped: exit %d, %d files (want the 4 inputs), stderr %q", code, len(ents), errb.String())
 	}
 }

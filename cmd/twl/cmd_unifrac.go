@@ -3,10 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
+	"sync"
 
 	"github.com/twl-ldl/twl/biom"
 	"github.com/twl-ldl/twl/distmat"
@@ -19,12 +22,8 @@ func runUnifrac(e *env, args []string) error {
 	if len(args) > 0 && args[0] == "merge" {
 		return runUnifracMerge(e, args[1:])
 	}
-	if os.Getenv("GOGC") == "" {
-		// The engine is most of the live memory and is built once: a heap
-		// kept within 30% of the live data (Go's default lets it double)
-		// bounds the peak near the engine's size, for a few percent of time.
-		defer debug.SetGCPercent(debug.SetGCPercent(30))
-	}
+	gc := startLazyGC()
+	defer gc.stop()
 	fs := newFlags("unifrac", "twl unifrac --tree T.nwk --table T.biom --method M --out D.tsv [flags]\n  twl unifrac merge PART... --out D.tsv")
 	treePath := fs.String("tree", "", "the phylogeny: Newick or QIIME 2 .qza `FILE`")
 	tablePath := fs.String("table", "", "the table of counts: BIOM (HDF5 or JSON), TSV or .qza `FILE`")
@@ -99,13 +98,21 @@ func runUnifrac(e *env, args []string) error {
 	defer w.Abort()
 	defer ids.Abort()
 
+	// The table is read while the tree is; the tree's error comes first.
+	var bt *biom.Table
+	var tableErr error
+	tableRead := make(chan struct{})
+	go func() {
+		defer close(tableRead)
+		bt, tableErr = biom.ReadFile(*tablePath, nil)
+	}()
 	tr, err := newick.ReadFile(*treePath, nil)
+	<-tableRead
 	if err != nil {
 		return err
 	}
-	bt, err := biom.ReadFile(*tablePath, nil)
-	if err != nil {
-		return err
+	if tableErr != nil {
+		return tableErr
 	}
 	tab, err := unifrac.TableOf(tr, bt)
 	var me *unifrac.MissingTipsError
@@ -116,7 +123,13 @@ func runUnifrac(e *env, args []string) error {
 		return fmt.Errorf("table %s: %w", *tablePath, err)
 	}
 	bt = nil // the file's copy of the table is garbage: freed before the engine is built
-	runtime.GC()
+	if m := tab.Len(); 4*int64(m)*int64(m-1) >= lazyHeap/2 {
+		// The pairs alone take half of lazyHeap or more: a large run.
+		gc.turnOn()
+	}
+	if gc.big() {
+		debug.FreeOSMemory()
+	}
 	if err := distmat.CheckIDs(tab.IDs); err != nil {
 		return fmt.Errorf("table %s: %w", *tablePath, err)
 	}
@@ -138,7 +151,9 @@ func runUnifrac(e *env, args []string) error {
 	}
 	// The preparation's buffers are garbage now: give their memory back
 	// before the stripes, so the peak is the engine's.
-	debug.FreeOSMemory()
+	if gc.big() {
+		debug.FreeOSMemory()
+	}
 	var full []float64 // the whole matrix, for --pcoa
 	if pc.enabled() {
 		need := int64(n) * distmat.RowBytes(n)
@@ -159,7 +174,10 @@ func runUnifrac(e *env, args []string) error {
 			N: n, IDHash: distmat.HashIDs(tab.IDs), Lo: lo, Hi: hi, Shard: shardI, Shards: shardN}
 		mw, err = distmat.NewPartWriter(w, h, tab.IDs)
 	} else {
-		mw, err = distmat.NewWriter(w, f, tab.IDs, &distmat.Options{Workers: *workers})
+		// WriteCondensed's text may take what a stripe's rows would,
+		// less the pairs' values.
+		text := max(int64(stripe)*distmat.RowBytes(n)-4*int64(n)*int64(n-1), 1)
+		mw, err = distmat.NewWriter(w, f, tab.IDs, &distmat.Options{Workers: *workers, MaxBytes: text})
 	}
 	if err != nil {
 		return err
@@ -175,8 +193,24 @@ func runUnifrac(e *env, args []string) error {
 			return err
 		}
 		stripe = min(s, unifrac.RowBlock())
+		if gc.big() {
+			// The memory freed since the engine was built goes back
+			// before the text is made, so the peak stays the live data's.
+			debug.FreeOSMemory()
+		}
 	}
-	buf := make([]float64, stripe*n)
+	if cond != nil && full == nil {
+		// Each pair's text is formatted once, and lines are written while
+		// later ones are formatted.
+		if err := mw.WriteCondensed(e.ctx, cond); err != nil {
+			return err
+		}
+		done, lo = n*n, hi
+	}
+	var buf []float64
+	if lo < hi {
+		buf = make([]float64, stripe*n)
+	}
 	for r := lo; r < hi; r += stripe {
 		stripe = min(stripe, hi-r)
 		if cond != nil {
@@ -221,6 +255,104 @@ func runUnifrac(e *env, args []string) error {
 	}
 	p.done(done)
 	return nil
+}
+
+// lazyHeap is the heap below which twl unifrac does not collect garbage
+// while the live data is small.
+const lazyHeap = 32 << 20
+
+// lazyGC sets the collector of twl unifrac. The engine is most of the
+// live memory of a large run and is built once: a heap kept within 30% of
+// the live data (Go's default lets it double) bounds the peak near the
+// engine's size, for a few percent of time. A small run collects only when
+// its heap reaches lazyHeap: Go's collector would otherwise run every
+// megabyte or so while the inputs are read. So the collector is off, under
+// a memory limit of lazyHeap, until the live data reaches lazyHeap/1.3;
+// from then on the 30% rule holds, so the heap is never larger than either
+// rule allows. A run whose pairs alone take half of lazyHeap turns the 30%
+// rule on once it knows it. GOGC or GOMEMLIMIT, when set, are obeyed.
+type lazyGC struct {
+	mu      sync.Mutex
+	on      bool // the 30% rule (or GOGC) is in force
+	stopped bool
+	pct     int   // the GC percent to restore, or -2
+	limit   int64 // the memory limit to restore, or -1
+}
+
+// startLazyGC sets the collector for a run; the caller calls stop at its
+// end.
+func startLazyGC() *lazyGC {
+	g := &lazyGC{on: true, pct: -2, limit: -1}
+	switch {
+	case os.Getenv("GOGC") != "":
+	case debug.SetMemoryLimit(-1) != math.MaxInt64: // GOMEMLIMIT
+		g.pct = debug.SetGCPercent(30)
+	default:
+		g.on = false
+		g.pct = debug.SetGCPercent(-1)
+		g.limit = debug.SetMemoryLimit(lazyHeap)
+		g.watch()
+	}
+	return g
+}
+
+// watch calls collected after the next collection.
+func (g *lazyGC) watch() {
+	runtime.AddCleanup(new([64]byte), func(g *lazyGC) { g.collected() }, g)
+}
+
+// collected turns the 30% rule on once the live data is large, after a
+// collection.
+func (g *lazyGC) collected() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.on || g.stopped {
+		return
+	}
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	if live[0].Value.Kind() == metrics.KindUint64 && live[0].Value.Uint64()*13/10 < lazyHeap {
+		g.watch()
+		return
+	}
+	g.switchOn()
+}
+
+// turnOn puts the 30% rule in force now.
+func (g *lazyGC) turnOn() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.on && !g.stopped {
+		g.switchOn()
+	}
+}
+
+// switchOn puts the 30% rule in force; g.mu is held.
+func (g *lazyGC) switchOn() {
+	g.on = true
+	debug.SetGCPercent(30)
+	debug.SetMemoryLimit(g.limit)
+}
+
+// big reports whether the 30% rule (or GOGC or GOMEMLIMIT) is in force:
+// only then are forced collections worth their time.
+func (g *lazyGC) big() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.on
+}
+
+// stop restores the collector's settings.
+func (g *lazyGC) stop() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.stopped = true
+	if g.pct != -2 {
+		debug.SetGCPercent(g.pct)
+	}
+	if g.limit >= 0 {
+		debug.SetMemoryLimit(g.limit)
+	}
 }
 
 // unifracStripe returns the rows per stripe (distmat.StripeRows), or the

@@ -425,6 +425,8 @@ func TestUnifracBadInput(t *testing.T) {
 		{run("t.nwk", "notable.tsv"), 1, p("notable.tsv") + ":1: "},
 		{run("unbal.nwk", "ok.tsv"), 1, p("unbal.nwk") + ":1: newick syntax error"},
 		{run("dup.nwk", "ok.tsv"), 1, "O1"},
+		// Both bad: the tree's error, although the two are read at once.
+		{run("unbal.nwk", "notable.tsv"), 1, p("unbal.nwk") + ":1: newick syntax error"},
 		{run("t.nwk", "missing.tsv"), 1, "table " + p("missing.tsv") + ": 3 observation ids are not tips of tree " + p("t.nwk") + ": OTU9, OTU12, x (ssu refuses them too)"},
 		{run("t.nwk", "neg.tsv"), 1, p("neg.tsv") + ":2: invalid count"},
 		{run("t.nwk", "empty.tsv"), 1, "table " + p("empty.tsv") + `: sample "S2": no counts`},

@@ -31,7 +31,7 @@ type Config struct {
 }
 
 // ErrConfig is wrapped by the errors that report an invalid Config.
-var ErrConfig = fmt.Errorf("all: invalid configuration")
+var ErrConfig = report.ErrConfigOf("all")
 
 // Run runs efficiency, then synthetic, writing their files to cfg.OutDir,
 // then writes REPORT.md there, and returns its path. Errors: an invalid

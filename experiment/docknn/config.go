@@ -41,7 +41,7 @@ const (
 )
 
 // ErrConfig is wrapped by the errors that report an invalid Config.
-var ErrConfig = errors.New("docknn: invalid configuration")
+var ErrConfig = report.ErrConfigOf("docknn")
 
 // ErrData is wrapped by the errors about the documents: too few with
 // words, a document without a class.

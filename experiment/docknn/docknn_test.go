@@ -22,6 +22,7 @@ import (
 	"github.com/twl-ldl/twl/vocab"
 
 	"github.com/twl-ldl/twl/experiment/report"
+	"github.com/twl-ldl/twl/internal/testutil"
 )
 
 // newPoints returns points named w0, w1, … with the given vectors.
@@ -522,6 +523,31 @@ func TestRealData(t *testing.T) {
 	for _, m := range res.Methods {
 		if m.BestError > 0.99 || m.Correlation < 0.3 || !(m.PairSeconds > 0) {
 			t.Errorf("%s: best error %v, correlation %v, %v s a pair", m.Name, m.BestError, m.Correlation, m.PairSeconds)
+		}
+	}
+}
+
+// TestJSONKeys pins the keys of docknn.json and their order, written out
+// by hand from the format's fields: readers of the file rely on both.
+func TestJSONKeys(t *testing.T) {
+	m := Method{Name: "TSW cluster T=4", Builder: BuilderCluster, Trees: 4}
+	m.CostShare, m.BuildSeconds, m.EmbedSeconds, m.EmbedPairSeconds, m.EmbedSpeedup, m.EmbedDiff, m.TotalSpeedup = 1, 1, 1, 1, 1, 1, 1
+	for _, tc := range []struct {
+		v    any
+		want []string
+	}{
+		{&Result{}, []string{"format", "config", "machine", "train", "test", "classes", "points", "dim", "methods",
+			"cpu_clock", "utilization", "seconds"}},
+		{&m, []string{"name", "builder", "trees", "errors", "best_k", "best_error", "seconds", "cpu_seconds",
+			"pair_seconds", "speedup", "cost_share", "build_seconds", "embed_seconds", "embed_pair_seconds",
+			"embed_speedup", "embed_max_rel_diff", "total_speedup", "nn_agreement", "correlation", "ratio"}},
+	} {
+		data, err := json.Marshal(tc.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := testutil.JSONKeys(data); err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%T: keys %q, %v; want %q", tc.v, got, err, tc.want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package docknn
 import (
 	"io"
 	"math"
+	"time"
 
 	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/internal/plotutil"
@@ -13,9 +14,8 @@ const ResultFormat = "twl-docknn/1"
 
 // Result is the outcome of Run.
 type Result struct {
-	Format  string         `json:"format"`
-	Config  Resolved       `json:"config"`
-	Machine report.Machine `json:"machine"`
+	// Header: the format (ResultFormat), the configuration and the machine.
+	report.Header[Resolved]
 	// Train and Test describe the drawn documents and their tokens.
 	Train TokenCounts `json:"train"`
 	Test  TokenCounts `json:"test"`
@@ -51,12 +51,9 @@ type Method struct {
 	Errors    []report.Float `json:"errors"`
 	BestK     int            `json:"best_k"`
 	BestError report.Float   `json:"best_error"`
-	// Seconds is the wall-clock time of the test-by-training distance
-	// matrix, CPUSeconds its CPU time, PairSeconds CPUSeconds per pair:
-	// WMD by the network simplex, TSW by tsw.Sliced.SparseDistance.
-	Seconds     report.Float `json:"seconds"`
-	CPUSeconds  report.Float `json:"cpu_seconds"`
-	PairSeconds report.Float `json:"pair_seconds"`
+	// MatrixTimes: the times of the test-by-training distance matrix, WMD
+	// by the network simplex, TSW by tsw.Sliced.SparseDistance.
+	MatrixTimes
 	// Speedup is WMD's PairSeconds over this one's.
 	Speedup report.Float `json:"speedup"`
 	// CostShare is the share of WMD's time spent building the cost
@@ -135,4 +132,19 @@ func (r *Result) Figures() map[string]*plotutil.Figure {
 	return map[string]*plotutil.Figure{
 		ErrorsPlot: plotutil.Curves("k-nearest-neighbour error on the test documents", "k", "error (%)", false, series),
 	}
+}
+
+// MatrixTimes are the times of a distance matrix: Seconds its wall-clock
+// time, CPUSeconds its CPU time, PairSeconds CPUSeconds per pair.
+type MatrixTimes struct {
+	Seconds     report.Float `json:"seconds"`
+	CPUSeconds  report.Float `json:"cpu_seconds"`
+	PairSeconds report.Float `json:"pair_seconds"`
+}
+
+// matrixTimes returns the MatrixTimes of a matrix of pairs distances
+// computed in wall-clock time wall and CPU time cpu.
+func matrixTimes(wall, cpu time.Duration, pairs float64) MatrixTimes {
+	return MatrixTimes{Seconds: report.Float(wall.Seconds()), CPUSeconds: report.Float(cpu.Seconds()),
+		PairSeconds: report.Float(cpu.Seconds() / pairs)}
 }

@@ -81,7 +81,7 @@ func Run(cfg Config) (*Result, error) {
 	}
 	pts, bags := union(lex, trainRaw, testRaw)
 	train, test := bags[0], bags[1]
-	res := &Result{Format: ResultFormat, Config: r, Machine: report.ThisMachine(), Train: trainTC, Test: testTC,
+	res := &Result{Header: report.NewHeader(ResultFormat, r), Train: trainTC, Test: testTC,
 		Points: len(pts.names), Dim: pts.d}
 	seen := map[string]bool{}
 	for _, c := range slices.Concat(trainNames, testNames) {
@@ -126,8 +126,7 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	exact := Method{Name: "WMD", Seconds: report.Float(wall.Seconds()), CPUSeconds: report.Float(cpu.Seconds()),
-		PairSeconds: report.Float(cpu.Seconds() / pairs), Speedup: 1, Agreement: 1, Correlation: 1, Ratio: 1}
+	exact := Method{Name: "WMD", MatrixTimes: matrixTimes(wall, cpu, pairs), Speedup: 1, Agreement: 1, Correlation: 1, Ratio: 1}
 	var costTime, pairTime time.Duration
 	for _, s := range solvers {
 		costTime += s.costTime
@@ -177,7 +176,7 @@ func Run(cfg Config) (*Result, error) {
 				return nil, err
 			}
 			m := Method{Name: name, Builder: b, Trees: T, BuildSeconds: report.Float(buildTime.Seconds()),
-				Seconds: report.Float(wall.Seconds()), CPUSeconds: report.Float(cpu.Seconds()), PairSeconds: report.Float(cpu.Seconds() / pairs)}
+				MatrixTimes: matrixTimes(wall, cpu, pairs)}
 			m.Speedup = exact.PairSeconds / m.PairSeconds
 
 			// The same distances by the ℓ₁ embedding.

@@ -183,7 +183,7 @@ func (r *Result) Case(method string, L int) *Case {
 }
 
 // ErrConfig reports an invalid Config.
-var ErrConfig = errors.New("efficiency: invalid configuration")
+var ErrConfig = report.ErrConfigOf("efficiency")
 
 // resolve checks cfg and fills in the defaults. Its errors are
 // *report.ConfigError, wrapping ErrConfig.

@@ -1,7 +1,6 @@
 package labeltrees
 
 import (
-	"errors"
 	"slices"
 
 	"github.com/twl-ldl/twl/corpus"
@@ -41,7 +40,7 @@ func Label(id string) string {
 }
 
 // ErrConfig is wrapped by the errors that report an invalid Config.
-var ErrConfig = errors.New("labeltrees: invalid configuration")
+var ErrConfig = report.ErrConfigOf("labeltrees")
 
 // Config controls Run.
 type Config struct {

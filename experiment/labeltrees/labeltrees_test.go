@@ -1,17 +1,20 @@
 package labeltrees
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/experiment/text"
+	"github.com/twl-ldl/twl/internal/testutil"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/tw"
 )
@@ -501,5 +504,19 @@ func TestSameStart(t *testing.T) {
 	}
 	if a, b := res.Runs[0].Measures["wasserstein"], res.Runs[len(Conditions)].Measures["wasserstein"]; a == b {
 		t.Errorf("seeds 1 and 2 score alike (%v): the seeds do not change the start", a)
+	}
+}
+
+// TestJSONKeys pins the keys of the result's JSON and their order, written
+// out by hand from the format's fields: readers of the file rely on both.
+func TestJSONKeys(t *testing.T) {
+	data, err := json.Marshal(&Result{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"format", "config", "machine", "trees", "runs", "table", "best", "comparisons",
+		"seconds", "train_seconds", "kept"}
+	if got, err := testutil.JSONKeys(data); err != nil || !slices.Equal(got, want) {
+		t.Errorf("keys %q, %v; want %q", got, err, want)
 	}
 }

@@ -22,9 +22,8 @@ var Measures = text.Measures
 
 // Result is the outcome of Run.
 type Result struct {
-	Format  string         `json:"format"`
-	Config  Resolved       `json:"config"`
-	Machine report.Machine `json:"machine"`
+	// Header: the format (ResultFormat), the configuration and the machine.
+	report.Header[Resolved]
 	// Trees describes the tree of every condition that has one, seed by
 	// seed.
 	Trees []TreeInfo `json:"trees"`

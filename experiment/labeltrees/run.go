@@ -131,7 +131,7 @@ func Run(cfg Config) (*Result, error) {
 	s.K = min(s.K, len(fl.names))
 	r.Settings.K = s.K
 	rs := text.RunSettingsOf(s)
-	res := &Result{Format: ResultFormat, Config: r, Machine: report.ThisMachine()}
+	res := &Result{Header: report.NewHeader(ResultFormat, r)}
 
 	// First every seed's split, trees and run keys, and the runs kept: a
 	// tree that cannot be built (a label without training documents) or a

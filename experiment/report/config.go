@@ -11,6 +11,20 @@ import (
 	"strings"
 )
 
+// The protocol names the experiments share: the reduced protocol, their
+// default, and the paper's.
+const (
+	ProtocolReduced = "reduced"
+	ProtocolPaper   = "paper"
+)
+
+// ErrConfigOf returns a new error for the ErrConfig of the experiment
+// package named name: "name: invalid configuration". Each call returns a
+// distinct error, so that errors.Is tells the experiments apart.
+func ErrConfigOf(name string) error {
+	return errors.New(name + ": invalid configuration")
+}
+
 // ConfigError is an invalid setting of an experiment's Config. Setting is
 // the Config field ("Seeds"), Value the value given as text ("0"; empty
 // when the problem is not one value, such as a missing input) and Problem
@@ -236,6 +250,26 @@ func Differences(ds ...Difference) []string {
 		}
 	}
 	return out
+}
+
+// Count is the Difference of a count: many and one are its phrases for
+// other numbers and for 1 ("%s epochs", "%s epoch").
+func Count(many, one string, got, want int) Difference {
+	return Difference{Phrase: many, One: one, Got: float64(got), Want: float64(want)}
+}
+
+// TrainingDifferences is what the Differences of a trained experiment end
+// with: those of ds, then of the number of seeds and the learning rate,
+// then "losses [a b] only" when losses names fewer than all of the n
+// losses.
+func TrainingDifferences(seeds, paperSeeds int, lr, paperLR float64, losses []string, n int, ds ...Difference) []string {
+	ds = append(ds[:len(ds):len(ds)], Count("%s seeds", "%s seed", seeds, paperSeeds),
+		Difference{Phrase: "learning rate %s", Got: lr, Want: paperLR})
+	d := Differences(ds...)
+	if len(losses) != n {
+		d = append(d, fmt.Sprintf("losses %v only", losses))
+	}
+	return d
 }
 
 // Or returns *p, or def when p is nil: an optional setting's value.

@@ -6,11 +6,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
-var errTest = errors.New("test: invalid configuration")
+var errTest = ErrConfigOf("test")
 
 // TestConfigError checks the words of a ConfigError and that errors.Is
 // finds the experiment's ErrConfig through it.
@@ -60,6 +61,39 @@ func TestConfigError(t *testing.T) {
 	}
 	if _, _, err := Protocol(c, "full", []string{"reduced", "paper"}, 1, 2); AsConfigError(err).Setting != "Protocol" {
 		t.Errorf("Protocol(full): %v", err)
+	}
+}
+
+// TestErrConfigOf checks the words of an experiment's ErrConfig, written
+// out by hand, and that two experiments' are told apart even under the
+// same name.
+func TestErrConfigOf(t *testing.T) {
+	a, b := ErrConfigOf("synthetic"), ErrConfigOf("synthetic")
+	if got := a.Error(); got != "synthetic: invalid configuration" {
+		t.Errorf("Error() = %q", got)
+	}
+	if errors.Is(a, b) || errors.Is(&ConfigError{Kind: a}, b) || !errors.Is(&ConfigError{Kind: a}, a) {
+		t.Error("errors.Is does not tell two ErrConfigOf errors apart")
+	}
+}
+
+// TestTrainingDifferences checks the phrases against ones written out by
+// hand, the singular of 1 and the losses' phrase included, and that ds is
+// not changed.
+func TestTrainingDifferences(t *testing.T) {
+	ds := []Difference{Count("%s epochs", "%s epoch", 1, 500), Count("%s nodes", "%s node", 7, 7)}
+	got := TrainingDifferences(5, 10, 1e-3, 1e-3, []string{"kl"}, 5, ds[:1]...)
+	want := []string{"1 epoch instead of 500", "5 seeds instead of 10", "losses [kl] only"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if ds[1].Phrase != "%s nodes" {
+		t.Errorf("TrainingDifferences wrote into its argument: %+v", ds[1])
+	}
+	got = TrainingDifferences(1, 10, 4e-3, 1e-3, []string{"a", "b"}, 2)
+	want = []string{"1 seed instead of 10", "learning rate 0.004 instead of 0.001"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
 

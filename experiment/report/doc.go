@@ -19,18 +19,20 @@
 // makes an experiment resumable: a finished run is kept by a later call
 // with the same settings, a run of other settings is an error; Each, the
 // loop that loads or trains every (condition, seed) run; Outcome, Summary
-// (SummarizeRuns) and Timing, what the results of such experiments share.
+// (SummarizeRuns) and Timing, what the results of such experiments share;
+// Header (NewHeader), what the results of the others begin with.
 //
-// Settings: the settings of an experiment's Config that replace a
+// Settings: ProtocolReduced and ProtocolPaper, the protocol names the
+// experiments share; the settings of an experiment's Config that replace a
 // protocol's value are pointers, nil for the protocol's; Checker checks
 // them (Int, Positive, Ints, Subset, Protocol, TreeOptions.Resolve) into a
-// *ConfigError naming the setting, the value and the problem, which a
-// command prints in its own words (twl: "--seeds 0: must be from 1 to
-// 10000000").
+// *ConfigError wrapping the experiment's ErrConfig (ErrConfigOf), naming
+// the setting, the value and the problem, which a command prints in its
+// own words (twl: "--seeds 0: must be from 1 to 10000000").
 //
 // Reports: MeasureTable, ComparisonTable (TP: t and p, "n/a" where t is
 // undefined), TableHead; MeanCurves, StatGroup and ErrorBarFigure for the
-// plots; Plural and Differences for the prose; Gather, which gathers
+// plots; Plural, Differences (Count, TrainingDifferences) for the prose; Gather, which gathers
 // reports into one document; ReadDocuments, the labelled documents of an
 // experiment on text.
 //

@@ -197,6 +197,21 @@ func SeedValues[R any](seeds int, runs []R, value func(run *R) (seed int, v floa
 	return v
 }
 
+// Header is what the Result of an experiment that is not one of training
+// runs (see Outcome) begins with: its format, its configuration C and the
+// machine it ran on.
+type Header[C any] struct {
+	Format  string  `json:"format"`
+	Config  C       `json:"config"`
+	Machine Machine `json:"machine"`
+}
+
+// NewHeader returns the Header of a Result in format of config, run on
+// this machine.
+func NewHeader[C any](format string, config C) Header[C] {
+	return Header[C]{Format: format, Config: config, Machine: ThisMachine()}
+}
+
 // Outcome is what the Result of an experiment of training runs, one per
 // (condition, seed), begins with: its format, its configuration C, how
 // that differs from the paper's protocol, the machine, the runs R, their

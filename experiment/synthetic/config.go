@@ -1,22 +1,11 @@
 package synthetic
 
 import (
-	"errors"
-	"fmt"
 	"math"
 
 	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/synth"
 )
-
-// Protocol names.
-const (
-	ProtocolReduced = "reduced" // the default: minutes on 2 cores
-	ProtocolPaper   = "paper"   // Sec. 5.1 of the paper
-)
-
-// ErrConfig is wrapped by the errors that report an invalid Config.
-var ErrConfig = errors.New("synthetic: invalid configuration")
 
 // Settings are the numbers of a protocol: those of each run, and the
 // number of seeds.
@@ -50,6 +39,12 @@ var Paper = Settings{RunSettings: RunSettings{Nodes: 1000, Train: 1000, Test: 10
 // 5 seeds instead of 10 (enough for a paired t-test with 4 degrees of
 // freedom).
 var Reduced = Settings{RunSettings: RunSettings{Nodes: 200, Train: 1000, Test: 1000, Epochs: 50, Batch: 10, LR: 1e-3}, Seeds: 5}
+
+// Protocol names.
+const (
+	ProtocolReduced = report.ProtocolReduced // the default: minutes on 2 cores
+	ProtocolPaper   = report.ProtocolPaper   // Sec. 5.1 of the paper
+)
 
 // Config controls Run. The zero value runs the reduced protocol on the
 // default synthetic data and writes nothing.
@@ -106,6 +101,9 @@ type Resolved struct {
 	Losses   []string     `json:"losses"`
 }
 
+// ErrConfig is wrapped by the errors that report an invalid Config.
+var ErrConfig = report.ErrConfigOf("synthetic")
+
 // Resolve fills in the defaults of cfg and checks it. Its errors are
 // *report.ConfigError, wrapping ErrConfig.
 func (cfg Config) Resolve() (Resolved, error) {
@@ -145,16 +143,10 @@ func (cfg Config) Resolve() (Resolved, error) {
 // open (package synth) are not differences; they are listed in the report.
 func (r Resolved) Differences() []string {
 	s, p := r.Settings, Paper
-	d := report.Differences(
-		report.Difference{Phrase: "%s tree nodes", One: "%s tree node", Got: float64(s.Nodes), Want: float64(p.Nodes)},
-		report.Difference{Phrase: "%s training samples", One: "%s training sample", Got: float64(s.Train), Want: float64(p.Train)},
-		report.Difference{Phrase: "%s test samples", One: "%s test sample", Got: float64(s.Test), Want: float64(p.Test)},
-		report.Difference{Phrase: "%s epochs", One: "%s epoch", Got: float64(s.Epochs), Want: float64(p.Epochs)},
-		report.Difference{Phrase: "%s samples per batch", One: "%s sample per batch", Got: float64(s.Batch), Want: float64(p.Batch)},
-		report.Difference{Phrase: "%s seeds", One: "%s seed", Got: float64(s.Seeds), Want: float64(p.Seeds)},
-		report.Difference{Phrase: "learning rate %s", Got: s.LR, Want: p.LR})
-	if len(r.Losses) != len(LossIDs) {
-		d = append(d, fmt.Sprintf("losses %v only", r.Losses))
-	}
-	return d
+	return report.TrainingDifferences(s.Seeds, p.Seeds, s.LR, p.LR, r.Losses, len(LossIDs),
+		report.Count("%s tree nodes", "%s tree node", s.Nodes, p.Nodes),
+		report.Count("%s training samples", "%s training sample", s.Train, p.Train),
+		report.Count("%s test samples", "%s test sample", s.Test, p.Test),
+		report.Count("%s epochs", "%s epoch", s.Epochs, p.Epochs),
+		report.Count("%s samples per batch", "%s sample per batch", s.Batch, p.Batch))
 }

@@ -1,8 +1,6 @@
 package text
 
 import (
-	"errors"
-	"fmt"
 	"math"
 
 	"github.com/twl-ldl/twl/corpus"
@@ -12,15 +10,6 @@ import (
 	"github.com/twl-ldl/twl/textmodel"
 	"github.com/twl-ldl/twl/tree"
 )
-
-// Protocol names.
-const (
-	ProtocolReduced = "reduced" // the default: minutes on 2 cores
-	ProtocolPaper   = "paper"   // Sec. 4.2 of the paper
-)
-
-// ErrConfig is wrapped by the errors that report an invalid Config.
-var ErrConfig = errors.New("text: invalid configuration")
 
 // Settings are the numbers of a protocol.
 type Settings struct {
@@ -48,6 +37,12 @@ var Paper = Settings{Hidden: 200, Epochs: 100, Batch: 100, LR: 1e-3, MaxLen: 200
 // to see a large effect, not a small one). About a minute and a half per
 // run on 20 Newsgroups on 2 cores.
 var Reduced = Settings{Hidden: 100, Epochs: 18, Batch: 100, LR: 4e-3, MaxLen: 100, MinCount: 2, Seeds: 3, K: 5}
+
+// Protocol names.
+const (
+	ProtocolReduced = report.ProtocolReduced // the default: minutes on 2 cores
+	ProtocolPaper   = report.ProtocolPaper   // Sec. 4.2 of the paper
+)
 
 // ProtocolOptions choose the protocol of a run on text and its numbers:
 // the text experiment's (Config) and the label-tree study's.
@@ -129,6 +124,9 @@ type Files struct {
 	Test  string `json:"test,omitempty"`
 }
 
+// ErrConfig is wrapped by the errors that report an invalid Config.
+var ErrConfig = report.ErrConfigOf("text")
+
 // Resolve fills in the defaults of cfg and checks it. Its errors are
 // *report.ConfigError, wrapping ErrConfig.
 func (cfg Config) Resolve() (Resolved, error) {
@@ -201,15 +199,9 @@ func (cfg ProtocolOptions) Settings(c report.Checker) (string, Settings, error) 
 // difference, empty when it is the paper's.
 func (r Resolved) Differences() []string {
 	s, p := r.Settings, Paper
-	d := report.Differences(
-		report.Difference{Phrase: "%s hidden units", One: "%s hidden unit", Got: float64(s.Hidden), Want: float64(p.Hidden)},
-		report.Difference{Phrase: "%s epochs", One: "%s epoch", Got: float64(s.Epochs), Want: float64(p.Epochs)},
-		report.Difference{Phrase: "%s documents per batch", One: "%s document per batch", Got: float64(s.Batch), Want: float64(p.Batch)},
-		report.Difference{Phrase: "%s tokens per document at most", One: "%s token per document at most", Got: float64(s.MaxLen), Want: float64(p.MaxLen)},
-		report.Difference{Phrase: "%s seeds", One: "%s seed", Got: float64(s.Seeds), Want: float64(p.Seeds)},
-		report.Difference{Phrase: "learning rate %s", Got: s.LR, Want: p.LR})
-	if len(r.Losses) != len(loss.PaperIDs) {
-		d = append(d, fmt.Sprintf("losses %v only", r.Losses))
-	}
-	return d
+	return report.TrainingDifferences(s.Seeds, p.Seeds, s.LR, p.LR, r.Losses, len(loss.PaperIDs),
+		report.Count("%s hidden units", "%s hidden unit", s.Hidden, p.Hidden),
+		report.Count("%s epochs", "%s epoch", s.Epochs, p.Epochs),
+		report.Count("%s documents per batch", "%s document per batch", s.Batch, p.Batch),
+		report.Count("%s tokens per document at most", "%s token per document at most", s.MaxLen, p.MaxLen))
 }

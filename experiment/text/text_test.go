@@ -5,10 +5,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/twl-ldl/twl/corpus"
+	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -208,5 +210,29 @@ func TestPaperEstimate(t *testing.T) {
 	epoch := (float64(e.TrainTokens) + float64(e.ValTokens)/3) / float64(e.TokensPerSecond)
 	if math.Abs(float64(e.EpochSeconds)-epoch) > 1e-9*epoch || e.RunSeconds != 100*e.EpochSeconds || e.AllSeconds != 50*e.RunSeconds {
 		t.Errorf("%+v", e)
+	}
+}
+
+// TestDifferences pins the phrases of Resolved.Differences, written out by
+// hand from Paper and Reduced (Sec. 4.2: hidden 200, 100 epochs, batch 100,
+// lr 1e-3, 10 seeds; twl's 200 tokens).
+func TestDifferences(t *testing.T) {
+	for _, tc := range []struct {
+		r    Resolved
+		want []string
+	}{
+		{Resolved{Settings: Paper, Losses: loss.PaperIDs}, nil},
+		{Resolved{Settings: Reduced, Losses: loss.PaperIDs}, []string{
+			"100 hidden units instead of 200", "18 epochs instead of 100",
+			"100 tokens per document at most instead of 200", "3 seeds instead of 10",
+			"learning rate 0.004 instead of 0.001"}},
+		{Resolved{Settings: Settings{Hidden: 1, Epochs: 1, Batch: 1, LR: 1e-3, MaxLen: 1, MinCount: 2, Seeds: 1, K: 5},
+			Losses: []string{"kl", "kl+tw"}}, []string{
+			"1 hidden unit instead of 200", "1 epoch instead of 100", "1 document per batch instead of 100",
+			"1 token per document at most instead of 200", "1 seed instead of 10", "losses [kl kl+tw] only"}},
+	} {
+		if got := tc.r.Differences(); !slices.Equal(got, tc.want) {
+			t.Errorf("%+v: got %q, want %q", tc.r.Settings, got, tc.want)
+		}
 	}
 }

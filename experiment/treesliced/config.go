@@ -1,7 +1,6 @@
 package treesliced
 
 import (
-	"errors"
 	"slices"
 
 	"github.com/twl-ldl/twl/experiment/report"
@@ -9,8 +8,8 @@ import (
 
 // Protocol names.
 const (
-	ProtocolReduced = "reduced" // the default: 70–80 s on 2 cores
-	ProtocolLarge   = "large"   // T up to 64, 50 pairs, n up to 3000: over an hour
+	ProtocolReduced = report.ProtocolReduced // the default: 70–80 s on 2 cores
+	ProtocolLarge   = "large"                // T up to 64, 50 pairs, n up to 3000: over an hour
 )
 
 // Builders of the trees (Config.Builders).
@@ -24,7 +23,7 @@ const (
 var Builders = []string{BuilderCluster, BuilderQuad, BuilderClusterFit}
 
 // ErrConfig is wrapped by the errors that report an invalid Config.
-var ErrConfig = errors.New("treesliced: invalid configuration")
+var ErrConfig = report.ErrConfigOf("treesliced")
 
 // Settings are the numbers of a protocol.
 type Settings struct {

@@ -29,16 +29,8 @@ type Cell struct {
 	D int `json:"d"`
 	N int `json:"n"`
 
-	// W1Mean, W1Min and W1Max summarize the exact W1 over the pairs.
-	W1Mean report.Float `json:"w1_mean"`
-	W1Min  report.Float `json:"w1_min"`
-	W1Max  report.Float `json:"w1_max"`
-	// CostSeconds and SimplexSeconds are the mean times per pair of the
-	// n×n Euclidean cost matrix and of the network simplex on it;
-	// ExactSeconds is their sum.
-	CostSeconds    report.Float `json:"cost_seconds"`
-	SimplexSeconds report.Float `json:"simplex_seconds"`
-	ExactSeconds   report.Float `json:"exact_seconds"`
+	// Exact summarizes the exact W1 over the pairs and its times.
+	Exact
 
 	// Rows summarize TSW per builder and number of trees, in the order of
 	// Config.Builders then Settings.Trees.
@@ -105,19 +97,40 @@ type BuilderRecord struct {
 	EvalSeconds []report.Float `json:"eval_seconds"`
 }
 
-// summarize fills in the cell's summary and rows from its pairs.
-func (c *Cell) summarize(rc Resolved) {
-	P := len(c.Pairs)
+// Exact is the exact W1 of the pairs of a cell: W1Mean, W1Min and W1Max
+// summarize it; CostSeconds and SimplexSeconds are the mean times per pair
+// of the n×n Euclidean cost matrix and of the network simplex on it, and
+// ExactSeconds is their sum.
+type Exact struct {
+	W1Mean         report.Float `json:"w1_mean"`
+	W1Min          report.Float `json:"w1_min"`
+	W1Max          report.Float `json:"w1_max"`
+	CostSeconds    report.Float `json:"cost_seconds"`
+	SimplexSeconds report.Float `json:"simplex_seconds"`
+	ExactSeconds   report.Float `json:"exact_seconds"`
+}
+
+// exactOf returns the Exact of pairs, and the W1 of each.
+func exactOf(pairs []*PairRecord) (Exact, []float64) {
+	P := len(pairs)
 	w1 := make([]float64, P)
 	var cost, simplex float64
-	for k, p := range c.Pairs {
+	for k, p := range pairs {
 		w1[k] = float64(p.W1)
 		cost += float64(p.CostSeconds) / float64(P)
 		simplex += float64(p.SimplexSeconds) / float64(P)
 	}
 	lo, hi := minMax(w1)
-	c.W1Mean, c.W1Min, c.W1Max = report.Float(stat.Mean(w1, nil)), report.Float(lo), report.Float(hi)
-	c.CostSeconds, c.SimplexSeconds, c.ExactSeconds = report.Float(cost), report.Float(simplex), report.Float(cost+simplex)
+	return Exact{W1Mean: report.Float(stat.Mean(w1, nil)), W1Min: report.Float(lo), W1Max: report.Float(hi),
+		CostSeconds: report.Float(cost), SimplexSeconds: report.Float(simplex), ExactSeconds: report.Float(cost + simplex)}, w1
+}
+
+// summarize fills in the cell's summary and rows from its pairs.
+func (c *Cell) summarize(rc Resolved) {
+	P := len(c.Pairs)
+	var w1 []float64
+	c.Exact, w1 = exactOf(c.Pairs)
+	exact := float64(c.ExactSeconds)
 	c.Rows = nil
 	for bi, name := range rc.Builders {
 		var build, nodes float64
@@ -140,7 +153,7 @@ func (c *Cell) summarize(rc Resolved) {
 			}
 			r := &Row{Builder: name, Trees: T, Corr: report.Float(report.Correlation(v, w1)),
 				BuildSeconds: report.Float(build), Nodes: report.Float(nodes), EvalSeconds: report.Float(eval),
-				SpeedupEval: report.Float((cost + simplex) / eval), SpeedupBuild: report.Float((cost + simplex) / (float64(T)*build + eval))}
+				SpeedupEval: report.Float(exact / eval), SpeedupBuild: report.Float(exact / (float64(T)*build + eval))}
 			mean, std := stat.MeanStdDev(ratio, nil)
 			lo, hi := minMax(ratio)
 			r.RatioMean, r.RatioStd, r.RatioMin, r.RatioMax = report.Float(mean), report.Float(std), report.Float(lo), report.Float(hi)

@@ -65,8 +65,30 @@ func Create(name string, perm os.FileMode) (*File, error) {
 	}
 	a.f, a.tmp = f, f.Name()
 	register(a.tmp)
-	a.w = bufio.NewWriterSize(f, 1<<16)
+	a.w = bufio.NewWriterSize(&early{f: f}, 1<<16)
 	return a, nil
+}
+
+// writebackBytes is how much a File writes before it asks the kernel to
+// start writing it to the device.
+const writebackBytes = 2 << 20
+
+// early writes to a temporary file and starts the writeback of each
+// writebackBytes written, so that the device writes the file while the
+// rest is produced and the final sync has less to wait for.
+type early struct {
+	f         *os.File
+	off, sent int64 // bytes written; bytes whose writeback has started
+}
+
+func (e *early) Write(p []byte) (int, error) {
+	n, err := e.f.Write(p)
+	e.off += int64(n)
+	if e.off-e.sent >= writebackBytes {
+		startWriteback(e.f, e.sent, e.off-e.sent)
+		e.sent = e.off
+	}
+	return n, err
 }
 
 // Name returns the destination as it was given to Create.

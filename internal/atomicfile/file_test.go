@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,4 +141,37 @@ func TestRemoveTempsDirs(t *testing.T) {
 	UnregisterDir(kept)
 	RemoveTemps()
 	assertOnly(t, dir, "kept")
+}
+
+// TestFileLarge writes several times writebackBytes, in writes of odd
+// sizes (some larger than the buffer), so that the writeback starts many
+// times: the file holds every byte, in order, compared with the bytes
+// given.
+func TestFileLarge(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "big.tsv")
+	f, err := Create(name, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []byte
+	for i := 0; len(want) < 5*writebackBytes; i++ {
+		p := make([]byte, 1+(i*7919)%(3<<16))
+		for k := range p {
+			p[k] = byte(i + k)
+		}
+		want = append(want, p...)
+		if _, err := f.Write(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("the file holds %d bytes, not the %d written", len(got), len(want))
+	}
 }

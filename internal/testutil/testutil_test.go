@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -84,5 +85,17 @@ func TestGenerators(t *testing.T) {
 	}
 	if ok, _ := Panics(func() {}); ok {
 		t.Error("Panics reported a panic for a function that returned")
+	}
+}
+
+// TestJSONKeys checks the keys of a hand-written object, in its order and
+// not in sorted order, nested keys left out.
+func TestJSONKeys(t *testing.T) {
+	got, err := JSONKeys([]byte(`{"b": 1, "a": {"z": [1, {"y": 2}]}, "c": "x"}`))
+	if err != nil || fmt.Sprint(got) != "[b a c]" {
+		t.Errorf("got %q, %v; want [b a c]", got, err)
+	}
+	if _, err := JSONKeys([]byte(`[1]`)); err == nil {
+		t.Error("an array: no error")
 	}
 }
