@@ -38,8 +38,20 @@ func ReadFile(path string, opts *Options) (*Table, error) {
 	if fi.IsDir() {
 		return nil, fmt.Errorf("%s: %w, not a file", path, syscall.EISDIR)
 	}
-	return Read(f, fi.Size(), path, opts)
+	if !fi.Mode().IsRegular() || fi.Size() > maxInMemory {
+		return Read(f, fi.Size(), path, opts)
+	}
+	// A regular file is read in one piece and parsed from memory, where
+	// the HDF5 reader takes its structures and chunks without copies.
+	b := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return Parse(b, path, opts)
 }
+
+// maxInMemory is the size up to which ReadFile reads a file whole.
+const maxInMemory = 1 << 30
 
 // Read reads a table of the given size from r, recognising its format by
 // content: BIOM 2.1 (HDF5), BIOM 1.0 (JSON, sparse or dense), a classic
@@ -51,7 +63,8 @@ func Read(r io.ReaderAt, size int64, file string, opts *Options) (*Table, error)
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if string(head) == hdf5.Magic {
-		return readHDF5(r, size, file, opts)
+		f, err := hdf5.Open(r, size, file)
+		return readHDF5(f, err, file, opts)
 	}
 	b, err := io.ReadAll(io.NewSectionReader(r, 0, size))
 	if err != nil {
@@ -64,7 +77,8 @@ func Read(r io.ReaderAt, size int64, file string, opts *Options) (*Table, error)
 func Parse(b []byte, file string, opts *Options) (*Table, error) {
 	switch {
 	case bytes.HasPrefix(b, []byte(hdf5.Magic)):
-		return readHDF5(bytes.NewReader(b), int64(len(b)), file, opts)
+		f, err := hdf5.OpenBytes(b, file)
+		return readHDF5(f, err, file, opts)
 	case qza.IsZip(b):
 		data, inner, err := qza.Payload(b, "feature-table.biom")
 		if err != nil {
@@ -73,7 +87,8 @@ func Parse(b []byte, file string, opts *Options) (*Table, error) {
 		if !bytes.HasPrefix(data, []byte(hdf5.Magic)) {
 			return nil, &Error{File: file + ":" + inner, Err: ErrFormat, Msg: "not a BIOM 2.1 (HDF5) table"}
 		}
-		return readHDF5(bytes.NewReader(data), int64(len(data)), file+":"+inner, opts)
+		f, err := hdf5.OpenBytes(data, file+":"+inner)
+		return readHDF5(f, err, file+":"+inner, opts)
 	}
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\ufeff")), " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
@@ -115,9 +130,8 @@ func (e *cutError) Unwrap() error { return ErrFormat }
 // readHDF5 reads a BIOM 2.1 table: the ids in observation/ids and
 // sample/ids, the counts in sample/matrix (compressed sparse columns of
 // the observations × samples matrix), or in observation/matrix when
-// sample/matrix is absent.
-func readHDF5(r io.ReaderAt, size int64, file string, opts *Options) (*Table, error) {
-	f, err := hdf5.Open(r, size, file)
+// sample/matrix is absent. f and err are those of hdf5.Open.
+func readHDF5(f *hdf5.File, err error, file string, opts *Options) (*Table, error) {
 	if err != nil {
 		return nil, hdf5Error(file, err)
 	}

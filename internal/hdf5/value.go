@@ -260,7 +260,10 @@ func (v *Value) Strings() ([]string, error) {
 			out[i] = string(bytes.TrimRight(s, " "))
 		}
 	case v.typ.vstr:
+		// The strings are cut from one string holding them all.
 		f := v.f
+		objs := make([][]byte, len(out))
+		total := 0
 		for i := range out {
 			c := f.cursor(v.data[i*sz : (i+1)*sz])
 			n := c.u32()
@@ -276,7 +279,17 @@ func (v *Value) Strings() ([]string, error) {
 			if uint64(n) > uint64(len(s)) {
 				return nil, f.errf(v.at, ErrCorrupt, "string %d has length %d, its heap object %d bytes", i, n, len(s))
 			}
-			out[i] = string(s[:n])
+			objs[i] = s[:n]
+			total += int(n)
+		}
+		all := make([]byte, 0, total)
+		for _, s := range objs {
+			all = append(all, s...)
+		}
+		str, lo := string(all), 0
+		for i, s := range objs {
+			out[i] = str[lo : lo+len(s)]
+			lo += len(s)
 		}
 	default:
 		return nil, v.f.errf(v.at, ErrUnsupported, "numbers read as strings")
@@ -307,7 +320,8 @@ func (f *File) globalObject(addr uint64, idx uint32) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		objs = map[uint32][]byte{}
+		// Objects are indexed by their 16-bit index; nil marks an absent
+		// one, and of two with the same index the last counts.
 		c := f.cursor(coll)
 		c.skip(8 + f.sl)
 		for !c.bad && c.i+8+f.sl <= len(coll) {
@@ -319,12 +333,15 @@ func (f *File) globalObject(addr uint64, idx uint32) ([]byte, error) {
 			}
 			data := c.take(int(n))
 			c.skip(int((n+7)&^7 - n))
-			objs[uint32(id)] = data
+			if int(id) >= len(objs) {
+				objs = append(objs, make([][]byte, int(id)+1-len(objs))...)
+			}
+			objs[id] = data
 		}
 		f.gheaps[addr] = objs
 	}
-	if data, ok := objs[idx]; ok {
-		return data, nil
+	if uint64(idx) < uint64(len(objs)) && objs[idx] != nil {
+		return objs[idx], nil
 	}
 	return nil, f.errf(int64(f.base+min(addr, uint64(f.size))), ErrCorrupt, "global heap collection has no object %d", idx)
 }
