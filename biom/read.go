@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/twl-ldl/twl/internal/hdf5"
@@ -146,24 +147,20 @@ func readHDF5(f *hdf5.File, err error, file string, opts *Options) (*Table, erro
 		s, err := v.Strings()
 		return s, hdf5Error(file, err)
 	}
+	// The ids and the three arrays of the matrix are read at once; the
+	// errors are then reported in the order of a reading one after the
+	// other.
 	b := &builder{file: file}
-	if b.obs, err = strs("observation/ids"); err != nil {
-		return nil, err
-	}
-	if b.samples, err = strs("sample/ids"); err != nil {
-		return nil, err
-	}
-	if v, err := f.Attr("/", "shape"); err == nil && v.IsInt() {
-		shape, err := v.Int64s()
-		if err == nil && (len(shape) != 2 || shape[0] != int64(len(b.obs)) || shape[1] != int64(len(b.samples))) {
-			return nil, &Error{File: file, Err: ErrFormat, Msg: fmt.Sprintf("shape attribute %v, but %d observation ids and %d sample ids", shape, len(b.obs), len(b.samples))}
+	var obsErr, samplesErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if b.obs, obsErr = strs("observation/ids"); obsErr == nil {
+			b.samples, samplesErr = strs("sample/ids")
 		}
-	}
-	major, minor, transpose := b.samples, b.obs, false
-	group := "sample/matrix"
+	})
+	group, transpose := "sample/matrix", false
 	if _, err := f.Members(group); err != nil {
 		group, transpose = "observation/matrix", true
-		major, minor = b.obs, b.samples
 	}
 	num := func(name string) ([]float64, error) {
 		v, err := f.Dataset(group + "/" + name)
@@ -176,17 +173,34 @@ func readHDF5(f *hdf5.File, err error, file string, opts *Options) (*Table, erro
 		x, err := v.Float64s()
 		return x, hdf5Error(file, err)
 	}
-	data, err := num("data")
-	if err != nil {
-		return nil, err
+	var data, indices, indptr []float64
+	var dataErr, indicesErr, indptrErr error
+	wg.Go(func() { data, dataErr = num("data") })
+	indices, indicesErr = num("indices")
+	if indicesErr == nil {
+		indptr, indptrErr = num("indptr")
 	}
-	indices, err := num("indices")
-	if err != nil {
-		return nil, err
+	wg.Wait()
+	if obsErr != nil {
+		return nil, obsErr
 	}
-	indptr, err := num("indptr")
-	if err != nil {
-		return nil, err
+	if samplesErr != nil {
+		return nil, samplesErr
+	}
+	if v, err := f.Attr("/", "shape"); err == nil && v.IsInt() {
+		shape, err := v.Int64s()
+		if err == nil && (len(shape) != 2 || shape[0] != int64(len(b.obs)) || shape[1] != int64(len(b.samples))) {
+			return nil, &Error{File: file, Err: ErrFormat, Msg: fmt.Sprintf("shape attribute %v, but %d observation ids and %d sample ids", shape, len(b.obs), len(b.samples))}
+		}
+	}
+	major, minor := b.samples, b.obs
+	if transpose {
+		major, minor = b.obs, b.samples
+	}
+	for _, err := range []error{dataErr, indicesErr, indptrErr} {
+		if err != nil {
+			return nil, err
+		}
 	}
 	bad := func(format string, args ...any) error {
 		return &Error{File: file, Err: ErrFormat, Msg: group + ": " + fmt.Sprintf(format, args...)}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 )
 
 // Magic is the HDF5 format signature (II.A).
@@ -15,8 +16,10 @@ const undef = ^uint64(0) // the undefined address
 
 var le = binary.LittleEndian
 
-// File is an open HDF5 file. Its methods are not safe for concurrent use.
+// File is an open HDF5 file. Its methods may be called from several
+// goroutines at once.
 type File struct {
+	mu       sync.Mutex // guards the caches headers and gheaps
 	r        io.ReaderAt
 	size     int64
 	name     string

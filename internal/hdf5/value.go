@@ -300,7 +300,9 @@ func (v *Value) Strings() ([]string, error) {
 // globalObject returns object idx of the global heap collection at addr
 // (III.E). A collection is parsed once.
 func (f *File) globalObject(addr uint64, idx uint32) ([]byte, error) {
+	f.mu.Lock()
 	objs, ok := f.gheaps[addr]
+	f.mu.Unlock()
 	if !ok {
 		hb, off, err := f.read(addr, 8+f.sl, "global heap collection")
 		if err != nil {
@@ -338,7 +340,9 @@ func (f *File) globalObject(addr uint64, idx uint32) ([]byte, error) {
 			}
 			objs[id] = data
 		}
+		f.mu.Lock()
 		f.gheaps[addr] = objs
+		f.mu.Unlock()
 	}
 	if uint64(idx) < uint64(len(objs)) && objs[idx] != nil {
 		return objs[idx], nil
