@@ -128,4 +128,3 @@ func refReadHDF5(r io.ReaderAt, size int64, file string, opts *Options) (*Table,
 	}
 	return b.build(opts)
 }
-
