@@ -9,6 +9,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/twl-ldl/twl/internal/inflate"
 	"github.com/twl-ldl/twl/internal/parallel"
 )
 
@@ -455,6 +456,38 @@ func (f *File) unfilterInto(dst, b []byte, fl []filter, mask uint32, elem, want 
 	default:
 		return f.unfilter(b, fl, mask, elem, want, at)
 	}
+	buf := dst
+	if len(buf) != want || shuffle {
+		buf = make([]byte, want)
+	}
+	if !inflate.Zlib(buf, b) {
+		// compress/zlib reads what inflate.Zlib refuses, with the reason.
+		var err error
+		if buf, err = f.inflateStd(buf, b, want, at); err != nil {
+			return nil, err
+		}
+	}
+	if shuffle && len(buf) == want {
+		out := dst
+		if len(out) != want {
+			out = make([]byte, want)
+		}
+		k := want / elem
+		for j := range elem {
+			src := buf[j*k : (j+1)*k]
+			for i, c := range src {
+				out[i*elem+j] = c
+			}
+		}
+		return out, nil
+	}
+	return buf, nil
+}
+
+// inflateStd inflates the zlib stream b into buf (want bytes) with
+// compress/zlib and returns the bytes it holds, fewer than want if the
+// stream ends early.
+func (f *File) inflateStd(buf, b []byte, want int, at int64) ([]byte, error) {
 	var zr io.ReadCloser
 	var err error
 	if z, ok := inflaters.Get().(io.ReadCloser); ok {
@@ -467,10 +500,6 @@ func (f *File) unfilterInto(dst, b []byte, fl []filter, mask uint32, elem, want 
 		return nil, f.errf(at, ErrCorrupt, "deflate: %v", err)
 	}
 	defer inflaters.Put(zr)
-	buf := dst
-	if len(buf) != want || shuffle {
-		buf = make([]byte, want)
-	}
 	n := 0
 	for n < want {
 		m, err := zr.Read(buf[n:])
@@ -498,22 +527,7 @@ func (f *File) unfilterInto(dst, b []byte, fl []filter, mask uint32, elem, want 
 			}
 		}
 	}
-	buf = buf[:n]
-	if shuffle && n == want {
-		out := dst
-		if len(out) != want {
-			out = make([]byte, want)
-		}
-		k := n / elem
-		for j := range elem {
-			src := buf[j*k : (j+1)*k]
-			for i, c := range src {
-				out[i*elem+j] = c
-			}
-		}
-		return out, nil
-	}
-	return buf, nil
+	return buf[:n], nil
 }
 
 // Dataset reads the whole dataset at path.
