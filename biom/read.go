@@ -155,7 +155,9 @@ func readHDF5(f *hdf5.File, err error, file string, opts *Options) (*Table, erro
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		if b.obs, obsErr = strs("observation/ids"); obsErr == nil {
-			b.samples, samplesErr = strs("sample/ids")
+			if b.samples, samplesErr = strs("sample/ids"); samplesErr == nil {
+				b.idsErr, b.idsChecked = b.checkIDs(), true
+			}
 		}
 	})
 	group, transpose := "sample/matrix", false

@@ -3,7 +3,9 @@ package biom
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -33,6 +35,39 @@ func TestSameAsReference(t *testing.T) {
 			b := bytes.Clone(full)
 			b[i] ^= x
 			same(b, fmt.Sprintf("byte %d ^ %#x", i, x))
+		}
+	}
+}
+
+// TestFirstRepeat compares firstRepeat with a search over all pairs on
+// random lists of short ids, with and without repeats and empty ids.
+func TestFirstRepeat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 3000 {
+		n := rng.IntN(60)
+		ids := make([]string, n)
+		for i := range ids {
+			ids[i] = strconv.Itoa(rng.IntN(4 * n))
+			if rng.IntN(200) == 0 {
+				ids[i] = ""
+			}
+		}
+		wi, wj := -1, -1
+	search:
+		for i := range ids {
+			if ids[i] == "" {
+				wi = i
+				break
+			}
+			for j := range i {
+				if ids[j] == ids[i] {
+					wi, wj = i, j
+					break search
+				}
+			}
+		}
+		if i, j := firstRepeat(ids); i != wi || j != wj {
+			t.Fatalf("firstRepeat(%q) = %d, %d, want %d, %d", ids, i, j, wi, wj)
 		}
 	}
 }
