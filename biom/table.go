@@ -122,6 +122,10 @@ func firstRepeat(ids []string) (i, j int) {
 	}
 	mask := uint64(size - 1)
 	slot := make([]int32, size) // position + 1; 0 is free
+	// Written before it is read: a read of fresh memory maps the zero
+	// page, and the write after it then costs a copy and a TLB flush on
+	// every processor.
+	clear(slot)
 	seed := maphash.MakeSeed()
 	for i, id := range ids {
 		if id == "" {

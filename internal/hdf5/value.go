@@ -261,36 +261,60 @@ func (v *Value) Strings() ([]string, error) {
 			out[i] = string(bytes.TrimRight(s, " "))
 		}
 	case v.typ.vstr:
-		// The strings are cut from one string holding them all.
+		// The strings are cut from one string holding them all: a first
+		// pass checks them and adds up their lengths, a second gathers
+		// their bytes, a third cuts them. The passes keep no pointers to
+		// the heap objects, so that they write no pointers into fresh
+		// memory, which costs a page fault and a TLB flush per page when
+		// the garbage collector runs.
 		f := v.f
-		objs := make([][]byte, len(out))
-		total := 0
-		for i := range out {
+		var lastAddr uint64
+		var objs [][]byte
+		object := func(i int) ([]byte, error) {
 			c := f.cursor(v.data[i*sz : (i+1)*sz])
 			n := c.u32()
 			coll := c.off()
 			idx := c.u32()
 			if n == 0 && (coll == 0 || coll == undef) {
-				continue
+				return nil, nil
 			}
-			s, err := f.globalObject(coll, idx)
-			if err != nil {
-				return nil, err
+			if objs == nil || coll != lastAddr {
+				var err error
+				if objs, err = f.heapObjects(coll); err != nil {
+					return nil, err
+				}
+				lastAddr = coll
 			}
+			if uint64(idx) >= uint64(len(objs)) || objs[idx] == nil {
+				return nil, f.errf(int64(f.base+min(coll, uint64(f.size))), ErrCorrupt, "global heap collection has no object %d", idx)
+			}
+			s := objs[idx]
 			if uint64(n) > uint64(len(s)) {
 				return nil, f.errf(v.at, ErrCorrupt, "string %d has length %d, its heap object %d bytes", i, n, len(s))
 			}
-			objs[i] = s[:n]
-			total += int(n)
+			return s[:n], nil
+		}
+		total := 0
+		for i := range out {
+			s, err := object(i)
+			if err != nil {
+				return nil, err
+			}
+			total += len(s)
 		}
 		all := make([]byte, 0, total)
-		for _, s := range objs {
+		for i := range out {
+			s, _ := object(i)
 			all = append(all, s...)
 		}
 		str, lo := string(all), 0
-		for i, s := range objs {
-			out[i] = str[lo : lo+len(s)]
-			lo += len(s)
+		for i := range out {
+			n := int(le.Uint32(v.data[i*sz:]))
+			if n == 0 {
+				continue
+			}
+			out[i] = str[lo : lo+n]
+			lo += n
 		}
 	default:
 		return nil, v.f.errf(v.at, ErrUnsupported, "numbers read as strings")
@@ -298,9 +322,10 @@ func (v *Value) Strings() ([]string, error) {
 	return out, nil
 }
 
-// globalObject returns object idx of the global heap collection at addr
-// (III.E). A collection is parsed once.
-func (f *File) globalObject(addr uint64, idx uint32) ([]byte, error) {
+// heapObjects returns the objects of the global heap collection at addr
+// (III.E), indexed by their 16-bit index, nil for an index without one. A
+// collection is parsed once.
+func (f *File) heapObjects(addr uint64) ([][]byte, error) {
 	f.mu.Lock()
 	objs, ok := f.gheaps[addr]
 	f.mu.Unlock()
@@ -345,10 +370,7 @@ func (f *File) globalObject(addr uint64, idx uint32) ([]byte, error) {
 		f.gheaps[addr] = objs
 		f.mu.Unlock()
 	}
-	if uint64(idx) < uint64(len(objs)) && objs[idx] != nil {
-		return objs[idx], nil
-	}
-	return nil, f.errf(int64(f.base+min(addr, uint64(f.size))), ErrCorrupt, "global heap collection has no object %d", idx)
+	return objs, nil
 }
 
 type filter struct {
