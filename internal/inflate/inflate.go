@@ -334,27 +334,43 @@ func (d *decoder) dynamic() bool {
 	return d.lit.build(lengths[:nlit], litBits, false) && d.dist.build(lengths[nlit:nlit+ndist], distBits, true)
 }
 
-// codes decodes the symbols of a Huffman block up to its end marker.
+// codes decodes the symbols of a Huffman block up to its end marker. The
+// decoder's state lives in local variables meanwhile, which the compiler
+// keeps in registers.
 func (d *decoder) codes(lit, dist *table) bool {
-	dst := d.dst
-	o := d.o
+	dst, o := d.dst, d.o
+	src, pos := d.src, d.pos
+	bits, nbits := d.bits, d.nbits
+	litE, litSub := lit.entry, uint64(1)<<lit.sub-1
+	distE, distB, distSub := dist.entry, dist.bits, uint64(1)<<dist.sub-1
+	distMask := uint64(1)<<distB - 1
 	for {
-		// Inline the literal fast path: a refill gives 56 bits, enough
-		// for a literal/length code, its extra bits, a distance code and
-		// its extra bits (15 + 5 + 15 + 13).
-		if d.nbits < 48 {
-			d.refill()
+		// A refill gives at least 56 bits while the input lasts: enough
+		// for a literal/length code and its extra bits (15 + 5), then for
+		// a distance code and its extra bits (15 + 13) after another.
+		if nbits < 48 {
+			if pos+8 <= len(src) {
+				bits |= binary.LittleEndian.Uint64(src[pos:]) << nbits
+				pos += int(63-nbits) >> 3
+				nbits |= 56
+			} else {
+				for nbits <= 56 && pos < len(src) {
+					bits |= uint64(src[pos]) << nbits
+					pos++
+					nbits += 8
+				}
+			}
 		}
-		e := lit.entry[d.bits&(1<<litBits-1)]
+		e := litE[bits&(1<<litBits-1)]
 		if e&link != 0 {
-			e = lit.entry[int(e>>16)+int(d.bits>>litBits&(1<<lit.sub-1))]
+			e = litE[int(e>>16)+int(bits>>litBits&litSub)]
 		}
 		n := uint(e & 15)
-		if n == 0 || n > d.nbits {
+		if n == 0 || n > nbits {
 			return false
 		}
-		d.bits >>= n
-		d.nbits -= n
+		bits >>= n
+		nbits -= n
 		sym := int(e >> 16)
 		if sym < 256 {
 			if o >= len(dst) {
@@ -365,7 +381,7 @@ func (d *decoder) codes(lit, dist *table) bool {
 			continue
 		}
 		if sym == 256 {
-			d.o = o
+			d.o, d.pos, d.bits, d.nbits = o, pos, bits, nbits
 			return true
 		}
 		sym -= 257
@@ -374,38 +390,48 @@ func (d *decoder) codes(lit, dist *table) bool {
 		}
 		length := int(lengthBase[sym])
 		if x := uint(lengthExtra[sym]); x > 0 {
-			if x > d.nbits {
+			if x > nbits {
 				return false
 			}
-			length += int(d.bits & (1<<x - 1))
-			d.bits >>= x
-			d.nbits -= x
+			length += int(bits & (1<<x - 1))
+			bits >>= x
+			nbits -= x
 		}
-		if d.nbits < maxLen+13 {
-			d.refill()
+		if nbits < maxLen+13 {
+			if pos+8 <= len(src) {
+				bits |= binary.LittleEndian.Uint64(src[pos:]) << nbits
+				pos += int(63-nbits) >> 3
+				nbits |= 56
+			} else {
+				for nbits <= 56 && pos < len(src) {
+					bits |= uint64(src[pos]) << nbits
+					pos++
+					nbits += 8
+				}
+			}
 		}
-		e = dist.entry[d.bits&(1<<dist.bits-1)]
+		e = distE[bits&distMask]
 		if e&link != 0 {
-			e = dist.entry[int(e>>16)+int(d.bits>>dist.bits&(1<<dist.sub-1))]
+			e = distE[int(e>>16)+int(bits>>distB&distSub)]
 		}
 		n = uint(e & 15)
-		if n == 0 || n > d.nbits {
+		if n == 0 || n > nbits {
 			return false
 		}
-		d.bits >>= n
-		d.nbits -= n
+		bits >>= n
+		nbits -= n
 		ds := int(e >> 16)
 		if ds >= 30 {
 			return false
 		}
 		distance := int(distBase[ds])
 		if x := uint(distExtra[ds]); x > 0 {
-			if x > d.nbits {
+			if x > nbits {
 				return false
 			}
-			distance += int(d.bits & (1<<x - 1))
-			d.bits >>= x
-			d.nbits -= x
+			distance += int(bits & (1<<x - 1))
+			bits >>= x
+			nbits -= x
 		}
 		if distance > o || length > len(dst)-o {
 			return false
