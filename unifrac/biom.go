@@ -13,7 +13,6 @@ import (
 
 	"github.com/twl-ldl/twl/biom"
 	"github.com/twl-ldl/twl/internal/parallel"
-	"github.com/twl-ldl/twl/newick"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -166,31 +165,6 @@ func tableRow(tab *Table, b *biom.Table, node []int32, s int) error {
 		return &SampleError{b.Samples[s], "the counts sum to infinity"}
 	}
 	return nil
-}
-
-// ReadFiles reads the tree in the Newick file treePath (newick.ReadFile)
-// and the table in tablePath (biom.ReadFile) at the same time, on two
-// goroutines: parsing Newick text is sequential, and the table's reading
-// fills the other processor meanwhile. The error is the one a reading of
-// the tree, then of the table, would report first. The table is then ready
-// for TableOf.
-func ReadFiles(treePath, tablePath string, nopts *newick.Options, bopts *biom.Options) (*tree.Tree, *biom.Table, error) {
-	var bt *biom.Table
-	var berr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		bt, berr = biom.ReadFile(tablePath, bopts)
-	}()
-	tr, err := newick.ReadFile(treePath, nopts)
-	<-done
-	if err != nil {
-		return nil, nil, err
-	}
-	if berr != nil {
-		return nil, nil, berr
-	}
-	return tr, bt, nil
 }
 
 // TableHash returns the lower-case hex SHA-256 of tab's content on t: the

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/twl-ldl/twl/biom"
-	"github.com/twl-ldl/twl/newick"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -98,34 +97,5 @@ func TestTableOfSameAsReference(t *testing.T) {
 		if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
 			t.Fatalf("trial %d: got %v, %v\nreference %v, %v", trial, got, gerr, want, werr)
 		}
-	}
-}
-
-// TestReadFiles checks that ReadFiles gives the tree and table that
-// newick.ReadFile and biom.ReadFile give, and the error of the tree first
-// when both files are bad.
-func TestReadFiles(t *testing.T) {
-	dir := "../testdata/unifrac/"
-	tr, bt, err := ReadFiles(dir+"tree.nwk", dir+"table.biom", nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantTree, err1 := newick.ReadFile(dir+"tree.nwk", nil)
-	wantTable, err2 := biom.ReadFile(dir+"table.biom", nil)
-	if err1 != nil || err2 != nil {
-		t.Fatal(err1, err2)
-	}
-	if tr.String() != wantTree.String() || !reflect.DeepEqual(bt, wantTable) {
-		t.Errorf("ReadFiles read %v and %+v, want %v and %+v", tr, bt, wantTree, wantTable)
-	}
-	_, _, err = ReadFiles(dir+"table.json", dir+"nowhere.biom", nil, nil)
-	_, want := newick.ReadFile(dir+"table.json", nil)
-	if err == nil || err.Error() != want.Error() {
-		t.Errorf("error %v, want the tree's %v", err, want)
-	}
-	_, _, err = ReadFiles(dir+"tree.nwk", dir+"nowhere.biom", nil, nil)
-	_, want = biom.ReadFile(dir+"nowhere.biom", nil)
-	if err == nil || err.Error() != want.Error() {
-		t.Errorf("error %v, want the table's %v", err, want)
 	}
 }
