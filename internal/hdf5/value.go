@@ -162,9 +162,11 @@ func (v *Value) Float64s() ([]float64, error) {
 	switch v.typ.class {
 	case classFloat:
 		if v.typ.order == binary.ByteOrder(le) && sz == 8 {
-			for i := range out {
-				out[i] = math.Float64frombits(le.Uint64(v.data[i*8:]))
-			}
+			parallel.For(len(out), 0, 1<<16, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					out[i] = math.Float64frombits(le.Uint64(v.data[i*8:]))
+				}
+			})
 			break
 		}
 		for i := range out {
@@ -177,13 +179,15 @@ func (v *Value) Float64s() ([]float64, error) {
 		}
 	case classFixed:
 		if v.typ.order == binary.ByteOrder(le) && sz == 4 {
-			for i := range out {
-				if v.typ.signed {
-					out[i] = float64(int32(le.Uint32(v.data[i*4:])))
-				} else {
-					out[i] = float64(le.Uint32(v.data[i*4:]))
+			parallel.For(len(out), 0, 1<<16, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					if v.typ.signed {
+						out[i] = float64(int32(le.Uint32(v.data[i*4:])))
+					} else {
+						out[i] = float64(le.Uint32(v.data[i*4:]))
+					}
 				}
-			}
+			})
 			break
 		}
 		if v.typ.order == binary.ByteOrder(le) && sz == 8 && v.typ.signed {
