@@ -436,10 +436,26 @@ func (d *decoder) codes(lit, dist *table) bool {
 		if distance > o || length > len(dst)-o {
 			return false
 		}
-		if distance >= length {
+		switch {
+		case distance >= 8 && len(dst)-o >= length+8:
+			// Eight bytes at a time, up to seven past the end of the match
+			// (written again by what follows); with distance ≥ 8 each word
+			// read was written before, even when the match overlaps itself.
+			for k := 0; k < length; k += 8 {
+				binary.LittleEndian.PutUint64(dst[o+k:], binary.LittleEndian.Uint64(dst[o+k-distance:]))
+			}
+			o += length
+		case distance == 1 && len(dst)-o >= length+8:
+			// A run of one byte.
+			w := uint64(dst[o-1]) * 0x0101010101010101
+			for k := 0; k < length; k += 8 {
+				binary.LittleEndian.PutUint64(dst[o+k:], w)
+			}
+			o += length
+		case distance >= length:
 			copy(dst[o:o+length], dst[o-distance:])
 			o += length
-		} else {
+		default:
 			// Overlapping: the copy repeats the last distance bytes.
 			for end := o + length; o < end; o++ {
 				dst[o] = dst[o-distance]
