@@ -145,6 +145,9 @@ func (b *buf) skip(n int)  { b.take(n) }
 // offset or length of all ones is the undefined address.
 func (b *buf) uint(n int) uint64 {
 	s := b.take(n)
+	if n == 8 {
+		return le.Uint64(s) // all ones is undef itself
+	}
 	var v uint64
 	allOnes := true
 	for i := n - 1; i >= 0; i-- {
