@@ -164,7 +164,7 @@ func readHDF5(f *hdf5.File, err error, file string, opts *Options) (*Table, erro
 	if _, err := f.Members(group); err != nil {
 		group, transpose = "observation/matrix", true
 	}
-	num := func(name string) ([]float64, error) {
+	value := func(name string) (*hdf5.Value, error) {
 		v, err := f.Dataset(group + "/" + name)
 		if err != nil {
 			return nil, hdf5Error(file, err)
@@ -172,13 +172,28 @@ func readHDF5(f *hdf5.File, err error, file string, opts *Options) (*Table, erro
 		if v.IsString() || len(v.Dims()) != 1 {
 			return nil, &Error{File: file, Err: ErrFormat, Msg: fmt.Sprintf("%s/%s is not a list of numbers", group, name)}
 		}
+		return v, nil
+	}
+	num := func(name string) ([]float64, error) {
+		v, err := value(name)
+		if err != nil {
+			return nil, err
+		}
 		x, err := v.Float64s()
 		return x, hdf5Error(file, err)
 	}
 	var data, indices, indptr []float64
+	var indices32 []int32 // the indices when they are int32, as usual
 	var dataErr, indicesErr, indptrErr error
 	wg.Go(func() { data, dataErr = num("data") })
-	indices, indicesErr = num("indices")
+	var v *hdf5.Value
+	if v, indicesErr = value("indices"); indicesErr == nil {
+		var ok bool
+		if indices32, ok = v.Int32s(); !ok {
+			indices, indicesErr = v.Float64s()
+			indicesErr = hdf5Error(file, indicesErr)
+		}
+	}
 	if indicesErr == nil {
 		indptr, indptrErr = num("indptr")
 	}
@@ -210,55 +225,79 @@ func readHDF5(f *hdf5.File, err error, file string, opts *Options) (*Table, erro
 	if len(indptr) != len(major)+1 {
 		return nil, bad("indptr has %d entries for %d ids", len(indptr), len(major))
 	}
-	if len(indices) != len(data) {
-		return nil, bad("%d indices for %d values", len(indices), len(data))
+	nidx := len(indices)
+	if indices32 != nil {
+		nidx = len(indices32)
+	}
+	if nidx != len(data) {
+		return nil, bad("%d indices for %d values", nidx, len(data))
 	}
 	if indptr[0] != 0 || indptr[len(major)] != float64(len(data)) {
 		return nil, bad("indptr runs from %v to %v, want 0 to %d", indptr[0], indptr[len(major)], len(data))
 	}
+	if indices32 != nil {
+		err = matrix(b, indices32, indptr, data, len(minor), transpose, bad)
+	} else {
+		err = matrix(b, indices, indptr, data, len(minor), transpose, bad)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b.build(opts)
+}
+
+// matrix checks the compressed sparse rows (or columns, with transpose)
+// indptr, indices and data of the observations × samples matrix, of minor
+// columns (rows), and hands them to b: as rows of samples, or as entries.
+func matrix[J float64 | int32](b *builder, indices []J, indptr, data []float64, minor int, transpose bool, bad func(string, ...any) error) error {
+	major := len(indptr) - 1
 	if !transpose {
 		// The rows are the samples already: check the indices and hand the
-		// rows to the builder as they are.
-		b.rowPtr = make([]int, len(major)+1)
-		b.rowIdx = make([]int32, len(data))
+		// rows to the builder as they are (int32 indices in place).
+		b.rowPtr = make([]int, major+1)
+		if idx, ok := any(indices).([]int32); ok {
+			b.rowIdx = idx
+		} else {
+			b.rowIdx = make([]int32, len(data))
+		}
 		for i := range major {
 			lo, hi := indptr[i], indptr[i+1]
 			if hi < lo {
-				return nil, bad("indptr decreases at entry %d", i+1)
+				return bad("indptr decreases at entry %d", i+1)
 			}
 			if hi > float64(len(data)) {
-				return nil, bad("indptr runs past the %d values at entry %d", len(data), i+2)
+				return bad("indptr runs past the %d values at entry %d", len(data), i+2)
 			}
 			for k := int(lo); k < int(hi); k++ {
-				j := indices[k]
-				if j < 0 || j >= float64(len(minor)) || j != float64(int(j)) {
-					return nil, bad("index %v at %d is out of range [0, %d)", j, k, len(minor))
+				j := float64(indices[k])
+				if j < 0 || j >= float64(minor) || j != float64(int(j)) {
+					return bad("index %v at %d is out of range [0, %d)", j, k, minor)
 				}
 				b.rowIdx[k] = int32(j)
 			}
 			b.rowPtr[i+1] = int(hi)
 		}
 		b.rowVal = data
-		return b.build(opts)
+		return nil
 	}
 	b.entries = make([]entry, 0, len(data))
 	for i := range major {
 		lo, hi := indptr[i], indptr[i+1]
 		if hi < lo {
-			return nil, bad("indptr decreases at entry %d", i+1)
+			return bad("indptr decreases at entry %d", i+1)
 		}
 		if hi > float64(len(data)) {
-			return nil, bad("indptr runs past the %d values at entry %d", len(data), i+2)
+			return bad("indptr runs past the %d values at entry %d", len(data), i+2)
 		}
 		for k := int(lo); k < int(hi); k++ {
-			j := indices[k]
-			if j < 0 || j >= float64(len(minor)) || j != float64(int(j)) {
-				return nil, bad("index %v at %d is out of range [0, %d)", j, k, len(minor))
+			j := float64(indices[k])
+			if j < 0 || j >= float64(minor) || j != float64(int(j)) {
+				return bad("index %v at %d is out of range [0, %d)", j, k, minor)
 			}
 			b.entries = append(b.entries, entry{s: int(j), o: i, v: data[k]})
 		}
 	}
-	return b.build(opts)
+	return nil
 }
 
 // jsonTable is the part of a BIOM 1.0 table that is read.

@@ -214,6 +214,22 @@ func (v *Value) Float64s() ([]float64, error) {
 	return out, nil
 }
 
+// Int32s returns the elements of a value of little-endian signed 32-bit
+// integers, the usual type of a BIOM table's indices, and true; for any
+// other type it returns false and reads nothing.
+func (v *Value) Int32s() ([]int32, bool) {
+	if v.typ.class != classFixed || v.typ.size != 4 || !v.typ.signed || v.typ.order != binary.ByteOrder(le) {
+		return nil, false
+	}
+	out := make([]int32, v.Len())
+	parallel.For(len(out), 0, 1<<16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i] = int32(le.Uint32(v.data[i*4:]))
+		}
+	})
+	return out, true
+}
+
 // Int64s returns the elements of an integer value. Unsigned 64-bit values
 // above the largest int64 are an error.
 func (v *Value) Int64s() ([]int64, error) {
