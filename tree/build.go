@@ -429,10 +429,6 @@ func assemble(parent []int32, weight []float64, names []string, index map[string
 	t.rootDist = make([]float64, N)
 	t.label = make([]int32, N)
 	t.pos = make([]int32, n)
-	posExt := make([]int32, N) // position of extended user index
-	for k, v := range bfs {
-		posExt[v] = int32(k)
-	}
 	t.identity = true
 	off := int32(0) // position of user node 0 if the user order is breadth-first
 	if t.virtual {
