@@ -51,8 +51,10 @@ func ReadFile(path string, opts *Options) (*Table, error) {
 	return Parse(b, path, opts)
 }
 
-// maxInMemory is the size up to which ReadFile reads a file whole.
-const maxInMemory = 1 << 30
+// maxInMemory is the size up to which ReadFile reads a file whole; a
+// larger one is read in pieces, so that its bytes are not all held at
+// once while the table is built.
+const maxInMemory = 256 << 20
 
 // Read reads a table of the given size from r, recognising its format by
 // content: BIOM 2.1 (HDF5), BIOM 1.0 (JSON, sparse or dense), a classic
