@@ -62,7 +62,10 @@ type linear struct {
 	adam optim.Adam
 	xb   []float64 // the features of the rows of the last Logits call
 	rows int
-	grad []float64
+	// xn holds the features of the next rows of UpdateLogits, and zn its
+	// destination, while the step runs.
+	xn, zn []float64
+	grad   []float64
 	// The parallel loops of a step over blocks of labels, made once so
 	// that a step allocates nothing, and their operands.
 	logitsFn, updateFn func(lo, hi int)
@@ -90,6 +93,11 @@ func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {
 			m.BackwardLabels(ln.grad, ln.dz, ln.xb, j, k)
 			ln.adam.Update(m.Params, ln.grad, j*m.In, k*m.In)
 			ln.adam.Update(m.Params, ln.grad, wEnd+j, wEnd+k)
+			if ln.zn != nil {
+				// The block's new parameters are in cache: the next
+				// rows' logits of these labels.
+				m.LogitsLabels(ln.zn, ln.xn, j, k)
+			}
 		}
 	}
 	return ln
@@ -129,14 +137,7 @@ func (ln *linear) Targets(dst []float64, rows []int) {
 }
 
 func (ln *linear) Logits(dst []float64, rows []int) {
-	in := ln.d.In
-	if cap(ln.xb) < len(rows)*in {
-		ln.xb = make([]float64, len(rows)*in)
-	}
-	ln.xb = ln.xb[:len(rows)*in]
-	for k, r := range rows {
-		copy(ln.xb[k*in:(k+1)*in], ln.d.X[r*in:(r+1)*in])
-	}
+	ln.xb = ln.gather(ln.xb, rows)
 	ln.rows = len(rows)
 	if len(dst) != len(rows)*ln.m.Out {
 		panic("train: len(dst) != rows·L")
@@ -159,6 +160,39 @@ func (ln *linear) Update(dz []float64) {
 	ln.dz = dz
 	parallel.For(ln.m.Out, 0, max(ln.m.MinChunk(ln.rows), updateBlock), ln.updateFn)
 	ln.dz = nil
+}
+
+// UpdateLogits is Update followed by Logits(next, rows), in one parallel
+// loop: each block of labels gets its gradient, its Adam step and then its
+// logits for the next rows while its parameters are in cache. Every number
+// is computed as by the two calls, so the bits are theirs.
+func (ln *linear) UpdateLogits(dz, next []float64, rows []int) {
+	if len(dz) != ln.rows*ln.m.Out {
+		panic("train: len(dz) != rows·L")
+	}
+	if len(next) != len(rows)*ln.m.Out {
+		panic("train: len(next) != rows·L")
+	}
+	ln.xn = ln.gather(ln.xn, rows)
+	ln.adam.Begin(len(ln.m.Params))
+	ln.dz, ln.zn = dz, next
+	parallel.For(ln.m.Out, 0, max(ln.m.MinChunk(max(ln.rows, len(rows))), updateBlock), ln.updateFn)
+	ln.dz, ln.zn = nil, nil
+	ln.xb, ln.xn = ln.xn, ln.xb
+	ln.rows = len(rows)
+}
+
+// gather returns buf holding the features of rows, row after row.
+func (ln *linear) gather(buf []float64, rows []int) []float64 {
+	in := ln.d.In
+	if cap(buf) < len(rows)*in {
+		buf = make([]float64, len(rows)*in)
+	}
+	buf = buf[:len(rows)*in]
+	for k, r := range rows {
+		copy(buf[k*in:(k+1)*in], ln.d.X[r*in:(r+1)*in])
+	}
+	return buf
 }
 
 // The state is little-endian: the parameters, Adam's step count and its

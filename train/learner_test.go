@@ -3,6 +3,7 @@ package train
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/twl-ldl/twl/labeldist"
@@ -49,6 +50,70 @@ func TestLinearUpdate(t *testing.T) {
 			for i := range m.Params {
 				if math.Float64bits(m.Params[i]) != math.Float64bits(ref.Params[i]) {
 					t.Fatalf("rows %d, step %d: parameter %d = %v, Backward then Step %v", rows, step, i, m.Params[i], ref.Params[i])
+				}
+			}
+		}
+	}
+}
+
+// TestLinearUpdateLogits checks the fused step, UpdateLogits, against the
+// operations it stands for done one after the other on a copy of the
+// model: model.Linear.Backward, optim.Adam.Step, then model.Linear.Logits
+// of the next rows' features; the parameters and the logits must agree
+// bit for bit, over steps whose batches change size (10, 3, 1 and 7 rows,
+// as at the end of an epoch), on 1 and 2 workers.
+func TestLinearUpdateLogits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 34))
+	const in, L, n = 13, 301, 40
+	d := Data{X: make([]float64, n*in), Y: make([]float64, n*L), N: n, In: in, L: L}
+	for i := range d.X {
+		d.X[i] = rng.NormFloat64()
+	}
+	gather := func(idx []int) []float64 {
+		var xb []float64
+		for _, r := range idx {
+			xb = append(xb, d.X[r*in:(r+1)*in]...)
+		}
+		return xb
+	}
+	sizes := []int{10, 3, 1, 7, 10, 10}
+	batches := make([][]int, len(sizes))
+	for s, rows := range sizes {
+		batches[s] = make([]int, rows)
+		for k := range batches[s] {
+			batches[s][k] = rng.IntN(n)
+		}
+	}
+	for _, procs := range []int{1, 2} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		m := model.NewLinear(in, L, rand.NewPCG(1, 2))
+		ref := &model.Linear{In: in, Out: L, Params: append([]float64(nil), m.Params...)}
+		adam := optim.Adam{LR: 0.01, WeightDecay: 0.03, DecayEnd: in * L}
+		ln := newLinear(m, d, adam)
+		refAdam := adam
+		grad := make([]float64, len(m.Params))
+		z := make([]float64, len(batches[0])*L)
+		ln.Logits(z, batches[0])
+		for s := 0; s+1 < len(batches); s++ {
+			xb, next := gather(batches[s]), batches[s+1]
+			dz := make([]float64, len(batches[s])*L)
+			for i := range dz {
+				dz[i] = rng.NormFloat64()
+			}
+			zn := make([]float64, len(next)*L)
+			ln.UpdateLogits(dz, zn, next)
+			ref.Backward(grad, dz, xb)
+			refAdam.Step(ref.Params, grad)
+			want := make([]float64, len(next)*L)
+			ref.Logits(want, gather(next))
+			for i := range m.Params {
+				if math.Float64bits(m.Params[i]) != math.Float64bits(ref.Params[i]) {
+					t.Fatalf("%d workers, step %d: parameter %d = %v, Backward then Step %v", procs, s, i, m.Params[i], ref.Params[i])
+				}
+			}
+			for i := range want {
+				if math.Float64bits(zn[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("%d workers, step %d: next logit %d = %v, Logits after the step %v", procs, s, i, zn[i], want[i])
 				}
 			}
 		}

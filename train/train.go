@@ -300,6 +300,13 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 		tb = make([]float64, batch)
 	}
 	counter, _ := ln.(Counter)
+	// A learner that fuses a step with the next batch's logits gets the
+	// rows of the next batch of the epoch; the logits then wait in zn.
+	fl, _ := ln.(fusedLearner)
+	var zn []float64
+	if fl != nil {
+		zn = make([]float64, batch*L)
+	}
 	began := time.Now()
 	for e := start; e < epochs; e++ {
 		t0 := time.Now()
@@ -307,6 +314,7 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		var sum float64
 		units := 0
+		have := false // whether z holds the logits of the batch's rows
 		for s := 0; s < len(order); s += batch {
 			if cfg.Context != nil && cfg.Context.Err() != nil {
 				return h, fmt.Errorf("train: stopped in epoch %d: %w", e+1, cfg.Context.Err())
@@ -320,7 +328,9 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 			}
 			y, z := yb[:B*L], zb[:B*L]
 			ln.Targets(y, rows)
-			ln.Logits(z, rows)
+			if !have {
+				ln.Logits(z, rows)
+			}
 			v, err := evalBatch(l, tl, z, y, tb[:min(B, len(tb))])
 			if err != nil {
 				return h, fmt.Errorf("train: epoch %d: %w", e+1, err)
@@ -329,7 +339,14 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 				return h, fmt.Errorf("%w at epoch %d", ErrDiverged, e+1)
 			}
 			sum += v * float64(B)
-			ln.Update(z)
+			if next := order[min(s+batch, len(order)):min(s+2*batch, len(order))]; fl != nil && len(next) > 0 {
+				fl.UpdateLogits(z, zn[:len(next)*L], next)
+				zb, zn = zn, zb
+				have = true
+			} else {
+				ln.Update(z)
+				have = false
+			}
 			if counter != nil {
 				units += counter.Count(rows)
 			}
@@ -408,6 +425,13 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 		}
 	}
 	return finish(ln, h, bestParams), nil
+}
+
+// fusedLearner is a Learner that makes its step and computes the logits
+// of the next rows in one pass: UpdateLogits(dz, next, rows) does what
+// Update(dz) and then Logits(next, rows) do, to the same bits.
+type fusedLearner interface {
+	UpdateLogits(dz, next []float64, rows []int)
 }
 
 func finish(ln Learner, h History, bestParams []byte) History {
