@@ -201,9 +201,12 @@ func Load(ctx context.Context, dataPath, treeSpec string, opts *LoadOptions) (*D
 		s := rd.Sample()
 		if cap(xs)-len(xs) < len(s.X) || cap(d.Y.Index)-len(d.Y.Index) < len(s.Y.Index) || cap(d.Y.Off) == len(d.Y.Off) {
 			// Make room for the rows still to come, as many as the
-			// file's size suggests, at least a quarter of those read.
+			// file's size suggests and an eighth more (the first lines
+			// may be shorter than the rest, and growing again copies
+			// every row read), at least a quarter of those read.
 			n := d.Len()
-			more := max(lc.rows()-n, n/4, 1)
+			est := lc.rows()
+			more := max(est+est/8-n, n/4, 1)
 			entries := len(d.Y.Index) + len(s.Y.Index)
 			d.Y.Grow(more, len(s.Y.Index)+int(math.Ceil(float64(entries)/float64(n+1)*float64(more-1))))
 			xs = slices.Grow(xs, more*len(s.X))
