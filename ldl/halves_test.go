@@ -105,8 +105,10 @@ func testLoadHalves(t *testing.T, first bool) {
 		!first && (rep.Rescaled != 1 || rep.FirstRow != 31 || rep.FirstLine != 33 || rep.MaxDeviation != 0.5) {
 		t.Fatalf("ReadJSONL's report %+v; want 2 rescaled, the first row 5 on line 5, or 1, row 32 on line 33, deviation 0.5", rep)
 	}
-	if len(calls) != 1 || calls[0] != 0 {
-		t.Errorf("progress calls %v; want one, with 0 rows (every 4096 rows from the first)", calls)
+	// One call, at the first row of the first half (every 4096 rows), with
+	// the rows the second half has read by then.
+	if len(calls) != 1 || calls[0] < 0 || calls[0] > 40 {
+		t.Errorf("progress calls %v; want one, with 0 to 40 rows", calls)
 	}
 	dense := make([]float64, 3)
 	for r := range 40 {
