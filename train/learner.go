@@ -62,10 +62,13 @@ type linear struct {
 	adam optim.Adam
 	xb   []float64 // the features of the rows of the last Logits call
 	rows int
-	// xn holds the features of the next rows of UpdateLogits, and zn its
-	// destination, while the step runs.
-	xn, zn []float64
-	grad   []float64
+	// xn holds the features of the next rows of UpdateNext, zn and yn
+	// are the destinations of their logits and targets, and ysrc their
+	// dense target rows (nil where a row is made dense before the loop),
+	// while the step runs.
+	xn, zn, yn []float64
+	ysrc       [][]float64
+	grad       []float64
 	// The parallel loops of a step over blocks of labels, made once so
 	// that a step allocates nothing, and their operands.
 	logitsFn, updateFn func(lo, hi int)
@@ -99,6 +102,14 @@ func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {
 				m.LogitsLabels(ln.zn, ln.xn, j, k)
 			}
 		}
+		if ln.yn != nil {
+			L := m.Out
+			for r, src := range ln.ysrc {
+				if src != nil {
+					copy(ln.yn[r*L+lo:r*L+hi], src[lo:hi])
+				}
+			}
+		}
 	}
 	return ln
 }
@@ -108,32 +119,41 @@ func (ln *linear) Labels() int { return ln.d.L }
 
 func (ln *linear) Targets(dst []float64, rows []int) {
 	L := ln.d.L
-	if sy := ln.d.YSparse; ln.d.Y == nil && sy != nil {
-		for k, r := range rows {
-			idx, mass := sy.Row(r)
-			if ln.full[r] == 0 {
-				ln.full[r] = 1
-				if len(idx) != L {
-					ln.full[r] = 2
-				}
-				for j, i := range idx {
-					if i != j {
-						ln.full[r] = 2
-						break
-					}
-				}
-			}
-			if ln.full[r] == 1 {
-				copy(dst[k*L:(k+1)*L], mass)
-			} else {
-				sy.Dense(dst[k*L:(k+1)*L], r)
+	for k, r := range rows {
+		if src := ln.denseRow(r); src != nil {
+			copy(dst[k*L:(k+1)*L], src)
+		} else {
+			ln.d.YSparse.Dense(dst[k*L:(k+1)*L], r)
+		}
+	}
+}
+
+// denseRow returns the targets of row r where the data holds them densely:
+// a row of a dense Y, or a sparse row that lists every label in order,
+// whose masses are its dense row; otherwise nil.
+func (ln *linear) denseRow(r int) []float64 {
+	L := ln.d.L
+	sy := ln.d.YSparse
+	if ln.d.Y != nil || sy == nil {
+		return ln.d.Y[r*L : (r+1)*L]
+	}
+	idx, mass := sy.Row(r)
+	if ln.full[r] == 0 {
+		ln.full[r] = 1
+		if len(idx) != L {
+			ln.full[r] = 2
+		}
+		for j, i := range idx {
+			if i != j {
+				ln.full[r] = 2
+				break
 			}
 		}
-		return
 	}
-	for k, r := range rows {
-		copy(dst[k*L:(k+1)*L], ln.d.Y[r*L:(r+1)*L])
+	if ln.full[r] == 1 {
+		return mass
 	}
+	return nil
 }
 
 func (ln *linear) Logits(dst []float64, rows []int) {
@@ -162,22 +182,34 @@ func (ln *linear) Update(dz []float64) {
 	ln.dz = nil
 }
 
-// UpdateLogits is Update followed by Logits(next, rows), in one parallel
-// loop: each block of labels gets its gradient, its Adam step and then its
-// logits for the next rows while its parameters are in cache. Every number
-// is computed as by the two calls, so the bits are theirs.
-func (ln *linear) UpdateLogits(dz, next []float64, rows []int) {
-	if len(dz) != ln.rows*ln.m.Out {
+// UpdateNext is Update followed by Logits(logits, rows) and
+// Targets(targets, rows), in one parallel loop: each block of labels gets
+// its gradient, its Adam step and then its logits for the next rows while
+// its parameters are in cache, and each part of the loop copies its labels
+// of the next rows' targets. Every number is computed as by the three
+// calls, so the bits are theirs.
+func (ln *linear) UpdateNext(dz, logits, targets []float64, rows []int) {
+	L := ln.m.Out
+	if len(dz) != ln.rows*L {
 		panic("train: len(dz) != rows·L")
 	}
-	if len(next) != len(rows)*ln.m.Out {
-		panic("train: len(next) != rows·L")
+	if len(logits) != len(rows)*L || len(targets) != len(rows)*L {
+		panic("train: len(logits) or len(targets) != rows·L")
 	}
 	ln.xn = ln.gather(ln.xn, rows)
+	ln.ysrc = ln.ysrc[:0]
+	for k, r := range rows {
+		src := ln.denseRow(r)
+		if src == nil {
+			ln.d.YSparse.Dense(targets[k*L:(k+1)*L], r)
+		}
+		ln.ysrc = append(ln.ysrc, src)
+	}
 	ln.adam.Begin(len(ln.m.Params))
-	ln.dz, ln.zn = dz, next
-	parallel.For(ln.m.Out, 0, max(ln.m.MinChunk(max(ln.rows, len(rows))), updateBlock), ln.updateFn)
-	ln.dz, ln.zn = nil, nil
+	ln.dz, ln.zn, ln.yn = dz, logits, targets
+	parallel.For(L, 0, max(ln.m.MinChunk(max(ln.rows, len(rows))), updateBlock), ln.updateFn)
+	ln.dz, ln.zn, ln.yn = nil, nil, nil
+	clear(ln.ysrc)
 	ln.xb, ln.xn = ln.xn, ln.xb
 	ln.rows = len(rows)
 }

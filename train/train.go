@@ -300,12 +300,13 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 		tb = make([]float64, batch)
 	}
 	counter, _ := ln.(Counter)
-	// A learner that fuses a step with the next batch's logits gets the
-	// rows of the next batch of the epoch; the logits then wait in zn.
+	// A learner that fuses a step with the next batch's logits and
+	// targets gets the rows of the next batch of the epoch; they then wait
+	// in zn and yn.
 	fl, _ := ln.(fusedLearner)
-	var zn []float64
+	var zn, yn []float64
 	if fl != nil {
-		zn = make([]float64, batch*L)
+		zn, yn = make([]float64, batch*L), make([]float64, batch*L)
 	}
 	began := time.Now()
 	for e := start; e < epochs; e++ {
@@ -314,7 +315,7 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		var sum float64
 		units := 0
-		have := false // whether z holds the logits of the batch's rows
+		have := false // whether z and y hold the batch's logits and targets
 		for s := 0; s < len(order); s += batch {
 			if cfg.Context != nil && cfg.Context.Err() != nil {
 				return h, fmt.Errorf("train: stopped in epoch %d: %w", e+1, cfg.Context.Err())
@@ -327,8 +328,8 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 				}
 			}
 			y, z := yb[:B*L], zb[:B*L]
-			ln.Targets(y, rows)
 			if !have {
+				ln.Targets(y, rows)
 				ln.Logits(z, rows)
 			}
 			v, err := evalBatch(l, tl, z, y, tb[:min(B, len(tb))])
@@ -340,8 +341,9 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 			}
 			sum += v * float64(B)
 			if next := order[min(s+batch, len(order)):min(s+2*batch, len(order))]; fl != nil && len(next) > 0 {
-				fl.UpdateLogits(z, zn[:len(next)*L], next)
+				fl.UpdateNext(z, zn[:len(next)*L], yn[:len(next)*L], next)
 				zb, zn = zn, zb
+				yb, yn = yn, yb
 				have = true
 			} else {
 				ln.Update(z)
@@ -428,10 +430,11 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 }
 
 // fusedLearner is a Learner that makes its step and computes the logits
-// of the next rows in one pass: UpdateLogits(dz, next, rows) does what
-// Update(dz) and then Logits(next, rows) do, to the same bits.
+// and targets of the next rows in one pass: UpdateNext(dz, logits,
+// targets, rows) does what Update(dz), Logits(logits, rows) and
+// Targets(targets, rows) do, to the same bits.
 type fusedLearner interface {
-	UpdateLogits(dz, next []float64, rows []int)
+	UpdateNext(dz, logits, targets []float64, rows []int)
 }
 
 func finish(ln Learner, h History, bestParams []byte) History {
