@@ -74,6 +74,13 @@ type Config struct {
 	// checkpoint is resumed, with the epoch it was saved after.
 	Resuming func(epoch int)
 
+	// Terms, when not nil, are the terms of the targets alone of every row
+	// of the learner (by row: what loss.Targeted's TargetTerms gives for
+	// the row's targets), computed by the caller for a loss that has them;
+	// Train then does not compute them again. Their length must be the
+	// learner's number of rows (else Train panics).
+	Terms []float64
+
 	// Tag identifies the run beyond the data and the settings Fit sees (for
 	// example a hash of the label tree, which the loss depends on): a
 	// checkpoint with another Tag is not resumed.
@@ -286,7 +293,12 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 	// computed once per row here rather than once per row and epoch.
 	tl, _ := l.(loss.Targeted)
 	var terms, tb []float64
-	if tl != nil {
+	if tl != nil && cfg.Terms != nil {
+		if len(cfg.Terms) != n {
+			panic("train: len(Config.Terms) differs from the learner's rows")
+		}
+		terms, tb = cfg.Terms, make([]float64, batch)
+	} else if tl != nil {
 		terms = make([]float64, n)
 		all := make([]int, n)
 		for r := range all {
