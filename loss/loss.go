@@ -370,10 +370,8 @@ func (m *Mixed) gradRows(r0, r1 int) {
 		grow := func(k int) []float64 { return gp[q[k]*L : (q[k]+1)*L] }
 		dots := dot4(prow(0), prow(1), prow(2), prow(3), grow(0), grow(1), grow(2), grow(3))
 		for k := 0; k < 4 && r+k < r1; k++ {
-			y, pr, g, gr, dot := targets[(r+k)*L:(r+k+1)*L], prow(k), grad[(r+k)*L:(r+k+1)*L], grow(k), dots[k]
-			for i, pi := range pr {
-				g[i] = inv * (pi - y[i] + lam*pi*(gr[i]-dot))
-			}
+			// g = inv·(p − y + λ·p·(gp − dot)), entry by entry.
+			fmath.MixedGrad(grad[(r+k)*L:(r+k+1)*L], prow(k), targets[(r+k)*L:(r+k+1)*L], grow(k), inv, lam, dots[k])
 		}
 	}
 }
