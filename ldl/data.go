@@ -119,10 +119,12 @@ func OpenTree(spec string, labels int, opts *tree.Options) (*tree.Tree, string, 
 // sum to 1 are rescaled and reported (Data.Report, LoadOptions.Warn).
 //
 // A MAT file is read before its tree, whose size it gives; JSON Lines are
-// read after it, a row at a time, so that the targets stay sparse. The
-// errors are those of the readers (dataset.Error, with the file and line),
-// of OpenTree, and ctx.Err() wrapped when ctx is done (checked every 4096
-// rows).
+// read after it, a row at a time, so that the targets stay sparse. A JSON
+// Lines file of 4 MB or more is read in two halves at once when two
+// processors can (GOMAXPROCS), cut at a line end near its middle, with the
+// same rows, report and errors as one reading. The errors are those of the
+// readers (dataset.Error, with the file and line), of OpenTree, and
+// ctx.Err() wrapped when ctx is done (checked every 4096 rows).
 func Load(ctx context.Context, dataPath, treeSpec string, opts *LoadOptions) (*Data, error) {
 	var o LoadOptions
 	if opts != nil {
