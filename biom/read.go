@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/twl-ldl/twl/internal/hdf5"
@@ -38,8 +39,22 @@ func ReadFile(path string, opts *Options) (*Table, error) {
 	if fi.IsDir() {
 		return nil, fmt.Errorf("%s: %w, not a file", path, syscall.EISDIR)
 	}
-	return Read(f, fi.Size(), path, opts)
+	if !fi.Mode().IsRegular() || fi.Size() > maxInMemory {
+		return Read(f, fi.Size(), path, opts)
+	}
+	// A regular file is read in one piece and parsed from memory, where
+	// the HDF5 reader takes its structures and chunks without copies.
+	b := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return Parse(b, path, opts)
 }
+
+// maxInMemory is the size up to which ReadFile reads a file whole; a
+// larger one is read in pieces, so that its bytes are not all held at
+// once while the table is built.
+const maxInMemory = 256 << 20
 
 // Read reads a table of the given size from r, recognising its format by
 // content: BIOM 2.1 (HDF5), BIOM 1.0 (JSON, sparse or dense), a classic
@@ -51,7 +66,8 @@ func Read(r io.ReaderAt, size int64, file string, opts *Options) (*Table, error)
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if string(head) == hdf5.Magic {
-		return readHDF5(r, size, file, opts)
+		f, err := hdf5.Open(r, size, file)
+		return readHDF5(f, err, file, opts)
 	}
 	b, err := io.ReadAll(io.NewSectionReader(r, 0, size))
 	if err != nil {
@@ -64,7 +80,8 @@ func Read(r io.ReaderAt, size int64, file string, opts *Options) (*Table, error)
 func Parse(b []byte, file string, opts *Options) (*Table, error) {
 	switch {
 	case bytes.HasPrefix(b, []byte(hdf5.Magic)):
-		return readHDF5(bytes.NewReader(b), int64(len(b)), file, opts)
+		f, err := hdf5.OpenBytes(b, file)
+		return readHDF5(f, err, file, opts)
 	case qza.IsZip(b):
 		data, inner, err := qza.Payload(b, "feature-table.biom")
 		if err != nil {
@@ -73,7 +90,8 @@ func Parse(b []byte, file string, opts *Options) (*Table, error) {
 		if !bytes.HasPrefix(data, []byte(hdf5.Magic)) {
 			return nil, &Error{File: file + ":" + inner, Err: ErrFormat, Msg: "not a BIOM 2.1 (HDF5) table"}
 		}
-		return readHDF5(bytes.NewReader(data), int64(len(data)), file+":"+inner, opts)
+		f, err := hdf5.OpenBytes(data, file+":"+inner)
+		return readHDF5(f, err, file+":"+inner, opts)
 	}
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\ufeff")), " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
@@ -115,9 +133,8 @@ func (e *cutError) Unwrap() error { return ErrFormat }
 // readHDF5 reads a BIOM 2.1 table: the ids in observation/ids and
 // sample/ids, the counts in sample/matrix (compressed sparse columns of
 // the observations × samples matrix), or in observation/matrix when
-// sample/matrix is absent.
-func readHDF5(r io.ReaderAt, size int64, file string, opts *Options) (*Table, error) {
-	f, err := hdf5.Open(r, size, file)
+// sample/matrix is absent. f and err are those of hdf5.Open.
+func readHDF5(f *hdf5.File, err error, file string, opts *Options) (*Table, error) {
 	if err != nil {
 		return nil, hdf5Error(file, err)
 	}
@@ -132,26 +149,24 @@ func readHDF5(r io.ReaderAt, size int64, file string, opts *Options) (*Table, er
 		s, err := v.Strings()
 		return s, hdf5Error(file, err)
 	}
+	// The ids and the three arrays of the matrix are read at once; the
+	// errors are then reported in the order of a reading one after the
+	// other.
 	b := &builder{file: file}
-	if b.obs, err = strs("observation/ids"); err != nil {
-		return nil, err
-	}
-	if b.samples, err = strs("sample/ids"); err != nil {
-		return nil, err
-	}
-	if v, err := f.Attr("/", "shape"); err == nil && v.IsInt() {
-		shape, err := v.Int64s()
-		if err == nil && (len(shape) != 2 || shape[0] != int64(len(b.obs)) || shape[1] != int64(len(b.samples))) {
-			return nil, &Error{File: file, Err: ErrFormat, Msg: fmt.Sprintf("shape attribute %v, but %d observation ids and %d sample ids", shape, len(b.obs), len(b.samples))}
+	var obsErr, samplesErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if b.obs, obsErr = strs("observation/ids"); obsErr == nil {
+			if b.samples, samplesErr = strs("sample/ids"); samplesErr == nil {
+				b.idsErr, b.idsChecked = b.checkIDs(), true
+			}
 		}
-	}
-	major, minor, transpose := b.samples, b.obs, false
-	group := "sample/matrix"
+	})
+	group, transpose := "sample/matrix", false
 	if _, err := f.Members(group); err != nil {
 		group, transpose = "observation/matrix", true
-		major, minor = b.obs, b.samples
 	}
-	num := func(name string) ([]float64, error) {
+	value := func(name string) (*hdf5.Value, error) {
 		v, err := f.Dataset(group + "/" + name)
 		if err != nil {
 			return nil, hdf5Error(file, err)
@@ -159,20 +174,52 @@ func readHDF5(r io.ReaderAt, size int64, file string, opts *Options) (*Table, er
 		if v.IsString() || len(v.Dims()) != 1 {
 			return nil, &Error{File: file, Err: ErrFormat, Msg: fmt.Sprintf("%s/%s is not a list of numbers", group, name)}
 		}
+		return v, nil
+	}
+	num := func(name string) ([]float64, error) {
+		v, err := value(name)
+		if err != nil {
+			return nil, err
+		}
 		x, err := v.Float64s()
 		return x, hdf5Error(file, err)
 	}
-	data, err := num("data")
-	if err != nil {
-		return nil, err
+	var data, indices, indptr []float64
+	var indices32 []int32 // the indices when they are int32, as usual
+	var dataErr, indicesErr, indptrErr error
+	wg.Go(func() { data, dataErr = num("data") })
+	var v *hdf5.Value
+	if v, indicesErr = value("indices"); indicesErr == nil {
+		var ok bool
+		if indices32, ok = v.Int32s(); !ok {
+			indices, indicesErr = v.Float64s()
+			indicesErr = hdf5Error(file, indicesErr)
+		}
 	}
-	indices, err := num("indices")
-	if err != nil {
-		return nil, err
+	if indicesErr == nil {
+		indptr, indptrErr = num("indptr")
 	}
-	indptr, err := num("indptr")
-	if err != nil {
-		return nil, err
+	wg.Wait()
+	if obsErr != nil {
+		return nil, obsErr
+	}
+	if samplesErr != nil {
+		return nil, samplesErr
+	}
+	if v, err := f.Attr("/", "shape"); err == nil && v.IsInt() {
+		shape, err := v.Int64s()
+		if err == nil && (len(shape) != 2 || shape[0] != int64(len(b.obs)) || shape[1] != int64(len(b.samples))) {
+			return nil, &Error{File: file, Err: ErrFormat, Msg: fmt.Sprintf("shape attribute %v, but %d observation ids and %d sample ids", shape, len(b.obs), len(b.samples))}
+		}
+	}
+	major, minor := b.samples, b.obs
+	if transpose {
+		major, minor = b.obs, b.samples
+	}
+	for _, err := range []error{dataErr, indicesErr, indptrErr} {
+		if err != nil {
+			return nil, err
+		}
 	}
 	bad := func(format string, args ...any) error {
 		return &Error{File: file, Err: ErrFormat, Msg: group + ": " + fmt.Sprintf(format, args...)}
@@ -180,55 +227,79 @@ func readHDF5(r io.ReaderAt, size int64, file string, opts *Options) (*Table, er
 	if len(indptr) != len(major)+1 {
 		return nil, bad("indptr has %d entries for %d ids", len(indptr), len(major))
 	}
-	if len(indices) != len(data) {
-		return nil, bad("%d indices for %d values", len(indices), len(data))
+	nidx := len(indices)
+	if indices32 != nil {
+		nidx = len(indices32)
+	}
+	if nidx != len(data) {
+		return nil, bad("%d indices for %d values", nidx, len(data))
 	}
 	if indptr[0] != 0 || indptr[len(major)] != float64(len(data)) {
 		return nil, bad("indptr runs from %v to %v, want 0 to %d", indptr[0], indptr[len(major)], len(data))
 	}
+	if indices32 != nil {
+		err = matrix(b, indices32, indptr, data, len(minor), transpose, bad)
+	} else {
+		err = matrix(b, indices, indptr, data, len(minor), transpose, bad)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b.build(opts)
+}
+
+// matrix checks the compressed sparse rows (or columns, with transpose)
+// indptr, indices and data of the observations × samples matrix, of minor
+// columns (rows), and hands them to b: as rows of samples, or as entries.
+func matrix[J float64 | int32](b *builder, indices []J, indptr, data []float64, minor int, transpose bool, bad func(string, ...any) error) error {
+	major := len(indptr) - 1
 	if !transpose {
 		// The rows are the samples already: check the indices and hand the
-		// rows to the builder as they are.
-		b.rowPtr = make([]int, len(major)+1)
-		b.rowIdx = make([]int32, len(data))
+		// rows to the builder as they are (int32 indices in place).
+		b.rowPtr = make([]int, major+1)
+		if idx, ok := any(indices).([]int32); ok {
+			b.rowIdx = idx
+		} else {
+			b.rowIdx = make([]int32, len(data))
+		}
 		for i := range major {
 			lo, hi := indptr[i], indptr[i+1]
 			if hi < lo {
-				return nil, bad("indptr decreases at entry %d", i+1)
+				return bad("indptr decreases at entry %d", i+1)
 			}
 			if hi > float64(len(data)) {
-				return nil, bad("indptr runs past the %d values at entry %d", len(data), i+2)
+				return bad("indptr runs past the %d values at entry %d", len(data), i+2)
 			}
 			for k := int(lo); k < int(hi); k++ {
-				j := indices[k]
-				if j < 0 || j >= float64(len(minor)) || j != float64(int(j)) {
-					return nil, bad("index %v at %d is out of range [0, %d)", j, k, len(minor))
+				j := float64(indices[k])
+				if j < 0 || j >= float64(minor) || j != float64(int(j)) {
+					return bad("index %v at %d is out of range [0, %d)", j, k, minor)
 				}
 				b.rowIdx[k] = int32(j)
 			}
 			b.rowPtr[i+1] = int(hi)
 		}
 		b.rowVal = data
-		return b.build(opts)
+		return nil
 	}
 	b.entries = make([]entry, 0, len(data))
 	for i := range major {
 		lo, hi := indptr[i], indptr[i+1]
 		if hi < lo {
-			return nil, bad("indptr decreases at entry %d", i+1)
+			return bad("indptr decreases at entry %d", i+1)
 		}
 		if hi > float64(len(data)) {
-			return nil, bad("indptr runs past the %d values at entry %d", len(data), i+2)
+			return bad("indptr runs past the %d values at entry %d", len(data), i+2)
 		}
 		for k := int(lo); k < int(hi); k++ {
-			j := indices[k]
-			if j < 0 || j >= float64(len(minor)) || j != float64(int(j)) {
-				return nil, bad("index %v at %d is out of range [0, %d)", j, k, len(minor))
+			j := float64(indices[k])
+			if j < 0 || j >= float64(minor) || j != float64(int(j)) {
+				return bad("index %v at %d is out of range [0, %d)", j, k, minor)
 			}
 			b.entries = append(b.entries, entry{s: int(j), o: i, v: data[k]})
 		}
 	}
-	return b.build(opts)
+	return nil
 }
 
 // jsonTable is the part of a BIOM 1.0 table that is read.

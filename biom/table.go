@@ -3,6 +3,7 @@ package biom
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 
@@ -75,24 +76,83 @@ type builder struct {
 	rowPtr []int
 	rowIdx []int32
 	rowVal []float64
+	// idsChecked says that idsErr holds the result of checkIDs.
+	idsChecked bool
+	idsErr     error
 }
 
-// build checks ids and counts and assembles the table.
-func (b *builder) build(opts *Options) (*Table, error) {
+// checkIDs reports an empty id or two samples or two observations with
+// the same id, the first in sample order, then in observation order.
+func (b *builder) checkIDs() error {
 	for _, ids := range []struct {
 		what string
 		ids  []string
 	}{{"sample", b.samples}, {"observation", b.obs}} {
-		seen := make(map[string]int, len(ids.ids))
-		for i, id := range ids.ids {
+		if i, j := firstRepeat(ids.ids); i >= 0 {
+			if j < 0 {
+				return &Error{File: b.file, Err: ErrDuplicateID, Msg: fmt.Sprintf("%s %d has an empty id", ids.what, i+1)}
+			}
+			return &Error{File: b.file, Err: ErrDuplicateID, Msg: fmt.Sprintf("%ss %d and %d have the same id %q", ids.what, j+1, i+1, ids.ids[i])}
+		}
+	}
+	return nil
+}
+
+// firstRepeat returns the first i such that ids[i] is empty (j = -1) or
+// equals an earlier ids[j], or i = -1 if there is none. It hashes the ids
+// into a table of positions, which holds no pointers for the garbage
+// collector to follow.
+func firstRepeat(ids []string) (i, j int) {
+	if len(ids) >= math.MaxInt32 {
+		seen := make(map[string]int, len(ids))
+		for i, id := range ids {
 			if id == "" {
-				return nil, &Error{File: b.file, Err: ErrDuplicateID, Msg: fmt.Sprintf("%s %d has an empty id", ids.what, i+1)}
+				return i, -1
 			}
 			if j, dup := seen[id]; dup {
-				return nil, &Error{File: b.file, Err: ErrDuplicateID, Msg: fmt.Sprintf("%ss %d and %d have the same id %q", ids.what, j+1, i+1, id)}
+				return i, j
 			}
 			seen[id] = i
 		}
+		return -1, -1
+	}
+	size := 16
+	for size < 2*len(ids) {
+		size *= 2
+	}
+	mask := uint64(size - 1)
+	slot := make([]int32, size) // position + 1; 0 is free
+	// Written before it is read: a read of fresh memory maps the zero
+	// page, and the write after it then costs a copy and a TLB flush on
+	// every processor.
+	clear(slot)
+	seed := maphash.MakeSeed()
+	for i, id := range ids {
+		if id == "" {
+			return i, -1
+		}
+		for h := maphash.String(seed, id) & mask; ; h = (h + 1) & mask {
+			k := slot[h]
+			if k == 0 {
+				slot[h] = int32(i + 1)
+				break
+			}
+			if ids[k-1] == id {
+				return i, int(k - 1)
+			}
+		}
+	}
+	return -1, -1
+}
+
+// build checks ids and counts and assembles the table. The ids are checked
+// unless idsChecked, when idsErr holds the result of checkIDs.
+func (b *builder) build(opts *Options) (*Table, error) {
+	if !b.idsChecked {
+		b.idsErr = b.checkIDs()
+	}
+	if b.idsErr != nil {
+		return nil, b.idsErr
 	}
 	if len(b.obs) > math.MaxInt32 {
 		return nil, &Error{File: b.file, Err: ErrFormat, Msg: fmt.Sprintf("%d observations, more than %d", len(b.obs), math.MaxInt32)}

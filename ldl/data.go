@@ -9,14 +9,17 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/twl-ldl/twl/dataset"
+	"github.com/twl-ldl/twl/internal/jsonscan"
 	"github.com/twl-ldl/twl/labeldist"
 	"github.com/twl-ldl/twl/tree"
 )
@@ -116,10 +119,12 @@ func OpenTree(spec string, labels int, opts *tree.Options) (*tree.Tree, string, 
 // sum to 1 are rescaled and reported (Data.Report, LoadOptions.Warn).
 //
 // A MAT file is read before its tree, whose size it gives; JSON Lines are
-// read after it, a row at a time, so that the targets stay sparse. The
-// errors are those of the readers (dataset.Error, with the file and line),
-// of OpenTree, and ctx.Err() wrapped when ctx is done (checked every 4096
-// rows).
+// read after it, a row at a time, so that the targets stay sparse. A JSON
+// Lines file of 4 MB or more is read in two halves at once when two
+// processors can (GOMAXPROCS), cut at a line end near its middle, with the
+// same rows, report and errors as one reading. The errors are those of the
+// readers (dataset.Error, with the file and line), of OpenTree, and
+// ctx.Err() wrapped when ctx is done (checked every 4096 rows).
 func Load(ctx context.Context, dataPath, treeSpec string, opts *LoadOptions) (*Data, error) {
 	var o LoadOptions
 	if opts != nil {
@@ -186,40 +191,192 @@ func Load(ctx context.Context, dataPath, treeSpec string, opts *LoadOptions) (*D
 		}
 	}
 	// Read a row at a time: the targets stay sparse from the reader on.
-	rd := dataset.NewReader(lc, name, t, nil)
-	d := &Data{Path: dataPath, Name: name, Y: &labeldist.Rows{Off: []int{0}}, Tree: t, Ref: ref}
-	var xs []float64
-	for rd.Next() {
-		if d.Len()%4096 == 0 {
-			if ctx != nil && ctx.Err() != nil {
-				return nil, fmt.Errorf("ldl: reading %s stopped: %w", name, ctx.Err())
-			}
-			if o.Progress != nil {
-				o.Progress(d.Len())
-			}
-		}
-		s := rd.Sample()
-		if cap(xs)-len(xs) < len(s.X) || cap(d.Y.Index)-len(d.Y.Index) < len(s.Y.Index) || cap(d.Y.Off) == len(d.Y.Off) {
-			// Make room for the rows still to come, as many as the
-			// file's size suggests, at least a quarter of those read.
-			n := d.Len()
-			more := max(lc.rows()-n, n/4, 1)
-			entries := len(d.Y.Index) + len(s.Y.Index)
-			d.Y.Grow(more, len(s.Y.Index)+int(math.Ceil(float64(entries)/float64(n+1)*float64(more-1))))
-			xs = slices.Grow(xs, more*len(s.X))
-		}
-		xs = append(xs, s.X...)
-		d.Y.Append(s.Y.Index, s.Y.Mass)
+	// A large file is read in two halves at once, when two processors
+	// can; its rows, report and errors are those of one reading.
+	var p *part
+	if f, ok := lc.r.(*os.File); ok && lc.size >= splitSize && runtime.GOMAXPROCS(0) > 1 {
+		p, err = readHalves(ctx, f, lc.size, name, t, o.Progress)
 	}
-	if err := rd.Err(); err != nil {
+	if p == nil && err == nil {
+		p, err = readRows(ctx, lc, name, t, &rowHooks{progress: o.Progress})
+	}
+	if err != nil {
 		return nil, err
 	}
-	d.X = mat.NewDense(d.Len(), rd.Dim(), xs)
-	d.Report = rd.Report()
+	d := &Data{Path: dataPath, Name: name, X: mat.NewDense(p.y.Rows(), p.dim, p.xs), Y: p.y, Tree: t, Ref: ref, Report: p.rep}
 	if s := d.Report.String(); s != "" {
 		warn(s)
 	}
 	return d, nil
+}
+
+// part is what reading the lines of a file, or of a stretch of one, gives.
+type part struct {
+	xs    []float64       // the features, row after row
+	y     *labeldist.Rows // the targets
+	dim   int             // the number of features
+	rep   dataset.Report
+	lines int64 // the line ends read
+}
+
+// rowHooks are what readRows reports to and listens to besides ctx.
+type rowHooks struct {
+	// progress, when not nil, is called with the rows read so far, every
+	// 4096 rows, plus those others (when not nil) holds.
+	progress func(rows int)
+	others   *atomic.Int64
+	// count, when not nil, is kept at the rows read; stop, when not nil,
+	// ends reading (with errStopped) once it is true.
+	count *atomic.Int64
+	stop  *atomic.Bool
+}
+
+// errStopped ends a half that the other half's error made useless.
+var errStopped = errors.New("ldl: reading stopped")
+
+// readRows reads the samples of lc, the JSON Lines file name.
+func readRows(ctx context.Context, lc *lineCounter, name string, t *tree.Tree, h *rowHooks) (*part, error) {
+	rd := dataset.NewReader(lc, name, t, nil)
+	y := &labeldist.Rows{Off: []int{0}}
+	var xs []float64
+	for rd.Next() {
+		n := y.Rows()
+		if h.stop != nil && h.stop.Load() {
+			return nil, errStopped
+		}
+		if h.count != nil {
+			h.count.Store(int64(n))
+		}
+		if n%4096 == 0 {
+			if ctx != nil && ctx.Err() != nil {
+				return nil, fmt.Errorf("ldl: reading %s stopped: %w", name, ctx.Err())
+			}
+			if h.progress != nil {
+				if h.others != nil {
+					n += int(h.others.Load())
+				}
+				h.progress(n)
+			}
+		}
+		s := rd.Sample()
+		if cap(xs)-len(xs) < len(s.X) || cap(y.Index)-len(y.Index) < len(s.Y.Index) || cap(y.Off) == len(y.Off) {
+			// Make room for the rows still to come, as many as the
+			// file's size suggests and an eighth more (the first lines
+			// may be shorter than the rest, and growing again copies
+			// every row read), at least a quarter of those read.
+			n := y.Rows()
+			est := lc.rows()
+			more := max(est+est/8-n, n/4, 1)
+			entries := len(y.Index) + len(s.Y.Index)
+			y.Grow(more, len(s.Y.Index)+int(math.Ceil(float64(entries)/float64(n+1)*float64(more-1))))
+			xs = slices.Grow(xs, more*len(s.X))
+		}
+		xs = append(xs, s.X...)
+		y.Append(s.Y.Index, s.Y.Mass)
+	}
+	if err := rd.Err(); err != nil {
+		return nil, err
+	}
+	if h.count != nil {
+		h.count.Store(int64(y.Rows()))
+	}
+	return &part{xs: xs, y: y, dim: rd.Dim(), rep: rd.Report(), lines: lc.lines}, nil
+}
+
+// splitSize is the size from which Load reads a file in two halves.
+var splitSize int64 = 4 << 20
+
+// readHalves reads the JSON Lines file f of the given size in two halves
+// at once, cut after the first line end from the middle on: the first
+// half on the calling goroutine (which calls progress), the second on
+// another. It returns the rows of the whole file, as one reading would;
+// or nil and no error where one reading must decide: a second half that
+// starts with a byte order mark (an error in the middle of a file, which
+// the second half's reader would take as its start), no cut, features of
+// another number in the second half, and any error but ctx's (whose
+// message names the line as only one reading counts it).
+func readHalves(ctx context.Context, f *os.File, size int64, name string, t *tree.Tree, progress func(int)) (*part, error) {
+	cut, err := lineEndAfter(f, size/2, size)
+	if err != nil || cut <= 0 || cut >= size {
+		return nil, nil
+	}
+	head := make([]byte, len(jsonscan.BOM))
+	if n, _ := f.ReadAt(head, cut); n == len(head) && string(head) == jsonscan.BOM {
+		return nil, nil
+	}
+	var stop atomic.Bool
+	var countB atomic.Int64
+	var b *part
+	var errB error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		lc := &lineCounter{r: io.NewSectionReader(f, cut, size-cut), size: size - cut}
+		b, errB = readRows(ctx, lc, name, t, &rowHooks{count: &countB, stop: &stop})
+		if errB != nil {
+			stop.Store(true)
+		}
+	}()
+	// The first half makes room for the rows of the whole file (its size
+	// is the file's), so that the second's are appended without a copy
+	// of the first's.
+	lc := &lineCounter{r: io.NewSectionReader(f, 0, cut), size: size}
+	a, errA := readRows(ctx, lc, name, t, &rowHooks{progress: progress, others: &countB, stop: &stop})
+	if errA != nil {
+		stop.Store(true)
+	}
+	<-done
+	for _, err := range []error{errA, errB} {
+		if err != nil && ctx != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil, err
+		}
+	}
+	if errA != nil || errB != nil || a.dim != b.dim {
+		return nil, nil
+	}
+	return joinParts(a, b), nil
+}
+
+// joinParts returns the rows of a followed by those of b, in a's memory.
+func joinParts(a, b *part) *part {
+	na := a.y.Rows()
+	a.xs = append(a.xs, b.xs...)
+	ya, yb := a.y, b.y
+	base := len(ya.Index)
+	ya.Index = append(ya.Index, yb.Index...)
+	ya.Mass = append(ya.Mass, yb.Mass...)
+	ya.Off = slices.Grow(ya.Off, yb.Rows())
+	for _, o := range yb.Off[1:] {
+		ya.Off = append(ya.Off, base+o)
+	}
+	ra, rb := &a.rep, b.rep
+	if rb.Rescaled > 0 {
+		if ra.Rescaled == 0 {
+			ra.FirstRow, ra.FirstLine = na+rb.FirstRow, int(a.lines)+rb.FirstLine
+		}
+		ra.Rescaled += rb.Rescaled
+		ra.MaxDeviation = max(ra.MaxDeviation, rb.MaxDeviation)
+	}
+	ra.Rows += rb.Rows
+	a.lines += b.lines
+	return a
+}
+
+// lineEndAfter returns the offset just after the first '\n' of f at or
+// after off, or −1 if there is none before size.
+func lineEndAfter(f *os.File, off, size int64) (int64, error) {
+	buf := make([]byte, 64<<10)
+	for off < size {
+		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			return off + int64(i) + 1, nil
+		}
+		if n == 0 && err != nil {
+			return -1, err
+		}
+		off += int64(n)
+	}
+	return -1, nil
 }
 
 // lineCounter is the reader of a JSON Lines file that counts its lines as

@@ -118,7 +118,14 @@ func fit(ctx context.Context, d *Data, rows []int, s *settings, progress io.Writ
 	}
 	start := time.Now()
 	data := train.Data{X: subX.RawMatrix().Data, YSparse: subY, N: n, In: in, L: L}
-	base := uniformBaselines(l, data, trainRows, valRows)
+	// A loss with a term of the targets alone (KL's Σ y log y) gets the
+	// terms of every row computed once, for the baselines and training.
+	var terms []float64
+	if tl, ok := l.(loss.Targeted); ok {
+		terms = targetTerms(tl, data)
+		cfg.Terms = terms
+	}
+	base := uniformBaselines(l, data, trainRows, valRows, terms)
 	cfg.EpochEnd = base.epochEnd
 	h, err := train.Fit(m, l, data, cfg)
 	if err == nil {
@@ -160,19 +167,21 @@ type baselines struct {
 
 // uniformBaselines computes the baselines of a run on data with loss l;
 // trainRows nil means all rows.
-func uniformBaselines(l loss.Loss, data train.Data, trainRows, valRows []int) baselines {
+func uniformBaselines(l loss.Loss, data train.Data, trainRows, valRows []int, terms []float64) baselines {
 	if trainRows == nil {
 		trainRows = make([]int, data.N)
 		for i := range trainRows {
 			trainRows[i] = i
 		}
 	}
-	return baselines{train: uniformLoss(l, data, trainRows), val: uniformLoss(l, data, valRows)}
+	return baselines{train: uniformLoss(l, data, trainRows, terms), val: uniformLoss(l, data, valRows, terms)}
 }
 
 // uniformLoss returns the mean loss l of zero logits on (at most the first
-// 4096 of) rows, NaN for no rows or a loss that fails.
-func uniformLoss(l loss.Loss, data train.Data, rows []int) float64 {
+// 4096 of) rows, NaN for no rows or a loss that fails. terms, when not nil,
+// are the targets' terms of every row of data (l is then a loss.Targeted),
+// which give the value of Eval without its logarithms.
+func uniformLoss(l loss.Loss, data train.Data, rows []int, terms []float64) float64 {
 	rows = rows[:min(len(rows), 4096)]
 	if len(rows) == 0 {
 		return math.NaN()
@@ -181,25 +190,58 @@ func uniformLoss(l loss.Loss, data train.Data, rows []int) float64 {
 	const batch = 64
 	z := make([]float64, batch*L)
 	y := make([]float64, batch*L)
+	tb := make([]float64, batch)
 	var sum float64
 	for s := 0; s < len(rows); s += batch {
 		part := rows[s:min(s+batch, len(rows))]
 		B := len(part)
 		for k, r := range part {
-			if data.Y == nil {
-				data.YSparse.Dense(y[k*L:(k+1)*L], r)
-			} else {
-				copy(y[k*L:(k+1)*L], data.Y[r*L:(r+1)*L])
-			}
+			denseTargets(y[k*L:(k+1)*L], data, r)
 		}
 		clear(z[:B*L])
-		v, err := l.Eval(z[:B*L], z[:B*L], y[:B*L])
+		var v float64
+		var err error
+		if terms != nil {
+			for k, r := range part {
+				tb[k] = terms[r]
+			}
+			v, err = l.(loss.Targeted).EvalTerms(z[:B*L], z[:B*L], y[:B*L], tb[:B])
+		} else {
+			v, err = l.Eval(z[:B*L], z[:B*L], y[:B*L])
+		}
 		if err != nil {
 			return math.NaN() // no baseline, no verdict
 		}
 		sum += v * float64(B)
 	}
 	return sum / float64(len(rows))
+}
+
+// targetTerms returns the terms of the targets alone of every row of data
+// for the loss tl (loss.Targeted.TargetTerms).
+func targetTerms(tl loss.Targeted, data train.Data) []float64 {
+	L := data.L
+	const batch = 64
+	y := make([]float64, batch*L)
+	terms := make([]float64, data.N)
+	for s := 0; s < data.N; s += batch {
+		B := min(batch, data.N-s)
+		for k := range B {
+			denseTargets(y[k*L:(k+1)*L], data, s+k)
+		}
+		tl.TargetTerms(terms[s:s+B], y[:B*L])
+	}
+	return terms
+}
+
+// denseTargets stores the targets of row r of data in dst (L masses).
+func denseTargets(dst []float64, data train.Data, r int) {
+	L := data.L
+	if data.Y == nil {
+		data.YSparse.Dense(dst, r)
+	} else {
+		copy(dst, data.Y[r*L:(r+1)*L])
+	}
 }
 
 // exceeds returns an error wrapping ErrDiverged when the loss got on the

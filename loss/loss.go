@@ -54,7 +54,7 @@ type Mixed struct {
 	Dist   Distance
 
 	p, gp, vals []float64
-	klRow       []float64
+	klRow, lse  []float64 // per row: KL, and the log-sum-exp of the logits
 	last        Parts
 
 	// c holds the operands of the current EvalTerms for its parallel
@@ -192,6 +192,10 @@ func (m *Mixed) EvalTerms(grad, logits, targets, terms []float64) (float64, erro
 		klRow = append(klRow, 0)
 	}
 	m.klRow = klRow
+	if cap(m.lse) < rows {
+		m.lse = make([]float64, rows)
+	}
+	m.lse = m.lse[:rows]
 	useDist := m.Dist != nil && m.Lambda != 0
 	inv := 1 / float64(rows)
 	if m.self != m {
@@ -250,37 +254,91 @@ func (m *Mixed) EvalTerms(grad, logits, targets, terms []float64) (float64, erro
 func (m *Mixed) klRows(r0, r1 int) {
 	c, L := &m.c, m.L
 	logits, targets, p, grad, terms, inv, klRow := c.logits, c.targets, m.p, c.grad, c.terms, c.inv, m.klRow
+	term := func(r int) float64 {
+		if terms != nil {
+			return terms[r]
+		}
+		return yLogY(targets[r*L : (r+1)*L])
+	}
+	if c.useDist {
+		// KL(y‖p) = Σ y log y − Σ y log p, log p = z − lse, over the
+		// y > 0 (0·log 0 = 0). The cross sums of four rows run side by
+		// side, each in index order (a last group repeats its last row).
+		lse := m.lse
+		for r := r0; r < r1; r++ {
+			lse[r] = fmath.Softmax(p[r*L:(r+1)*L], logits[r*L:(r+1)*L])
+		}
+		for r := r0; r < r1; r += 4 {
+			var q [4]int
+			for k := range q {
+				q[k] = min(r+k, r1-1)
+			}
+			row := func(k int) []float64 { return targets[q[k]*L : (q[k]+1)*L] }
+			zrow := func(k int) []float64 { return logits[q[k]*L : (q[k]+1)*L] }
+			cross := cross4(row(0), row(1), row(2), row(3), zrow(0), zrow(1), zrow(2), zrow(3),
+				lse[q[0]], lse[q[1]], lse[q[2]], lse[q[3]])
+			for k := 0; k < 4 && r+k < r1; k++ {
+				klRow[r+k] = term(r+k) - cross[k]
+			}
+		}
+		return
+	}
 	for r := r0; r < r1; r++ {
 		z, y, pr := logits[r*L:(r+1)*L], targets[r*L:(r+1)*L], p[r*L:(r+1)*L]
 		lse := fmath.Softmax(pr, z)
-		// KL(y‖p) = Σ y log y − Σ y log p, log p = z − lse, over the
-		// y > 0 (0·log 0 = 0).
-		var t float64
-		if terms != nil {
-			t = terms[r]
-		} else {
-			t = yLogY(y)
-		}
+		t := term(r)
+		// KL alone: the gradient p − y in the same pass (each z[i] is
+		// read before g[i], which may be the same element).
 		var cross float64
-		if c.useDist {
-			for i, yi := range y {
-				if yi > 0 {
-					cross += yi * (z[i] - lse)
-				}
+		g := grad[r*L : (r+1)*L]
+		for i, yi := range y {
+			if yi > 0 {
+				cross += yi * (z[i] - lse)
 			}
-		} else {
-			// KL alone: the gradient p − y in the same pass (each z[i]
-			// is read before g[i], which may be the same element).
-			g := grad[r*L : (r+1)*L]
-			for i, yi := range y {
-				if yi > 0 {
-					cross += yi * (z[i] - lse)
-				}
-				g[i] = inv * (pr[i] - yi)
-			}
+			g[i] = inv * (pr[i] - yi)
 		}
 		klRow[r] = t - cross
 	}
+}
+
+// cross4 returns, for four rows, Σ_i y_i·(z_i − lse) over the y_i > 0, each
+// summed in index order: the four sums advance side by side.
+func cross4(y0, y1, y2, y3, z0, z1, z2, z3 []float64, l0, l1, l2, l3 float64) [4]float64 {
+	n := len(y0)
+	y1, y2, y3 = y1[:n], y2[:n], y3[:n]
+	z0, z1, z2, z3 = z0[:n], z1[:n], z2[:n], z3[:n]
+	var c0, c1, c2, c3 float64
+	for i := range n {
+		if yi := y0[i]; yi > 0 {
+			c0 += yi * (z0[i] - l0)
+		}
+		if yi := y1[i]; yi > 0 {
+			c1 += yi * (z1[i] - l1)
+		}
+		if yi := y2[i]; yi > 0 {
+			c2 += yi * (z2[i] - l2)
+		}
+		if yi := y3[i]; yi > 0 {
+			c3 += yi * (z3[i] - l3)
+		}
+	}
+	return [4]float64{c0, c1, c2, c3}
+}
+
+// dot4 returns Σ_i p_i·g_i for four rows, each summed in index order: the
+// four sums advance side by side.
+func dot4(p0, p1, p2, p3, g0, g1, g2, g3 []float64) [4]float64 {
+	n := len(p0)
+	p1, p2, p3 = p1[:n], p2[:n], p3[:n]
+	g0, g1, g2, g3 = g0[:n], g1[:n], g2[:n], g3[:n]
+	var d0, d1, d2, d3 float64
+	for i := range n {
+		d0 += p0[i] * g0[i]
+		d1 += p1[i] * g1[i]
+		d2 += p2[i] * g2[i]
+		d3 += p3[i] * g3[i]
+	}
+	return [4]float64{d0, d1, d2, d3}
 }
 
 // twPart computes rows [r0, r1) of the current evaluation with a TW term:
@@ -297,19 +355,23 @@ func (m *Mixed) twPart(part, r0, r1 int) {
 }
 
 // gradRows stores the gradient of KL + λ·distance of rows [r0, r1) of the
-// current evaluation, given the distance's gradient in m.gp.
+// current evaluation, given the distance's gradient in m.gp. The dot
+// products of four rows run side by side (a last group repeats its last
+// row).
 func (m *Mixed) gradRows(r0, r1 int) {
 	c, L := &m.c, m.L
 	targets, p, grad, gp, inv, lam := c.targets, m.p, c.grad, m.gp, c.inv, c.lam
-	for r := r0; r < r1; r++ {
-		y, pr, g := targets[r*L:(r+1)*L], p[r*L:(r+1)*L], grad[r*L:(r+1)*L]
-		gr := gp[r*L : (r+1)*L]
-		var dot float64
-		for i, pi := range pr {
-			dot += pi * gr[i]
+	for r := r0; r < r1; r += 4 {
+		var q [4]int
+		for k := range q {
+			q[k] = min(r+k, r1-1)
 		}
-		for i, pi := range pr {
-			g[i] = inv * (pi - y[i] + lam*pi*(gr[i]-dot))
+		prow := func(k int) []float64 { return p[q[k]*L : (q[k]+1)*L] }
+		grow := func(k int) []float64 { return gp[q[k]*L : (q[k]+1)*L] }
+		dots := dot4(prow(0), prow(1), prow(2), prow(3), grow(0), grow(1), grow(2), grow(3))
+		for k := 0; k < 4 && r+k < r1; k++ {
+			// g = inv·(p − y + λ·p·(gp − dot)), entry by entry.
+			fmath.MixedGrad(grad[(r+k)*L:(r+k+1)*L], prow(k), targets[(r+k)*L:(r+k+1)*L], grow(k), inv, lam, dots[k])
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twl-ldl/twl/internal/fmath"
 	"github.com/twl-ldl/twl/internal/testutil"
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/ot/sinkhorn"
@@ -680,6 +681,79 @@ func TestKLTWOneLoop(t *testing.T) {
 					if math.Float64bits(g1[i]) != math.Float64bits(g2[i]) {
 						t.Fatalf("procs %d, rows %d: gradient %d = %v, general path %v", procs, rows, i, g1[i], g2[i])
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestKLTWRowByRow checks KL + TW (value, parts and gradient, bit for bit)
+// against a computation row by row written here from the definitions:
+// the softmax (fmath.Softmax), KL = Σ y log y − Σ_{y>0} y·(z − lse) summed
+// in index order, TW and its gradient g from a tw.Workspace, and the
+// gradient (p − y + λ·p·(g − Σ p·g))/B, the batch sums in row order; for 1
+// to 9 rows (the loss sums four rows side by side), targets with zeros,
+// under 1 and 2 processors.
+func TestKLTWRowByRow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(45, 46))
+	tr := tree.Random(200, rand.NewPCG(47, 48))
+	L := tr.Len()
+	const lam = 0.7
+	ws := tw.NewWorkspace(tr)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2} {
+		runtime.GOMAXPROCS(procs)
+		for rows := 1; rows <= 9; rows++ {
+			z := make([]float64, rows*L)
+			y := make([]float64, rows*L)
+			for i := range z {
+				z[i] = 3 * rng.NormFloat64()
+				if rng.IntN(3) > 0 {
+					y[i] = rng.ExpFloat64()
+				}
+			}
+			inv := 1 / float64(rows)
+			want := make([]float64, len(z))
+			var kl, dist float64
+			for r := range rows {
+				zr, yr, wr := z[r*L:(r+1)*L], y[r*L:(r+1)*L], want[r*L:(r+1)*L]
+				p := make([]float64, L)
+				lse := fmath.Softmax(p, zr)
+				var s, cross float64
+				for _, v := range yr {
+					if v > 0 {
+						s += v * math.Log(v)
+					}
+				}
+				for i, v := range yr {
+					if v > 0 {
+						cross += v * (zr[i] - lse)
+					}
+				}
+				kl += s - cross
+				g := make([]float64, L)
+				dist += ws.DistanceGrad(g, p, yr)
+				var dot float64
+				for i := range p {
+					dot += p[i] * g[i]
+				}
+				for i := range p {
+					wr[i] = inv * (p[i] - yr[i] + lam*p[i]*(g[i]-dot))
+				}
+			}
+			wantV := (kl + lam*dist) * inv
+			l := loss.NewKLTW(tr, lam)
+			grad := make([]float64, len(z))
+			v, err := l.Eval(grad, z, y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Float64bits(v) != math.Float64bits(wantV) || l.Last() != (loss.Parts{KL: kl * inv, Dist: dist * inv}) {
+				t.Fatalf("procs %d, rows %d: value %v (%+v), row by row %v (KL %v, TW %v)", procs, rows, v, l.Last(), wantV, kl*inv, dist*inv)
+			}
+			for i := range grad {
+				if math.Float64bits(grad[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("procs %d, rows %d: gradient %d = %v, row by row %v", procs, rows, i, grad[i], want[i])
 				}
 			}
 		}

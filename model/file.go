@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/twl-ldl/twl/internal/parallel"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -344,13 +345,32 @@ func Save(w io.Writer, f *File) error {
 	field("loss", f.Loss, false)
 	field("train", f.Train, false)
 	b = append(b, "  \"W\": [\n"...)
-	for i, row := range f.W {
-		b = append(b, "    "...)
-		b = appendFloats(b, row)
-		if i < len(f.W)-1 {
-			b = append(b, ',')
+	// The rows of W are formatted in parts, in parallel, each into a
+	// buffer of its own, then joined in order.
+	parts := parallel.Parts(len(f.W), 0, saveRows)
+	bufs := make([][]byte, parts)
+	parallel.ForParts(len(f.W), 0, saveRows, func(p, lo, hi int) {
+		var pb []byte
+		if p == 0 {
+			pb = b
+		} else {
+			pb = make([]byte, 0, 24*(hi-lo)*(f.In+1))
 		}
-		b = append(b, '\n')
+		for i := lo; i < hi; i++ {
+			pb = append(pb, "    "...)
+			pb = appendFloats(pb, f.W[i])
+			if i < len(f.W)-1 {
+				pb = append(pb, ',')
+			}
+			pb = append(pb, '\n')
+		}
+		bufs[p] = pb
+	})
+	if len(f.W) > 0 {
+		b = bufs[0]
+		for _, pb := range bufs[1:] {
+			b = append(b, pb...)
+		}
 	}
 	b = append(b, "  ],\n  \"b\": "...)
 	b = appendFloats(b, f.B)
@@ -358,6 +378,10 @@ func Save(w io.Writer, f *File) error {
 	_, err := w.Write(b)
 	return err
 }
+
+// saveRows is the fewest rows of W that Save formats on a goroutine of its
+// own (about 10⁴ numbers of 100 features: half a millisecond).
+const saveRows = 96
 
 // marshal encodes v as JSON without HTML escaping. The values of a valid
 // File always encode.

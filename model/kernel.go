@@ -192,12 +192,17 @@ func logitsBlock(dst, X, W, b []float64, rows, in, out, lo, hi int) {
 // backwardBlock stores Σ_r G[r, j]·X[r, :] in row j of gw, and Σ_r G[r, j]
 // in gb[j], for labels j in [lo, hi).
 func backwardBlock(gw, gb, G, X []float64, rows, in, out, lo, hi int, cb []float64) {
-	for j := lo; j < hi; j++ {
-		var s float64
-		for r := 0; r < rows; r++ {
-			s += G[r*out+j]
+	// gb_j = Σ_r G[r, j], summed from 0 in row order: row after row, so
+	// that the sums of the block's labels advance together through
+	// contiguous memory rather than one label at a time down a column.
+	gbs := gb[lo:hi]
+	clear(gbs)
+	for r := 0; r < rows; r++ {
+		g := G[r*out+lo : r*out+hi]
+		g = g[:len(gbs)]
+		for i, v := range g {
+			gbs[i] += v
 		}
-		gb[j] = s
 	}
 	if useFMA {
 		backwardBlockFMA(gw, G, X, rows, in, out, lo, hi)

@@ -62,7 +62,13 @@ type linear struct {
 	adam optim.Adam
 	xb   []float64 // the features of the rows of the last Logits call
 	rows int
-	grad []float64
+	// xn holds the features of the next rows of UpdateNext, zn and yn
+	// are the destinations of their logits and targets, and ysrc their
+	// dense target rows (nil where a row is made dense before the loop),
+	// while the step runs.
+	xn, zn, yn []float64
+	ysrc       [][]float64
+	grad       []float64
 	// The parallel loops of a step over blocks of labels, made once so
 	// that a step allocates nothing, and their operands.
 	logitsFn, updateFn func(lo, hi int)
@@ -90,6 +96,19 @@ func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {
 			m.BackwardLabels(ln.grad, ln.dz, ln.xb, j, k)
 			ln.adam.Update(m.Params, ln.grad, j*m.In, k*m.In)
 			ln.adam.Update(m.Params, ln.grad, wEnd+j, wEnd+k)
+			if ln.zn != nil {
+				// The block's new parameters are in cache: the next
+				// rows' logits of these labels.
+				m.LogitsLabels(ln.zn, ln.xn, j, k)
+			}
+		}
+		if ln.yn != nil {
+			L := m.Out
+			for r, src := range ln.ysrc {
+				if src != nil {
+					copy(ln.yn[r*L+lo:r*L+hi], src[lo:hi])
+				}
+			}
 		}
 	}
 	return ln
@@ -100,43 +119,45 @@ func (ln *linear) Labels() int { return ln.d.L }
 
 func (ln *linear) Targets(dst []float64, rows []int) {
 	L := ln.d.L
-	if sy := ln.d.YSparse; ln.d.Y == nil && sy != nil {
-		for k, r := range rows {
-			idx, mass := sy.Row(r)
-			if ln.full[r] == 0 {
-				ln.full[r] = 1
-				if len(idx) != L {
-					ln.full[r] = 2
-				}
-				for j, i := range idx {
-					if i != j {
-						ln.full[r] = 2
-						break
-					}
-				}
-			}
-			if ln.full[r] == 1 {
-				copy(dst[k*L:(k+1)*L], mass)
-			} else {
-				sy.Dense(dst[k*L:(k+1)*L], r)
-			}
-		}
-		return
-	}
 	for k, r := range rows {
-		copy(dst[k*L:(k+1)*L], ln.d.Y[r*L:(r+1)*L])
+		if src := ln.denseRow(r); src != nil {
+			copy(dst[k*L:(k+1)*L], src)
+		} else {
+			ln.d.YSparse.Dense(dst[k*L:(k+1)*L], r)
+		}
 	}
 }
 
+// denseRow returns the targets of row r where the data holds them densely:
+// a row of a dense Y, or a sparse row that lists every label in order,
+// whose masses are its dense row; otherwise nil.
+func (ln *linear) denseRow(r int) []float64 {
+	L := ln.d.L
+	sy := ln.d.YSparse
+	if ln.d.Y != nil || sy == nil {
+		return ln.d.Y[r*L : (r+1)*L]
+	}
+	idx, mass := sy.Row(r)
+	if ln.full[r] == 0 {
+		ln.full[r] = 1
+		if len(idx) != L {
+			ln.full[r] = 2
+		}
+		for j, i := range idx {
+			if i != j {
+				ln.full[r] = 2
+				break
+			}
+		}
+	}
+	if ln.full[r] == 1 {
+		return mass
+	}
+	return nil
+}
+
 func (ln *linear) Logits(dst []float64, rows []int) {
-	in := ln.d.In
-	if cap(ln.xb) < len(rows)*in {
-		ln.xb = make([]float64, len(rows)*in)
-	}
-	ln.xb = ln.xb[:len(rows)*in]
-	for k, r := range rows {
-		copy(ln.xb[k*in:(k+1)*in], ln.d.X[r*in:(r+1)*in])
-	}
+	ln.xb = ln.gather(ln.xb, rows)
 	ln.rows = len(rows)
 	if len(dst) != len(rows)*ln.m.Out {
 		panic("train: len(dst) != rows·L")
@@ -159,6 +180,51 @@ func (ln *linear) Update(dz []float64) {
 	ln.dz = dz
 	parallel.For(ln.m.Out, 0, max(ln.m.MinChunk(ln.rows), updateBlock), ln.updateFn)
 	ln.dz = nil
+}
+
+// UpdateNext is Update followed by Logits(logits, rows) and
+// Targets(targets, rows), in one parallel loop: each block of labels gets
+// its gradient, its Adam step and then its logits for the next rows while
+// its parameters are in cache, and each part of the loop copies its labels
+// of the next rows' targets. Every number is computed as by the three
+// calls, so the bits are theirs.
+func (ln *linear) UpdateNext(dz, logits, targets []float64, rows []int) {
+	L := ln.m.Out
+	if len(dz) != ln.rows*L {
+		panic("train: len(dz) != rows·L")
+	}
+	if len(logits) != len(rows)*L || len(targets) != len(rows)*L {
+		panic("train: len(logits) or len(targets) != rows·L")
+	}
+	ln.xn = ln.gather(ln.xn, rows)
+	ln.ysrc = ln.ysrc[:0]
+	for k, r := range rows {
+		src := ln.denseRow(r)
+		if src == nil {
+			ln.d.YSparse.Dense(targets[k*L:(k+1)*L], r)
+		}
+		ln.ysrc = append(ln.ysrc, src)
+	}
+	ln.adam.Begin(len(ln.m.Params))
+	ln.dz, ln.zn, ln.yn = dz, logits, targets
+	parallel.For(L, 0, max(ln.m.MinChunk(max(ln.rows, len(rows))), updateBlock), ln.updateFn)
+	ln.dz, ln.zn, ln.yn = nil, nil, nil
+	clear(ln.ysrc)
+	ln.xb, ln.xn = ln.xn, ln.xb
+	ln.rows = len(rows)
+}
+
+// gather returns buf holding the features of rows, row after row.
+func (ln *linear) gather(buf []float64, rows []int) []float64 {
+	in := ln.d.In
+	if cap(buf) < len(rows)*in {
+		buf = make([]float64, len(rows)*in)
+	}
+	buf = buf[:len(rows)*in]
+	for k, r := range rows {
+		copy(buf[k*in:(k+1)*in], ln.d.X[r*in:(r+1)*in])
+	}
+	return buf
 }
 
 // The state is little-endian: the parameters, Adam's step count and its

@@ -74,6 +74,13 @@ type Config struct {
 	// checkpoint is resumed, with the epoch it was saved after.
 	Resuming func(epoch int)
 
+	// Terms, when not nil, are the terms of the targets alone of every row
+	// of the learner (by row: what loss.Targeted's TargetTerms gives for
+	// the row's targets), computed by the caller for a loss that has them;
+	// Train then does not compute them again. Their length must be the
+	// learner's number of rows (else Train panics).
+	Terms []float64
+
 	// Tag identifies the run beyond the data and the settings Fit sees (for
 	// example a hash of the label tree, which the loss depends on): a
 	// checkpoint with another Tag is not resumed.
@@ -286,7 +293,12 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 	// computed once per row here rather than once per row and epoch.
 	tl, _ := l.(loss.Targeted)
 	var terms, tb []float64
-	if tl != nil {
+	if tl != nil && cfg.Terms != nil {
+		if len(cfg.Terms) != n {
+			panic("train: len(Config.Terms) differs from the learner's rows")
+		}
+		terms, tb = cfg.Terms, make([]float64, batch)
+	} else if tl != nil {
 		terms = make([]float64, n)
 		all := make([]int, n)
 		for r := range all {
@@ -300,6 +312,14 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 		tb = make([]float64, batch)
 	}
 	counter, _ := ln.(Counter)
+	// A learner that fuses a step with the next batch's logits and
+	// targets gets the rows of the next batch of the epoch; they then wait
+	// in zn and yn.
+	fl, _ := ln.(fusedLearner)
+	var zn, yn []float64
+	if fl != nil {
+		zn, yn = make([]float64, batch*L), make([]float64, batch*L)
+	}
 	began := time.Now()
 	for e := start; e < epochs; e++ {
 		t0 := time.Now()
@@ -307,6 +327,7 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		var sum float64
 		units := 0
+		have := false // whether z and y hold the batch's logits and targets
 		for s := 0; s < len(order); s += batch {
 			if cfg.Context != nil && cfg.Context.Err() != nil {
 				return h, fmt.Errorf("train: stopped in epoch %d: %w", e+1, cfg.Context.Err())
@@ -319,8 +340,10 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 				}
 			}
 			y, z := yb[:B*L], zb[:B*L]
-			ln.Targets(y, rows)
-			ln.Logits(z, rows)
+			if !have {
+				ln.Targets(y, rows)
+				ln.Logits(z, rows)
+			}
 			v, err := evalBatch(l, tl, z, y, tb[:min(B, len(tb))])
 			if err != nil {
 				return h, fmt.Errorf("train: epoch %d: %w", e+1, err)
@@ -329,7 +352,15 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 				return h, fmt.Errorf("%w at epoch %d", ErrDiverged, e+1)
 			}
 			sum += v * float64(B)
-			ln.Update(z)
+			if next := order[min(s+batch, len(order)):min(s+2*batch, len(order))]; fl != nil && len(next) > 0 {
+				fl.UpdateNext(z, zn[:len(next)*L], yn[:len(next)*L], next)
+				zb, zn = zn, zb
+				yb, yn = yn, yb
+				have = true
+			} else {
+				ln.Update(z)
+				have = false
+			}
 			if counter != nil {
 				units += counter.Count(rows)
 			}
@@ -408,6 +439,14 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 		}
 	}
 	return finish(ln, h, bestParams), nil
+}
+
+// fusedLearner is a Learner that makes its step and computes the logits
+// and targets of the next rows in one pass: UpdateNext(dz, logits,
+// targets, rows) does what Update(dz), Logits(logits, rows) and
+// Targets(targets, rows) do, to the same bits.
+type fusedLearner interface {
+	UpdateNext(dz, logits, targets []float64, rows []int)
 }
 
 func finish(ln Learner, h History, bestParams []byte) History {

@@ -864,3 +864,56 @@ func TestEpochEnd(t *testing.T) {
 		t.Errorf("resumed after epoch 2, the hook saw epochs %+v, want 3 to %d", seen, cfg.Epochs)
 	}
 }
+
+// TestFitTerms checks that targets' terms given in Config.Terms, computed
+// here row by row as Σ y log y over the y > 0 from the definition, train
+// the same parameters and history, bit for bit, as those Fit computes
+// itself, with validation rows; and that terms of the wrong length panic.
+func TestFitTerms(t *testing.T) {
+	data, _ := teacher(21, 60, 6, 9, 1)
+	l := loss.NewKLTW(tree.Random(9, rand.NewPCG(22, 23)), 0.5)
+	cfg := train.Config{Epochs: 3, Batch: 7, Seed: 24, ValRows: []int{2, 30, 41}}
+	m1, h1, err := fit(t, l, data, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	terms := make([]float64, data.N)
+	for r := range terms {
+		for _, y := range data.Y[r*data.L : (r+1)*data.L] {
+			if y > 0 {
+				terms[r] += y * math.Log(y)
+			}
+		}
+	}
+	cfg.Terms = terms
+	m2, h2, err := fit(t, l, data, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m1.Params, m2.Params) || !sameHistory(h1, h2) {
+		t.Error("the terms given in Config.Terms trained other parameters or history than Fit's own")
+	}
+	// Terms one more each are used as given: the losses are one more (the
+	// gradient does not depend on them).
+	more := make([]float64, len(terms))
+	for r, v := range terms {
+		more[r] = v + 1
+	}
+	cfg.Terms = more
+	m3, h3, err := fit(t, l, data, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for e := range h1.Epochs {
+		if d := h3.Epochs[e].TrainLoss - h1.Epochs[e].TrainLoss; math.Abs(d-1) > 1e-9 || !slices.Equal(m1.Params, m3.Params) {
+			t.Errorf("epoch %d: terms one more gave a training loss %v more, parameters equal %v; want 1 more, equal", e+1, d, slices.Equal(m1.Params, m3.Params))
+		}
+	}
+	cfg.Terms = terms[1:]
+	defer func() {
+		if recover() == nil {
+			t.Error("terms of the wrong length did not panic")
+		}
+	}()
+	fit(t, l, data, cfg)
+}

@@ -3,6 +3,7 @@ package tree
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -34,38 +35,117 @@ func FromParents(parent []int, weight []float64, names []string, opts *Options) 
 	} else {
 		names = append([]string(nil), names...)
 	}
-	index := make(map[string]int, n)
+	// The index of the names is built on another goroutine while the
+	// names are checked, the parents and weights validated and the tree
+	// assembled; errors are reported as a pass over the nodes in order
+	// meets them: a node's invalid name before its duplicate, both before
+	// any parent or weight error.
+	var index map[string]int
+	dup := -1 // the first node whose name an earlier node has
+	var done chan struct{}
+	if n >= concurrentIndex {
+		done = make(chan struct{})
+		go func() {
+			index, dup = indexNames(names)
+			close(done)
+		}()
+	} else {
+		index, dup = indexNames(names)
+	}
+	bad, msg := -1, ""
 	for i, name := range names {
-		if msg := checkName(name); msg != "" {
-			return nil, &Error{Line: i + 1, Err: ErrBadName, Msg: msg}
+		if msg = checkName(name); msg != "" {
+			bad = i
+			break
 		}
-		if j, dup := index[name]; dup {
-			return nil, &Error{Line: i + 1, Err: ErrBadName, Msg: fmt.Sprintf("name %q already used by node %d", name, j+1)}
+	}
+	wait := func() {
+		if done != nil {
+			<-done
+			done = nil
 		}
-		index[name] = i
+	}
+	nameErr := func() error {
+		wait()
+		if bad >= 0 && (dup < 0 || bad <= dup) {
+			return &Error{Line: bad + 1, Err: ErrBadName, Msg: msg}
+		}
+		if dup >= 0 {
+			j := slices.Index(names, names[dup])
+			return &Error{Line: dup + 1, Err: ErrBadName, Msg: fmt.Sprintf("name %q already used by node %d", names[dup], j+1)}
+		}
+		return nil
+	}
+	if bad >= 0 {
+		return nil, nameErr()
+	}
+	fail := func(err error) (*Tree, error) {
+		if e := nameErr(); e != nil {
+			return nil, e
+		}
+		return nil, err
 	}
 	par := make([]int32, n)
 	w := make([]float64, n)
 	for i, p := range parent {
 		switch {
 		case p < -1 || p >= n:
-			return nil, &Error{Line: i + 1, Err: ErrUnknownNode, Msg: fmt.Sprintf("parent %d of node %q is out of range [-1, %d)", p, names[i], n)}
+			return fail(&Error{Line: i + 1, Err: ErrUnknownNode, Msg: fmt.Sprintf("parent %d of node %q is out of range [-1, %d)", p, names[i], n)})
 		case p == i:
-			return nil, &Error{Line: i + 1, Err: ErrSelfLoop, Msg: fmt.Sprintf("node %q is its own parent", names[i])}
+			return fail(&Error{Line: i + 1, Err: ErrSelfLoop, Msg: fmt.Sprintf("node %q is its own parent", names[i])})
 		}
 		par[i] = int32(p)
 		w[i] = 1
 		if p >= 0 && weight != nil {
 			if msg := checkWeight(weight[i]); msg != "" {
-				return nil, &Error{Line: i + 1, Err: ErrBadWeight, Msg: fmt.Sprintf("edge %q→%q: %s", names[p], names[i], msg)}
+				return fail(&Error{Line: i + 1, Err: ErrBadWeight, Msg: fmt.Sprintf("edge %q→%q: %s", names[p], names[i], msg)})
 			}
 			w[i] = weight[i]
 		}
 	}
 	if cyc := findCycle(par); cyc != nil {
-		return nil, &Error{Line: int(cyc[0]) + 1, Err: ErrCycle, Msg: describeCycle(cyc, names)}
+		return fail(&Error{Line: int(cyc[0]) + 1, Err: ErrCycle, Msg: describeCycle(cyc, names)})
 	}
-	return assemble(par, w, names, index, opts)
+	roots := 0
+	for _, p := range par {
+		if p < 0 {
+			roots++
+		}
+	}
+	if roots > 1 {
+		wait() // the virtual root's name must be free
+	}
+	var ix map[string]int // nil while the goroutine may still write index
+	if done == nil {
+		ix = index
+	}
+	t, err := assemble(par, w, names, ix, opts)
+	if err != nil {
+		return fail(err)
+	}
+	if err := nameErr(); err != nil {
+		return nil, err
+	}
+	t.index = index
+	return t, nil
+}
+
+// concurrentIndex is the number of nodes from which FromParents indexes
+// the names on a goroutine of its own.
+const concurrentIndex = 4096
+
+// indexNames maps each name to its position; dup is the first position
+// whose name an earlier position has (and is not indexed), or -1.
+func indexNames(names []string) (index map[string]int, dup int) {
+	index = make(map[string]int, len(names))
+	for i, name := range names {
+		before := len(index)
+		index[name] = i
+		if len(index) == before {
+			return index, i
+		}
+	}
+	return index, -1
 }
 
 // Builder assembles a tree from named edges. The zero value is an empty
@@ -349,10 +429,6 @@ func assemble(parent []int32, weight []float64, names []string, index map[string
 	t.rootDist = make([]float64, N)
 	t.label = make([]int32, N)
 	t.pos = make([]int32, n)
-	posExt := make([]int32, N) // position of extended user index
-	for k, v := range bfs {
-		posExt[v] = int32(k)
-	}
 	t.identity = true
 	off := int32(0) // position of user node 0 if the user order is breadth-first
 	if t.virtual {

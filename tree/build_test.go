@@ -414,3 +414,53 @@ func TestBuilderErrors(t *testing.T) {
 		t.Errorf("cycle message has %d bytes: %.80q…", len(err.Error()), err.Error())
 	}
 }
+
+// TestFromParentsLargeErrors checks, on trees large enough for the names
+// to be indexed concurrently, that the error reported is the one a pass
+// over the nodes in order meets first: an invalid name or a duplicate
+// before any parent error, the earlier of the two name errors first.
+func TestFromParentsLargeErrors(t *testing.T) {
+	const n = 12288 // three times the size from which names are indexed concurrently
+	chain := func() ([]int, []string) {
+		parent := make([]int, n)
+		names := make([]string, n)
+		for i := range parent {
+			parent[i] = i - 1
+			names[i] = "n" + strconv.Itoa(i)
+		}
+		return parent, names
+	}
+	for _, c := range []struct {
+		name string
+		edit func(parent []int, names []string)
+		want string
+	}{
+		{"dup before bad", func(p []int, s []string) { s[5000] = "n7"; s[6000] = "#x" },
+			`line 5001: invalid node name: name "n7" already used by node 8`},
+		{"bad before dup", func(p []int, s []string) { s[6000] = "n7"; s[5000] = "#x" },
+			`line 5001: invalid node name: name "#x" starts with '#', which marks a comment`},
+		{"dup before parent", func(p []int, s []string) { p[3] = 3; s[9000] = "n1" },
+			`line 9001: invalid node name: name "n1" already used by node 2`},
+		{"parent", func(p []int, s []string) { p[3] = 3 },
+			`line 4: self-loop: node "n3" is its own parent`},
+		{"dup of the first", func(p []int, s []string) { s[n-1] = "n0" },
+			`line 12288: invalid node name: name "n0" already used by node 1`},
+	} {
+		parent, names := chain()
+		c.edit(parent, names)
+		_, err := tree.FromParents(parent, nil, names, nil)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: error %v, want %s", c.name, err, c.want)
+		}
+	}
+	parent, names := chain()
+	tr, err := tree.FromParents(parent, nil, names, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{0, 4095, n - 1} {
+		if j, ok := tr.Index(names[i]); !ok || j != i {
+			t.Errorf("Index(%q) = %d, %v", names[i], j, ok)
+		}
+	}
+}

@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 
 	"github.com/twl-ldl/twl/biom"
+	"github.com/twl-ldl/twl/internal/parallel"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -66,18 +68,26 @@ func (e *SampleError) Error() string { return fmt.Sprintf("sample %q: %s", e.Sam
 // infinity are refused as well, and so is a table without samples. b is not modified and the result shares
 // nothing with it.
 func TableOf(t *tree.Tree, b *biom.Table) (*Table, error) {
+	// The ids are looked up, and the samples checked and copied, on all
+	// processors; errors are those a pass in order meets first.
 	node := make([]int32, len(b.Observations))
+	parallel.For(len(node), 0, 2048, func(lo, hi int) {
+		for o := lo; o < hi; o++ {
+			i, ok := t.Index(b.Observations[o])
+			if !ok || !t.IsLeaf(i) {
+				i = -1
+			}
+			node[o] = int32(i)
+		}
+	})
 	miss := &MissingTipsError{}
-	for o, id := range b.Observations {
-		i, ok := t.Index(id)
-		if !ok || !t.IsLeaf(i) {
+	for o, i := range node {
+		if i < 0 {
 			if len(miss.IDs) < 5 {
-				miss.IDs = append(miss.IDs, id)
+				miss.IDs = append(miss.IDs, b.Observations[o])
 			}
 			miss.Count++
-			continue
 		}
-		node[o] = int32(i)
 	}
 	if miss.Count > 0 {
 		return nil, miss
@@ -89,37 +99,72 @@ func TableOf(t *tree.Tree, b *biom.Table) (*Table, error) {
 	if len(b.Indptr) != n+1 || len(b.Indices) != len(b.Data) || b.Indptr[0] != 0 || b.Indptr[n] != len(b.Data) {
 		return nil, fmt.Errorf("unifrac: biom table of %d samples has malformed rows", n)
 	}
+	// Rows up to the first that decreases or runs past the counts are
+	// checked at once.
+	good := n
+	for s := range n {
+		if b.Indptr[s+1] < b.Indptr[s] || b.Indptr[s+1] > len(b.Data) {
+			good = s
+			break
+		}
+	}
 	tab := &Table{
 		IDs:     slices.Clone(b.Samples),
 		Indptr:  slices.Clone(b.Indptr),
 		Indices: make([]int32, len(b.Indices)),
-		Values:  slices.Clone(b.Data),
+		Values:  make([]float64, len(b.Data)),
 	}
-	for s := range n {
-		lo, hi := b.Indptr[s], b.Indptr[s+1]
-		if hi < lo {
-			return nil, fmt.Errorf("unifrac: biom table rows decrease at sample %d", s+1)
-		}
-		var sum float64
-		for k := lo; k < hi; k++ {
-			o, v := b.Indices[k], b.Data[k]
-			if o < 0 || int(o) >= len(node) {
-				return nil, &SampleError{b.Samples[s], fmt.Sprintf("observation index %d out of range [0, %d)", o, len(node))}
+	workers := runtime.GOMAXPROCS(0)
+	parts := parallel.Parts(good, workers, 64)
+	first := make([]int, parts) // the first bad sample of each part, or -1
+	errs := make([]error, parts)
+	parallel.ForParts(good, workers, 64, func(part, lo, hi int) {
+		first[part] = -1
+		for s := lo; s < hi; s++ {
+			if err := tableRow(tab, b, node, s); err != nil {
+				first[part], errs[part] = s, err
+				return
 			}
-			if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, &SampleError{b.Samples[s], fmt.Sprintf("count %v of observation %q is negative or not finite", v, b.Observations[o])}
-			}
-			tab.Indices[k] = node[o]
-			sum += v
 		}
-		switch {
-		case sum == 0:
-			return nil, &SampleError{b.Samples[s], "no counts: UniFrac is not defined for an empty sample (remove it from the table)"}
-		case math.IsInf(sum, 0):
-			return nil, &SampleError{b.Samples[s], "the counts sum to infinity"}
+	})
+	for p := range parts {
+		if first[p] >= 0 {
+			return nil, errs[p]
 		}
+	}
+	if good < n {
+		if b.Indptr[good+1] < b.Indptr[good] {
+			return nil, fmt.Errorf("unifrac: biom table rows decrease at sample %d", good+1)
+		}
+		return nil, fmt.Errorf("unifrac: biom table row of sample %d runs past its %d counts", good+1, len(b.Data))
 	}
 	return tab, nil
+}
+
+// tableRow checks sample s of b and copies it into tab, its observations
+// mapped to the tree nodes node.
+func tableRow(tab *Table, b *biom.Table, node []int32, s int) error {
+	lo, hi := b.Indptr[s], b.Indptr[s+1]
+	var sum float64
+	for k := lo; k < hi; k++ {
+		o, v := b.Indices[k], b.Data[k]
+		if o < 0 || int(o) >= len(node) {
+			return &SampleError{b.Samples[s], fmt.Sprintf("observation index %d out of range [0, %d)", o, len(node))}
+		}
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return &SampleError{b.Samples[s], fmt.Sprintf("count %v of observation %q is negative or not finite", v, b.Observations[o])}
+		}
+		tab.Indices[k] = node[o]
+		sum += v
+	}
+	copy(tab.Values[lo:hi], b.Data[lo:hi])
+	switch {
+	case sum == 0:
+		return &SampleError{b.Samples[s], "no counts: UniFrac is not defined for an empty sample (remove it from the table)"}
+	case math.IsInf(sum, 0):
+		return &SampleError{b.Samples[s], "the counts sum to infinity"}
+	}
+	return nil
 }
 
 // TableHash returns the lower-case hex SHA-256 of tab's content on t: the

@@ -90,3 +90,19 @@ func scaleAll(dst []float64, c float64) {
 		dst[i] *= c
 	}
 }
+
+// mixedGradAVX2 computes MixedGrad on g[:len(g)&^3], four entries at a
+// time, by the operations of mixedGradGo in its order.
+//
+//go:noescape
+func mixedGradAVX2(g, p, y, gp []float64, inv, lam, dot float64)
+
+// mixedGradVec runs the AVX2 form of MixedGrad on the first entries of g,
+// a multiple of four, and returns how many it did.
+func mixedGradVec(g, p, y, gp []float64, inv, lam, dot float64) int {
+	if !useAVX2 || len(g) < 4 {
+		return 0
+	}
+	mixedGradAVX2(g, p, y, gp, inv, lam, dot)
+	return len(g) &^ 3
+}

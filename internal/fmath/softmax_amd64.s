@@ -128,3 +128,36 @@ scaleloop:
 scaledone:
 	VZEROUPPER
 	RET
+
+// func mixedGradAVX2(g, p, y, gp []float64, inv, lam, dot float64)
+TEXT ·mixedGradAVX2(SB), NOSPLIT, $0-120
+	MOVQ         g_base+0(FP), DI
+	MOVQ         g_len+8(FP), CX
+	MOVQ         p_base+24(FP), SI
+	MOVQ         y_base+48(FP), R8
+	MOVQ         gp_base+72(FP), R9
+	VBROADCASTSD inv+96(FP), Y10
+	VBROADCASTSD lam+104(FP), Y11
+	VBROADCASTSD dot+112(FP), Y12
+	ANDQ         $-4, CX
+	XORQ         DX, DX
+
+mgloop:
+	CMPQ    DX, CX
+	JGE     mgdone
+	VMOVUPD (SI)(DX*8), Y0     // p
+	VMOVUPD (R8)(DX*8), Y1     // y
+	VSUBPD  Y1, Y0, Y1         // p − y
+	VMULPD  Y0, Y11, Y2        // lam·p
+	VMOVUPD (R9)(DX*8), Y3     // gp
+	VSUBPD  Y12, Y3, Y3        // gp − dot
+	VMULPD  Y3, Y2, Y2         // (lam·p)·(gp − dot)
+	VADDPD  Y2, Y1, Y1         // (p − y) + …
+	VMULPD  Y1, Y10, Y1        // inv·(…)
+	VMOVUPD Y1, (DI)(DX*8)
+	ADDQ    $4, DX
+	JMP     mgloop
+
+mgdone:
+	VZEROUPPER
+	RET

@@ -30,8 +30,11 @@
 //   - Fill values: chunks that were never written read as zeros.
 //
 // The chunks of a dataset are inflated on all processors, each into its
-// place in the result; an error is the one a reading in B-tree order meets
-// first.
+// place in the result (by package internal/inflate, or compress/zlib for
+// the streams it refuses); an error is the one a reading in B-tree order
+// meets first. A File may be read from several goroutines at once. A file
+// held in memory (OpenBytes) is read in place: its structures and chunks
+// are not copied.
 //
 // # Errors and limits
 //

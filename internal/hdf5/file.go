@@ -1,10 +1,12 @@
 package hdf5
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 )
 
 // Magic is the HDF5 format signature (II.A).
@@ -14,8 +16,10 @@ const undef = ^uint64(0) // the undefined address
 
 var le = binary.LittleEndian
 
-// File is an open HDF5 file. Its methods are not safe for concurrent use.
+// File is an open HDF5 file. Its methods may be called from several
+// goroutines at once.
 type File struct {
+	mu       sync.Mutex // guards the caches headers and gheaps
 	r        io.ReaderAt
 	size     int64
 	name     string
@@ -24,14 +28,26 @@ type File struct {
 	root     uint64 // address of the root group's object header
 	rootSym  *symTab
 	headers  map[uint64]*header
-	gheaps   map[uint64]map[uint32][]byte
+	gheaps   map[uint64][][]byte // objects of global heap collections, by index
 	maxAlloc int64
+	mem      []byte // the whole file, when opened with OpenBytes
+}
+
+// OpenBytes is Open for a file held in b. Its structures and raw chunks
+// are then slices of b, not copies, so b must not change while the File
+// or its values are in use.
+func OpenBytes(b []byte, name string) (*File, error) {
+	return openFile(bytes.NewReader(b), int64(len(b)), name, b)
 }
 
 // Open reads the superblock of the HDF5 file in r, of the given size;
 // name names it in errors.
 func Open(r io.ReaderAt, size int64, name string) (*File, error) {
-	f := &File{r: r, size: size, name: name, headers: map[uint64]*header{}, gheaps: map[uint64]map[uint32][]byte{}}
+	return openFile(r, size, name, nil)
+}
+
+func openFile(r io.ReaderAt, size int64, name string, mem []byte) (*File, error) {
+	f := &File{r: r, size: size, name: name, mem: mem, headers: map[uint64]*header{}, gheaps: map[uint64][][]byte{}}
 	f.maxAlloc = 1100*size + 1<<16
 	at := int64(-1)
 	for off := int64(0); off+8 <= size; {
@@ -72,6 +88,9 @@ func (f *File) past(off int64, what string) *Error {
 func (f *File) readAt(off int64, n int) ([]byte, error) {
 	if off < 0 || n < 0 || off > f.size || int64(n) > f.size-off {
 		return nil, f.errf(off, ErrTruncated, "%d bytes wanted at byte %d of a %d-byte file", n, off, f.size)
+	}
+	if f.mem != nil {
+		return f.mem[off : off+int64(n) : off+int64(n)], nil
 	}
 	b := make([]byte, n)
 	if _, err := f.r.ReadAt(b, off); err != nil && err != io.EOF {
@@ -126,6 +145,9 @@ func (b *buf) skip(n int)  { b.take(n) }
 // offset or length of all ones is the undefined address.
 func (b *buf) uint(n int) uint64 {
 	s := b.take(n)
+	if n == 8 {
+		return le.Uint64(s) // all ones is undef itself
+	}
 	var v uint64
 	allOnes := true
 	for i := n - 1; i >= 0; i-- {

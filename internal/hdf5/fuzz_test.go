@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -24,44 +26,65 @@ func FuzzOpen(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		check := func(err error) {
-			var e *Error
-			if err != nil && !errors.As(err, &e) {
-				t.Fatalf("error %v is not an *Error", err)
-			}
-		}
-		file, err := Open(bytes.NewReader(b), int64(len(b)), "fuzz.h5")
-		check(err)
-		if err != nil {
-			return
-		}
-		for _, g := range []string{"/", "g", "observation", "sample/matrix"} {
-			members, err := file.Members(g)
-			check(err)
-			attrs, err := file.Attrs(g)
-			check(err)
-			for _, a := range attrs {
-				v, err := file.Attr(g, a)
-				check(err)
-				if err == nil {
-					_, err = v.Strings()
-					check(err)
-					_, err = v.Float64s()
-					check(err)
-				}
-			}
-			for _, m := range members {
-				v, err := file.Dataset(g + "/" + m)
-				check(err)
-				if err == nil {
-					_, err = v.Strings()
-					check(err)
-					_, err = v.Float64s()
-					check(err)
-				}
-			}
+		got := transcript(t, b, false)
+		if mem := transcript(t, b, true); mem != got {
+			t.Fatalf("OpenBytes read\n%s\nOpen read\n%s", mem, got)
 		}
 	})
+}
+
+// transcript reads everything FuzzOpen looks at from b, with Open or
+// OpenBytes, and writes what it got, values and errors, as text. It fails
+// t on an error that is not an *Error.
+func transcript(t *testing.T, b []byte, mem bool) string {
+	var sb strings.Builder
+	check := func(err error) {
+		var e *Error
+		if err != nil && !errors.As(err, &e) {
+			t.Fatalf("error %v is not an *Error", err)
+		}
+		fmt.Fprintf(&sb, "err %v\n", err)
+	}
+	var file *File
+	var err error
+	if mem {
+		file, err = OpenBytes(b, "fuzz.h5")
+	} else {
+		file, err = Open(bytes.NewReader(b), int64(len(b)), "fuzz.h5")
+	}
+	check(err)
+	if err != nil {
+		return sb.String()
+	}
+	value := func(v *Value) {
+		s, err := v.Strings()
+		check(err)
+		fmt.Fprintf(&sb, "%q\n", s)
+		x, err := v.Float64s()
+		check(err)
+		fmt.Fprintf(&sb, "%v\n", x)
+	}
+	for _, g := range []string{"/", "g", "observation", "sample/matrix"} {
+		members, err := file.Members(g)
+		check(err)
+		attrs, err := file.Attrs(g)
+		check(err)
+		for _, a := range attrs {
+			v, err := file.Attr(g, a)
+			check(err)
+			if err == nil {
+				value(v)
+			}
+		}
+		for _, m := range members {
+			v, err := file.Dataset(g + "/" + m)
+			check(err)
+			if err == nil {
+				value(v)
+			}
+		}
+	}
+	return sb.String()
 }
 
 // minimizeLimit is the budget capMinimize gives the fuzzer's minimization

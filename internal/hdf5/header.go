@@ -32,14 +32,17 @@ const maxBlocks = 1 << 16
 
 // header reads the object header at addr (IV.A.1).
 func (f *File) header(addr uint64) (*header, error) {
-	if h, ok := f.headers[addr]; ok {
+	f.mu.Lock()
+	h, ok := f.headers[addr]
+	f.mu.Unlock()
+	if ok {
 		return h, nil
 	}
 	b, off, err := f.read(addr, 16, "object header")
 	if err != nil {
 		return nil, err
 	}
-	h := &header{}
+	h = &header{}
 	type block struct {
 		addr, size uint64
 	}
@@ -160,7 +163,9 @@ func (f *File) header(addr uint64) (*header, error) {
 			}
 		}
 	}
+	f.mu.Lock()
 	f.headers[addr] = h
+	f.mu.Unlock()
 	return h, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/twl-ldl/twl/internal/inflate"
 	"github.com/twl-ldl/twl/internal/parallel"
 )
 
@@ -161,9 +162,11 @@ func (v *Value) Float64s() ([]float64, error) {
 	switch v.typ.class {
 	case classFloat:
 		if v.typ.order == binary.ByteOrder(le) && sz == 8 {
-			for i := range out {
-				out[i] = math.Float64frombits(le.Uint64(v.data[i*8:]))
-			}
+			parallel.For(len(out), 0, 1<<16, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					out[i] = math.Float64frombits(le.Uint64(v.data[i*8:]))
+				}
+			})
 			break
 		}
 		for i := range out {
@@ -176,13 +179,15 @@ func (v *Value) Float64s() ([]float64, error) {
 		}
 	case classFixed:
 		if v.typ.order == binary.ByteOrder(le) && sz == 4 {
-			for i := range out {
-				if v.typ.signed {
-					out[i] = float64(int32(le.Uint32(v.data[i*4:])))
-				} else {
-					out[i] = float64(le.Uint32(v.data[i*4:]))
+			parallel.For(len(out), 0, 1<<16, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					if v.typ.signed {
+						out[i] = float64(int32(le.Uint32(v.data[i*4:])))
+					} else {
+						out[i] = float64(le.Uint32(v.data[i*4:]))
+					}
 				}
-			}
+			})
 			break
 		}
 		if v.typ.order == binary.ByteOrder(le) && sz == 8 && v.typ.signed {
@@ -207,6 +212,22 @@ func (v *Value) Float64s() ([]float64, error) {
 		return nil, v.f.errf(v.at, ErrUnsupported, "strings read as numbers")
 	}
 	return out, nil
+}
+
+// Int32s returns the elements of a value of little-endian signed 32-bit
+// integers, the usual type of a BIOM table's indices, and true; for any
+// other type it returns false and reads nothing.
+func (v *Value) Int32s() ([]int32, bool) {
+	if v.typ.class != classFixed || v.typ.size != 4 || !v.typ.signed || v.typ.order != binary.ByteOrder(le) {
+		return nil, false
+	}
+	out := make([]int32, v.Len())
+	parallel.For(len(out), 0, 1<<16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i] = int32(le.Uint32(v.data[i*4:]))
+		}
+	})
+	return out, true
 }
 
 // Int64s returns the elements of an integer value. Unsigned 64-bit values
@@ -260,23 +281,60 @@ func (v *Value) Strings() ([]string, error) {
 			out[i] = string(bytes.TrimRight(s, " "))
 		}
 	case v.typ.vstr:
+		// The strings are cut from one string holding them all: a first
+		// pass checks them and adds up their lengths, a second gathers
+		// their bytes, a third cuts them. The passes keep no pointers to
+		// the heap objects, so that they write no pointers into fresh
+		// memory, which costs a page fault and a TLB flush per page when
+		// the garbage collector runs.
 		f := v.f
-		for i := range out {
+		var lastAddr uint64
+		var objs [][]byte
+		object := func(i int) ([]byte, error) {
 			c := f.cursor(v.data[i*sz : (i+1)*sz])
 			n := c.u32()
 			coll := c.off()
 			idx := c.u32()
 			if n == 0 && (coll == 0 || coll == undef) {
-				continue
+				return nil, nil
 			}
-			s, err := f.globalObject(coll, idx)
-			if err != nil {
-				return nil, err
+			if objs == nil || coll != lastAddr {
+				var err error
+				if objs, err = f.heapObjects(coll); err != nil {
+					return nil, err
+				}
+				lastAddr = coll
 			}
+			if uint64(idx) >= uint64(len(objs)) || objs[idx] == nil {
+				return nil, f.errf(int64(f.base+min(coll, uint64(f.size))), ErrCorrupt, "global heap collection has no object %d", idx)
+			}
+			s := objs[idx]
 			if uint64(n) > uint64(len(s)) {
 				return nil, f.errf(v.at, ErrCorrupt, "string %d has length %d, its heap object %d bytes", i, n, len(s))
 			}
-			out[i] = string(s[:n])
+			return s[:n], nil
+		}
+		total := 0
+		for i := range out {
+			s, err := object(i)
+			if err != nil {
+				return nil, err
+			}
+			total += len(s)
+		}
+		all := make([]byte, 0, total)
+		for i := range out {
+			s, _ := object(i)
+			all = append(all, s...)
+		}
+		str, lo := string(all), 0
+		for i := range out {
+			n := int(le.Uint32(v.data[i*sz:]))
+			if n == 0 {
+				continue
+			}
+			out[i] = str[lo : lo+n]
+			lo += n
 		}
 	default:
 		return nil, v.f.errf(v.at, ErrUnsupported, "numbers read as strings")
@@ -284,10 +342,13 @@ func (v *Value) Strings() ([]string, error) {
 	return out, nil
 }
 
-// globalObject returns object idx of the global heap collection at addr
-// (III.E). A collection is parsed once.
-func (f *File) globalObject(addr uint64, idx uint32) ([]byte, error) {
+// heapObjects returns the objects of the global heap collection at addr
+// (III.E), indexed by their 16-bit index, nil for an index without one. A
+// collection is parsed once.
+func (f *File) heapObjects(addr uint64) ([][]byte, error) {
+	f.mu.Lock()
 	objs, ok := f.gheaps[addr]
+	f.mu.Unlock()
 	if !ok {
 		hb, off, err := f.read(addr, 8+f.sl, "global heap collection")
 		if err != nil {
@@ -307,7 +368,8 @@ func (f *File) globalObject(addr uint64, idx uint32) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		objs = map[uint32][]byte{}
+		// Objects are indexed by their 16-bit index; nil marks an absent
+		// one, and of two with the same index the last counts.
 		c := f.cursor(coll)
 		c.skip(8 + f.sl)
 		for !c.bad && c.i+8+f.sl <= len(coll) {
@@ -319,14 +381,16 @@ func (f *File) globalObject(addr uint64, idx uint32) ([]byte, error) {
 			}
 			data := c.take(int(n))
 			c.skip(int((n+7)&^7 - n))
-			objs[uint32(id)] = data
+			if int(id) >= len(objs) {
+				objs = append(objs, make([][]byte, int(id)+1-len(objs))...)
+			}
+			objs[id] = data
 		}
+		f.mu.Lock()
 		f.gheaps[addr] = objs
+		f.mu.Unlock()
 	}
-	if data, ok := objs[idx]; ok {
-		return data, nil
-	}
-	return nil, f.errf(int64(f.base+min(addr, uint64(f.size))), ErrCorrupt, "global heap collection has no object %d", idx)
+	return objs, nil
 }
 
 type filter struct {
@@ -434,6 +498,38 @@ func (f *File) unfilterInto(dst, b []byte, fl []filter, mask uint32, elem, want 
 	default:
 		return f.unfilter(b, fl, mask, elem, want, at)
 	}
+	buf := dst
+	if len(buf) != want || shuffle {
+		buf = make([]byte, want)
+	}
+	if !inflate.Zlib(buf, b) {
+		// compress/zlib reads what inflate.Zlib refuses, with the reason.
+		var err error
+		if buf, err = f.inflateStd(buf, b, want, at); err != nil {
+			return nil, err
+		}
+	}
+	if shuffle && len(buf) == want {
+		out := dst
+		if len(out) != want {
+			out = make([]byte, want)
+		}
+		k := want / elem
+		for j := range elem {
+			src := buf[j*k : (j+1)*k]
+			for i, c := range src {
+				out[i*elem+j] = c
+			}
+		}
+		return out, nil
+	}
+	return buf, nil
+}
+
+// inflateStd inflates the zlib stream b into buf (want bytes) with
+// compress/zlib and returns the bytes it holds, fewer than want if the
+// stream ends early.
+func (f *File) inflateStd(buf, b []byte, want int, at int64) ([]byte, error) {
 	var zr io.ReadCloser
 	var err error
 	if z, ok := inflaters.Get().(io.ReadCloser); ok {
@@ -446,10 +542,6 @@ func (f *File) unfilterInto(dst, b []byte, fl []filter, mask uint32, elem, want 
 		return nil, f.errf(at, ErrCorrupt, "deflate: %v", err)
 	}
 	defer inflaters.Put(zr)
-	buf := dst
-	if len(buf) != want || shuffle {
-		buf = make([]byte, want)
-	}
 	n := 0
 	for n < want {
 		m, err := zr.Read(buf[n:])
@@ -477,22 +569,7 @@ func (f *File) unfilterInto(dst, b []byte, fl []filter, mask uint32, elem, want 
 			}
 		}
 	}
-	buf = buf[:n]
-	if shuffle && n == want {
-		out := dst
-		if len(out) != want {
-			out = make([]byte, want)
-		}
-		k := n / elem
-		for j := range elem {
-			src := buf[j*k : (j+1)*k]
-			for i, c := range src {
-				out[i*elem+j] = c
-			}
-		}
-		return out, nil
-	}
-	return buf, nil
+	return buf[:n], nil
 }
 
 // Dataset reads the whole dataset at path.
