@@ -87,7 +87,9 @@ func FromParents(parent []int, weight []float64, names []string, opts *Options) 
 	}
 	par := make([]int32, n)
 	w := make([]float64, n)
+	ordered := true // every parent before its child: no cycle
 	for i, p := range parent {
+		ordered = ordered && p < i
 		switch {
 		case p < -1 || p >= n:
 			return fail(&Error{Line: i + 1, Err: ErrUnknownNode, Msg: fmt.Sprintf("parent %d of node %q is out of range [-1, %d)", p, names[i], n)})
@@ -103,8 +105,10 @@ func FromParents(parent []int, weight []float64, names []string, opts *Options) 
 			w[i] = weight[i]
 		}
 	}
-	if cyc := findCycle(par); cyc != nil {
-		return fail(&Error{Line: int(cyc[0]) + 1, Err: ErrCycle, Msg: describeCycle(cyc, names)})
+	if !ordered {
+		if cyc := findCycle(par); cyc != nil {
+			return fail(&Error{Line: int(cyc[0]) + 1, Err: ErrCycle, Msg: describeCycle(cyc, names)})
+		}
 	}
 	roots := 0
 	for _, p := range par {
