@@ -167,7 +167,7 @@ func readHDF5(f *hdf5.File, err error, file string, opts *Options) (*Table, erro
 		group, transpose = "observation/matrix", true
 	}
 	value := func(name string) (*hdf5.Value, error) {
-		v, err := f.Dataset(group + "/" + name)
+		v, err := f.DatasetNumbers(group + "/" + name)
 		if err != nil {
 			return nil, hdf5Error(file, err)
 		}

@@ -2,6 +2,8 @@ package newick
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 )
@@ -91,6 +93,30 @@ func BenchmarkReadYule(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Parse(text, "b.nwk", nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadFile reads the tree file named by $TWL_BENCH_NEWICK, or a
+// Yule tree of 50,000 tips (about 1.3 MB) written to a file (SetBytes:
+// the file's size).
+func BenchmarkReadFile(b *testing.B) {
+	path := os.Getenv("TWL_BENCH_NEWICK")
+	if path == "" {
+		path = filepath.Join(b.TempDir(), "b.nwk")
+		if err := os.WriteFile(path, yuleText(50_000), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(fi.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadFile(path, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

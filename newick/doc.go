@@ -85,6 +85,6 @@
 // offset of the problem. No input makes the package panic.
 //
 // The parser is iterative: a caterpillar tree a million levels deep takes
-// no stack. Reading costs O(n) time and keeps the input and about 80 bytes
+// no stack. Reading costs O(n) time and keeps the input and about 40 bytes
 // per node in memory until the tree is built.
 package newick

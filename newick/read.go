@@ -1,7 +1,6 @@
 package newick
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -23,24 +22,35 @@ type Options struct {
 	Underscores bool
 }
 
-// node is one node of the tree being parsed, in preorder.
-type node struct {
-	parent int32
-	length float64
-	label  string
-	at     int  // byte offset of the node's label, or of its '(' or first byte
-	named  bool // the node has a label (possibly "")
-	quoted bool
-	tip    bool
+// Flags of a node.
+const (
+	named  = 1 << iota // the node has a label (possibly "")
+	quoted             // its label is quoted
+	tip                // it is a tip
+)
+
+// parser holds the nodes read so far, in preorder, as one slice per field:
+// parent and length are the arrays tree.FromParents takes, label becomes
+// the nodes' names.
+type parser struct {
+	s      string // the text: labels and lengths are cut from it
+	i      int
+	file   string
+	opts   Options
+	parent []int     // parent node, -1 for the root
+	length []float64 // branch length, 0 when none
+	label  []string
+	at     []int   // byte offset of the node's label, or of its '(' or first byte
+	flags  []uint8 // named, quoted, tip
 }
 
-type parser struct {
-	b     []byte
-	s     string // b as a string: labels and lengths are cut from it
-	i     int
-	file  string
-	opts  Options
-	nodes []node
+// add appends a node with the given parent, offset and flags.
+func (p *parser) add(parent, at int, flags uint8) {
+	p.parent = append(p.parent, parent)
+	p.length = append(p.length, 0)
+	p.label = append(p.label, "")
+	p.at = append(p.at, at)
+	p.flags = append(p.flags, flags)
 }
 
 // ReadFile reads a Newick tree from the named file, or from the tree.nwk
@@ -57,22 +67,26 @@ func ReadFile(path string, opts *Options) (*tree.Tree, error) {
 	}
 	var r io.Reader = f
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
-		// Read a regular file in one piece, with room to see its end.
-		b := make([]byte, 0, fi.Size()+1)
+		// Read a regular file in one piece, through a small buffer into
+		// the string that is parsed.
+		var sb strings.Builder
+		sb.Grow(int(fi.Size()))
+		buf := make([]byte, min(fi.Size()+1, 256<<10))
 		for {
-			n, err := f.Read(b[len(b):cap(b)])
-			b = b[:len(b)+n]
+			n, err := f.Read(buf)
+			sb.Write(buf[:n])
 			if err == io.EOF {
 				break
 			}
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
-			if len(b) == cap(b) {
-				b = append(b, 0)[:len(b)]
-			}
 		}
-		r = bytes.NewReader(b)
+		text := sb.String()
+		if strings.HasPrefix(text, qza.Magic) {
+			return parseArtifact([]byte(text), path, opts)
+		}
+		return parse(text, path, opts)
 	}
 	return Read(r, path, opts)
 }
@@ -85,6 +99,11 @@ func Read(r io.Reader, file string, opts *Options) (*tree.Tree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
+	return parseArtifact(b, file, opts)
+}
+
+// parseArtifact parses b, a Newick text or a QIIME 2 artifact holding one.
+func parseArtifact(b []byte, file string, opts *Options) (*tree.Tree, error) {
 	if qza.IsZip(b) {
 		data, inner, err := qza.Payload(b, "tree.nwk")
 		if err != nil {
@@ -97,9 +116,19 @@ func Read(r io.Reader, file string, opts *Options) (*tree.Tree, error) {
 
 // Parse parses one Newick tree held in b; see Read.
 func Parse(b []byte, file string, opts *Options) (*tree.Tree, error) {
-	p := &parser{b: b, s: string(b), file: file}
+	return parse(string(b), file, opts)
+}
+
+// parse parses one Newick tree held in s.
+func parse(s, file string, opts *Options) (*tree.Tree, error) {
+	p := &parser{s: s, file: file}
 	// A node starts the text, or follows a '(' or a ','.
-	p.nodes = make([]node, 0, 1+bytes.Count(b, []byte("("))+bytes.Count(b, []byte(",")))
+	n := 1 + strings.Count(s, "(") + strings.Count(s, ",")
+	p.parent = make([]int, 0, n)
+	p.length = make([]float64, 0, n)
+	p.label = make([]string, 0, n)
+	p.at = make([]int, 0, n)
+	p.flags = make([]uint8, 0, n)
 	if opts != nil {
 		p.opts = *opts
 	}
@@ -110,36 +139,36 @@ func Parse(b []byte, file string, opts *Options) (*tree.Tree, error) {
 }
 
 func (p *parser) errAt(at int, sentinel error, format string, args ...any) error {
-	line := 1 + strings.Count(string(p.b[:min(at, len(p.b))]), "\n")
+	line := 1 + strings.Count(p.s[:min(at, len(p.s))], "\n")
 	return &Error{File: p.file, Line: line, Err: sentinel, Msg: fmt.Sprintf("at byte %d: ", at) + fmt.Sprintf(format, args...)}
 }
 
 // skip moves past white space and [comments]; comments may nest.
 func (p *parser) skip() error {
-	for p.i < len(p.b) {
-		switch c := p.b[p.i]; c {
+	for p.i < len(p.s) {
+		switch c := p.s[p.i]; c {
 		case ' ', '\t', '\n', '\r', '\v', '\f':
 			p.i++
 		case '[':
 			start, depth := p.i, 0
-			for ; p.i < len(p.b); p.i++ {
-				if p.b[p.i] == '[' {
+			for ; p.i < len(p.s); p.i++ {
+				if p.s[p.i] == '[' {
 					depth++
-				} else if p.b[p.i] == ']' {
+				} else if p.s[p.i] == ']' {
 					depth--
 					if depth == 0 {
 						break
 					}
 				}
 			}
-			if p.i == len(p.b) {
+			if p.i == len(p.s) {
 				return p.errAt(start, ErrSyntax, "comment '[' is never closed by ']'")
 			}
 			p.i++
 		case ']':
 			return p.errAt(p.i, ErrSyntax, "']' closes no comment")
 		default:
-			if p.i == 0 && strings.HasPrefix(string(p.b[:min(3, len(p.b))]), "\ufeff") {
+			if p.i == 0 && strings.HasPrefix(p.s, "\ufeff") {
 				p.i += 3 // UTF-8 byte-order mark
 				continue
 			}
@@ -165,11 +194,11 @@ func isSpace(c byte) bool {
 func (p *parser) quoted() (string, error) {
 	start := p.i
 	p.i++
-	j := bytes.IndexByte(p.b[p.i:], '\'')
+	j := strings.IndexByte(p.s[p.i:], '\'')
 	if j < 0 {
 		return "", p.errAt(start, ErrSyntax, "quoted label is never closed by '")
 	}
-	if end := p.i + j + 1; end == len(p.b) || p.b[end] != '\'' {
+	if end := p.i + j + 1; end == len(p.s) || p.s[end] != '\'' {
 		// The common case, no '' inside: the text between the quotes.
 		label := p.s[p.i : p.i+j]
 		p.i = end
@@ -177,13 +206,13 @@ func (p *parser) quoted() (string, error) {
 	}
 	var sb strings.Builder
 	for {
-		j := bytes.IndexByte(p.b[p.i:], '\'')
+		j := strings.IndexByte(p.s[p.i:], '\'')
 		if j < 0 {
 			return "", p.errAt(start, ErrSyntax, "quoted label is never closed by '")
 		}
-		sb.Write(p.b[p.i : p.i+j])
+		sb.WriteString(p.s[p.i : p.i+j])
 		p.i += j + 1
-		if p.i < len(p.b) && p.b[p.i] == '\'' { // '' stands for '
+		if p.i < len(p.s) && p.s[p.i] == '\'' { // '' stands for '
 			sb.WriteByte('\'')
 			p.i++
 			continue
@@ -192,28 +221,28 @@ func (p *parser) quoted() (string, error) {
 	}
 }
 
-// label reads the optional label and branch length of node n.
-func (p *parser) label(n *node) error {
+// readLabel reads the optional label and branch length of node k.
+func (p *parser) readLabel(k int) error {
 	if err := p.skip(); err != nil {
 		return err
 	}
-	if p.i < len(p.b) && p.b[p.i] == '\'' {
-		n.at, n.named, n.quoted = p.i, true, true
+	if p.i < len(p.s) && p.s[p.i] == '\'' {
+		p.at[k], p.flags[k] = p.i, p.flags[k]|named|quoted
 		label, err := p.quoted()
 		if err != nil {
 			return err
 		}
-		n.label = label
+		p.label[k] = label
 	} else {
 		start := p.i
-		for p.i < len(p.b) && !isDelim(p.b[p.i]) {
+		for p.i < len(p.s) && !isDelim(p.s[p.i]) {
 			p.i++
 		}
 		lo, hi := start, p.i
-		for lo < hi && isSpace(p.b[lo]) {
+		for lo < hi && isSpace(p.s[lo]) {
 			lo++
 		}
-		for hi > lo && isSpace(p.b[hi-1]) {
+		for hi > lo && isSpace(p.s[hi-1]) {
 			hi--
 		}
 		if lo < hi {
@@ -221,19 +250,23 @@ func (p *parser) label(n *node) error {
 			if p.opts.Underscores {
 				raw = strings.ReplaceAll(raw, "_", " ")
 			}
-			n.at, n.named, n.label = lo, true, raw
+			p.at[k], p.flags[k], p.label[k] = lo, p.flags[k]|named, raw
 		}
 	}
 	if err := p.skip(); err != nil {
 		return err
 	}
-	if p.i < len(p.b) && p.b[p.i] == ':' {
+	if p.i < len(p.s) && p.s[p.i] == ':' {
 		p.i++
 		if err := p.skip(); err != nil {
 			return err
 		}
 		start := p.i
-		for p.i < len(p.b) && !isDelim(p.b[p.i]) && !isSpace(p.b[p.i]) {
+		if w, ok := p.plainLength(); ok {
+			p.length[k] = w
+			return p.skip()
+		}
+		for p.i < len(p.s) && !isDelim(p.s[p.i]) && !isSpace(p.s[p.i]) {
 			p.i++
 		}
 		s := p.s[start:p.i]
@@ -251,7 +284,7 @@ func (p *parser) label(n *node) error {
 		case w < 0:
 			return p.errAt(start, ErrBadLength, "branch length %s is negative", s)
 		}
-		n.length = w + 0 // -0 → +0
+		p.length[k] = w + 0 // -0 → +0
 		return p.skip()
 	}
 	return nil
@@ -261,36 +294,36 @@ func (p *parser) parse() error {
 	if err := p.skip(); err != nil {
 		return err
 	}
-	if p.i == len(p.b) {
+	if p.i == len(p.s) {
 		return &Error{File: p.file, Err: ErrEmpty, Msg: "the input holds no Newick tree"}
 	}
-	var stack []int32 // open internal nodes
-	parent := int32(-1)
+	var stack []int // open internal nodes
+	parent := -1
 	for {
 		// At the start of a node.
 		if err := p.skip(); err != nil {
 			return err
 		}
-		if p.i < len(p.b) && p.b[p.i] == '(' {
-			p.nodes = append(p.nodes, node{parent: parent, at: p.i})
-			parent = int32(len(p.nodes) - 1)
+		if p.i < len(p.s) && p.s[p.i] == '(' {
+			p.add(parent, p.i, 0)
+			parent = len(p.parent) - 1
 			stack = append(stack, parent)
 			p.i++
 			continue
 		}
-		p.nodes = append(p.nodes, node{parent: parent, at: p.i, tip: true})
-		if err := p.label(&p.nodes[len(p.nodes)-1]); err != nil {
+		p.add(parent, p.i, tip)
+		if err := p.readLabel(len(p.parent) - 1); err != nil {
 			return err
 		}
 		// After a node: ',' ')' or ';'.
 		for {
-			if p.i == len(p.b) {
+			if p.i == len(p.s) {
 				if len(stack) > 0 {
-					return p.errAt(p.nodes[stack[len(stack)-1]].at, ErrSyntax, "'(' is never closed by ')'")
+					return p.errAt(p.at[stack[len(stack)-1]], ErrSyntax, "'(' is never closed by ')'")
 				}
 				return p.errAt(p.i, ErrSyntax, "the tree does not end with ';'")
 			}
-			c := p.b[p.i]
+			c := p.s[p.i]
 			switch {
 			case c == ',' && len(stack) > 0:
 				p.i++
@@ -298,7 +331,7 @@ func (p *parser) parse() error {
 				p.i++
 				top := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
-				if err := p.label(&p.nodes[top]); err != nil {
+				if err := p.readLabel(top); err != nil {
 					return err
 				}
 				if len(stack) > 0 {
@@ -312,12 +345,12 @@ func (p *parser) parse() error {
 				if err := p.skip(); err != nil {
 					return err
 				}
-				if p.i < len(p.b) {
+				if p.i < len(p.s) {
 					return p.errAt(p.i, ErrSyntax, "text after the ';' that ends the tree (only one tree is read)")
 				}
 				return nil
 			case c == ';':
-				return p.errAt(p.i, ErrSyntax, "';' before the ')' that closes the '(' at byte %d", p.nodes[stack[len(stack)-1]].at)
+				return p.errAt(p.i, ErrSyntax, "';' before the ')' that closes the '(' at byte %d", p.at[stack[len(stack)-1]])
 			case c == ',' || c == ')':
 				return p.errAt(p.i, ErrSyntax, "%q outside parentheses", c)
 			case c == '\'':
@@ -334,7 +367,7 @@ func (p *parser) parse() error {
 
 // dupTip is the error of tip k, whose label a tip at byte at has already.
 func (p *parser) dupTip(k, at int) error {
-	return p.errAt(p.nodes[k].at, ErrBadName, "tip %q already appears at byte %d", p.nodes[k].label, at)
+	return p.errAt(p.at[k], ErrBadName, "tip %q already appears at byte %d", p.label[k], at)
 }
 
 // pow10 are the powers of ten that float64 holds exactly.
@@ -376,6 +409,45 @@ func shortDecimal(s string) (f float64, ok bool) {
 	return float64(m) / pow10[frac], true
 }
 
+// plainLength reads the branch length at p.i when it is a plain decimal
+// that shortDecimal takes, ended by a delimiter, a blank or the end of the
+// input, in the same pass that finds its end; it leaves p.i alone and
+// reports false for any other text. The value is shortDecimal's, never
+// negative zero.
+func (p *parser) plainLength() (float64, bool) {
+	b := p.s
+	var m uint64
+	digits, frac, dot := 0, 0, false
+	j := p.i
+	for ; j < len(b); j++ {
+		c := b[j]
+		if d := c - '0'; d < 10 {
+			if m != 0 || d != 0 {
+				digits++
+			}
+			m = m*10 + uint64(d)
+			if dot {
+				frac++
+			}
+			continue
+		}
+		if c == '.' && !dot {
+			dot = true
+			continue
+		}
+		if !isDelim(c) && !isSpace(c) {
+			return 0, false
+		}
+		break
+	}
+	n := j - p.i
+	if digits > 15 || n == frac+btoi(dot) || frac >= len(pow10) {
+		return 0, false // too many digits, no digit, or too many places
+	}
+	p.i = j
+	return float64(m) / pow10[frac], true
+}
+
 func btoi(b bool) int {
 	if b {
 		return 1
@@ -405,47 +477,50 @@ func isSupport(s string) bool {
 }
 
 func (p *parser) build() (*tree.Tree, error) {
-	n := len(p.nodes)
-	// inner counts the labels of internal nodes that may name them (support
-	// values never do); count is the number of nodes with a label, tips
-	// included. Tip labels are unique: a repeated one is reported below.
+	n := len(p.parent)
+	// The labels become the nodes' names. One pass over them: the tips
+	// keep theirs; the internal nodes with a label are listed in labeled,
+	// their labels counted in inner when they may name their node
+	// (support values never do), and dropped below where they do not name
+	// it. Tip labels
+	// are unique: a repeated one is reported below. The made-up names
+	// "<node K>" clash with no label unless a label starts so (clash);
+	// then each is checked. Otherwise they are written into one string
+	// and cut from it.
+	names := p.label
 	inner := make(map[string]int)
-	for k := range p.nodes {
-		nd := &p.nodes[k]
-		if !nd.tip && nd.named && nd.label != "" && (nd.quoted || !isSupport(nd.label)) {
-			inner[nd.label]++
-		}
-	}
-	names := make([]string, n)
-	for k := range p.nodes {
-		if nd := &p.nodes[k]; nd.tip {
-			names[k] = nd.label
-		}
-	}
-	// The made-up names "<node K>" clash with no label unless a label
-	// starts so; then each is checked. Otherwise they are written into one
-	// string and cut from it.
+	var labeled []int32
 	clash := false
-	for k := range p.nodes {
-		clash = clash || strings.HasPrefix(p.nodes[k].label, "<node ")
+	for k, label := range names {
+		if label == "" {
+			continue
+		}
+		clash = clash || strings.HasPrefix(label, "<node ")
+		f := p.flags[k]
+		if f&tip != 0 {
+			continue
+		}
+		labeled = append(labeled, int32(k))
+		if f&named != 0 && (f&quoted != 0 || !isSupport(label)) {
+			inner[label]++
+		}
 	}
 	// The tips' labels are looked up only for internal labels and clashing
 	// made-up names; FromParents checks the tips' labels otherwise.
 	var tipAt map[string]int
 	if len(inner) > 0 || clash {
 		tipAt = make(map[string]int, n/2+1)
-		for k := range p.nodes {
-			nd := &p.nodes[k]
-			if !nd.tip || nd.label == "" {
+		for k, label := range names {
+			if p.flags[k]&tip == 0 || label == "" {
 				continue
 			}
-			if ok, why := tree.ValidName(nd.label); !ok {
-				return nil, p.errAt(nd.at, ErrBadName, "%s", why)
+			if ok, why := tree.ValidName(label); !ok {
+				return nil, p.errAt(p.at[k], ErrBadName, "%s", why)
 			}
-			if at, dup := tipAt[nd.label]; dup {
+			if at, dup := tipAt[label]; dup {
 				return nil, p.dupTip(k, at)
 			}
-			tipAt[nd.label] = nd.at
+			tipAt[label] = p.at[k]
 		}
 	}
 	count := func(label string) int {
@@ -455,27 +530,34 @@ func (p *parser) build() (*tree.Tree, error) {
 		}
 		return c
 	}
-	for k := range p.nodes {
-		nd := &p.nodes[k]
-		if nd.tip || nd.label == "" || (!nd.quoted && isSupport(nd.label)) || count(nd.label) > 1 {
-			continue
-		}
-		if ok, _ := tree.ValidName(nd.label); ok {
-			names[k] = nd.label
+	for _, k := range labeled {
+		label := names[k]
+		if (p.flags[k]&quoted == 0 && isSupport(label)) || count(label) > 1 {
+			names[k] = ""
+		} else if ok, _ := tree.ValidName(label); !ok {
+			names[k] = ""
 		}
 	}
 	if !clash {
-		var arena []byte
-		var ends []int32
+		unnamed := 0
 		for k := range names {
 			if names[k] == "" {
-				arena = append(arena, "<node "...)
-				arena = strconv.AppendInt(arena, int64(k+1), 10)
-				arena = append(arena, '>')
-				ends = append(ends, int32(len(arena)))
+				unnamed++
 			}
 		}
-		all, lo, e := string(arena), 0, 0
+		var arena strings.Builder
+		arena.Grow(unnamed * (len("<node >") + len(strconv.Itoa(n))))
+		ends := make([]int32, 0, unnamed)
+		var num [20]byte
+		for k := range names {
+			if names[k] == "" {
+				arena.WriteString("<node ")
+				arena.Write(strconv.AppendInt(num[:0], int64(k+1), 10))
+				arena.WriteByte('>')
+				ends = append(ends, int32(arena.Len()))
+			}
+		}
+		all, lo, e := arena.String(), 0, 0
 		for k := range names {
 			if names[k] == "" {
 				names[k] = all[lo:ends[e]]
@@ -495,28 +577,22 @@ func (p *parser) build() (*tree.Tree, error) {
 		}
 		names[k] = name
 	}
-	parent := make([]int, n)
-	weight := make([]float64, n)
-	for k, nd := range p.nodes {
-		parent[k] = int(nd.parent)
-		weight[k] = nd.length
-	}
-	t, err := tree.FromParents(parent, weight, names, nil)
+	t, err := tree.FromParents(p.parent, p.length, names, nil)
 	if err != nil {
 		if e, ok := err.(*tree.Error); ok && e.Line > 0 && e.Err == tree.ErrBadName {
 			// Only a tip's label can be invalid or repeated here.
 			k := e.Line - 1
 			if ok, why := tree.ValidName(names[k]); !ok {
-				return nil, p.errAt(p.nodes[k].at, ErrBadName, "%s", why)
+				return nil, p.errAt(p.at[k], ErrBadName, "%s", why)
 			}
 			for j := range k {
 				if names[j] == names[k] {
-					return nil, p.dupTip(k, p.nodes[j].at)
+					return nil, p.dupTip(k, p.at[j])
 				}
 			}
 		}
 		if e, ok := err.(*tree.Error); ok && e.Line > 0 {
-			return nil, p.errAt(p.nodes[e.Line-1].at, ErrBadLength, "%s", e.Msg)
+			return nil, p.errAt(p.at[e.Line-1], ErrBadLength, "%s", e.Msg)
 		}
 		return nil, &Error{File: p.file, Err: ErrSyntax, Msg: err.Error()}
 	}

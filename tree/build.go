@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/twl-ldl/twl/internal/strindex"
 )
 
 // FromParents builds a tree from a parent array: parent[i] is the index of
@@ -40,7 +42,7 @@ func FromParents(parent []int, weight []float64, names []string, opts *Options) 
 	// assembled; errors are reported as a pass over the nodes in order
 	// meets them: a node's invalid name before its duplicate, both before
 	// any parent or weight error.
-	var index map[string]int
+	var index strindex.Index
 	dup := -1 // the first node whose name an earlier node has
 	var done chan struct{}
 	if n >= concurrentIndex {
@@ -87,7 +89,9 @@ func FromParents(parent []int, weight []float64, names []string, opts *Options) 
 	}
 	par := make([]int32, n)
 	w := make([]float64, n)
+	ordered := true // every parent before its child: no cycle
 	for i, p := range parent {
+		ordered = ordered && p < i
 		switch {
 		case p < -1 || p >= n:
 			return fail(&Error{Line: i + 1, Err: ErrUnknownNode, Msg: fmt.Sprintf("parent %d of node %q is out of range [-1, %d)", p, names[i], n)})
@@ -103,8 +107,10 @@ func FromParents(parent []int, weight []float64, names []string, opts *Options) 
 			w[i] = weight[i]
 		}
 	}
-	if cyc := findCycle(par); cyc != nil {
-		return fail(&Error{Line: int(cyc[0]) + 1, Err: ErrCycle, Msg: describeCycle(cyc, names)})
+	if !ordered {
+		if cyc := findCycle(par); cyc != nil {
+			return fail(&Error{Line: int(cyc[0]) + 1, Err: ErrCycle, Msg: describeCycle(cyc, names)})
+		}
 	}
 	roots := 0
 	for _, p := range par {
@@ -115,7 +121,7 @@ func FromParents(parent []int, weight []float64, names []string, opts *Options) 
 	if roots > 1 {
 		wait() // the virtual root's name must be free
 	}
-	var ix map[string]int // nil while the goroutine may still write index
+	var ix strindex.Index // empty while the goroutine may still write index
 	if done == nil {
 		ix = index
 	}
@@ -134,14 +140,12 @@ func FromParents(parent []int, weight []float64, names []string, opts *Options) 
 // the names on a goroutine of its own.
 const concurrentIndex = 4096
 
-// indexNames maps each name to its position; dup is the first position
+// indexNames indexes each name by its position; dup is the first position
 // whose name an earlier position has (and is not indexed), or -1.
-func indexNames(names []string) (index map[string]int, dup int) {
-	index = make(map[string]int, len(names))
-	for i, name := range names {
-		before := len(index)
-		index[name] = i
-		if len(index) == before {
+func indexNames(names []string) (index strindex.Index, dup int) {
+	index = strindex.Make(names)
+	for i := range names {
+		if _, dup := index.Add(i); dup {
 			return index, i
 		}
 	}
@@ -261,9 +265,9 @@ func (b *Builder) Build(opts *Options) (*Tree, error) {
 	par := append([]int32(nil), b.parent...)
 	w := append([]float64(nil), b.weight...)
 	names := append([]string(nil), b.names...)
-	index := make(map[string]int, len(names))
-	for i, s := range names {
-		index[s] = i
+	index := strindex.Make(names)
+	for i := range names {
+		index.Add(i)
 	}
 	t, err := assemble(par, w, names, index, opts)
 	if e, ok := err.(*Error); ok {
@@ -339,7 +343,7 @@ func decimalNames(n int) []string {
 
 // assemble builds the internal representation from a validated, acyclic
 // parent array in user order (-1 marks roots).
-func assemble(parent []int32, weight []float64, names []string, index map[string]int, opts *Options) (*Tree, error) {
+func assemble(parent []int32, weight []float64, names []string, index strindex.Index, opts *Options) (*Tree, error) {
 	n := len(parent)
 	var roots int
 	for _, p := range parent {
@@ -497,10 +501,10 @@ func (t *Tree) checkPathLengths() error {
 	return nil
 }
 
-func freeName(base string, taken map[string]int) string {
+func freeName(base string, taken strindex.Index) string {
 	name := base
 	for i := 2; ; i++ {
-		if _, ok := taken[name]; !ok {
+		if _, ok := taken.Get(name); !ok {
 			return name
 		}
 		name = base + "#" + strconv.Itoa(i)

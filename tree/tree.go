@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/twl-ldl/twl/internal/strindex"
 )
 
 // DefaultRootName is the base of the virtual root's display name.
@@ -62,7 +64,7 @@ type Tree struct {
 
 	pos      []int32 // internal position of user node i
 	names    []string
-	index    map[string]int
+	index    strindex.Index
 	rootName string
 	virtual  bool
 	identity bool
@@ -90,8 +92,7 @@ func (t *Tree) Names() []string { return append([]string(nil), t.names...) }
 
 // Index returns the user index of the node with the given name.
 func (t *Tree) Index(name string) (int, bool) {
-	i, ok := t.index[name]
-	return i, ok
+	return t.index.Get(name)
 }
 
 // Parent returns the user index of i's parent, or -1 if i is the root or a
@@ -214,16 +215,18 @@ func (t *Tree) BreadthFirst() *Tree {
 	}
 	n := t.Len()
 	u.names = make([]string, n)
-	u.index = make(map[string]int, n)
 	u.label = make([]int32, len(t.label))
 	u.pos = make([]int32, n)
 	u.label[0] = -1
 	for k := off; k < len(t.label); k++ {
 		i := k - off
 		u.names[i] = t.names[t.label[k]]
-		u.index[u.names[i]] = i
 		u.label[k] = int32(i)
 		u.pos[i] = int32(k)
+	}
+	u.index = strindex.Make(u.names)
+	for i := range u.names {
+		u.index.Add(i)
 	}
 	u.identity = true
 	return &u

@@ -34,7 +34,9 @@
 // the streams it refuses); an error is the one a reading in B-tree order
 // meets first. A File may be read from several goroutines at once. A file
 // held in memory (OpenBytes) is read in place: its structures and chunks
-// are not copied.
+// are not copied. DatasetNumbers converts the floats and integers of a
+// chunked one-dimensional dataset to their Go types as each chunk is
+// inflated, with no copy of the dataset's bytes.
 //
 // # Errors and limits
 //

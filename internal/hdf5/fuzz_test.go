@@ -5,8 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -82,9 +85,43 @@ func transcript(t *testing.T, b []byte, mem bool) string {
 			if err == nil {
 				value(v)
 			}
+			sameNumbers(t, file, g+"/"+m)
 		}
 	}
 	return sb.String()
+}
+
+// sameNumbers checks that DatasetNumbers reads the dataset at path as
+// Dataset does: the same error, or the same elements as floats and as
+// 32-bit integers.
+func sameNumbers(t *testing.T, file *File, path string) {
+	t.Helper()
+	v, err := file.Dataset(path)
+	w, errw := file.DatasetNumbers(path)
+	if fmt.Sprint(err) != fmt.Sprint(errw) {
+		t.Fatalf("%s: Dataset: %v, DatasetNumbers: %v", path, err, errw)
+	}
+	if err != nil {
+		return
+	}
+	if v.Len() != w.Len() || v.IsString() != w.IsString() || !reflect.DeepEqual(v.Dims(), w.Dims()) {
+		t.Fatalf("%s: %d elements %v, DatasetNumbers %d %v", path, v.Len(), v.Dims(), w.Len(), w.Dims())
+	}
+	x, errx := v.Float64s()
+	y, erry := w.Float64s()
+	if fmt.Sprint(errx) != fmt.Sprint(erry) || (errx == nil && !slices.EqualFunc(x, y, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) })) {
+		t.Fatalf("%s: Float64s %v %v, DatasetNumbers %v %v", path, x, errx, y, erry)
+	}
+	i, oki := v.Int32s()
+	j, okj := w.Int32s()
+	if oki != okj || !slices.Equal(i, j) {
+		t.Fatalf("%s: Int32s %v %v, DatasetNumbers %v %v", path, i, oki, j, okj)
+	}
+	a, erra := v.Int64s()
+	b, errb := w.Int64s()
+	if fmt.Sprint(erra) != fmt.Sprint(errb) || !slices.Equal(a, b) {
+		t.Fatalf("%s: Int64s %v %v, DatasetNumbers %v %v", path, a, erra, b, errb)
+	}
 }
 
 // minimizeLimit is the budget capMinimize gives the fuzzer's minimization

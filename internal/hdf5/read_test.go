@@ -209,3 +209,35 @@ func TestChunkErrorOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestDatasetNumbers checks that DatasetNumbers reads every dataset of
+// the HDF5 files of testdata/unifrac as Dataset does (chunked datasets of
+// floats and integers among them, read through the sink).
+func TestDatasetNumbers(t *testing.T) {
+	typed := 0
+	for _, name := range []string{"table.biom", "chunks.h5", "latest.h5"} {
+		f := open(t, name)
+		var walk func(g string)
+		walk = func(g string) {
+			members, err := f.Members(g)
+			if err != nil {
+				return // a dataset
+			}
+			for _, m := range members {
+				p := g + "/" + m
+				if _, err := f.Members(p); err == nil {
+					walk(p)
+					continue
+				}
+				sameNumbers(t, f, p)
+				if v, err := f.DatasetNumbers(p); err == nil && v.typed {
+					typed++
+				}
+			}
+		}
+		walk("/")
+	}
+	if typed < 6 {
+		t.Errorf("%d datasets read through the sink, want the 6 of table.biom's matrices at least", typed)
+	}
+}

@@ -129,6 +129,11 @@ type Value struct {
 	dims []uint64
 	data []byte
 	at   int64
+	// The elements, when DatasetNumbers converted them as it read them
+	// (typed; data is then nil): f64 for floats, i32 for integers.
+	typed bool
+	f64   []float64
+	i32   []int32
 }
 
 // Dims returns the dimensions (none for a scalar).
@@ -142,6 +147,9 @@ func (v *Value) Dims() []int {
 
 // Len returns the number of elements.
 func (v *Value) Len() int {
+	if v.typed {
+		return len(v.f64) + len(v.i32)
+	}
 	if v.typ.size == 0 {
 		return 0
 	}
@@ -156,7 +164,20 @@ func (v *Value) IsInt() bool { return v.typ.class == classFixed }
 
 // Float64s returns the elements of a numeric value as float64 (integers
 // beyond 2^53 are rounded).
+//
+// For a value of DatasetNumbers that holds floats, the slice returned is
+// the value's own.
 func (v *Value) Float64s() ([]float64, error) {
+	if v.typed {
+		if v.f64 != nil {
+			return v.f64, nil
+		}
+		out := make([]float64, len(v.i32))
+		for i, x := range v.i32 {
+			out[i] = float64(x)
+		}
+		return out, nil
+	}
 	out := make([]float64, v.Len())
 	sz := v.typ.size
 	switch v.typ.class {
@@ -216,10 +237,14 @@ func (v *Value) Float64s() ([]float64, error) {
 
 // Int32s returns the elements of a value of little-endian signed 32-bit
 // integers, the usual type of a BIOM table's indices, and true; for any
-// other type it returns false and reads nothing.
+// other type it returns false and reads nothing. For a value of
+// DatasetNumbers, the slice returned is the value's own.
 func (v *Value) Int32s() ([]int32, bool) {
 	if v.typ.class != classFixed || v.typ.size != 4 || !v.typ.signed || v.typ.order != binary.ByteOrder(le) {
 		return nil, false
+	}
+	if v.typed {
+		return v.i32, true
 	}
 	out := make([]int32, v.Len())
 	parallel.For(len(out), 0, 1<<16, func(lo, hi int) {
@@ -235,6 +260,13 @@ func (v *Value) Int32s() ([]int32, bool) {
 func (v *Value) Int64s() ([]int64, error) {
 	if v.typ.class != classFixed {
 		return nil, v.f.errf(v.at, ErrUnsupported, "datatype class %d read as integers", v.typ.class)
+	}
+	if v.typed {
+		out := make([]int64, len(v.i32))
+		for i, x := range v.i32 {
+			out[i] = int64(x)
+		}
+		return out, nil
 	}
 	out := make([]int64, v.Len())
 	sz, o := v.typ.size, v.typ.order
@@ -573,7 +605,38 @@ func (f *File) inflateStd(buf, b []byte, want int, at int64) ([]byte, error) {
 }
 
 // Dataset reads the whole dataset at path.
-func (f *File) Dataset(path string) (*Value, error) {
+func (f *File) Dataset(path string) (*Value, error) { return f.dataset(path, false) }
+
+// DatasetNumbers is Dataset for datasets of numbers read as such: a
+// one-dimensional dataset of little-endian 8-byte floats or 4-byte signed
+// integers, stored in chunks, has its elements converted as the chunks are
+// inflated, in place in the result, with no copy of its bytes. Errors are
+// Dataset's.
+func (f *File) DatasetNumbers(path string) (*Value, error) { return f.dataset(path, true) }
+
+// sink receives the elements of a dataset as its chunks are inflated.
+type sink struct {
+	f64 []float64
+	i32 []int32
+}
+
+// put converts b, whole elements from the byte offset off of the
+// dataset, into place.
+func (s *sink) put(off int, b []byte) {
+	if s.f64 != nil {
+		out := s.f64[off/8 : off/8+len(b)/8]
+		for i := range out {
+			out[i] = math.Float64frombits(le.Uint64(b[8*i:]))
+		}
+		return
+	}
+	out := s.i32[off/4 : off/4+len(b)/4]
+	for i := range out {
+		out[i] = int32(le.Uint32(b[4*i:]))
+	}
+}
+
+func (f *File) dataset(path string, numbers bool) (*Value, error) {
 	addr, err := f.lookup(path)
 	if err != nil {
 		return nil, err
@@ -607,16 +670,40 @@ func (f *File) Dataset(path string) (*Value, error) {
 		}
 	}
 	total := int(n) * dt.size
-	data, err := f.layout(lm, dims, dt.size, total, fl)
+	var sk *sink
+	if numbers && len(dims) == 1 && dt.order == binary.ByteOrder(le) {
+		switch {
+		case dt.class == classFloat && dt.size == 8:
+			sk = &sink{f64: make([]float64, n)}
+		case dt.class == classFixed && dt.size == 4 && dt.signed:
+			sk = &sink{i32: make([]int32, n)}
+		}
+	}
+	data, used, err := f.layout(lm, dims, dt.size, total, fl, sk)
 	if err != nil {
 		return nil, err
+	}
+	if used {
+		return &Value{f: f, typ: dt, dims: dims, at: lm.at, typed: true, f64: sk.f64, i32: sk.i32}, nil
 	}
 	return &Value{f: f, typ: dt, dims: dims, data: data, at: lm.at}, nil
 }
 
 // layout reads the raw data described by a data layout message
-// (IV.A.2.i).
-func (f *File) layout(m message, dims []uint64, elem, total int, fl []filter) ([]byte, error) {
+// (IV.A.2.i). Chunked data of rank 1 goes to sk instead when sk is not
+// nil; used reports that it did.
+func (f *File) layout(m message, dims []uint64, elem, total int, fl []filter, sk *sink) (data []byte, used bool, err error) {
+	if len(dims) != 1 {
+		sk = nil
+	}
+	data, err = f.layoutTo(m, dims, elem, total, fl, &sk)
+	return data, sk != nil && err == nil, err
+}
+
+// layoutTo is layout; it sets *sk to nil unless the data went to it.
+func (f *File) layoutTo(m message, dims []uint64, elem, total int, fl []filter, sk **sink) ([]byte, error) {
+	chunked := *sk
+	*sk = nil
 	c := f.cursor(m.data)
 	version := c.u8()
 	var class int
@@ -694,7 +781,8 @@ func (f *File) layout(m message, dims []uint64, elem, total int, fl []filter) ([
 	if class != 2 {
 		return nil, f.errf(m.at, ErrUnsupported, "layout class %d", class)
 	}
-	return f.chunked(addr, dims, cdims, elem, total, fl, m.at)
+	*sk = chunked
+	return f.chunked(addr, dims, cdims, elem, total, fl, m.at, chunked)
 }
 
 func (f *File) fixedSize(b []byte, total int, at int64, bad bool) ([]byte, error) {
@@ -739,7 +827,7 @@ func (f *File) chunk(addr, size uint64, mask uint32, fl []filter, elem, total in
 // B-tree is walked and the raw chunks read first, in order; the chunks are
 // then inflated on all processors, each into its place in the output. The
 // error returned is the one a reading in B-tree order meets first.
-func (f *File) chunked(btree uint64, dims, cdims []uint64, elem, total int, fl []filter, at int64) ([]byte, error) {
+func (f *File) chunked(btree uint64, dims, cdims []uint64, elem, total int, fl []filter, at int64, sk *sink) ([]byte, error) {
 	rank := len(dims)
 	if len(cdims) != rank+1 {
 		return nil, f.errf(at, ErrCorrupt, "chunks of rank %d for a dataset of rank %d", len(cdims)-1, rank)
@@ -754,7 +842,10 @@ func (f *File) chunked(btree uint64, dims, cdims []uint64, elem, total int, fl [
 		}
 		csize *= d
 	}
-	out := make([]byte, total)
+	var out []byte
+	if sk == nil {
+		out = make([]byte, total)
+	}
 	if btree == undef || total == 0 {
 		return out, nil
 	}
@@ -775,9 +866,15 @@ func (f *File) chunked(btree uint64, dims, cdims []uint64, elem, total int, fl [
 				return // out is zero already
 			}
 			// A chunk of a one-dimensional dataset that lies wholly inside
-			// it is inflated straight into its place.
+			// it is inflated straight into its place; with a sink, into
+			// scratch space whose elements then go to the sink.
 			var dst []byte
-			if rank == 1 && rc.origin[0]+cdims[0] <= dims[0] {
+			var scratch *[]byte
+			if sk != nil {
+				scratch = getScratch(int(csize))
+				defer scratches.Put(scratch)
+				dst = *scratch
+			} else if rank == 1 && rc.origin[0]+cdims[0] <= dims[0] {
 				lo := rc.origin[0] * uint64(elem)
 				dst = out[lo : lo+csize]
 			}
@@ -789,9 +886,13 @@ func (f *File) chunked(btree uint64, dims, cdims []uint64, elem, total int, fl [
 				errs[k] = err
 				return
 			}
-			if dst == nil {
+			switch {
+			case sk != nil:
+				inside := min(cdims[0], dims[0]-rc.origin[0])
+				sk.put(int(rc.origin[0])*elem, b[:inside*uint64(elem)])
+			case dst == nil:
 				copyChunk(out, b, dims, cdims[:rank], rc.origin, elem)
-			} else if &b[0] != &dst[0] {
+			case &b[0] != &dst[0]:
 				copy(dst, b)
 			}
 		})
@@ -848,6 +949,19 @@ func (f *File) chunked(btree uint64, dims, cdims []uint64, elem, total int, fl [
 		return nil, walkErr
 	}
 	return out, nil
+}
+
+// scratches holds chunk-sized buffers for inflating into a sink.
+var scratches sync.Pool
+
+// getScratch returns a buffer of n bytes from scratches, or a new one.
+func getScratch(n int) *[]byte {
+	if p, ok := scratches.Get().(*[]byte); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	b := make([]byte, n)
+	return &b
 }
 
 // maxPending bounds the raw chunk bytes chunked holds before inflating
