@@ -7,9 +7,11 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"time"
 
 	"github.com/twl-ldl/twl/dataset"
+	"github.com/twl-ldl/twl/internal/parallel"
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/optim"
@@ -300,20 +302,49 @@ func uniformLoss(l loss.Loss, data train.Data, rows []int, terms []float64) floa
 }
 
 // targetTerms returns the terms of the targets alone of every row of data
-// for the loss tl (loss.Targeted.TargetTerms).
+// for the loss tl (loss.Targeted.TargetTerms), the rows split across the
+// processors. A row that lists every label in order is its own dense row;
+// the others are made dense in a buffer of each part.
 func targetTerms(tl loss.Targeted, data train.Data) []float64 {
 	L := data.L
-	const batch = 64
-	y := make([]float64, batch*L)
 	terms := make([]float64, data.N)
-	for s := 0; s < data.N; s += batch {
-		B := min(batch, data.N-s)
-		for k := range B {
-			denseTargets(y[k*L:(k+1)*L], data, s+k)
+	workers := runtime.GOMAXPROCS(0)
+	const grain = 16
+	bufs := make([][]float64, parallel.Parts(data.N, workers, grain))
+	parallel.ForParts(data.N, workers, grain, func(p, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			y := fullRow(data, r)
+			if y == nil {
+				if bufs[p] == nil {
+					bufs[p] = make([]float64, L)
+				}
+				y = bufs[p]
+				denseTargets(y, data, r)
+			}
+			tl.TargetTerms(terms[r:r+1], y)
 		}
-		tl.TargetTerms(terms[s:s+B], y[:B*L])
-	}
+	})
 	return terms
+}
+
+// fullRow returns the targets of row r of data where they are held as a
+// dense row (a row of Y, or a sparse row that lists every label in order),
+// and otherwise nil.
+func fullRow(data train.Data, r int) []float64 {
+	L := data.L
+	if data.Y != nil {
+		return data.Y[r*L : (r+1)*L]
+	}
+	idx, mass := data.YSparse.Row(r)
+	if len(idx) != L {
+		return nil
+	}
+	for j, i := range idx {
+		if i != j {
+			return nil
+		}
+	}
+	return mass
 }
 
 // denseTargets stores the targets of row r of data in dst (L masses).
