@@ -7,9 +7,11 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"time"
 
 	"github.com/twl-ldl/twl/dataset"
+	"github.com/twl-ldl/twl/internal/parallel"
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/optim"
@@ -161,20 +163,102 @@ func fit(ctx context.Context, d *Data, rows []int, s *settings, progress io.Writ
 // training and the validation rows of a run (at most 4096 rows of each are
 // evaluated), which its losses are checked against: NaN where there are no
 // such rows or the loss cannot be evaluated, and then nothing is checked.
+// A baseline is evaluated when a check needs it: a loss no more than
+// DivergedFactor times a lower bound of its baseline, which costs no
+// evaluation, passes without it.
 type baselines struct {
-	train, val float64
+	l     loss.Loss
+	data  train.Data
+	rows  [2][]int // the training [0] and validation [1] rows
+	terms []float64
+	value [2]float64 // the baselines, once known
+	known [2]bool
+	bound [2]float64 // lower bounds of the baselines, or NaN
 }
 
-// uniformBaselines computes the baselines of a run on data with loss l;
-// trainRows nil means all rows.
-func uniformBaselines(l loss.Loss, data train.Data, trainRows, valRows []int, terms []float64) baselines {
+// uniformBaselines returns the baselines of a run on data with loss l;
+// trainRows nil means all rows. terms, when not nil, are the targets'
+// terms of every row of data (l is then a loss.Targeted).
+func uniformBaselines(l loss.Loss, data train.Data, trainRows, valRows []int, terms []float64) *baselines {
 	if trainRows == nil {
 		trainRows = make([]int, data.N)
 		for i := range trainRows {
 			trainRows[i] = i
 		}
 	}
-	return baselines{train: uniformLoss(l, data, trainRows, terms), val: uniformLoss(l, data, valRows, terms)}
+	b := &baselines{l: l, data: data, rows: [2][]int{trainRows, valRows}, terms: terms}
+	for k, rows := range b.rows {
+		b.bound[k] = uniformBound(l, data, rows, terms)
+		if len(rows) == 0 {
+			b.value[k], b.known[k] = math.NaN(), true // no rows, nothing to check
+		}
+	}
+	return b
+}
+
+// uniform returns baseline k (0 training, 1 validation), evaluating it the
+// first time.
+func (b *baselines) uniform(k int) float64 {
+	if !b.known[k] {
+		b.value[k] = uniformLoss(b.l, b.data, b.rows[k], b.terms)
+		b.known[k] = true
+	}
+	return b.value[k]
+}
+
+// check is exceeds for the loss got against baseline k.
+func (b *baselines) check(what string, got float64, k int) error {
+	if lb := b.bound[k]; !math.IsNaN(lb) && !(got > DivergedFactor*max(lb, 1e-3)) {
+		// got ≤ DivergedFactor·max(lb, 1e-3) ≤ DivergedFactor·max(baseline, 1e-3).
+		return nil
+	}
+	return exceeds(what, got, b.uniform(k))
+}
+
+// uniformBound returns a lower bound of uniformLoss(l, data, rows, terms)
+// without evaluating l, or NaN where none is known: for KL, alone or plus
+// λ ≥ 0 times TW or tree-sliced TW (distances that are never negative),
+// given the terms. The KL of the uniform prediction on a row is
+// Σ y log y + log L·Σ y over the y > 0; the bound is their mean less 10⁻⁹
+// of the mean of their magnitudes, far more than the rounding of the
+// evaluation.
+func uniformBound(l loss.Loss, data train.Data, rows []int, terms []float64) float64 {
+	m, ok := l.(*loss.Mixed)
+	if !ok || terms == nil || len(rows) == 0 {
+		return math.NaN()
+	}
+	switch m.Dist.(type) {
+	case nil, *loss.TW, *loss.TSW:
+	default:
+		if m.Lambda != 0 {
+			return math.NaN()
+		}
+	}
+	rows = rows[:min(len(rows), 4096)]
+	L := data.L
+	logL := math.Log(float64(L))
+	var sum, mag float64
+	for _, r := range rows {
+		var ys []float64
+		if data.Y == nil {
+			_, ys = data.YSparse.Row(r)
+		} else {
+			ys = data.Y[r*L : (r+1)*L]
+		}
+		var s float64
+		for _, y := range ys {
+			if y > 0 {
+				s += y
+			}
+		}
+		sum += terms[r] + logL*s
+		mag += math.Abs(terms[r]) + logL*s
+	}
+	lb := (sum - 1e-9*mag) / float64(len(rows))
+	if math.IsNaN(lb) || math.IsInf(lb, 0) {
+		return math.NaN()
+	}
+	return lb
 }
 
 // uniformLoss returns the mean loss l of zero logits on (at most the first
@@ -218,20 +302,49 @@ func uniformLoss(l loss.Loss, data train.Data, rows []int, terms []float64) floa
 }
 
 // targetTerms returns the terms of the targets alone of every row of data
-// for the loss tl (loss.Targeted.TargetTerms).
+// for the loss tl (loss.Targeted.TargetTerms), the rows split across the
+// processors. A row that lists every label in order is its own dense row;
+// the others are made dense in a buffer of each part.
 func targetTerms(tl loss.Targeted, data train.Data) []float64 {
 	L := data.L
-	const batch = 64
-	y := make([]float64, batch*L)
 	terms := make([]float64, data.N)
-	for s := 0; s < data.N; s += batch {
-		B := min(batch, data.N-s)
-		for k := range B {
-			denseTargets(y[k*L:(k+1)*L], data, s+k)
+	workers := runtime.GOMAXPROCS(0)
+	const grain = 16
+	bufs := make([][]float64, parallel.Parts(data.N, workers, grain))
+	parallel.ForParts(data.N, workers, grain, func(p, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			y := fullRow(data, r)
+			if y == nil {
+				if bufs[p] == nil {
+					bufs[p] = make([]float64, L)
+				}
+				y = bufs[p]
+				denseTargets(y, data, r)
+			}
+			tl.TargetTerms(terms[r:r+1], y)
 		}
-		tl.TargetTerms(terms[s:s+B], y[:B*L])
-	}
+	})
 	return terms
+}
+
+// fullRow returns the targets of row r of data where they are held as a
+// dense row (a row of Y, or a sparse row that lists every label in order),
+// and otherwise nil.
+func fullRow(data train.Data, r int) []float64 {
+	L := data.L
+	if data.Y != nil {
+		return data.Y[r*L : (r+1)*L]
+	}
+	idx, mass := data.YSparse.Row(r)
+	if len(idx) != L {
+		return nil
+	}
+	for j, i := range idx {
+		if i != j {
+			return nil
+		}
+	}
+	return mass
 }
 
 // denseTargets stores the targets of row r of data in dst (L masses).
@@ -259,11 +372,11 @@ func exceeds(what string, got, uniform float64) error {
 // epochEnd is train.Config.EpochEnd: it stops a run at the first epoch whose
 // training loss, or validation loss, exceeds DivergedFactor times its
 // baseline.
-func (b baselines) epochEnd(ep train.Epoch) error {
-	if err := exceeds("training", ep.TrainLoss, b.train); err != nil {
+func (b *baselines) epochEnd(ep train.Epoch) error {
+	if err := b.check("training", ep.TrainLoss, 0); err != nil {
 		return err
 	}
-	return exceeds("validation", ep.ValLoss, b.val)
+	return b.check("validation", ep.ValLoss, 1)
 }
 
 // final checks the loss that training ended with, on the validation rows
@@ -271,12 +384,12 @@ func (b baselines) epochEnd(ep train.Epoch) error {
 // last epoch's), against its baseline. epochEnd has checked every epoch
 // this process trained; final also covers the epochs of a checkpoint a run
 // resumed after, and one that had finished.
-func (b baselines) final(h train.History) error {
+func (b *baselines) final(h train.History) error {
 	if len(h.Epochs) == 0 {
 		return nil
 	}
-	if !math.IsNaN(b.val) && h.BestEpoch > 0 && h.BestEpoch <= len(h.Epochs) {
-		return exceeds("validation", h.Epochs[h.BestEpoch-1].ValLoss, b.val)
+	if !math.IsNaN(b.uniform(1)) && h.BestEpoch > 0 && h.BestEpoch <= len(h.Epochs) {
+		return b.check("validation", h.Epochs[h.BestEpoch-1].ValLoss, 1)
 	}
-	return exceeds("training", h.Epochs[len(h.Epochs)-1].TrainLoss, b.train)
+	return b.check("training", h.Epochs[len(h.Epochs)-1].TrainLoss, 0)
 }
