@@ -52,7 +52,7 @@ func rescale(rng *rand.Rand, t *Table) *Table {
 // table), with proportions and raw masses.
 func TestColumnsBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, c := range []struct{ L, nA, nB, k int }{{5, 3, 7, 3}, {60, 30, 40, 8}, {300, 270, 300, 30}, {200, 300, 530, 12}} {
+	for _, c := range underRace([]struct{ L, nA, nB, k int }{{5, 3, 7, 3}, {60, 30, 40, 8}, {300, 270, 300, 30}, {200, 300, 530, 12}}, 3) {
 		tr := randomTree(t, rng, c.L)
 		A := rescale(rng, randomTable(rng, c.L, c.nA, c.k))
 		B := rescale(rng, randomTable(rng, c.L, c.nB, c.k))

@@ -47,10 +47,10 @@ func selfOf(t *testing.T, cols *Columns) (cond, diag []float64) {
 // (bruteForceRaw) on the smaller tables.
 func TestSelfQuery(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
-	for ci, c := range []struct{ L, n, k int }{
+	for ci, c := range underRace([]struct{ L, n, k int }{
 		{5, 1, 3}, {5, 2, 3}, {40, 17, 6}, {300, 255, 30}, {300, 256, 30},
 		{200, 257, 12}, {600, 300, 250}, {300, 530, 25},
-	} {
+	}, 6) {
 		tr := randomTree(t, rng, c.L)
 		B := rescale(rng, randomTable(rng, c.L, c.n, c.k))
 		n := B.Len()

@@ -150,7 +150,7 @@ var methods = []Method{WeightedUnnormalized, WeightedNormalized, Unweighted, Gen
 
 func TestBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, c := range []struct{ L, n, k int }{{5, 7, 3}, {60, 40, 8}, {300, 300, 30}, {200, 530, 12}} {
+	for _, c := range underRace([]struct{ L, n, k int }{{5, 7, 3}, {60, 40, 8}, {300, 300, 30}, {200, 530, 12}}, 3) {
 		tr := randomTree(t, rng, c.L)
 		tab := randomTable(rng, c.L, c.n, c.k)
 		for _, m := range methods {
