@@ -69,7 +69,7 @@ func NewColumns(t *tree.Tree, B *Table, m Method, opts *Options) (*Columns, erro
 		}
 	}
 	c.layout = c.p.classify(reach, B.Len(), defaultDense)
-	c.side = c.p.fill(B, &c.layout, true)
+	c.side = c.p.fill(B, &c.layout)
 	return c, nil
 }
 
@@ -142,7 +142,7 @@ func (c *Columns) Query(ctx context.Context, dst []float64, A *Table) error {
 	if A.Len() == 0 || c.n == 0 {
 		return ctx.Err()
 	}
-	a := c.p.fill(A, &c.layout, true)
+	a := c.p.fill(A, &c.layout)
 	nbA, nbB := len(a.blocks), len(c.blocks)
 	total := nbA * nbB
 	var mu sync.Mutex

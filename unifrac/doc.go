@@ -87,6 +87,13 @@
 // number of units of rounding in absolute terms (the distance lies in
 // [0, 1]). Negative results of rounding are returned as 0.
 //
+// Equal samples are at distance exactly 0, as Striped UniFrac writes it:
+// each sample's total is summed in the order in which a pair adds the
+// terms its two samples share (dense chunks, then sparse branches in
+// increasing order), so for two samples with the same values on every
+// branch (the same proportions; for Unweighted, the same branches reached)
+// S_a + S_b and twice the shared sum are the same number.
+//
 // # Memory
 //
 // An engine holds 8 bytes per sample and dense branch (the dense rows,

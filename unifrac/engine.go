@@ -187,7 +187,7 @@ func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac floa
 		p.perm = e.perm
 	}
 	e.layout = p.classify(p.reach(tab), tab.Len(), denseFrac)
-	e.side = p.fill(tab, &e.layout, false)
+	e.side = p.fill(tab, &e.layout)
 	e.code = nil
 	return e, nil
 }
@@ -455,14 +455,14 @@ func (p *prep) value(a, wt float64) (x, pw float64) {
 
 // fill prepares the samples of tab on lay: their dense rows, sparse blocks
 // and totals. Branches outside lay (reached by none of the samples lay was
-// made from) count in the totals only. With pairOrder (not for
-// Generalized), a sample's total is summed in the order in which a pair's
-// shared sum adds its terms (dense chunks, then sparse branches, then the
-// branches outside lay), so that two samples with equal values have a
-// total equal to their shared sum and a distance of exactly zero.
-func (p *prep) fill(tab *Table, lay *layout, pairOrder bool) side {
+// made from) count in the totals only. A sample's total is summed in the
+// order in which a pair's shared sum adds its terms (dense chunks, then
+// sparse branches in increasing order, then the branches outside lay), so
+// that two samples with equal values have a total equal to their shared
+// sum (twice it for Generalized's terms, exactly) and a distance of
+// exactly zero, as the definition gives.
+func (p *prep) fill(tab *Table, lay *layout) side {
 	n := tab.Len()
-	pairOrder = pairOrder && p.m != Generalized
 	s := side{n: n, total: make([]float64, n)}
 	if lay.dp > 0 {
 		s.x = make([]float64, n*lay.dp)
@@ -488,14 +488,9 @@ func (p *prep) fill(tab *Table, lay *layout, pairOrder bool) side {
 			if dp > 0 {
 				row = s.x[smp*dp : (smp+1)*dp]
 			}
-			var tot, out float64
+			var out float64
 			for _, v := range w.list {
 				x, pw := p.value(w.mass[v], p.o.Weight[v])
-				if p.m == Generalized {
-					tot += pw
-				} else {
-					tot += x
-				}
 				switch c := lay.code[v]; {
 				case c >= 0:
 					row[c] = x
@@ -509,16 +504,10 @@ func (p *prep) fill(tab *Table, lay *layout, pairOrder bool) side {
 					}
 				}
 			}
-			s.total[smp] = tot
-			if pairOrder {
-				s.total[smp] = out
-			}
+			s.total[smp] = out
 		}
 		bk := makeBlock(ent, &w.cnt)
 		s.blocks[b] = bk
-		if !pairOrder {
-			return
-		}
 		var t [blockSize]float64
 		for smp := lo; smp < hi; smp++ {
 			row := s.x[smp*dp : (smp+1)*dp]
@@ -529,9 +518,12 @@ func (p *prep) fill(tab *Table, lay *layout, pairOrder bool) side {
 		}
 		for k, br := range bk.br {
 			for j := bk.ptr[k]; j < bk.ptr[k+1]; j++ {
-				if bk.val == nil {
+				switch {
+				case bk.pw != nil:
+					t[bk.loc[j]] += bk.pw[j]
+				case bk.val == nil:
 					t[bk.loc[j]] += lay.wsp[br]
-				} else {
+				default:
 					t[bk.loc[j]] += bk.val[j]
 				}
 			}
