@@ -130,13 +130,16 @@ type side struct {
 // [lo, lo+blockSize): branch br[k] is reached by the samples lo+loc[j]
 // (in increasing order) with values val[j], for j in [ptr[k], ptr[k+1]).
 // For Generalized, val holds a_e and pw holds w_e·a_e^α; for Unweighted,
-// val is nil: every value of branch b is its length wsp[b].
+// val is nil (every value of branch b is its length wsp[b]) and the index
+// is by group of branches (see groupBlock): br[k] is a group and bits[j]
+// the branches of it that sample lo+loc[j] reaches.
 type block struct {
-	br  []int32
-	ptr []int32
-	loc []uint8
-	val []float64
-	pw  []float64
+	br   []int32
+	ptr  []int32
+	loc  []uint8
+	bits []uint8
+	val  []float64
+	pw   []float64
 }
 
 // New prepares the samples of tab on t for method m. It does not keep tab.
@@ -516,14 +519,15 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 				t[smp-lo] += minSum(row[c:c+cl], row[c:c+cl])
 			}
 		}
-		for k, br := range bk.br {
+		if bk.val == nil {
+			groupTotals(&t, &bk, lay.wsp)
+		}
+		for k := range bk.br {
 			for j := bk.ptr[k]; j < bk.ptr[k+1]; j++ {
 				switch {
 				case bk.pw != nil:
 					t[bk.loc[j]] += bk.pw[j]
-				case bk.val == nil:
-					t[bk.loc[j]] += lay.wsp[br]
-				default:
+				case bk.val != nil:
 					t[bk.loc[j]] += bk.val[j]
 				}
 			}
@@ -637,6 +641,9 @@ func makeBlock(ent *entries, scratch *[]int32) block {
 		if withPow {
 			b.pw[j] = ent.pw[i]
 		}
+	}
+	if !withVal {
+		groupBlock(&b)
 	}
 	return b
 }

@@ -3,6 +3,7 @@ package unifrac
 import (
 	"context"
 	"math"
+	"math/bits"
 	"sync"
 
 	"github.com/twl-ldl/twl/internal/parallel"
@@ -228,6 +229,13 @@ func (e *Engine) gather(sel []int32) side {
 					if nl == 0 {
 						continue
 					}
+					if b.bits != nil {
+						// An Unweighted group: its branches, in order.
+						for m := b.bits[j]; m != 0; m &= m - 1 {
+							ent.add(br*groupBits+int32(bits.TrailingZeros8(m)), uint8(nl-1), 0, 0)
+						}
+						continue
+					}
 					var v, pw float64
 					if b.val != nil {
 						v = b.val[j]
@@ -372,6 +380,10 @@ func minSum2x4Go(acc []float64, ld int, x0, x1, y []float64, ys int) {
 // (the two blocks are one and only pairs i < j are wanted), it visits those
 // pairs only; same says the blocks are the same.
 func sparseMin(acc []float64, bi, bj *block, wsp []float64, upper, same bool) {
+	if bi.val == nil {
+		sparseGroups(acc, bi, bj, wsp, upper)
+		return
+	}
 	if same {
 		for k := range bi.br {
 			p0, p1 := bi.ptr[k], bi.ptr[k+1]

@@ -132,6 +132,10 @@ func (c *Columns) diagonal(diag []float64) {
 			}
 		}
 		bk := &c.blocks[b]
+		if c.method == Unweighted {
+			groupTotals(&acc, bk, c.wsp)
+			bk = &block{}
+		}
 		for k, br := range bk.br {
 			for p := bk.ptr[k]; p < bk.ptr[k+1]; p++ {
 				l := bk.loc[p]
@@ -142,8 +146,6 @@ func (c *Columns) diagonal(diag []float64) {
 					ws := c.wsp[br] * math.Pow(s, c.alpha)
 					acc[l] += pa + pa - ws*(math.Abs(a-a)/s)
 					acc2[l] += pa + pa - ws
-				case bk.val == nil:
-					acc[l] += c.wsp[br]
 				default:
 					acc[l] += min(bk.val[p], bk.val[p])
 				}
