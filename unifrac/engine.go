@@ -137,7 +137,7 @@ type block struct {
 	br   []int32
 	ptr  []int32
 	loc  []uint8
-	bits []uint8
+	bits []groupMask
 	val  []float64
 	pw   []float64
 }

@@ -3,7 +3,6 @@ package unifrac
 import (
 	"context"
 	"math"
-	"math/bits"
 	"sync"
 
 	"github.com/twl-ldl/twl/internal/parallel"
@@ -232,7 +231,7 @@ func (e *Engine) gather(sel []int32) side {
 					if b.bits != nil {
 						// An Unweighted group: its branches, in order.
 						for m := b.bits[j]; m != 0; m &= m - 1 {
-							ent.add(br*groupBits+int32(bits.TrailingZeros8(m)), uint8(nl-1), 0, 0)
+							ent.add(br*groupBits+int32(lowBit(m)), uint8(nl-1), 0, 0)
 						}
 						continue
 					}

@@ -12,8 +12,18 @@ import "math/bits"
 // total adds its own groups' terms in the same order, so two samples that
 // reach the same branches have a total equal to their shared length.
 
-// groupBits is the number of sparse branches in a group.
-const groupBits = 8
+// groupBytes is the number of bytes of a group's mask, groupBits its
+// number of sparse branches.
+const (
+	groupBytes = 4
+	groupBits  = 8 * groupBytes
+)
+
+// groupMask holds the bits of a group.
+type groupMask = uint32
+
+// lowBit returns the lowest set bit of m.
+func lowBit(m groupMask) int { return bits.TrailingZeros32(m) }
 
 // groupBlock turns the branch index of an Unweighted block (entries sorted
 // by branch, then by place in the block) into its group index: br[k] is
@@ -27,7 +37,7 @@ func groupBlock(b *block) {
 	var gr, ptr []int32
 	n := 0 // group entries
 	var seen [blockSize / 64]uint64
-	var set [blockSize]uint8
+	var set [blockSize]groupMask
 	// First pass: count the groups and their entries.
 	ng := 0
 	for k := 0; k < len(b.br); {
@@ -46,14 +56,14 @@ func groupBlock(b *block) {
 	gr = make([]int32, 0, ng)
 	ptr = make([]int32, 0, ng+1)
 	loc := make([]uint8, 0, n)
-	bit := make([]uint8, 0, n)
+	bit := make([]groupMask, 0, n)
 	for k := 0; k < len(b.br); {
 		g := b.br[k] / groupBits
 		gr = append(gr, g)
 		ptr = append(ptr, int32(len(loc)))
 		clear(seen[:])
 		for ; k < len(b.br) && b.br[k]/groupBits == g; k++ {
-			m := uint8(1) << (b.br[k] % groupBits)
+			m := groupMask(1) << (b.br[k] % groupBits)
 			for _, l := range b.loc[b.ptr[k]:b.ptr[k+1]] {
 				if seen[l/64]&(1<<(l%64)) == 0 {
 					seen[l/64] |= 1 << (l % 64)
@@ -82,24 +92,54 @@ func groupLens(wsp []float64, g int32) (w [groupBits]float64) {
 	return w
 }
 
-// groupTerm returns the sum of w[i] over the bits i of m, in increasing i,
+// groupTerm returns a group's term for the branches m: for each byte of m
+// in turn, the sum of the lengths w[i] of its bits i, in increasing i, from
+// zero; then the bytes' sums added in increasing order, from zero.
+func groupTerm(w *[groupBits]float64, m groupMask) float64 {
+	var s float64
+	for h := range groupBytes {
+		s += byteTerm((*[8]float64)(w[8*h:]), uint8(m>>(8*h)))
+	}
+	return s
+}
+
+// byteTerm returns the sum of w[i] over the bits i of m, in increasing i,
 // from zero.
-func groupTerm(w *[groupBits]float64, m uint8) float64 {
+func byteTerm(w *[8]float64, m uint8) float64 {
 	var s float64
 	for m != 0 {
-		s += w[bits.TrailingZeros8(m)]
+		s += w[bits.TrailingZeros8(m)&7]
 		m &= m - 1
 	}
 	return s
 }
 
-// groupSums sets t[m] = groupTerm(w, m) for every byte m.
-func groupSums(t *[256]float64, w *[groupBits]float64) {
-	t[0] = 0
-	for m := 1; m < 256; m++ {
-		h := bits.Len8(uint8(m)) - 1
-		t[m] = t[m&^(1<<h)] + w[h]
+// groupSums sets t[h][m] = byteTerm(w[8h:], m) for the bytes m whose bits
+// lie at or below the highest bit of byte h of used, so that
+// groupTerm(w, m) is the sum over h of t[h][byte h of m] for every m whose
+// bits are all in used.
+func groupSums(t *[groupBytes][256]float64, w *[groupBits]float64, used groupMask) {
+	for h := range groupBytes {
+		t := &t[h]
+		t[0] = 0
+		n := bits.Len8(uint8(used >> (8 * h)))
+		for i := range n {
+			wi := w[8*h+i]
+			lo, hi := t[:1<<i], t[1<<i:2<<i]
+			for m, x := range lo {
+				hi[m] = x + wi
+			}
+		}
 	}
+}
+
+// sumsCost returns the number of entries groupSums writes for used.
+func sumsCost(used groupMask) int {
+	n := 0
+	for h := range groupBytes {
+		n += 1 << bits.Len8(uint8(used>>(8*h)))
+	}
+	return n
 }
 
 // groupTotals adds to t[l] the shared length of each sample l of the
@@ -113,23 +153,34 @@ func groupTotals(t *[blockSize]float64, bk *block, wsp []float64) {
 	}
 }
 
-// lutMin is the number of pairs of a group in a tile from which a table of
-// its 256 terms pays.
-const lutMin = 64
-
 // sparseGroups is sparseMin for Unweighted blocks: for each group that
 // samples of both blocks reach, it adds each pair's term into acc. With
 // upper (bi and bj are one block), only pairs i < j.
 func sparseGroups(acc []float64, bi, bj *block, wsp []float64, upper bool) {
-	var lut [256]float64
+	var lut [groupBytes][256]float64
 	do := func(g int32, p0, p1, q0, q1 int32) {
 		w := groupLens(wsp, g)
-		np := int(p1 - p0)
-		nq := int(q1 - q0)
-		if upper {
-			nq = np / 2
+		var ur, uc groupMask
+		for _, m := range bi.bits[p0:p1] {
+			ur |= m
 		}
-		if np*nq < lutMin {
+		uc = ur
+		if !upper {
+			uc = 0
+			for _, m := range bj.bits[q0:q1] {
+				uc |= m
+			}
+		}
+		used := ur & uc
+		if used == 0 {
+			return
+		}
+		pairs := int(p1-p0) * int(q1-q0)
+		if upper {
+			pairs /= 2
+		}
+		if pairs < sumsCost(used)/16 {
+			// Few pairs: their terms one by one.
 			for p := p0; p < p1; p++ {
 				r := (*[blockSize]float64)(acc[int(bi.loc[p])*blockSize:])
 				bp := bi.bits[p]
@@ -137,19 +188,42 @@ func sparseGroups(acc []float64, bi, bj *block, wsp []float64, upper bool) {
 					q0 = p + 1
 				}
 				for q := q0; q < q1; q++ {
-					if m := bp & bj.bits[q]; m != 0 {
+					m := bp & bj.bits[q]
+					switch {
+					case m == 0:
+					case m&(m-1) == 0:
+						r[bj.loc[q]] += w[lowBit(m)]
+					default:
 						r[bj.loc[q]] += groupTerm(&w, m)
 					}
 				}
 			}
 			return
 		}
-		groupSums(&lut, &w)
+		groupSums(&lut, &w, used)
+		// The bytes of used: a term adds the sums of those bytes only (the
+		// others add zeros, which change no sum).
+		var hs [groupBytes]int
+		nh := 0
+		for h := range groupBytes {
+			if uint8(used>>(8*h)) != 0 {
+				hs[nh] = h
+				nh++
+			}
+		}
 		for p := p0; p < p1; p++ {
 			if upper {
 				q0 = p + 1
 			}
-			addGroup(acc, bi.loc[p], bi.bits[p], &lut, bj.loc[q0:q1], bj.bits[q0:q1])
+			m := bi.bits[p] & used
+			switch nh {
+			case 1:
+				addGroup1(acc, bi.loc[p], m, &lut[hs[0]], 8*uint(hs[0]), bj.loc[q0:q1], bj.bits[q0:q1])
+			case 2:
+				addGroup2(acc, bi.loc[p], m, &lut[hs[0]], &lut[hs[1]], 8*uint(hs[0]), 8*uint(hs[1]), bj.loc[q0:q1], bj.bits[q0:q1])
+			default:
+				addGroup(acc, bi.loc[p], m, &lut, bj.loc[q0:q1], bj.bits[q0:q1])
+			}
 		}
 	}
 	if upper {
@@ -175,12 +249,36 @@ func sparseGroups(acc []float64, bi, bj *block, wsp []float64, upper bool) {
 	}
 }
 
-// addGroup adds lut[m & bits[t]] to acc[row*blockSize+cols[t]] for each t.
-// Adding lut[0] = 0 leaves a sum unchanged.
-func addGroup(acc []float64, row uint8, m uint8, lut *[256]float64, cols, bits []uint8) {
+// addGroup adds the term of m & bits[t] (from lut, see groupSums) to
+// acc[row*blockSize+cols[t]] for each t. A term of no branch is 0 and
+// leaves a sum unchanged.
+func addGroup(acc []float64, row uint8, m groupMask, lut *[groupBytes][256]float64, cols []uint8, bits []groupMask) {
 	r := (*[blockSize]float64)(acc[int(row)*blockSize:])
 	bits = bits[:len(cols)]
+	l0, l1, l2, l3 := &lut[0], &lut[1], &lut[2], &lut[3]
 	for t, l := range cols {
-		r[l] += lut[m&bits[t]]
+		x := m & bits[t]
+		r[l] += ((l0[uint8(x)] + l1[uint8(x>>8)]) + l2[uint8(x>>16)]) + l3[uint8(x>>24)]
+	}
+}
+
+// addGroup1 is addGroup for masks whose bits all lie in the byte at shift
+// sh, whose sums are t.
+func addGroup1(acc []float64, row uint8, m groupMask, t *[256]float64, sh uint, cols []uint8, bits []groupMask) {
+	r := (*[blockSize]float64)(acc[int(row)*blockSize:])
+	bits = bits[:len(cols)]
+	for k, l := range cols {
+		r[l] += t[uint8((m&bits[k])>>sh)]
+	}
+}
+
+// addGroup2 is addGroup for masks whose bits all lie in the bytes at shifts
+// s0 < s1, whose sums are t0 and t1.
+func addGroup2(acc []float64, row uint8, m groupMask, t0, t1 *[256]float64, s0, s1 uint, cols []uint8, bits []groupMask) {
+	r := (*[blockSize]float64)(acc[int(row)*blockSize:])
+	bits = bits[:len(cols)]
+	for k, l := range cols {
+		x := m & bits[k]
+		r[l] += t0[uint8(x>>s0)] + t1[uint8(x>>s1)]
 	}
 }
