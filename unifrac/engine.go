@@ -584,6 +584,9 @@ func (e *entries) add(br int32, loc uint8, val, pw float64) {
 // terms when ent keeps them.
 func makeBlock(ent *entries, scratch *[]int32) block {
 	withVal, withPow := ent.withVal, ent.withPow
+	if !withVal {
+		return makeGroupBlock(ent, scratch)
+	}
 	var b block
 	if len(ent.br) == 0 {
 		b.ptr = []int32{0}
@@ -641,9 +644,6 @@ func makeBlock(ent *entries, scratch *[]int32) block {
 		if withPow {
 			b.pw[j] = ent.pw[i]
 		}
-	}
-	if !withVal {
-		groupBlock(&b)
 	}
 	return b
 }

@@ -25,64 +25,93 @@ type groupMask = uint32
 // lowBit returns the lowest set bit of m.
 func lowBit(m groupMask) int { return bits.TrailingZeros32(m) }
 
-// groupBlock turns the branch index of an Unweighted block (entries sorted
-// by branch, then by place in the block) into its group index: br[k] is
-// then a group, and loc[j], bits[j] for j in [ptr[k], ptr[k+1]) are the
-// block's samples reaching branches of the group, in increasing place, and
-// the branches they reach.
-func groupBlock(b *block) {
-	if len(b.br) == 0 {
-		return
+// makeGroupBlock is makeBlock for Unweighted entries (added sample by
+// sample, in increasing place in the block): it packs them into a block
+// indexed by group, br[k] a group and loc[j], bits[j] for j in
+// [ptr[k], ptr[k+1]) the block's samples reaching branches of the group, in
+// increasing place, and the branches they reach. scratch is reused.
+func makeGroupBlock(ent *entries, scratch *[]int32) block {
+	var b block
+	m := len(ent.br)
+	if m == 0 {
+		b.ptr = []int32{0}
+		return b
 	}
-	var gr, ptr []int32
-	n := 0 // group entries
-	var seen [blockSize / 64]uint64
-	var set [blockSize]groupMask
-	// First pass: count the groups and their entries.
-	ng := 0
-	for k := 0; k < len(b.br); {
-		g := b.br[k] / groupBits
-		clear(seen[:])
-		for ; k < len(b.br) && b.br[k]/groupBits == g; k++ {
-			for _, l := range b.loc[b.ptr[k]:b.ptr[k+1]] {
-				seen[l/64] |= 1 << (l % 64)
-			}
-		}
-		for _, s := range seen {
-			n += bits.OnesCount64(s)
-		}
-		ng++
+	maxG := int32(0)
+	for _, br := range ent.br {
+		maxG = max(maxG, br/groupBits)
 	}
-	gr = make([]int32, 0, ng)
-	ptr = make([]int32, 0, ng+1)
-	loc := make([]uint8, 0, n)
-	bit := make([]groupMask, 0, n)
-	for k := 0; k < len(b.br); {
-		g := b.br[k] / groupBits
-		gr = append(gr, g)
-		ptr = append(ptr, int32(len(loc)))
-		clear(seen[:])
-		for ; k < len(b.br) && b.br[k]/groupBits == g; k++ {
-			m := groupMask(1) << (b.br[k] % groupBits)
-			for _, l := range b.loc[b.ptr[k]:b.ptr[k+1]] {
-				if seen[l/64]&(1<<(l%64)) == 0 {
-					seen[l/64] |= 1 << (l % 64)
-					set[l] = 0
-				}
-				set[l] |= m
-			}
-		}
-		for w, s := range seen {
-			for s != 0 {
-				l := w*64 + bits.TrailingZeros64(s)
-				s &= s - 1
-				loc = append(loc, uint8(l))
-				bit = append(bit, set[l])
-			}
+	// scratch holds the groups' counts, then the entries sorted by group
+	// (stably, so by place within a group), each its place and its branch's
+	// bit in the group: place | bit<<8.
+	ng := int(maxG) + 2
+	if cap(*scratch) < ng+m {
+		*scratch = make([]int32, ng+m)
+	}
+	cnt := (*scratch)[:ng]
+	sorted := (*scratch)[ng : ng+m]
+	clear(cnt)
+	for _, br := range ent.br {
+		cnt[br/groupBits+1]++
+	}
+	groups := 0
+	for _, c := range cnt[1:] {
+		if c > 0 {
+			groups++
 		}
 	}
-	ptr = append(ptr, int32(len(loc)))
-	b.br, b.ptr, b.loc, b.bits = gr, ptr, loc, bit
+	b.br = make([]int32, 0, groups)
+	for g := range maxG + 1 {
+		if cnt[g+1] > 0 {
+			b.br = append(b.br, g)
+		}
+	}
+	for g := 1; g < ng; g++ {
+		cnt[g] += cnt[g-1]
+	}
+	locs := ent.loc[:m]
+	for i, br := range ent.br {
+		g := br / groupBits
+		sorted[cnt[g]] = int32(locs[i]) | (br%groupBits)<<8
+		cnt[g]++
+	}
+	// cnt[g] is now the end of group g. Count the (group, place) pairs.
+	n := 0
+	start := int32(0)
+	for _, g := range b.br {
+		end := cnt[g]
+		last := int32(-1)
+		for _, x := range sorted[start:end] {
+			if l := x & 0xff; l != last {
+				n++
+				last = l
+			}
+		}
+		start = end
+	}
+	b.ptr = make([]int32, 0, groups+1)
+	b.loc = make([]uint8, 0, n)
+	b.bits = make([]groupMask, 0, n)
+	start = 0
+	for _, g := range b.br {
+		end := cnt[g]
+		b.ptr = append(b.ptr, int32(len(b.loc)))
+		last := int32(-1)
+		for _, x := range sorted[start:end] {
+			l := x & 0xff
+			bit := groupMask(1) << (x >> 8)
+			if l != last {
+				b.loc = append(b.loc, uint8(l))
+				b.bits = append(b.bits, bit)
+				last = l
+			} else {
+				b.bits[len(b.bits)-1] |= bit
+			}
+		}
+		start = end
+	}
+	b.ptr = append(b.ptr, int32(len(b.loc)))
+	return b
 }
 
 // groupLens returns the lengths of the branches of group g (zero past the
@@ -145,10 +174,28 @@ func sumsCost(used groupMask) int {
 // groupTotals adds to t[l] the shared length of each sample l of the
 // Unweighted block bk with itself: its groups' terms, in increasing group.
 func groupTotals(t *[blockSize]float64, bk *block, wsp []float64) {
+	var lut [groupBytes][256]float64
 	for k, g := range bk.br {
 		w := groupLens(wsp, g)
-		for j := bk.ptr[k]; j < bk.ptr[k+1]; j++ {
-			t[bk.loc[j]] += groupTerm(&w, bk.bits[j])
+		p0, p1 := bk.ptr[k], bk.ptr[k+1]
+		if p1-p0 < 16 {
+			for j := p0; j < p1; j++ {
+				t[bk.loc[j]] += groupTerm(&w, bk.bits[j])
+			}
+			continue
+		}
+		var used groupMask
+		for _, m := range bk.bits[p0:p1] {
+			used |= m
+		}
+		groupSums(&lut, &w, used)
+		for j := p0; j < p1; j++ {
+			m := bk.bits[j]
+			var s float64
+			for h := range groupBytes {
+				s += lut[h][uint8(m>>(8*h))]
+			}
+			t[bk.loc[j]] += s
 		}
 	}
 }
