@@ -258,7 +258,18 @@ func sparseGroups(acc []float64, bi, bj *block, wsp []float64, upper bool) {
 				nh++
 			}
 		}
-		for p := p0; p < p1; p++ {
+		p := p0
+		if nh > 2 {
+			// Two rows at a time.
+			for ; p+1 < p1; p += 2 {
+				if upper {
+					addGroup(acc, bi.loc[p], bi.bits[p]&used, &lut, bj.loc[p+1:p+2], bj.bits[p+1:p+2])
+					q0 = p + 2
+				}
+				addGroupRows2(acc, bi.loc[p], bi.loc[p+1], bi.bits[p]&used, bi.bits[p+1]&used, &lut, bj.loc[q0:q1], bj.bits[q0:q1])
+			}
+		}
+		for ; p < p1; p++ {
 			if upper {
 				q0 = p + 1
 			}
@@ -327,5 +338,19 @@ func addGroup2(acc []float64, row uint8, m groupMask, t0, t1 *[256]float64, s0, 
 	for k, l := range cols {
 		x := m & bits[k]
 		r[l] += t0[uint8(x>>s0)] + t1[uint8(x>>s1)]
+	}
+}
+
+// addGroupRows2 is addGroup for two rows with the masks m0 and m1.
+func addGroupRows2(acc []float64, row0, row1 uint8, m0, m1 groupMask, lut *[groupBytes][256]float64, cols []uint8, bits []groupMask) {
+	r0 := (*[blockSize]float64)(acc[int(row0)*blockSize:])
+	r1 := (*[blockSize]float64)(acc[int(row1)*blockSize:])
+	bits = bits[:len(cols)]
+	l0, l1, l2, l3 := &lut[0], &lut[1], &lut[2], &lut[3]
+	for t, l := range cols {
+		b := bits[t]
+		x, y := m0&b, m1&b
+		r0[l] += ((l0[uint8(x)] + l1[uint8(x>>8)]) + l2[uint8(x>>16)]) + l3[uint8(x>>24)]
+		r1[l] += ((l0[uint8(y)] + l1[uint8(y>>8)]) + l2[uint8(y>>16)]) + l3[uint8(y>>24)]
 	}
 }
