@@ -421,7 +421,23 @@ func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 		limit = math.Inf(1)
 	}
 	var nd, ns int32
-	for k, r := range reach {
+	// Unweighted numbers its branches in preorder, so that a group of
+	// consecutive sparse branches (see groupBlock) holds pieces of root
+	// paths, which a sample reaches together; the other methods in the
+	// order of positions.
+	var order []int32
+	if p.m == Unweighted {
+		order = make([]int32, len(reach))
+		for k, q := range p.o.Pre {
+			order[q] = int32(k)
+		}
+	}
+	for i := range reach {
+		k := i
+		if order != nil {
+			k = int(order[i])
+		}
+		r := reach[k]
 		switch {
 		case r == 0:
 			reach[k] = -1
