@@ -25,11 +25,13 @@ type groupMask = uint32
 // lowBit returns the lowest set bit of m.
 func lowBit(m groupMask) int { return bits.TrailingZeros32(m) }
 
-// makeGroupBlock is makeBlock for Unweighted entries (added sample by
-// sample, in increasing place in the block): it packs them into a block
-// indexed by group, br[k] a group and loc[j], bits[j] for j in
+// makeGroupBlock is makeBlock for Unweighted entries: it packs them into
+// a block indexed by group, br[k] a group and loc[j], bits[j] for j in
 // [ptr[k], ptr[k+1]) the block's samples reaching branches of the group, in
-// increasing place, and the branches they reach. scratch is reused.
+// increasing place, and the branches they reach. The entries of one sample
+// and group must be consecutive among those of the sample, and the samples
+// come in increasing place within each group (as fill and gather add
+// them). scratch is reused.
 func makeGroupBlock(ent *entries, scratch *[]int32) block {
 	var b block
 	m := len(ent.br)
@@ -41,76 +43,62 @@ func makeGroupBlock(ent *entries, scratch *[]int32) block {
 	for _, br := range ent.br {
 		maxG = max(maxG, br/groupBits)
 	}
-	// scratch holds the groups' counts, then the entries sorted by group
-	// (stably, so by place within a group), each its place and its branch's
-	// bit in the group: place | bit<<8.
-	ng := int(maxG) + 2
-	if cap(*scratch) < ng+m {
-		*scratch = make([]int32, ng+m)
+	// scratch holds each group's count, the place+1 of its last entry and
+	// that entry's index, then the entries merged by sample and group:
+	// group<<8 | place, and the mask.
+	ng := int(maxG) + 1
+	need := 3*ng + 1 + 2*m
+	if cap(*scratch) < need {
+		*scratch = make([]int32, need)
 	}
-	cnt := (*scratch)[:ng]
-	sorted := (*scratch)[ng : ng+m]
-	clear(cnt)
-	for _, br := range ent.br {
-		cnt[br/groupBits+1]++
+	sc := (*scratch)[:need]
+	cnt, stamp, pos := sc[:ng+1], sc[ng+1:2*ng+1], sc[2*ng+1:3*ng+1]
+	key, mask := sc[3*ng+1:3*ng+1+m], sc[3*ng+1+m:]
+	clear(sc[:3*ng+1])
+	c := 0
+	locs := ent.loc[:m]
+	for i, br := range ent.br {
+		g := br / groupBits
+		l := int32(locs[i])
+		bit := int32(1) << (br % groupBits)
+		if stamp[g] == l+1 {
+			mask[pos[g]] |= bit
+			continue
+		}
+		stamp[g] = l + 1
+		pos[g] = int32(c)
+		key[c] = g<<8 | l
+		mask[c] = bit
+		cnt[g+1]++
+		c++
 	}
 	groups := 0
-	for _, c := range cnt[1:] {
-		if c > 0 {
+	for _, n := range cnt[1:] {
+		if n > 0 {
 			groups++
 		}
 	}
 	b.br = make([]int32, 0, groups)
-	for g := range maxG + 1 {
-		if cnt[g+1] > 0 {
-			b.br = append(b.br, g)
-		}
-	}
-	for g := 1; g < ng; g++ {
-		cnt[g] += cnt[g-1]
-	}
-	locs := ent.loc[:m]
-	for i, br := range ent.br {
-		g := br / groupBits
-		sorted[cnt[g]] = int32(locs[i]) | (br%groupBits)<<8
-		cnt[g]++
-	}
-	// cnt[g] is now the end of group g. Count the (group, place) pairs.
-	n := 0
-	start := int32(0)
-	for _, g := range b.br {
-		end := cnt[g]
-		last := int32(-1)
-		for _, x := range sorted[start:end] {
-			if l := x & 0xff; l != last {
-				n++
-				last = l
-			}
-		}
-		start = end
-	}
 	b.ptr = make([]int32, 0, groups+1)
-	b.loc = make([]uint8, 0, n)
-	b.bits = make([]groupMask, 0, n)
-	start = 0
-	for _, g := range b.br {
-		end := cnt[g]
-		b.ptr = append(b.ptr, int32(len(b.loc)))
-		last := int32(-1)
-		for _, x := range sorted[start:end] {
-			l := x & 0xff
-			bit := groupMask(1) << (x >> 8)
-			if l != last {
-				b.loc = append(b.loc, uint8(l))
-				b.bits = append(b.bits, bit)
-				last = l
-			} else {
-				b.bits[len(b.bits)-1] |= bit
-			}
+	for g := range ng {
+		if cnt[g+1] > 0 {
+			b.br = append(b.br, int32(g))
 		}
-		start = end
+		cnt[g+1] += cnt[g]
 	}
-	b.ptr = append(b.ptr, int32(len(b.loc)))
+	for _, g := range b.br {
+		b.ptr = append(b.ptr, cnt[g])
+	}
+	b.ptr = append(b.ptr, int32(c))
+	b.loc = make([]uint8, c)
+	b.bits = make([]groupMask, c)
+	for i, k := range key[:c] {
+		g := k >> 8
+		j := cnt[g]
+		cnt[g]++
+		b.loc[j] = uint8(k)
+		b.bits[j] = groupMask(mask[i])
+	}
 	return b
 }
 
