@@ -131,7 +131,7 @@ type side struct {
 // (in increasing order) with values val[j], for j in [ptr[k], ptr[k+1]).
 // For Generalized, val holds a_e and pw holds w_e·a_e^α; for Unweighted,
 // val is nil (every value of branch b is its length wsp[b]) and the index
-// is by group of branches (see groupBlock): br[k] is a group and bits[j]
+// is by group of branches (see makeGroupBlock): br[k] is a group and bits[j]
 // the branches of it that sample lo+loc[j] reaches.
 type block struct {
 	br   []int32
@@ -422,7 +422,7 @@ func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 	}
 	var nd, ns int32
 	// Unweighted numbers its branches in preorder, so that a group of
-	// consecutive sparse branches (see groupBlock) holds pieces of root
+	// consecutive sparse branches (see makeGroupBlock) holds pieces of root
 	// paths, which a sample reaches together; the other methods in the
 	// order of positions.
 	var order []int32
@@ -597,7 +597,8 @@ func (e *entries) add(br int32, loc uint8, val, pw float64) {
 
 // makeBlock sorts the entries by branch, keeping their order within a
 // branch, and packs them into a block, with their values and generalized
-// terms when ent keeps them.
+// terms when ent keeps them; Unweighted entries (without values) make a
+// block indexed by group (makeGroupBlock).
 func makeBlock(ent *entries, scratch *[]int32) block {
 	withVal, withPow := ent.withVal, ent.withPow
 	if !withVal {

@@ -116,7 +116,8 @@ func (c *Columns) selfTile(w *workspace, bi, bj int, dst []float64) {
 // diagonal stores in diag[i] the distance Query gives between column i
 // and the same sample as a query: its sums are those of tile's pair
 // (i, i), each dense chunk's minSum of the row with itself, then each
-// sparse branch the sample reaches, in increasing branch order.
+// sparse branch the sample reaches, in increasing branch order (for
+// Unweighted, each group's term, in increasing group order).
 func (c *Columns) diagonal(diag []float64) {
 	var acc, acc2 [blockSize]float64
 	dp := c.dp

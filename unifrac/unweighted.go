@@ -3,14 +3,17 @@ package unifrac
 import "math/bits"
 
 // Unweighted blocks hold their sparse branches by group: the sparse
-// branches 8g … 8g+7 make group g, and an entry says which of them one
-// sample reaches, as the bits of a byte (bit i for branch 8g+i). A pair's
-// shared length is then added group by group, in increasing g, each group's
-// term being the lengths of the branches both samples reach in it, summed
-// in increasing order from zero: a table of the 256 sums (groupSums) turns
-// the AND of two samples' bytes into that term with one look-up. A sample's
-// total adds its own groups' terms in the same order, so two samples that
-// reach the same branches have a total equal to their shared length.
+// branches groupBits·g … groupBits·g + groupBits − 1 (numbered in preorder,
+// see classify) make group g, and an entry says which of them one sample
+// reaches, as the bits of a mask (bit i for branch groupBits·g + i). A
+// pair's shared length is added group by group, in increasing g, each
+// group's term being the lengths of the branches both samples reach in it:
+// for each byte of the mask, the lengths of its branches in increasing
+// order, from zero; then the bytes' sums in increasing order, from zero.
+// Per-byte tables of the 256 sums (groupSums) turn the AND of two samples'
+// masks into that term with one look-up per byte. A sample's total adds its
+// own groups' terms in the same order, so two samples that reach the same
+// branches have a total equal to their shared length.
 
 // groupBytes is the number of bytes of a group's mask, groupBits its
 // number of sparse branches.
