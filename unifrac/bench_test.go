@@ -159,3 +159,40 @@ func BenchmarkNew(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCladeRich times all unweighted pairs of rich clade-biased
+// samples: 1,000 samples of 1,600 tips on a 50,000-tip tree.
+func BenchmarkCladeRich(b *testing.B) {
+	tr, tab := cladeCase(b, 50000, 1000, 1600)
+	e, err := New(tr, tab, Unweighted, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := e.Len()
+	d := make([]float64, n*(n-1)/2)
+	b.ReportAllocs()
+	for b.Loop() {
+		e.Condensed(context.Background(), d)
+	}
+}
+
+// BenchmarkSparseGroups times the unweighted sparse sums of one tile of
+// two blocks of 256 samples reaching half of the branches of their ranges
+// among 2,000 sparse branches.
+func BenchmarkSparseGroups(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	wsp := make([]float64, 2000)
+	for i := range wsp {
+		wsp[i] = rng.Float64()
+	}
+	var scratch []int32
+	ea, _ := groupCase(rng, blockSize, len(wsp), 0.5)
+	ba := makeGroupBlock(ea, &scratch)
+	eb, _ := groupCase(rng, blockSize, len(wsp), 0.5)
+	bb := makeGroupBlock(eb, &scratch)
+	acc := make([]float64, blockSize*blockSize)
+	b.ReportAllocs()
+	for b.Loop() {
+		sparseMin(acc, &ba, &bb, wsp, false, false)
+	}
+}

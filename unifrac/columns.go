@@ -16,8 +16,9 @@ import (
 //
 // A query's distance to a column is summed in an order fixed by the two
 // samples alone (dense columns of the Columns' split, in chunks, then its
-// sparse branches in order), so the values do not depend on how the query
-// rows are cut into calls nor on the number of workers. For the weighted and
+// sparse branches in order, or their groups for Unweighted), so the values
+// do not depend on how the query rows are cut into calls nor on the number
+// of workers. For the weighted and
 // unweighted methods, a query sample equal to a column (the same masses on
 // the same branches) is at distance exactly 0.
 type Columns struct {

@@ -51,6 +51,19 @@
 // pair's sum is symmetric in its two samples, so this order changes no
 // result.
 //
+// Unweighted values are a branch's length or nothing, so a sample's sparse
+// branches are sets: the engine numbers them in preorder, so that runs of
+// consecutive branches are pieces of root paths, and indexes them by group
+// of 32 consecutive ones, each sample's entry a 32-bit mask of the branches
+// of the group it reaches. A group adds one term to a pair's shared length:
+// the lengths of the branches both reach, summed byte by byte of the mask
+// (each byte's branches in increasing order, then the four bytes' sums),
+// which a tile reads from per-byte tables of the 256 sums — one look-up
+// per pair and group instead of one addition per pair and shared branch,
+// several times less work for rich samples (those of a clade
+// reach most of its branches). The groups' terms are added in increasing
+// group order, again whatever the tile or the number of workers.
+//
 // # Two tables
 //
 // NewColumns prepares the samples of one table, the columns, once: their
@@ -90,7 +103,7 @@
 // Equal samples are at distance exactly 0, as Striped UniFrac writes it:
 // each sample's total is summed in the order in which a pair adds the
 // terms its two samples share (dense chunks, then sparse branches in
-// increasing order), so for two samples with the same values on every
+// increasing order; for Unweighted, its groups' terms), so for two samples with the same values on every
 // branch (the same proportions; for Unweighted, the same branches reached)
 // S_a + S_b and twice the shared sum are the same number.
 //
@@ -98,8 +111,9 @@
 //
 // An engine holds 8 bytes per sample and dense branch (the dense rows,
 // rounded up to a multiple of 4), 9 bytes per sparse entry (a sample's value
-// on a branch and its place in the block; 1 byte for Unweighted, 17 for
-// Generalized) and 8 per sparse branch of each block; Engine.Bytes and
+// on a branch and its place in the block; 17 for Generalized; for
+// Unweighted, 5 bytes per sample and group of sparse branches it reaches)
+// and 8 per sparse branch (group) of each block; Engine.Bytes and
 // Columns.Bytes report it. Preparing allocates it and, per worker, the
 // tree-sized buffers of a walk and room for one block's entries (16 bytes
 // each); a computation adds one tile's sums per worker (BytesPerWorker).

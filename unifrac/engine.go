@@ -130,13 +130,16 @@ type side struct {
 // [lo, lo+blockSize): branch br[k] is reached by the samples lo+loc[j]
 // (in increasing order) with values val[j], for j in [ptr[k], ptr[k+1]).
 // For Generalized, val holds a_e and pw holds w_e·a_e^α; for Unweighted,
-// val is nil: every value of branch b is its length wsp[b].
+// val is nil (every value of branch b is its length wsp[b]) and the index
+// is by group of branches (see makeGroupBlock): br[k] is a group and bits[j]
+// the branches of it that sample lo+loc[j] reaches.
 type block struct {
-	br  []int32
-	ptr []int32
-	loc []uint8
-	val []float64
-	pw  []float64
+	br   []int32
+	ptr  []int32
+	loc  []uint8
+	bits []groupMask
+	val  []float64
+	pw   []float64
 }
 
 // New prepares the samples of tab on t for method m. It does not keep tab.
@@ -418,7 +421,23 @@ func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 		limit = math.Inf(1)
 	}
 	var nd, ns int32
-	for k, r := range reach {
+	// Unweighted numbers its branches in preorder, so that a group of
+	// consecutive sparse branches (see makeGroupBlock) holds pieces of root
+	// paths, which a sample reaches together; the other methods in the
+	// order of positions.
+	var order []int32
+	if p.m == Unweighted {
+		order = make([]int32, len(reach))
+		for k, q := range p.o.Pre {
+			order[q] = int32(k)
+		}
+	}
+	for i := range reach {
+		k := i
+		if order != nil {
+			k = int(order[i])
+		}
+		r := reach[k]
 		switch {
 		case r == 0:
 			reach[k] = -1
@@ -516,14 +535,15 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 				t[smp-lo] += minSum(row[c:c+cl], row[c:c+cl])
 			}
 		}
-		for k, br := range bk.br {
+		if bk.val == nil {
+			groupTotals(&t, &bk, lay.wsp)
+		}
+		for k := range bk.br {
 			for j := bk.ptr[k]; j < bk.ptr[k+1]; j++ {
 				switch {
 				case bk.pw != nil:
 					t[bk.loc[j]] += bk.pw[j]
-				case bk.val == nil:
-					t[bk.loc[j]] += lay.wsp[br]
-				default:
+				case bk.val != nil:
 					t[bk.loc[j]] += bk.val[j]
 				}
 			}
@@ -577,9 +597,13 @@ func (e *entries) add(br int32, loc uint8, val, pw float64) {
 
 // makeBlock sorts the entries by branch, keeping their order within a
 // branch, and packs them into a block, with their values and generalized
-// terms when ent keeps them.
+// terms when ent keeps them; Unweighted entries (without values) make a
+// block indexed by group (makeGroupBlock).
 func makeBlock(ent *entries, scratch *[]int32) block {
 	withVal, withPow := ent.withVal, ent.withPow
+	if !withVal {
+		return makeGroupBlock(ent, scratch)
+	}
 	var b block
 	if len(ent.br) == 0 {
 		b.ptr = []int32{0}

@@ -228,6 +228,13 @@ func (e *Engine) gather(sel []int32) side {
 					if nl == 0 {
 						continue
 					}
+					if b.bits != nil {
+						// An Unweighted group: its branches, in order.
+						for m := b.bits[j]; m != 0; m &= m - 1 {
+							ent.add(br*groupBits+int32(lowBit(m)), uint8(nl-1), 0, 0)
+						}
+						continue
+					}
 					var v, pw float64
 					if b.val != nil {
 						v = b.val[j]
@@ -367,11 +374,15 @@ func minSum2x4Go(acc []float64, ld int, x0, x1, y []float64, ys int) {
 }
 
 // sparseMin adds, for each sparse branch reached by samples of both blocks,
-// the min of each pair's values into acc; blocks without values (Unweighted)
-// add the branch's length wsp[b], the min of two equal values. With upper
-// (the two blocks are one and only pairs i < j are wanted), it visits those
+// the min of each pair's values into acc; Unweighted blocks (without
+// values) add their groups' terms instead (sparseGroups). With upper (the
+// two blocks are one and only pairs i < j are wanted), it visits those
 // pairs only; same says the blocks are the same.
 func sparseMin(acc []float64, bi, bj *block, wsp []float64, upper, same bool) {
+	if bi.val == nil {
+		sparseGroups(acc, bi, bj, wsp, upper)
+		return
+	}
 	if same {
 		for k := range bi.br {
 			p0, p1 := bi.ptr[k], bi.ptr[k+1]
@@ -380,11 +391,7 @@ func sparseMin(acc []float64, bi, bj *block, wsp []float64, upper, same bool) {
 				if upper {
 					q0 = p + 1
 				}
-				if bi.val == nil {
-					addConst(acc, bi.loc[p], wsp[bi.br[k]], bi.loc[q0:p1])
-				} else {
-					addMins(acc, bi.loc[p], bi.val[p], bi.loc[q0:p1], bi.val[q0:p1])
-				}
+				addMins(acc, bi.loc[p], bi.val[p], bi.loc[q0:p1], bi.val[q0:p1])
 			}
 		}
 		return
@@ -402,16 +409,9 @@ func sparseMin(acc []float64, bi, bj *block, wsp []float64, upper, same bool) {
 		}
 		q0, q1 := bj.ptr[q], bj.ptr[q+1]
 		cols := bj.loc[q0:q1]
-		if bi.val == nil {
-			w := wsp[a]
-			for r := bi.ptr[p]; r < bi.ptr[p+1]; r++ {
-				addConst(acc, bi.loc[r], w, cols)
-			}
-		} else {
-			vals := bj.val[q0:q1]
-			for r := bi.ptr[p]; r < bi.ptr[p+1]; r++ {
-				addMins(acc, bi.loc[r], bi.val[r], cols, vals)
-			}
+		vals := bj.val[q0:q1]
+		for r := bi.ptr[p]; r < bi.ptr[p+1]; r++ {
+			addMins(acc, bi.loc[r], bi.val[r], cols, vals)
 		}
 		p++
 		q++
@@ -426,14 +426,6 @@ func addMins(acc []float64, row uint8, v float64, cols []uint8, vals []float64) 
 	vals = vals[:len(cols)]
 	for t, l := range cols {
 		r[l] += min(v, vals[t])
-	}
-}
-
-// addConst adds w to acc[row*blockSize+cols[t]] for each t.
-func addConst(acc []float64, row uint8, w float64, cols []uint8) {
-	r := (*[blockSize]float64)(acc[int(row)*blockSize:])
-	for _, l := range cols {
-		r[l] += w
 	}
 }
 

@@ -116,7 +116,8 @@ func (c *Columns) selfTile(w *workspace, bi, bj int, dst []float64) {
 // diagonal stores in diag[i] the distance Query gives between column i
 // and the same sample as a query: its sums are those of tile's pair
 // (i, i), each dense chunk's minSum of the row with itself, then each
-// sparse branch the sample reaches, in increasing branch order.
+// sparse branch the sample reaches, in increasing branch order (for
+// Unweighted, each group's term, in increasing group order).
 func (c *Columns) diagonal(diag []float64) {
 	var acc, acc2 [blockSize]float64
 	dp := c.dp
@@ -132,6 +133,10 @@ func (c *Columns) diagonal(diag []float64) {
 			}
 		}
 		bk := &c.blocks[b]
+		if c.method == Unweighted {
+			groupTotals(&acc, bk, c.wsp)
+			bk = &block{}
+		}
 		for k, br := range bk.br {
 			for p := bk.ptr[k]; p < bk.ptr[k+1]; p++ {
 				l := bk.loc[p]
@@ -142,8 +147,6 @@ func (c *Columns) diagonal(diag []float64) {
 					ws := c.wsp[br] * math.Pow(s, c.alpha)
 					acc[l] += pa + pa - ws*(math.Abs(a-a)/s)
 					acc2[l] += pa + pa - ws
-				case bk.val == nil:
-					acc[l] += c.wsp[br]
 				default:
 					acc[l] += min(bk.val[p], bk.val[p])
 				}

@@ -11,7 +11,7 @@ func (s *side) bytes(nwsp int) int64 {
 	n := int64(len(s.total)+len(s.x)+nwsp) * 8
 	for i := range s.blocks {
 		b := &s.blocks[i]
-		n += int64(len(b.br)+len(b.ptr))*4 + int64(len(b.loc)) + int64(len(b.val)+len(b.pw))*8
+		n += int64(len(b.br)+len(b.ptr))*4 + int64(len(b.loc)+groupBytes*len(b.bits)) + int64(len(b.val)+len(b.pw))*8
 	}
 	return n
 }
