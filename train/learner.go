@@ -59,7 +59,7 @@ type Counter interface {
 type linear struct {
 	m    *model.Linear
 	d    Data
-	adam optim.Adam
+	adam adamSteps
 	xb   []float64 // the features of the rows of the last Logits call
 	rows int
 	// xn holds the features of the next rows of UpdateNext, zn and yn
@@ -69,6 +69,13 @@ type linear struct {
 	xn, zn, yn []float64
 	ysrc       [][]float64
 	grad       []float64
+	// xp holds the first fusedSlots next rows packed for the fused step,
+	// nz how many there are, and flags its flags (fused.go); fused says
+	// whether this step runs fused.
+	xp    []float64
+	nz    int
+	flags int
+	fused bool
 	// The parallel loops of a step over blocks of labels, made once so
 	// that a step allocates nothing, and their operands.
 	logitsFn, updateFn func(lo, hi int)
@@ -83,7 +90,7 @@ type linear struct {
 const updateBlock = 16
 
 func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {
-	ln := &linear{m: m, d: d, adam: adam, grad: make([]float64, len(m.Params))}
+	ln := &linear{m: m, d: d, adam: adamSteps{cfg: adam}, grad: make([]float64, len(m.Params))}
 	if sy := d.YSparse; d.Y == nil && sy != nil {
 		ln.full = make([]uint8, sy.Rows())
 	}
@@ -93,9 +100,13 @@ func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {
 		wEnd := m.Out * m.In // W precedes b in Params
 		for j := lo; j < hi; j += updateBlock {
 			k := min(j+updateBlock, hi)
+			if ln.fused {
+				ln.fusedBlock(j, k)
+				continue
+			}
 			m.BackwardLabels(ln.grad, ln.dz, ln.xb, j, k)
-			ln.adam.Update(m.Params, ln.grad, j*m.In, k*m.In)
-			ln.adam.Update(m.Params, ln.grad, wEnd+j, wEnd+k)
+			ln.adam.update(m.Params, ln.grad, j*m.In, k*m.In)
+			ln.adam.update(m.Params, ln.grad, wEnd+j, wEnd+k)
 			if ln.zn != nil {
 				// The block's new parameters are in cache: the next
 				// rows' logits of these labels.
@@ -112,6 +123,66 @@ func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {
 		}
 	}
 	return ln
+}
+
+// fusedBlock makes the step of the labels [lo, hi) in one pass (fused.go),
+// with the logits of the next rows when there are any.
+func (ln *linear) fusedBlock(lo, hi int) {
+	m, a := ln.m, &ln.adam
+	in, L := m.In, m.Out
+	wEnd := L * in
+	P := m.Params
+	f := fusedArgs{
+		w: P[lo*in : hi*in], mw: a.m[lo*in : hi*in], vw: a.v[lo*in : hi*in],
+		b: P[wEnd+lo : wEnd+hi], mb: a.m[wEnd+lo : wEnd+hi], vb: a.v[wEnd+lo : wEnd+hi],
+		x: ln.xb, g: ln.dz[lo:], xp: ln.xp, k: &a.k,
+		labels: hi - lo, in: in, rows: ln.rows, out: L, nz: ln.nz, flags: ln.flags,
+	}
+	if ln.nz > 0 {
+		f.z = ln.zn[lo:]
+	}
+	fusedLabels(&f)
+	if in%4 != 0 {
+		fusedTails(&f, ln.xn)
+	}
+	if rows := len(ln.zn) / L; rows > fusedSlots {
+		// The rows past the kernel's slots, from the new parameters.
+		m.LogitsLabels(ln.zn[fusedSlots*L:], ln.xn[fusedSlots*in:rows*in], lo, hi)
+	}
+}
+
+// beginStep starts a step whose next rows are nz (0 for none; their
+// features in ln.xn): Adam's step, and whether and how it runs fused.
+func (ln *linear) beginStep(nz int) {
+	m, a := ln.m, &ln.adam
+	P := len(m.Params)
+	a.begin(P)
+	wEnd := m.Out * m.In
+	end := a.decayEnd(P)
+	wd := a.cfg.WeightDecay != 0
+	// The kernel decays all the weights or none, and all the biases or
+	// none.
+	ln.fused = haveFused && ln.rows > 0 && m.In >= 4 && (!wd || end == wEnd || end == P)
+	if !ln.fused {
+		return
+	}
+	ln.flags = 0
+	if wd {
+		ln.flags |= fusedDecayW
+		if end == P {
+			ln.flags |= fusedDecayB
+		}
+	}
+	if m.In%4 == 0 {
+		ln.flags |= fusedAddBias
+	}
+	ln.nz = min(nz, fusedSlots)
+	if n := m.In / 4 * fusedSlots * 4; len(ln.xp) != n {
+		ln.xp = make([]float64, n)
+	}
+	if ln.nz > 0 {
+		packNext(ln.xp, ln.xn, m.In, ln.nz)
+	}
 }
 
 func (ln *linear) Rows() int   { return ln.d.N }
@@ -176,7 +247,7 @@ func (ln *linear) Update(dz []float64) {
 	if len(dz) != ln.rows*ln.m.Out {
 		panic("train: len(dz) != rows·L")
 	}
-	ln.adam.Begin(len(ln.m.Params))
+	ln.beginStep(0)
 	ln.dz = dz
 	parallel.For(ln.m.Out, 0, max(ln.m.MinChunk(ln.rows), updateBlock), ln.updateFn)
 	ln.dz = nil
@@ -205,7 +276,7 @@ func (ln *linear) UpdateNext(dz, logits, targets []float64, rows []int) {
 		}
 		ln.ysrc = append(ln.ysrc, src)
 	}
-	ln.adam.Begin(len(ln.m.Params))
+	ln.beginStep(len(rows))
 	ln.dz, ln.zn, ln.yn = dz, logits, targets
 	parallel.For(L, 0, max(ln.m.MinChunk(max(ln.rows, len(rows))), updateBlock), ln.updateFn)
 	ln.dz, ln.zn, ln.yn = nil, nil, nil
@@ -230,11 +301,11 @@ func (ln *linear) gather(buf []float64, rows []int) []float64 {
 // The state is little-endian: the parameters, Adam's step count and its
 // two moment buffers (empty before the first step).
 func (ln *linear) AppendState(b []byte) []byte {
-	s := ln.adam.State()
+	a := &ln.adam
 	b = appendFloats(b, ln.m.Params)
-	b = binary.LittleEndian.AppendUint64(b, uint64(s.T))
-	b = appendFloats(b, s.M)
-	return appendFloats(b, s.V)
+	b = binary.LittleEndian.AppendUint64(b, uint64(a.t))
+	b = appendFloats(b, a.m)
+	return appendFloats(b, a.v)
 }
 
 func (ln *linear) SetState(b []byte) error {
@@ -245,16 +316,15 @@ func (ln *linear) SetState(b []byte) error {
 	params := readFloats(b[:8*P])
 	t := int(binary.LittleEndian.Uint64(b[8*P:]))
 	rest := b[8*P+8:]
-	var s optim.AdamState
-	s.T = t
-	if len(rest) > 0 {
-		s.M, s.V = readFloats(rest[:8*P]), readFloats(rest[8*P:])
-	}
 	if (t == 0) != (len(rest) == 0) || t < 0 {
 		return errors.New("optimizer state does not match its step count")
 	}
 	copy(ln.m.Params, params)
-	ln.adam.SetState(s)
+	a := &ln.adam
+	a.t, a.m, a.v = t, nil, nil
+	if len(rest) > 0 {
+		a.m, a.v = readFloats(rest[:8*P]), readFloats(rest[8*P:])
+	}
 	return nil
 }
 
@@ -270,7 +340,7 @@ func (ln *linear) SetParams(b []byte) error {
 
 // Key: the shapes, Adam's settings and a hash of the data.
 func (ln *linear) Key() string {
-	a := ln.adam
+	a := ln.adam.cfg
 	return fmt.Sprintf("linear in=%d L=%d n=%d lr=%v beta1=%v beta2=%v eps=%v decay=%v decay_end=%d data=%s",
 		ln.m.In, ln.m.Out, ln.d.N, a.LR, a.Beta1, a.Beta2, a.Eps, a.WeightDecay, a.DecayEnd, dataHash(ln.d))
 }
