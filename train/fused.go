@@ -40,6 +40,7 @@ const (
 	fusedDecayW  = 1 << iota // weight decay on the weights
 	fusedDecayB              // weight decay on the biases
 	fusedAddBias             // store b_j + the lane sum (In is a multiple of 4)
+	fusedNext                // there are next rows (nz > 0): compute their lanes
 )
 
 // adamK holds the constants of one Adam step, each four times (a row per
@@ -132,11 +133,13 @@ func adamOne(k *adamK, decay bool, p, g float64, m, v *float64) float64 {
 // fusedArgs are the operands of the fused kernel over the labels
 // [0, labels) of a block (the slices start at the block's first label).
 type fusedArgs struct {
-	w, mw, vw  []float64 // rows of W (labels×in) and their moments
-	b, mb, vb  []float64 // biases and their moments
-	x          []float64 // current rows' features, rows×in
-	g          []float64 // ∂loss/∂logits, G[r, j] at g[r·out+j]
-	xp         []float64 // next rows' features packed: xp[(q·fusedSlots+s)·4+c] = Xn[s, 4q+c]
+	w, mw, vw []float64 // rows of W (labels×in) and their moments
+	b, mb, vb []float64 // biases and their moments
+	x         []float64 // current rows' features, rows×in
+	g         []float64 // ∂loss/∂logits, G[r, j] at g[r·out+j]
+	xn        []float64 // next rows' features, at least nz×in
+	// xc and xp are x and xn packed for the kernel (packRows).
+	xc, xp     []float64
 	z          []float64 // next rows' logits, z[s·out+j], s < nz
 	k          *adamK
 	labels, in int
@@ -145,15 +148,60 @@ type fusedArgs struct {
 }
 
 // check panics unless the slices hold what the sizes say, with at least
-// one label, one row and one quad (the kernel trusts them).
+// one label, one row and one quad, and at most fusedSlots rows (the
+// kernel trusts them).
 func (a *fusedArgs) check() {
 	n := a.labels * a.in
-	if a.labels < 1 || a.rows < 1 || a.in < 4 || a.nz < 0 || a.nz > fusedSlots ||
+	if a.labels < 1 || a.rows < 1 || a.rows > fusedSlots || a.in < 4 || a.nz < 0 || a.nz > fusedSlots ||
 		len(a.w) < n || len(a.mw) < n || len(a.vw) < n ||
 		len(a.b) < a.labels || len(a.mb) < a.labels || len(a.vb) < a.labels ||
 		len(a.x) < a.rows*a.in || len(a.g) < (a.rows-1)*a.out+a.labels || a.out < a.labels ||
-		len(a.xp) < a.in/4*fusedSlots*4 || (a.nz > 0 && len(a.z) < (a.nz-1)*a.out+a.labels) {
+		len(a.xn) < a.nz*a.in || len(a.xc) < packedLen(a.in) || len(a.xp) < packedLen(a.in) ||
+		(a.nz > 0 && len(a.z) < (a.nz-1)*a.out+a.labels) {
 		panic("train: fused step with operands of the wrong sizes")
+	}
+}
+
+// packedLen is the length of rows of in features packed by packRows.
+func packedLen(in int) int {
+	return packPad + in/8*8*fusedSlots + in/4%2*4*fusedSlots + packPad
+}
+
+// packPad is the number of zeros before and after packed rows: the
+// kernel reads an oct of rows past each end (and uses none of it).
+const packPad = 8 * fusedSlots
+
+// packRows stores in dst the first n ≤ fusedSlots rows of x (in features
+// each) as the kernel reads them, between packPad zeros: for each oct of features k = 8o … 8o+7,
+// the ten rows' eight features, 64 bytes apart; then, when in mod 8 ≥ 4,
+// the ten rows' quad 8⌊in/8⌋ … +3, 32 bytes apart. The slots of missing
+// rows are zeros; the last in mod 4 features are left out.
+func packRows(dst, x []float64, in, n int) {
+	octs := in / 8
+	dst = dst[:packedLen(in)]
+	clear(dst[:packPad])
+	clear(dst[len(dst)-packPad:])
+	dst = dst[packPad:]
+	for o := 0; o < octs; o++ {
+		for s := 0; s < fusedSlots; s++ {
+			d := dst[(o*fusedSlots+s)*8 : (o*fusedSlots+s+1)*8]
+			if s < n {
+				copy(d, x[s*in+8*o:s*in+8*o+8])
+			} else {
+				clear(d)
+			}
+		}
+	}
+	if in/4%2 == 1 {
+		base, k := octs*8*fusedSlots, 8*octs
+		for s := 0; s < fusedSlots; s++ {
+			d := dst[base+s*4 : base+s*4+4]
+			if s < n {
+				copy(d, x[s*in+k:s*in+k+4])
+			} else {
+				clear(d)
+			}
+		}
 	}
 }
 
@@ -182,8 +230,8 @@ func fusedLabelsGo(a *fusedArgs) {
 				}
 				w := adamOne(k, a.flags&fusedDecayW != 0, a.w[i], gw, &a.mw[i], &a.vw[i])
 				a.w[i] = w
-				for s := range lanes {
-					lanes[s][c] = math.FMA(a.xp[(q*fusedSlots+s)*4+c], w, lanes[s][c])
+				for s := 0; s < a.nz; s++ {
+					lanes[s][c] = math.FMA(a.xn[s*in+4*q+c], w, lanes[s][c])
 				}
 			}
 		}
@@ -203,7 +251,8 @@ func fusedLabelsGo(a *fusedArgs) {
 // last in mod 4 weights, then the next rows' logits, b_j + the lane sum +
 // the last products fused in order (xn holds the next rows' features,
 // nz of them, in×nz).
-func fusedTails(a *fusedArgs, xn []float64) {
+func fusedTails(a *fusedArgs) {
+	xn := a.xn
 	in, out := a.in, a.out
 	k0 := in &^ 3
 	decay := a.flags&fusedDecayW != 0
@@ -224,22 +273,6 @@ func fusedTails(a *fusedArgs, xn []float64) {
 				sum = math.FMA(x[c], w[c], sum)
 			}
 			a.z[s*out+j] = a.b[j] + sum
-		}
-	}
-}
-
-// packNext stores in xp the first fusedSlots rows of xn (nz rows of in
-// features) in the kernel's layout, zeros in the slots of missing rows.
-func packNext(xp, xn []float64, in, nz int) {
-	quads := in / 4
-	for q := 0; q < quads; q++ {
-		for s := 0; s < fusedSlots; s++ {
-			d := xp[(q*fusedSlots+s)*4 : (q*fusedSlots+s+1)*4]
-			if s < nz {
-				copy(d, xn[s*in+4*q:s*in+4*q+4])
-			} else {
-				clear(d)
-			}
 		}
 	}
 }

@@ -69,10 +69,11 @@ type linear struct {
 	xn, zn, yn []float64
 	ysrc       [][]float64
 	grad       []float64
-	// xp holds the first fusedSlots next rows packed for the fused step,
-	// nz how many there are, and flags its flags (fused.go); fused says
-	// whether this step runs fused.
-	xp    []float64
+	// xc and xp hold the current rows and the first fusedSlots next rows
+	// packed for the fused step, nz how many next rows there are there,
+	// and flags its flags (fused.go); fused says whether this step runs
+	// fused.
+	xc, xp []float64
 	nz    int
 	flags int
 	fused bool
@@ -135,7 +136,7 @@ func (ln *linear) fusedBlock(lo, hi int) {
 	f := fusedArgs{
 		w: P[lo*in : hi*in], mw: a.m[lo*in : hi*in], vw: a.v[lo*in : hi*in],
 		b: P[wEnd+lo : wEnd+hi], mb: a.m[wEnd+lo : wEnd+hi], vb: a.v[wEnd+lo : wEnd+hi],
-		x: ln.xb, g: ln.dz[lo:], xp: ln.xp, k: &a.k,
+		x: ln.xb, g: ln.dz[lo:], xn: ln.xn, xc: ln.xc, xp: ln.xp, k: &a.k,
 		labels: hi - lo, in: in, rows: ln.rows, out: L, nz: ln.nz, flags: ln.flags,
 	}
 	if ln.nz > 0 {
@@ -143,7 +144,7 @@ func (ln *linear) fusedBlock(lo, hi int) {
 	}
 	fusedLabels(&f)
 	if in%4 != 0 {
-		fusedTails(&f, ln.xn)
+		fusedTails(&f)
 	}
 	if rows := len(ln.zn) / L; rows > fusedSlots {
 		// The rows past the kernel's slots, from the new parameters.
@@ -162,7 +163,7 @@ func (ln *linear) beginStep(nz int) {
 	wd := a.cfg.WeightDecay != 0
 	// The kernel decays all the weights or none, and all the biases or
 	// none.
-	ln.fused = haveFused && ln.rows > 0 && m.In >= 4 && (!wd || end == wEnd || end == P)
+	ln.fused = haveFused && ln.rows > 0 && ln.rows <= fusedSlots && m.In >= 4 && (!wd || end == wEnd || end == P)
 	if !ln.fused {
 		return
 	}
@@ -177,11 +178,15 @@ func (ln *linear) beginStep(nz int) {
 		ln.flags |= fusedAddBias
 	}
 	ln.nz = min(nz, fusedSlots)
-	if n := m.In / 4 * fusedSlots * 4; len(ln.xp) != n {
-		ln.xp = make([]float64, n)
-	}
 	if ln.nz > 0 {
-		packNext(ln.xp, ln.xn, m.In, ln.nz)
+		ln.flags |= fusedNext
+	}
+	if n := packedLen(m.In); len(ln.xp) != n {
+		ln.xc, ln.xp = make([]float64, n), make([]float64, n)
+	}
+	packRows(ln.xc, ln.xb, m.In, ln.rows)
+	if ln.nz > 0 {
+		packRows(ln.xp, ln.xn, m.In, ln.nz)
 	}
 }
 
