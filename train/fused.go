@@ -105,8 +105,20 @@ func (a *adamSteps) decayEnd(n int) int {
 // update updates params[lo:hi] from grad[lo:hi] in the step begun.
 func (a *adamSteps) update(params, grad []float64, lo, hi int) {
 	end := a.decayEnd(len(params))
-	for i := lo; i < hi; i++ {
-		params[i] = adamOne(&a.k, i < end, params[i], grad[i], &a.m[i], &a.v[i])
+	if mid := min(max(end, lo), hi); mid > lo {
+		adamVec(params[lo:mid], grad[lo:mid], a.m[lo:mid], a.v[lo:mid], &a.k, true)
+		lo = mid
+	}
+	if lo < hi {
+		adamVec(params[lo:hi], grad[lo:hi], a.m[lo:hi], a.v[lo:hi], &a.k, false)
+	}
+}
+
+// adamVecGo applies adamOne to every parameter of p.
+func adamVecGo(p, g, m, v []float64, k *adamK, decay bool) {
+	g, m, v = g[:len(p)], m[:len(p)], v[:len(p)]
+	for i := range p {
+		p[i] = adamOne(k, decay, p[i], g[i], &m[i], &v[i])
 	}
 }
 

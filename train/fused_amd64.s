@@ -499,3 +499,121 @@ next:
 done:
 	VZEROUPPER
 	RET
+
+// func adamVecAVX512(p, gr, m, v *float64, n int, k *adamK, decay bool)
+//
+// adamOne on n = 8·⌊n/8⌋ parameters, eight at a time.
+TEXT ·adamVecAVX512(SB), NOSPLIT, $0-49
+	MOVQ p+0(FP), DI
+	MOVQ gr+8(FP), SI
+	MOVQ m+16(FP), R8
+	MOVQ v+24(FP), R9
+	MOVQ n+32(FP), CX
+	MOVQ k+40(FP), AX
+	MOVBQZX decay+48(FP), DX
+	VBROADCASTSD 0(AX), Z26
+	VBROADCASTSD 32(AX), Z27
+	VBROADCASTSD 64(AX), Z28
+	VBROADCASTSD 96(AX), Z29
+	VBROADCASTSD 128(AX), Z30
+	VBROADCASTSD 160(AX), Z31
+	VBROADCASTSD 192(AX), Z1
+	SHRQ $3, CX
+	JZ   vdone
+
+vloop:
+	VMOVUPD (SI), Z2
+	TESTQ DX, DX
+	JZ   vnowd
+	VMOVUPD (DI), Z5
+	VMULPD Z1, Z5, Z4
+	VADDPD Z4, Z2, Z2
+
+vnowd:
+	VMULPD Z29, Z2, Z4
+	VMULPD Z2, Z4, Z4
+	VMULPD Z27, Z2, Z2
+	VMOVUPD (R9), Z5
+	VMULPD Z28, Z5, Z5
+	VADDPD Z4, Z5, Z5
+	VMOVUPD Z5, (R9)
+	VMOVUPD (R8), Z4
+	VMULPD Z26, Z4, Z4
+	VADDPD Z2, Z4, Z4
+	VMOVUPD Z4, (R8)
+	VSQRTPD Z5, Z5
+	VADDPD Z31, Z5, Z5
+	VMULPD Z30, Z4, Z4
+	VDIVPD Z5, Z4, Z4
+	VMOVUPD (DI), Z5
+	VSUBPD Z4, Z5, Z5
+	VMOVUPD Z5, (DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	ADDQ $64, R8
+	ADDQ $64, R9
+	DECQ CX
+	JNZ  vloop
+
+vdone:
+	VZEROUPPER
+	RET
+
+// func adamVecAVX(p, gr, m, v *float64, n int, k *adamK, decay bool)
+//
+// adamOne on n = 4·⌊n/4⌋ parameters, four at a time.
+TEXT ·adamVecAVX(SB), NOSPLIT, $0-49
+	MOVQ p+0(FP), DI
+	MOVQ gr+8(FP), SI
+	MOVQ m+16(FP), R8
+	MOVQ v+24(FP), R9
+	MOVQ n+32(FP), CX
+	MOVQ k+40(FP), AX
+	MOVBQZX decay+48(FP), DX
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), Y9
+	VMOVUPD 64(AX), Y10
+	VMOVUPD 96(AX), Y11
+	VMOVUPD 128(AX), Y12
+	VMOVUPD 160(AX), Y13
+	VMOVUPD 192(AX), Y14
+	SHRQ $2, CX
+	JZ   qdone
+
+qloop:
+	VMOVUPD (SI), Y2
+	TESTQ DX, DX
+	JZ   qnowd
+	VMOVUPD (DI), Y5
+	VMULPD Y14, Y5, Y4
+	VADDPD Y4, Y2, Y2
+
+qnowd:
+	VMULPD Y11, Y2, Y4
+	VMULPD Y2, Y4, Y4
+	VMULPD Y9, Y2, Y2
+	VMOVUPD (R9), Y5
+	VMULPD Y10, Y5, Y5
+	VADDPD Y4, Y5, Y5
+	VMOVUPD Y5, (R9)
+	VMOVUPD (R8), Y4
+	VMULPD Y8, Y4, Y4
+	VADDPD Y2, Y4, Y4
+	VMOVUPD Y4, (R8)
+	VSQRTPD Y5, Y5
+	VADDPD Y13, Y5, Y5
+	VMULPD Y12, Y4, Y4
+	VDIVPD Y5, Y4, Y4
+	VMOVUPD (DI), Y5
+	VSUBPD Y4, Y5, Y5
+	VMOVUPD Y5, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, R9
+	DECQ CX
+	JNZ  qloop
+
+qdone:
+	VZEROUPPER
+	RET

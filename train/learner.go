@@ -74,9 +74,9 @@ type linear struct {
 	// and flags its flags (fused.go); fused says whether this step runs
 	// fused.
 	xc, xp []float64
-	nz    int
-	flags int
-	fused bool
+	nz     int
+	flags  int
+	fused  bool
 	// The parallel loops of a step over blocks of labels, made once so
 	// that a step allocates nothing, and their operands.
 	logitsFn, updateFn func(lo, hi int)
