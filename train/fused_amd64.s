@@ -203,21 +203,24 @@
 	VFMADD231PD Y1, YA, Y15; \
 	VFMADD231PD Y1, YB, Y25
 
-// STORE(Y, BIAS, EXIT) stores the lane sum of Y, (l0 + l2) + (l1 + l3),
-// plus the bias BIAS when the flags (CX) say so, at AX, moves AX down a
-// row and counts the rows left (R14), leaving for EXIT when none is.
-#define STORE(Y, BIAS, EXIT) \
+// STORE2(A, B) stores the lane sums of A and B, (l0 + l2) + (l1 + l3),
+// plus the biases of labels j and j+1 (X4) when the flags (CX) say so, at
+// AX (z[s, j] and z[s, j+1]), moves AX down a row and counts the rows left
+// (R14), leaving for next when none is.
+#define STORE2(A, B) \
 	TESTQ R14, R14; \
-	JZ   EXIT; \
-	VEXTRACTF32X4 $1, Y, X5; \
-	VEXTRACTF32X4 $0, Y, X3; \
+	JZ   next; \
+	VEXTRACTF32X4 $1, A, X5; \
+	VEXTRACTF32X4 $0, A, X3; \
 	VADDPD X3, X5, X5; \
-	VPERMILPD $1, X5, X3; \
-	VADDSD X3, X5, X5; \
+	VEXTRACTF32X4 $1, B, X3; \
+	VEXTRACTF32X4 $0, B, X2; \
+	VADDPD X2, X3, X3; \
+	VHADDPD X3, X5, X5; \
 	TESTQ $4, CX; \
 	JZ   2(PC); \
-	VADDSD BIAS, X5, X5; \
-	VMOVSD X5, (AX); \
+	VADDPD X4, X5, X5; \
+	VMOVUPD X5, (AX); \
 	ADDQ DX, AX; \
 	DECQ R14
 
@@ -457,37 +460,22 @@ reduce:
 	ADDQ AX, R9
 
 	// z[s, j] = (b_j +) (l0 + l2) + (l1 + l3), for s < nz, and the same
-	// for j+1.
+	// for j+1, side by side.
 	MOVQ a+0(FP), AX
 	MOVQ 24(AX), AX
-	VMOVSD (AX)(R13*8), X4   // b_j, updated
-	VMOVSD 8(AX)(R13*8), X30 // b_j+1
+	VMOVUPD (AX)(R13*8), X4 // b_j and b_j+1, updated
 	MOVQ 248(SP), R14
 	MOVQ R12, AX
-	STORE(Y6, X4, storeb)
-	STORE(Y7, X4, storeb)
-	STORE(Y8, X4, storeb)
-	STORE(Y9, X4, storeb)
-	STORE(Y10, X4, storeb)
-	STORE(Y11, X4, storeb)
-	STORE(Y12, X4, storeb)
-	STORE(Y13, X4, storeb)
-	STORE(Y14, X4, storeb)
-	STORE(Y15, X4, storeb)
-
-storeb:
-	MOVQ 248(SP), R14
-	LEAQ 8(R12), AX
-	STORE(Y16, X30, next)
-	STORE(Y17, X30, next)
-	STORE(Y18, X30, next)
-	STORE(Y19, X30, next)
-	STORE(Y20, X30, next)
-	STORE(Y21, X30, next)
-	STORE(Y22, X30, next)
-	STORE(Y23, X30, next)
-	STORE(Y24, X30, next)
-	STORE(Y25, X30, next)
+	STORE2(Y6, Y16)
+	STORE2(Y7, Y17)
+	STORE2(Y8, Y18)
+	STORE2(Y9, Y19)
+	STORE2(Y10, Y20)
+	STORE2(Y11, Y21)
+	STORE2(Y12, Y22)
+	STORE2(Y13, Y23)
+	STORE2(Y14, Y24)
+	STORE2(Y15, Y25)
 
 next:
 	ADDQ $16, R10
