@@ -26,13 +26,17 @@ import (
 // order, the dot products in four lanes k ≡ 0…3 mod 4 added as (l0 + l2) +
 // (l1 + l3), the last In mod 4 products fused in order after them, and
 // Adam's update of each parameter as optim writes it, each product rounded
-// before it is added. The kernel (fused_amd64.s, AVX2 and FMA) works on
-// the quads of each row of W; the last In mod 4 features of each row (and
-// next rows beyond the kernel's ten) are finished in Go. fusedLabelsGo is
-// its reference, operation for operation.
+// before it is added. The kernel (fused_amd64.s, AVX-512 and FMA) works
+// on two labels at a time, on eight weights of each at a time (the
+// gradient and Adam eight wide, the lanes as two quads in turn) and on a
+// last quad when In mod 8 ≥ 4; the last In mod 4 features of each row,
+// the last label of an odd block and the next rows beyond the kernel's
+// ten are finished in Go. fusedLabelsGo is its reference, operation for
+// operation; it takes the rows unpacked, the kernel packed (packRows).
 
-// fusedSlots is the number of next rows whose logits the kernel
-// accumulates while it updates W (one register of lanes each).
+// fusedSlots is the most rows the kernel takes, current or next: the
+// next rows' logits accumulate in one register of lanes per row and
+// label, and the current rows' gradient coefficients sit in its frame.
 const fusedSlots = 10
 
 // Flags of the kernel.
