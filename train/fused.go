@@ -62,79 +62,24 @@ const (
 	kWD
 )
 
-// adamSteps is the Adam optimizer of the linear learner: optim.Adam's
-// settings and update, with the moment buffers held here so that the
-// fused step can update them in the same pass as the gradient.
-type adamSteps struct {
-	cfg  optim.Adam
-	m, v []float64
-	t    int
-	k    adamK // this step's constants, weight decay included
-}
-
-// begin starts a step over n parameters: the step count and constants,
-// computed as optim.Adam.Begin computes them.
-func (a *adamSteps) begin(n int) {
-	if a.m == nil {
-		a.m = make([]float64, n)
-		a.v = make([]float64, n)
-	}
-	if len(a.m) != n {
-		panic("train: Adam used with parameters of another length")
-	}
-	lr := orDefault(a.cfg.LR, 1e-3)
-	b1 := orDefault(a.cfg.Beta1, 0.9)
-	b2 := orDefault(a.cfg.Beta2, 0.999)
-	eps := orDefault(a.cfg.Eps, 1e-8)
-	a.t++
-	bc1 := 1 - math.Pow(b1, float64(a.t))
-	bc2 := 1 - math.Pow(b2, float64(a.t))
-	step := lr / bc1
-	sb := math.Sqrt(bc2)
-	step *= sb
-	epsHat := eps * sb
-	for c, x := range [...]float64{b1, 1 - b1, b2, 1 - b2, step, epsHat, a.cfg.WeightDecay} {
-		a.k[c] = [4]float64{x, x, x, x}
+// setAdamK sets k to the constants of the Adam step st, each four times.
+func setAdamK(k *adamK, st *optim.AdamStep) {
+	for c, x := range [...]float64{st.Beta1, st.C1, st.Beta2, st.C2, st.Step, st.EpsHat, st.WeightDecay} {
+		k[c] = [4]float64{x, x, x, x}
 	}
 }
 
-// decayEnd returns the end of the parameters that weight decay applies to.
-func (a *adamSteps) decayEnd(n int) int {
-	if a.cfg.DecayEnd > 0 {
-		return min(a.cfg.DecayEnd, n)
+// decayEnd returns the end of the n parameters that a's weight decay
+// applies to (optim.Adam.DecayEnd).
+func decayEnd(a *optim.Adam, n int) int {
+	if a.DecayEnd > 0 {
+		return min(a.DecayEnd, n)
 	}
 	return n
 }
 
-// update updates params[lo:hi] from grad[lo:hi] in the step begun.
-func (a *adamSteps) update(params, grad []float64, lo, hi int) {
-	end := a.decayEnd(len(params))
-	if mid := min(max(end, lo), hi); mid > lo {
-		adamVec(params[lo:mid], grad[lo:mid], a.m[lo:mid], a.v[lo:mid], &a.k, true)
-		lo = mid
-	}
-	if lo < hi {
-		adamVec(params[lo:hi], grad[lo:hi], a.m[lo:hi], a.v[lo:hi], &a.k, false)
-	}
-}
-
-// adamVecGo applies adamOne to every parameter of p.
-func adamVecGo(p, g, m, v []float64, k *adamK, decay bool) {
-	g, m, v = g[:len(p)], m[:len(p)], v[:len(p)]
-	for i := range p {
-		p[i] = adamOne(k, decay, p[i], g[i], &m[i], &v[i])
-	}
-}
-
-func orDefault(x, def float64) float64 {
-	if x == 0 {
-		return def
-	}
-	return x
-}
-
 // adamOne returns parameter p after one Adam step with gradient g, and
-// updates its moments, as optim.Adam does: every product rounded before
+// updates its moments, as optim.Adam.Update does (see optim.AdamStep): every product rounded before
 // it is added (the conversions forbid fused multiply-adds).
 func adamOne(k *adamK, decay bool, p, g float64, m, v *float64) float64 {
 	if decay && k[kWD][0] != 0 {

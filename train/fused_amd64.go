@@ -55,32 +55,3 @@ func fusedLabels(a *fusedArgs) {
 		fusedLabelsGo(&last)
 	}
 }
-
-//go:noescape
-func adamVecAVX512(p, gr, m, v *float64, n int, k *adamK, decay bool)
-
-//go:noescape
-func adamVecAVX(p, gr, m, v *float64, n int, k *adamK, decay bool)
-
-var (
-	haveAVX512 = cpu.X86.HasAVX512F
-	haveAVX    = cpu.X86.HasAVX
-)
-
-// adamVec applies adamOne to every parameter of p, with the gradients g
-// and the moments m and v (as long as p at least), eight or four at a
-// time where the processor can.
-func adamVec(p, g, m, v []float64, k *adamK, decay bool) {
-	n := len(p)
-	g, m, v = g[:n], m[:n], v[:n]
-	done := 0
-	switch {
-	case haveAVX512 && n >= 8:
-		done = n &^ 7
-		adamVecAVX512(&p[0], &g[0], &m[0], &v[0], done, k, decay)
-	case haveAVX && n >= 4:
-		done = n &^ 3
-		adamVecAVX(&p[0], &g[0], &m[0], &v[0], done, k, decay)
-	}
-	adamVecGo(p[done:], g[done:], m[done:], v[done:], k, decay)
-}

@@ -11,8 +11,3 @@ func fusedLabels(a *fusedArgs) {
 	a.check()
 	fusedLabelsGo(a)
 }
-
-func adamVec(p, g, m, v []float64, k *adamK, decay bool) { adamVecGo(p, g, m, v, k, decay) }
-
-// haveAVX512 has no use here (the tests set it as on amd64).
-var haveAVX512 = false

@@ -91,9 +91,9 @@ func (c *fusedCase) want(steps int) (params, z []float64) {
 func (c *fusedCase) run(kernel func(*fusedArgs), steps int) (params, z []float64) {
 	in, L := c.in, c.labels
 	w, b := append([]float64(nil), c.w...), append([]float64(nil), c.b...)
-	a := adamSteps{cfg: c.cfg}
+	a := c.cfg
 	P := L*in + L
-	end := a.decayEnd(P)
+	end := decayEnd(&a, P)
 	flags := 0
 	if c.cfg.WeightDecay != 0 {
 		if end < L*in {
@@ -118,10 +118,13 @@ func (c *fusedCase) run(kernel func(*fusedArgs), steps int) (params, z []float64
 		for i := range z {
 			z[i] = math.NaN()
 		}
-		a.begin(P)
+		a.Begin(P)
+		st := a.Current()
+		var k adamK
+		setAdamK(&k, &st)
 		f := fusedArgs{
-			w: w, mw: a.m[:L*in], vw: a.v[:L*in], b: b, mb: a.m[L*in:], vb: a.v[L*in:],
-			x: c.x, g: c.g, xn: c.xn, xc: xc, xp: xp, z: z, k: &a.k,
+			w: w, mw: st.M[:L*in], vw: st.V[:L*in], b: b, mb: st.M[L*in:], vb: st.V[L*in:],
+			x: c.x, g: c.g, xn: c.xn, xc: xc, xp: xp, z: z, k: &k,
 			labels: L, in: in, rows: c.rows, out: c.out, nz: c.nz, flags: flags,
 		}
 		if step < steps-1 {
@@ -250,48 +253,6 @@ func TestPackRows(t *testing.T) {
 				}
 			}
 			sameBits(t, fmt.Sprintf("in %d, %d rows", in, n), dst, want)
-		}
-	}
-}
-
-// TestAdamSteps checks the learner's Adam (adamSteps.update, in each form
-// this processor runs: eight, four or one parameter at a time) against
-// optim.Adam.Step bit for bit, over three steps, for 1 to 20 and 101
-// parameters, with weight decay on none, a part and all of them.
-func TestAdamSteps(t *testing.T) {
-	rng := rand.New(rand.NewPCG(45, 46))
-	forms := []string{"widest"}
-	if haveAVX512 {
-		forms = append(forms, "avx")
-	}
-	for _, form := range forms {
-		if form == "avx" {
-			defer func(v bool) { haveAVX512 = v }(haveAVX512)
-			haveAVX512 = false
-		}
-		for _, n := range append([]int{101}, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 20) {
-			for ci, cfg := range fusedConfigs {
-				if ci == 1 {
-					cfg.DecayEnd = n / 2
-				}
-				p := make([]float64, n)
-				for i := range p {
-					p[i] = rng.NormFloat64()
-				}
-				want := append([]float64(nil), p...)
-				ref := cfg
-				a := adamSteps{cfg: cfg}
-				for step := range 3 {
-					g := make([]float64, n)
-					for i := range g {
-						g[i] = rng.NormFloat64()
-					}
-					ref.Step(want, g)
-					a.begin(n)
-					a.update(p, g, 0, n)
-					sameBits(t, fmt.Sprintf("%s, n %d, config %d, step %d", form, n, ci, step), p, want)
-				}
-			}
 		}
 	}
 }

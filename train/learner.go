@@ -59,7 +59,7 @@ type Counter interface {
 type linear struct {
 	m    *model.Linear
 	d    Data
-	adam adamSteps
+	adam optim.Adam
 	xb   []float64 // the features of the rows of the last Logits call
 	rows int
 	// xn holds the features of the next rows of UpdateNext, zn and yn
@@ -77,6 +77,7 @@ type linear struct {
 	nz     int
 	flags  int
 	fused  bool
+	k      adamK // this step's Adam constants, as the kernel reads them
 	// The parallel loops of a step over blocks of labels, made once so
 	// that a step allocates nothing, and their operands.
 	logitsFn, updateFn func(lo, hi int)
@@ -91,7 +92,7 @@ type linear struct {
 const updateBlock = 16
 
 func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {
-	ln := &linear{m: m, d: d, adam: adamSteps{cfg: adam}, grad: make([]float64, len(m.Params))}
+	ln := &linear{m: m, d: d, adam: adam, grad: make([]float64, len(m.Params))}
 	if sy := d.YSparse; d.Y == nil && sy != nil {
 		ln.full = make([]uint8, sy.Rows())
 	}
@@ -106,8 +107,8 @@ func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {
 				continue
 			}
 			m.BackwardLabels(ln.grad, ln.dz, ln.xb, j, k)
-			ln.adam.update(m.Params, ln.grad, j*m.In, k*m.In)
-			ln.adam.update(m.Params, ln.grad, wEnd+j, wEnd+k)
+			ln.adam.Update(m.Params, ln.grad, j*m.In, k*m.In)
+			ln.adam.Update(m.Params, ln.grad, wEnd+j, wEnd+k)
 			if ln.zn != nil {
 				// The block's new parameters are in cache: the next
 				// rows' logits of these labels.
@@ -129,14 +130,14 @@ func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {
 // fusedBlock makes the step of the labels [lo, hi) in one pass (fused.go),
 // with the logits of the next rows when there are any.
 func (ln *linear) fusedBlock(lo, hi int) {
-	m, a := ln.m, &ln.adam
+	m, a := ln.m, ln.adam.Current()
 	in, L := m.In, m.Out
 	wEnd := L * in
 	P := m.Params
 	f := fusedArgs{
-		w: P[lo*in : hi*in], mw: a.m[lo*in : hi*in], vw: a.v[lo*in : hi*in],
-		b: P[wEnd+lo : wEnd+hi], mb: a.m[wEnd+lo : wEnd+hi], vb: a.v[wEnd+lo : wEnd+hi],
-		x: ln.xb, g: ln.dz[lo:], xn: ln.xn, xc: ln.xc, xp: ln.xp, k: &a.k,
+		w: P[lo*in : hi*in], mw: a.M[lo*in : hi*in], vw: a.V[lo*in : hi*in],
+		b: P[wEnd+lo : wEnd+hi], mb: a.M[wEnd+lo : wEnd+hi], vb: a.V[wEnd+lo : wEnd+hi],
+		x: ln.xb, g: ln.dz[lo:], xn: ln.xn, xc: ln.xc, xp: ln.xp, k: &ln.k,
 		labels: hi - lo, in: in, rows: ln.rows, out: L, nz: ln.nz, flags: ln.flags,
 	}
 	if ln.nz > 0 {
@@ -155,18 +156,20 @@ func (ln *linear) fusedBlock(lo, hi int) {
 // beginStep starts a step whose next rows are nz (0 for none; their
 // features in ln.xn): Adam's step, and whether and how it runs fused.
 func (ln *linear) beginStep(nz int) {
-	m, a := ln.m, &ln.adam
+	m := ln.m
 	P := len(m.Params)
-	a.begin(P)
+	ln.adam.Begin(P)
 	wEnd := m.Out * m.In
-	end := a.decayEnd(P)
-	wd := a.cfg.WeightDecay != 0
+	end := decayEnd(&ln.adam, P)
+	wd := ln.adam.WeightDecay != 0
 	// The kernel decays all the weights or none, and all the biases or
 	// none.
 	ln.fused = haveFused && ln.rows > 0 && ln.rows <= fusedSlots && m.In >= 4 && (!wd || end == wEnd || end == P)
 	if !ln.fused {
 		return
 	}
+	st := ln.adam.Current()
+	setAdamK(&ln.k, &st)
 	ln.flags = 0
 	if wd {
 		ln.flags |= fusedDecayW
@@ -306,11 +309,11 @@ func (ln *linear) gather(buf []float64, rows []int) []float64 {
 // The state is little-endian: the parameters, Adam's step count and its
 // two moment buffers (empty before the first step).
 func (ln *linear) AppendState(b []byte) []byte {
-	a := &ln.adam
+	s := ln.adam.State()
 	b = appendFloats(b, ln.m.Params)
-	b = binary.LittleEndian.AppendUint64(b, uint64(a.t))
-	b = appendFloats(b, a.m)
-	return appendFloats(b, a.v)
+	b = binary.LittleEndian.AppendUint64(b, uint64(s.T))
+	b = appendFloats(b, s.M)
+	return appendFloats(b, s.V)
 }
 
 func (ln *linear) SetState(b []byte) error {
@@ -321,15 +324,16 @@ func (ln *linear) SetState(b []byte) error {
 	params := readFloats(b[:8*P])
 	t := int(binary.LittleEndian.Uint64(b[8*P:]))
 	rest := b[8*P+8:]
+	var s optim.AdamState
+	s.T = t
+	if len(rest) > 0 {
+		s.M, s.V = readFloats(rest[:8*P]), readFloats(rest[8*P:])
+	}
 	if (t == 0) != (len(rest) == 0) || t < 0 {
 		return errors.New("optimizer state does not match its step count")
 	}
 	copy(ln.m.Params, params)
-	a := &ln.adam
-	a.t, a.m, a.v = t, nil, nil
-	if len(rest) > 0 {
-		a.m, a.v = readFloats(rest[:8*P]), readFloats(rest[8*P:])
-	}
+	ln.adam.SetState(s)
 	return nil
 }
 
@@ -345,7 +349,7 @@ func (ln *linear) SetParams(b []byte) error {
 
 // Key: the shapes, Adam's settings and a hash of the data.
 func (ln *linear) Key() string {
-	a := ln.adam.cfg
+	a := ln.adam
 	return fmt.Sprintf("linear in=%d L=%d n=%d lr=%v beta1=%v beta2=%v eps=%v decay=%v decay_end=%d data=%s",
 		ln.m.In, ln.m.Out, ln.d.N, a.LR, a.Beta1, a.Beta2, a.Eps, a.WeightDecay, a.DecayEnd, dataHash(ln.d))
 }
