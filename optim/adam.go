@@ -113,6 +113,37 @@ func (a *Adam) Update(params, grad []float64, lo, hi int) {
 	}
 }
 
+// AdamStep is the step begun by Adam.Begin, for a caller that updates
+// parameters in a pass of its own (package train's fused training step
+// updates each weight right after computing its gradient). With g the
+// gradient, plus WeightDecay·p for the parameters weight decay applies to
+// (params[:DecayEnd], or all), Update computes, each product rounded
+// before it is added (no fused multiply-add):
+//
+//	m ← Beta1·m + C1·g
+//	v ← Beta2·v + (C2·g)·g
+//	p ← p − (Step·m)/(√v + EpsHat)
+//
+// M and V are the optimizer's moment buffers themselves, not copies: a
+// caller that updates parameter i updates M[i] and V[i] as Update would.
+type AdamStep struct {
+	Beta1, C1, Beta2, C2 float64
+	Step, EpsHat         float64
+	WeightDecay          float64
+	M, V                 []float64
+}
+
+// Current returns the step begun by the last Begin. It panics before the
+// first Begin.
+func (a *Adam) Current() AdamStep {
+	if a.t == 0 {
+		panic("optim: Adam.Current before Begin")
+	}
+	k := a.k
+	return AdamStep{Beta1: k.b1, C1: k.c1, Beta2: k.b2, C2: k.c2, Step: k.step, EpsHat: k.epsHat,
+		WeightDecay: k.wd, M: a.m, V: a.v}
+}
+
 // adamConsts are the per-step constants of the update; the layout is read
 // by the assembly kernel.
 type adamConsts struct {

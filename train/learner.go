@@ -69,6 +69,15 @@ type linear struct {
 	xn, zn, yn []float64
 	ysrc       [][]float64
 	grad       []float64
+	// xc and xp hold the current rows and the first fusedSlots next rows
+	// packed for the fused step, nz how many next rows there are there,
+	// and flags its flags (fused.go); fused says whether this step runs
+	// fused.
+	xc, xp []float64
+	nz     int
+	flags  int
+	fused  bool
+	k      adamK // this step's Adam constants, as the kernel reads them
 	// The parallel loops of a step over blocks of labels, made once so
 	// that a step allocates nothing, and their operands.
 	logitsFn, updateFn func(lo, hi int)
@@ -93,6 +102,10 @@ func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {
 		wEnd := m.Out * m.In // W precedes b in Params
 		for j := lo; j < hi; j += updateBlock {
 			k := min(j+updateBlock, hi)
+			if ln.fused {
+				ln.fusedBlock(j, k)
+				continue
+			}
 			m.BackwardLabels(ln.grad, ln.dz, ln.xb, j, k)
 			ln.adam.Update(m.Params, ln.grad, j*m.In, k*m.In)
 			ln.adam.Update(m.Params, ln.grad, wEnd+j, wEnd+k)
@@ -112,6 +125,72 @@ func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {
 		}
 	}
 	return ln
+}
+
+// fusedBlock makes the step of the labels [lo, hi) in one pass (fused.go),
+// with the logits of the next rows when there are any.
+func (ln *linear) fusedBlock(lo, hi int) {
+	m, a := ln.m, ln.adam.Current()
+	in, L := m.In, m.Out
+	wEnd := L * in
+	P := m.Params
+	f := fusedArgs{
+		w: P[lo*in : hi*in], mw: a.M[lo*in : hi*in], vw: a.V[lo*in : hi*in],
+		b: P[wEnd+lo : wEnd+hi], mb: a.M[wEnd+lo : wEnd+hi], vb: a.V[wEnd+lo : wEnd+hi],
+		x: ln.xb, g: ln.dz[lo:], xn: ln.xn, xc: ln.xc, xp: ln.xp, k: &ln.k,
+		labels: hi - lo, in: in, rows: ln.rows, out: L, nz: ln.nz, flags: ln.flags,
+	}
+	if ln.nz > 0 {
+		f.z = ln.zn[lo:]
+	}
+	fusedLabels(&f)
+	if in%4 != 0 {
+		fusedTails(&f)
+	}
+	if rows := len(ln.zn) / L; rows > fusedSlots {
+		// The rows past the kernel's slots, from the new parameters.
+		m.LogitsLabels(ln.zn[fusedSlots*L:], ln.xn[fusedSlots*in:rows*in], lo, hi)
+	}
+}
+
+// beginStep starts a step whose next rows are nz (0 for none; their
+// features in ln.xn): Adam's step, and whether and how it runs fused.
+func (ln *linear) beginStep(nz int) {
+	m := ln.m
+	P := len(m.Params)
+	ln.adam.Begin(P)
+	wEnd := m.Out * m.In
+	end := decayEnd(&ln.adam, P)
+	wd := ln.adam.WeightDecay != 0
+	// The kernel decays all the weights or none, and all the biases or
+	// none.
+	ln.fused = haveFused && ln.rows > 0 && ln.rows <= fusedSlots && m.In >= 4 && (!wd || end == wEnd || end == P)
+	if !ln.fused {
+		return
+	}
+	st := ln.adam.Current()
+	setAdamK(&ln.k, &st)
+	ln.flags = 0
+	if wd {
+		ln.flags |= fusedDecayW
+		if end == P {
+			ln.flags |= fusedDecayB
+		}
+	}
+	if m.In%4 == 0 {
+		ln.flags |= fusedAddBias
+	}
+	ln.nz = min(nz, fusedSlots)
+	if ln.nz > 0 {
+		ln.flags |= fusedNext
+	}
+	if n := packedLen(m.In); len(ln.xp) != n {
+		ln.xc, ln.xp = make([]float64, n), make([]float64, n)
+	}
+	packRows(ln.xc, ln.xb, m.In, ln.rows)
+	if ln.nz > 0 {
+		packRows(ln.xp, ln.xn, m.In, ln.nz)
+	}
 }
 
 func (ln *linear) Rows() int   { return ln.d.N }
@@ -176,7 +255,7 @@ func (ln *linear) Update(dz []float64) {
 	if len(dz) != ln.rows*ln.m.Out {
 		panic("train: len(dz) != rows·L")
 	}
-	ln.adam.Begin(len(ln.m.Params))
+	ln.beginStep(0)
 	ln.dz = dz
 	parallel.For(ln.m.Out, 0, max(ln.m.MinChunk(ln.rows), updateBlock), ln.updateFn)
 	ln.dz = nil
@@ -205,7 +284,7 @@ func (ln *linear) UpdateNext(dz, logits, targets []float64, rows []int) {
 		}
 		ln.ysrc = append(ln.ysrc, src)
 	}
-	ln.adam.Begin(len(ln.m.Params))
+	ln.beginStep(len(rows))
 	ln.dz, ln.zn, ln.yn = dz, logits, targets
 	parallel.For(L, 0, max(ln.m.MinChunk(max(ln.rows, len(rows))), updateBlock), ln.updateFn)
 	ln.dz, ln.zn, ln.yn = nil, nil, nil

@@ -64,8 +64,9 @@ func TestLinearUpdate(t *testing.T) {
 // (itself checked against rows written by hand in TestTargetsSparseRows);
 // the parameters, logits and targets must agree bit for bit, over steps
 // whose batches change size (10, 3, 1 and 7 rows, as at the end of an
-// epoch), on 1 and 2 workers, with dense targets and with sparse ones
-// (rows that list every label in order, and rows that do not).
+// epoch, and 12 and 13, more rows than the fused step's kernel takes), on
+// 1 and 2 workers, with dense targets and with sparse ones (rows that
+// list every label in order, and rows that do not).
 func TestLinearUpdateNext(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 34))
 	const in, L, n = 13, 301, 40
@@ -101,7 +102,7 @@ func TestLinearUpdateNext(t *testing.T) {
 		}
 		return xb
 	}
-	sizes := []int{10, 3, 1, 7, 10, 10}
+	sizes := []int{10, 3, 1, 7, 13, 10, 12, 10}
 	batches := make([][]int, len(sizes))
 	for s, rows := range sizes {
 		batches[s] = make([]int, rows)

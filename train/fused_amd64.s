@@ -1,0 +1,489 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// The kernel's local frame: Adam's constants, four times each, at 0, 32,
+// …, 192(SP) (β₁, 1−β₁, β₂, 1−β₂, step, ε̂, weight decay), then the flags
+// (224), rows (232), whether a quad follows the octs (240), nz (248), in
+// mod 4 in bytes (256), the packed rows x (264) and xp (272), the number
+// of labels (280) and of octs (288), and G[r, j], G[r, j+1] of the pair of
+// labels at hand, 16 bytes a row, from 296 (zeros past the rows).
+
+// GRAD2(ZA, ZB) stores in ZA and ZB the gradients of eight weights of
+// labels j and j+1, Σ_r G[r, ·]·x_r fused in row order from zero (the
+// rows packed at R11, 64 bytes apart). It uses Z1.
+#define GRAD2(ZA, ZB) \
+	VPXORQ ZA, ZA, ZA; \
+	VPXORQ ZB, ZB, ZB; \
+	VMOVUPD 0(R11), Z1; \
+	VFMADD231PD.BCST 296(SP), Z1, ZA; \
+	VFMADD231PD.BCST 304(SP), Z1, ZB; \
+	VMOVUPD 64(R11), Z1; \
+	VFMADD231PD.BCST 312(SP), Z1, ZA; \
+	VFMADD231PD.BCST 320(SP), Z1, ZB; \
+	VMOVUPD 128(R11), Z1; \
+	VFMADD231PD.BCST 328(SP), Z1, ZA; \
+	VFMADD231PD.BCST 336(SP), Z1, ZB; \
+	VMOVUPD 192(R11), Z1; \
+	VFMADD231PD.BCST 344(SP), Z1, ZA; \
+	VFMADD231PD.BCST 352(SP), Z1, ZB; \
+	VMOVUPD 256(R11), Z1; \
+	VFMADD231PD.BCST 360(SP), Z1, ZA; \
+	VFMADD231PD.BCST 368(SP), Z1, ZB; \
+	VMOVUPD 320(R11), Z1; \
+	VFMADD231PD.BCST 376(SP), Z1, ZA; \
+	VFMADD231PD.BCST 384(SP), Z1, ZB; \
+	VMOVUPD 384(R11), Z1; \
+	VFMADD231PD.BCST 392(SP), Z1, ZA; \
+	VFMADD231PD.BCST 400(SP), Z1, ZB; \
+	VMOVUPD 448(R11), Z1; \
+	VFMADD231PD.BCST 408(SP), Z1, ZA; \
+	VFMADD231PD.BCST 416(SP), Z1, ZB; \
+	VMOVUPD 512(R11), Z1; \
+	VFMADD231PD.BCST 424(SP), Z1, ZA; \
+	VFMADD231PD.BCST 432(SP), Z1, ZB; \
+	VMOVUPD 576(R11), Z1; \
+	VFMADD231PD.BCST 440(SP), Z1, ZA; \
+	VFMADD231PD.BCST 448(SP), Z1, ZB
+
+// GRAD2Q(YA, YB) is GRAD2 for one quad, the rows 32 bytes apart.
+#define GRAD2Q(YA, YB) \
+	VPXORQ YA, YA, YA; \
+	VPXORQ YB, YB, YB; \
+	VMOVUPD 0(R11), Y1; \
+	VFMADD231PD.BCST 296(SP), Y1, YA; \
+	VFMADD231PD.BCST 304(SP), Y1, YB; \
+	VMOVUPD 32(R11), Y1; \
+	VFMADD231PD.BCST 312(SP), Y1, YA; \
+	VFMADD231PD.BCST 320(SP), Y1, YB; \
+	VMOVUPD 64(R11), Y1; \
+	VFMADD231PD.BCST 328(SP), Y1, YA; \
+	VFMADD231PD.BCST 336(SP), Y1, YB; \
+	VMOVUPD 96(R11), Y1; \
+	VFMADD231PD.BCST 344(SP), Y1, YA; \
+	VFMADD231PD.BCST 352(SP), Y1, YB; \
+	VMOVUPD 128(R11), Y1; \
+	VFMADD231PD.BCST 360(SP), Y1, YA; \
+	VFMADD231PD.BCST 368(SP), Y1, YB; \
+	VMOVUPD 160(R11), Y1; \
+	VFMADD231PD.BCST 376(SP), Y1, YA; \
+	VFMADD231PD.BCST 384(SP), Y1, YB; \
+	VMOVUPD 192(R11), Y1; \
+	VFMADD231PD.BCST 392(SP), Y1, YA; \
+	VFMADD231PD.BCST 400(SP), Y1, YB; \
+	VMOVUPD 224(R11), Y1; \
+	VFMADD231PD.BCST 408(SP), Y1, YA; \
+	VFMADD231PD.BCST 416(SP), Y1, YB; \
+	VMOVUPD 256(R11), Y1; \
+	VFMADD231PD.BCST 424(SP), Y1, YA; \
+	VFMADD231PD.BCST 432(SP), Y1, YB; \
+	VMOVUPD 288(R11), Y1; \
+	VFMADD231PD.BCST 440(SP), Y1, YA; \
+	VFMADD231PD.BCST 448(SP), Y1, YB
+
+// ADAM8(G, P, M, V, OUT) updates the eight weights at P (moments at M
+// and V) with the gradient G, as optim's kernels do (CX holds the flags),
+// and leaves the new weights in OUT too. It uses Z4 and Z5, and G.
+#define ADAM8(G, P, M, V, OUT) \
+	TESTQ $1, CX; \
+	JZ   4(PC); \
+	VMOVUPD P, Z5; \
+	VMULPD.BCST 192(SP), Z5, Z4; \
+	VADDPD Z4, G, G; \
+	VMULPD.BCST 96(SP), G, Z4; \
+	VMULPD G, Z4, Z4; \
+	VMULPD.BCST 32(SP), G, G; \
+	VMOVUPD V, Z5; \
+	VMULPD.BCST 64(SP), Z5, Z5; \
+	VADDPD Z4, Z5, Z5; \
+	VMOVUPD Z5, V; \
+	VMOVUPD M, Z4; \
+	VMULPD.BCST 0(SP), Z4, Z4; \
+	VADDPD G, Z4, Z4; \
+	VMOVUPD Z4, M; \
+	VSQRTPD Z5, Z5; \
+	VADDPD.BCST 160(SP), Z5, Z5; \
+	VMULPD.BCST 128(SP), Z4, Z4; \
+	VDIVPD Z5, Z4, Z4; \
+	VMOVUPD P, Z5; \
+	VSUBPD Z4, Z5, OUT; \
+	VMOVUPD OUT, P
+
+// ADAM4 is ADAM8 for four weights (Y registers, Y4 and Y5).
+#define ADAM4(G, P, M, V, OUT) \
+	TESTQ $1, CX; \
+	JZ   4(PC); \
+	VMOVUPD P, Y5; \
+	VMULPD 192(SP), Y5, Y4; \
+	VADDPD Y4, G, G; \
+	VMULPD 96(SP), G, Y4; \
+	VMULPD G, Y4, Y4; \
+	VMULPD 32(SP), G, G; \
+	VMOVUPD V, Y5; \
+	VMULPD 64(SP), Y5, Y5; \
+	VADDPD Y4, Y5, Y5; \
+	VMOVUPD Y5, V; \
+	VMOVUPD M, Y4; \
+	VMULPD 0(SP), Y4, Y4; \
+	VADDPD G, Y4, Y4; \
+	VMOVUPD Y4, M; \
+	VSQRTPD Y5, Y5; \
+	VADDPD 160(SP), Y5, Y5; \
+	VMULPD 128(SP), Y4, Y4; \
+	VDIVPD Y5, Y4, Y4; \
+	VMOVUPD P, Y5; \
+	VSUBPD Y4, Y5, OUT; \
+	VMOVUPD OUT, P
+
+// LANES2(off, YA, YB) adds x_s[k:k+4]·YA to the lanes Y6–Y15 of label
+// j and x_s[k:k+4]·YB to the lanes Y16–Y25 of label j+1, for the next
+// rows s packed at SI from off, 64 bytes apart. It uses Y1.
+#define LANES2(off, YA, YB) \
+	VMOVUPD off+0(SI), Y1; \
+	VFMADD231PD Y1, YA, Y6; \
+	VFMADD231PD Y1, YB, Y16; \
+	VMOVUPD off+64(SI), Y1; \
+	VFMADD231PD Y1, YA, Y7; \
+	VFMADD231PD Y1, YB, Y17; \
+	VMOVUPD off+128(SI), Y1; \
+	VFMADD231PD Y1, YA, Y8; \
+	VFMADD231PD Y1, YB, Y18; \
+	VMOVUPD off+192(SI), Y1; \
+	VFMADD231PD Y1, YA, Y9; \
+	VFMADD231PD Y1, YB, Y19; \
+	VMOVUPD off+256(SI), Y1; \
+	VFMADD231PD Y1, YA, Y10; \
+	VFMADD231PD Y1, YB, Y20; \
+	VMOVUPD off+320(SI), Y1; \
+	VFMADD231PD Y1, YA, Y11; \
+	VFMADD231PD Y1, YB, Y21; \
+	VMOVUPD off+384(SI), Y1; \
+	VFMADD231PD Y1, YA, Y12; \
+	VFMADD231PD Y1, YB, Y22; \
+	VMOVUPD off+448(SI), Y1; \
+	VFMADD231PD Y1, YA, Y13; \
+	VFMADD231PD Y1, YB, Y23; \
+	VMOVUPD off+512(SI), Y1; \
+	VFMADD231PD Y1, YA, Y14; \
+	VFMADD231PD Y1, YB, Y24; \
+	VMOVUPD off+576(SI), Y1; \
+	VFMADD231PD Y1, YA, Y15; \
+	VFMADD231PD Y1, YB, Y25
+
+// LANES2Q is LANES2 with the rows 32 bytes apart.
+#define LANES2Q(YA, YB) \
+	VMOVUPD 0(SI), Y1; \
+	VFMADD231PD Y1, YA, Y6; \
+	VFMADD231PD Y1, YB, Y16; \
+	VMOVUPD 32(SI), Y1; \
+	VFMADD231PD Y1, YA, Y7; \
+	VFMADD231PD Y1, YB, Y17; \
+	VMOVUPD 64(SI), Y1; \
+	VFMADD231PD Y1, YA, Y8; \
+	VFMADD231PD Y1, YB, Y18; \
+	VMOVUPD 96(SI), Y1; \
+	VFMADD231PD Y1, YA, Y9; \
+	VFMADD231PD Y1, YB, Y19; \
+	VMOVUPD 128(SI), Y1; \
+	VFMADD231PD Y1, YA, Y10; \
+	VFMADD231PD Y1, YB, Y20; \
+	VMOVUPD 160(SI), Y1; \
+	VFMADD231PD Y1, YA, Y11; \
+	VFMADD231PD Y1, YB, Y21; \
+	VMOVUPD 192(SI), Y1; \
+	VFMADD231PD Y1, YA, Y12; \
+	VFMADD231PD Y1, YB, Y22; \
+	VMOVUPD 224(SI), Y1; \
+	VFMADD231PD Y1, YA, Y13; \
+	VFMADD231PD Y1, YB, Y23; \
+	VMOVUPD 256(SI), Y1; \
+	VFMADD231PD Y1, YA, Y14; \
+	VFMADD231PD Y1, YB, Y24; \
+	VMOVUPD 288(SI), Y1; \
+	VFMADD231PD Y1, YA, Y15; \
+	VFMADD231PD Y1, YB, Y25
+
+// STORE2(A, B) stores the lane sums of A and B, (l0 + l2) + (l1 + l3),
+// plus the biases of labels j and j+1 (X4) when the flags (CX) say so, at
+// AX (z[s, j] and z[s, j+1]), moves AX down a row and counts the rows left
+// (R14), leaving for next when none is.
+#define STORE2(A, B) \
+	TESTQ R14, R14; \
+	JZ   next; \
+	VEXTRACTF32X4 $1, A, X5; \
+	VEXTRACTF32X4 $0, A, X3; \
+	VADDPD X3, X5, X5; \
+	VEXTRACTF32X4 $1, B, X3; \
+	VEXTRACTF32X4 $0, B, X2; \
+	VADDPD X2, X3, X3; \
+	VHADDPD X3, X5, X5; \
+	TESTQ $4, CX; \
+	JZ   2(PC); \
+	VADDPD X4, X5, X5; \
+	VMOVUPD X5, (AX); \
+	ADDQ DX, AX; \
+	DECQ R14
+
+// func fusedLabelsAVX512(a *fusedFrame)
+//
+// fusedLabelsGo (fused.go) in AVX-512 and FMA instructions, for an even
+// number of labels: the same operations in the same order on every
+// number. The frame's layout is fusedFrame's (fused_amd64.go); x and xp
+// are the current and next rows packed (packRows).
+//
+// First the biases, one at a time. Then the labels two at a time, each
+// pair eight weights at a time, three octs at once so that their chains
+// of dependent operations overlap: the gradients of the next oct (Z0 and
+// Z26, the rows packed at R11), Adam on this one (gradients Z2 and Z27,
+// new weights Z30 and Z31), and the products of the oct before (Z3 and
+// Z28; zeros at the first) with the next rows (packed at SI, an oct
+// behind R11), added to the lanes Y6–Y15 (label j) and Y16–Y25 (label
+// j+1), the low quad and then the high one, as the reference adds them
+// quad after quad. Then a last quad of weights if in mod 8 ≥ 4, and the
+// logits. DI, R8 and R9 point into W and its moments (label j; j+1 is BX
+// bytes further), R10 at G[0, j], R12 at z[0, j], R13 is j, DX the stride
+// of G and z in bytes.
+TEXT ·fusedLabelsAVX512(SB), NOSPLIT, $456-8
+	MOVQ a+0(FP), AX
+	MOVQ 80(AX), CX // k
+	VMOVUPD 0(CX), Y0
+	VMOVUPD Y0, 0(SP)
+	VMOVUPD 32(CX), Y0
+	VMOVUPD Y0, 32(SP)
+	VMOVUPD 64(CX), Y0
+	VMOVUPD Y0, 64(SP)
+	VMOVUPD 96(CX), Y0
+	VMOVUPD Y0, 96(SP)
+	VMOVUPD 128(CX), Y0
+	VMOVUPD Y0, 128(SP)
+	VMOVUPD 160(CX), Y0
+	VMOVUPD Y0, 160(SP)
+	VMOVUPD 192(CX), Y0
+	VMOVUPD Y0, 192(SP)
+	// G of rows past the last: zeros.
+	VXORPD Y0, Y0, Y0
+	VMOVUPD Y0, 296(SP)
+	VMOVUPD Y0, 328(SP)
+	VMOVUPD Y0, 360(SP)
+	VMOVUPD Y0, 392(SP)
+	VMOVUPD Y0, 424(SP)
+
+	MOVQ 128(AX), CX
+	MOVQ CX, 224(SP) // flags
+	MOVQ 104(AX), CX
+	MOVQ CX, 232(SP) // rows
+	MOVQ 96(AX), CX  // in
+	MOVQ CX, BX
+	SHLQ $3, BX      // a row of W in bytes
+	MOVQ CX, R14
+	SHRQ $3, R14
+	MOVQ R14, 288(SP) // octs
+	MOVQ CX, R14
+	SHRQ $2, R14
+	ANDQ $1, R14
+	MOVQ R14, 240(SP) // a quad after the octs
+	ANDQ $3, CX
+	SHLQ $3, CX
+	MOVQ CX, 256(SP) // in mod 4, in bytes
+	MOVQ 120(AX), CX
+	MOVQ CX, 248(SP) // nz
+	MOVQ 48(AX), CX
+	MOVQ CX, 264(SP) // x
+	MOVQ 64(AX), CX
+	MOVQ CX, 272(SP) // xp
+	MOVQ 88(AX), CX
+	MOVQ CX, 280(SP) // labels
+	MOVQ 112(AX), DX
+	SHLQ $3, DX      // G's stride in bytes
+	MOVQ 56(AX), R10 // G
+	TESTQ CX, CX
+	JZ   done
+
+	// The biases: ∂b_j = Σ_r G[r, j] from 0 in row order, then Adam.
+	MOVQ 24(AX), DI  // b
+	MOVQ 32(AX), R8  // its first moments
+	MOVQ 40(AX), R9  // its second moments
+	MOVQ 224(SP), R11
+	XORQ R13, R13
+
+bias:
+	VXORPD X0, X0, X0
+	LEAQ (R10)(R13*8), R15
+	MOVQ 232(SP), CX
+
+biassum:
+	VADDSD (R15), X0, X0
+	ADDQ DX, R15
+	DECQ CX
+	JNZ  biassum
+
+	VMOVSD (DI)(R13*8), X1
+	TESTQ $2, R11
+	JZ   biasnowd
+	VMULSD 192(SP), X1, X2
+	VADDSD X2, X0, X0
+
+biasnowd:
+	VMOVSD (R8)(R13*8), X3
+	VMULSD 0(SP), X3, X3
+	VMULSD 32(SP), X0, X2
+	VADDSD X2, X3, X3
+	VMOVSD X3, (R8)(R13*8)
+	VMOVSD (R9)(R13*8), X2
+	VMULSD 64(SP), X2, X2
+	VMULSD 96(SP), X0, X4
+	VMULSD X0, X4, X4
+	VADDSD X4, X2, X2
+	VMOVSD X2, (R9)(R13*8)
+	VSQRTSD X2, X2, X2
+	VADDSD 160(SP), X2, X2
+	VMULSD 128(SP), X3, X3
+	VDIVSD X2, X3, X3
+	VSUBSD X3, X1, X1
+	VMOVSD X1, (DI)(R13*8)
+	INCQ R13
+	CMPQ R13, 280(SP)
+	JLT  bias
+
+	MOVQ a+0(FP), AX
+	MOVQ 0(AX), DI   // W
+	MOVQ 8(AX), R8   // its first moments
+	MOVQ 16(AX), R9  // its second moments
+	MOVQ 72(AX), R12 // z
+	XORQ R13, R13
+
+pair:
+	// G[r, j] and G[r, j+1] of the rows.
+	MOVQ R10, R15
+	LEAQ 296(SP), AX
+	MOVQ 232(SP), CX
+
+gcopy:
+	VMOVUPD (R15), X1
+	VMOVUPD X1, (AX)
+	ADDQ DX, R15
+	ADDQ $16, AX
+	DECQ CX
+	JNZ  gcopy
+
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+	VXORPD Y14, Y14, Y14
+	VXORPD Y15, Y15, Y15
+	VPXORQ Y16, Y16, Y16
+	VPXORQ Y17, Y17, Y17
+	VPXORQ Y18, Y18, Y18
+	VPXORQ Y19, Y19, Y19
+	VPXORQ Y20, Y20, Y20
+	VPXORQ Y21, Y21, Y21
+	VPXORQ Y22, Y22, Y22
+	VPXORQ Y23, Y23, Y23
+	VPXORQ Y24, Y24, Y24
+	VPXORQ Y25, Y25, Y25
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z28, Z28, Z28
+	MOVQ 264(SP), R11
+	MOVQ 272(SP), SI
+	SUBQ $640, SI // the lanes follow an oct behind, from the zeros before the rows
+	MOVQ 224(SP), CX
+	GRAD2(Z2, Z27)
+	ADDQ $640, R11
+	MOVQ 288(SP), R14
+	TESTQ R14, R14
+	JZ   octend
+
+oct:
+	GRAD2(Z0, Z26)
+	ADAM8(Z2, (DI), (R8), (R9), Z30)
+	ADAM8(Z27, (DI)(BX*1), (R8)(BX*1), (R9)(BX*1), Z31)
+	TESTQ $8, CX
+	JZ   octnext
+	LANES2(0, Y3, Y28)
+	VEXTRACTF64X4 $1, Z3, Y4
+	VEXTRACTF64X4 $1, Z28, Y29
+	LANES2(32, Y4, Y29)
+
+octnext:
+	VMOVAPD Z30, Z3
+	VMOVAPD Z31, Z28
+	VMOVAPD Z0, Z2
+	VMOVAPD Z26, Z27
+	ADDQ $64, DI
+	ADDQ $64, R8
+	ADDQ $64, R9
+	ADDQ $640, R11
+	ADDQ $640, SI
+	DECQ R14
+	JNZ  oct
+
+octend:
+	TESTQ $8, CX
+	JZ   lastdone
+	LANES2(0, Y3, Y28)
+	VEXTRACTF64X4 $1, Z3, Y4
+	VEXTRACTF64X4 $1, Z28, Y29
+	LANES2(32, Y4, Y29)
+
+lastdone:
+	ADDQ $640, SI
+	SUBQ $640, R11
+
+	// A quad after the octs, its rows packed 32 bytes apart.
+	MOVQ 240(SP), R14
+	TESTQ R14, R14
+	JZ   reduce
+	GRAD2Q(Y0, Y26)
+	ADAM4(Y0, (DI), (R8), (R9), Y30)
+	ADAM4(Y26, (DI)(BX*1), (R8)(BX*1), (R9)(BX*1), Y31)
+	TESTQ $8, CX
+	JZ   quaddone
+	LANES2Q(Y30, Y31)
+
+quaddone:
+	ADDQ $32, DI
+	ADDQ $32, R8
+	ADDQ $32, R9
+
+reduce:
+	// Past the rows' last in mod 4 weights, which Go finishes, and
+	// past label j+1's row.
+	MOVQ 256(SP), AX
+	ADDQ BX, AX
+	ADDQ AX, DI
+	ADDQ AX, R8
+	ADDQ AX, R9
+
+	// z[s, j] = (b_j +) (l0 + l2) + (l1 + l3), for s < nz, and the same
+	// for j+1, side by side.
+	MOVQ a+0(FP), AX
+	MOVQ 24(AX), AX
+	VMOVUPD (AX)(R13*8), X4 // b_j and b_j+1, updated
+	MOVQ 248(SP), R14
+	MOVQ R12, AX
+	STORE2(Y6, Y16)
+	STORE2(Y7, Y17)
+	STORE2(Y8, Y18)
+	STORE2(Y9, Y19)
+	STORE2(Y10, Y20)
+	STORE2(Y11, Y21)
+	STORE2(Y12, Y22)
+	STORE2(Y13, Y23)
+	STORE2(Y14, Y24)
+	STORE2(Y15, Y25)
+
+next:
+	ADDQ $16, R10
+	ADDQ $16, R12
+	ADDQ $2, R13
+	CMPQ R13, 280(SP)
+	JLT  pair
+
+done:
+	VZEROUPPER
+	RET
