@@ -473,6 +473,30 @@ func TestAppendG16Fast(t *testing.T) {
 	}
 }
 
+// TestDigits8 checks digits8 on every seventh number below 10^8 (every
+// 997th with -short) and on the edges of the lanes, against strconv's
+// spelling padded with zeros.
+func TestDigits8(t *testing.T) {
+	check := func(v uint32) {
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], digits8(v)+0x3030303030303030)
+		want := strconv.FormatUint(uint64(v)+1e8, 10)[1:]
+		if string(b[:]) != want {
+			t.Fatalf("digits8(%d) = %q, want %q", v, b[:], want)
+		}
+	}
+	step := uint32(7)
+	if testing.Short() {
+		step = 997
+	}
+	for v := uint32(0); v < 1e8; v += step {
+		check(v)
+	}
+	for _, v := range []uint32{1e8 - 1, 99999999, 10000000, 9999, 10000, 99, 100, 9, 10} {
+		check(v)
+	}
+}
+
 // TestStripeRows checks the stripe sizes against the sums worked out by
 // hand: 1000 columns take 32,000 bytes a row.
 func TestStripeRows(t *testing.T) {
