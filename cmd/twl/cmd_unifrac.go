@@ -14,6 +14,7 @@ import (
 	"github.com/twl-ldl/twl/biom"
 	"github.com/twl-ldl/twl/distmat"
 	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/internal/hugepage"
 	"github.com/twl-ldl/twl/newick"
 	"github.com/twl-ldl/twl/unifrac"
 )
@@ -271,6 +272,9 @@ const lazyHeap = 32 << 20
 // from then on the 30% rule holds, so the heap is never larger than either
 // rule allows. A run whose pairs alone take half of lazyHeap turns the 30%
 // rule on once it knows it. GOGC or GOMEMLIMIT, when set, are obeyed.
+// Without them, the first lazyHeap bytes of heap are backed by huge pages
+// where the system has them: most of a small run's memory is written once,
+// and a page fault every 4 KiB would cost more than the work done in it.
 type lazyGC struct {
 	mu      sync.Mutex
 	on      bool // the 30% rule (or GOGC) is in force
@@ -291,6 +295,7 @@ func startLazyGC() *lazyGC {
 		g.on = false
 		g.pct = debug.SetGCPercent(-1)
 		g.limit = debug.SetMemoryLimit(lazyHeap)
+		hugepage.Reserve(lazyHeap)
 		g.watch()
 	}
 	return g
