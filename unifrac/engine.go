@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -381,8 +382,63 @@ func (p *prep) put(w *walker) {
 	p.mu.Unlock()
 }
 
-// reach returns the number of samples of tab reaching each position.
+// reach returns the number of samples of tab reaching each position k ≥ 1
+// (those with a nonzero count at a node of k's subtree, the root aside);
+// reach[0] is 0. It takes the cheaper of two ways: reachBits when the
+// samples are many for the tree's size, else reachPaths.
 func (p *prep) reach(tab *Table) []int32 {
+	L, n := len(p.o.Parent), tab.Len()
+	// reachBits sweeps the tree once per 64 samples; reachPaths takes a
+	// step per branch each sample reaches, at least one per nonzero count,
+	// and a step (a load that waits for the one before) costs about four
+	// of the sweep's.
+	if int64((n+63)/64)*int64(L) <= 4*int64(len(tab.Values)) {
+		return p.reachBits(tab)
+	}
+	return p.reachPaths(tab)
+}
+
+// reachBits counts the samples reaching each position 64 samples at a
+// time, each a bit of a word per position: the bit is set at the nodes
+// where the sample has a nonzero count, the words are or-ed into their
+// parents' from the last position to the first (a child comes after its
+// parent), and each position adds the bits of its word once its children's
+// are in.
+func (p *prep) reachBits(tab *Table) []int32 {
+	L, n := len(p.o.Parent), tab.Len()
+	groups := (n + 63) / 64
+	parts := parallel.Parts(groups, p.workers, 1)
+	counts := make([][]int32, parts)
+	parent, pos := p.o.Parent, p.o.Position
+	parallel.ForParts(groups, p.workers, 1, func(part, lo, hi int) {
+		c := make([]int32, L)
+		word := make([]uint64, L)
+		for g := lo; g < hi; g++ {
+			for s := g * 64; s < min(g*64+64, n); s++ {
+				bit := uint64(1) << (s & 63)
+				for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
+					if tab.Values[k] != 0 {
+						word[pos[tab.Indices[k]]] |= bit
+					}
+				}
+			}
+			for k := L - 1; k > 0; k-- {
+				if w := word[k]; w != 0 {
+					word[k] = 0
+					word[parent[k]] |= w
+					c[k] += int32(bits.OnesCount64(w))
+				}
+			}
+			word[0] = 0
+		}
+		counts[part] = c
+	})
+	return sumCounts(counts)
+}
+
+// reachPaths counts the samples reaching each position by walking each
+// sample's root paths.
+func (p *prep) reachPaths(tab *Table) []int32 {
 	L := len(p.o.Parent)
 	n := tab.Len()
 	parts := parallel.Parts(n, p.workers, 64)
@@ -399,6 +455,11 @@ func (p *prep) reach(tab *Table) []int32 {
 		counts[part] = c
 		p.put(w)
 	})
+	return sumCounts(counts)
+}
+
+// sumCounts adds the parts' counts into the first one and returns it.
+func sumCounts(counts [][]int32) []int32 {
 	reach := counts[0]
 	for _, c := range counts[1:] {
 		for k, x := range c {
