@@ -249,7 +249,6 @@ type walker struct {
 	mass []float64 // mass[k] = a(Γ(k)) for the current sample
 	path []int32   // positions reached, as upward segments
 	seg  []int32   // start of each segment in path
-	list []int32   // positions reached with a positive length
 	ent  entries   // a block's sparse entries
 	cnt  []int32   // counting sort of the entries
 }
@@ -301,26 +300,20 @@ func (w *walker) mark(o *tree.Order, tab *Table, s int, zero bool) float64 {
 				break
 			}
 			l.stamp = tag
+			if zero {
+				w.mass[v] = 0
+			}
 			w.path = append(w.path, v)
 			v = l.parent
-		}
-	}
-	if zero {
-		for _, v := range w.path {
-			w.mass[v] = 0
 		}
 	}
 	return sum
 }
 
-// walk fills w.list and w.mass for sample s: the positions k ≥ 1 with a
-// positive length on the root paths of the sample's nodes, each with the
-// proportion of the sample below it (with raw, its count below it). It
-// marks the paths, puts each node's own proportion on it, and pushes the
-// masses up: segments in reverse order, each from the bottom, so that
-// every position comes after all its reached descendants (a later segment
-// ends at or below a position of an earlier one, never above it).
-func (w *walker) walk(o *tree.Order, tab *Table, s int, raw bool) {
+// start marks the root paths of sample s's nodes and puts on each node its
+// proportion of the sample (with raw, its count), the masses before they
+// are pushed up (see fill).
+func (w *walker) start(o *tree.Order, tab *Table, s int, raw bool) {
 	sum := w.mark(o, tab, s, true)
 	for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
 		if c := tab.Values[k]; c != 0 {
@@ -329,20 +322,6 @@ func (w *walker) walk(o *tree.Order, tab *Table, s int, raw bool) {
 			}
 			w.mass[o.Position[tab.Indices[k]]] += c
 		}
-	}
-	w.list = w.list[:0]
-	end := len(w.path)
-	for g := len(w.seg) - 1; g >= 0; g-- {
-		start := int(w.seg[g])
-		for _, v := range w.path[start:end] {
-			if p := w.up[v].parent; p > 0 {
-				w.mass[p] += w.mass[v]
-			}
-			if o.Weight[v] > 0 {
-				w.list = append(w.list, v)
-			}
-		}
-		end = start
 	}
 }
 
@@ -502,18 +481,6 @@ func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 	return lay
 }
 
-// value returns the value of a branch of length wt and mass a for the
-// method, and for Generalized its term w·a^α.
-func (p *prep) value(a, wt float64) (x, pw float64) {
-	switch p.m {
-	case Unweighted:
-		return wt, 0
-	case Generalized:
-		return a, wt * math.Pow(a, p.alpha)
-	}
-	return wt * a, 0
-}
-
 // fill prepares the samples of tab on lay: their dense rows, sparse blocks
 // and totals. Branches outside lay (reached by none of the samples lay was
 // made from) count in the totals only. A sample's total is summed in the
@@ -539,31 +506,58 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 		// branches as the layout's on average, and a quarter more.
 		ent := &w.ent
 		ent.reserve(int(lay.perSample*1.25*float64(hi-lo))+64, p.m != Unweighted, p.m == Generalized)
+		mass, up, weight, code := w.mass, w.up, p.o.Weight, lay.code
+		gen := p.m == Generalized
 		for smp := lo; smp < hi; smp++ {
 			if p.perm != nil {
-				w.walk(p.o, tab, int(p.perm[smp]), p.raw)
+				w.start(p.o, tab, int(p.perm[smp]), p.raw)
 			} else {
-				w.walk(p.o, tab, smp, p.raw)
+				w.start(p.o, tab, smp, p.raw)
 			}
 			var row []float64
 			if dp > 0 {
 				row = s.x[smp*dp : (smp+1)*dp]
 			}
+			// The masses are pushed up, segments in reverse order, each
+			// from the bottom, so that every position comes after all its
+			// reached descendants (a later segment ends at or below a
+			// position of an earlier one, never above it): a position's
+			// mass is whole when it comes, and its branch's value is taken
+			// then.
 			var out float64
-			for _, v := range w.list {
-				x, pw := p.value(w.mass[v], p.o.Weight[v])
-				switch c := lay.code[v]; {
-				case c >= 0:
-					row[c] = x
-				case c <= -2:
-					ent.add(-2-c, uint8(smp-lo), x, pw)
-				default:
-					if p.m == Generalized {
+			end := len(w.path)
+			for g := len(w.seg) - 1; g >= 0; g-- {
+				start := int(w.seg[g])
+				for _, v := range w.path[start:end] {
+					a := mass[v]
+					if pa := up[v].parent; pa > 0 {
+						mass[pa] += a
+					}
+					wt := weight[v]
+					if !(wt > 0) {
+						continue
+					}
+					var x, pw float64
+					switch p.m {
+					case Unweighted:
+						x = wt
+					case Generalized:
+						x, pw = a, wt*math.Pow(a, p.alpha)
+					default:
+						x = wt * a
+					}
+					switch c := code[v]; {
+					case c >= 0:
+						row[c] = x
+					case c <= -2:
+						ent.add(-2-c, uint8(smp-lo), x, pw)
+					case gen:
 						out += pw
-					} else {
+					default:
 						out += x
 					}
 				}
+				end = start
 			}
 			s.total[smp] = out
 		}
