@@ -17,16 +17,16 @@ func Zlib(dst, src []byte) bool {
 	if cmf&0x0f != 8 || cmf>>4 > 7 || (uint(cmf)<<8|uint(flg))%31 != 0 || flg&0x20 != 0 {
 		return false
 	}
-	d := decoder{src: src[:len(src)-4], pos: 2, dst: dst}
-	if !d.run() {
-		return false
-	}
-	// The stream must end, byte-aligned, just before the checksum.
-	if d.pos-int(d.nbits/8) != len(src)-4 || d.o != len(dst) {
-		return false
-	}
-	return binary.BigEndian.Uint32(src[len(src)-4:]) == adler32.Checksum(dst)
+	d := decoders.Get().(*decoder)
+	d.src, d.pos, d.bits, d.nbits, d.dst, d.o = src[:len(src)-4], 2, 0, 0, dst, 0
+	ok := d.run() && d.pos-int(d.nbits/8) == len(src)-4 && d.o == len(dst) // the stream ends, byte-aligned, just before the checksum
+	d.src, d.dst = nil, nil
+	decoders.Put(d)
+	return ok && binary.BigEndian.Uint32(src[len(src)-4:]) == adler32.Checksum(dst)
 }
+
+// decoders keeps decoders between calls, with their tables' memory.
+var decoders = sync.Pool{New: func() any { return new(decoder) }}
 
 const (
 	litBits  = 10 // primary table bits of literal/length codes
