@@ -100,9 +100,9 @@
 // rounded up to a multiple of 4), 9 bytes per sparse entry (a sample's value
 // on a branch and its place in the block; 1 byte for Unweighted, 17 for
 // Generalized) and 8 per sparse branch of each block; Engine.Bytes and
-// Columns.Bytes report it. Preparing allocates it and, per worker, the
-// tree-sized buffers of a walk and room for one block's entries (16 bytes
-// each); a computation adds one tile's sums per worker (BytesPerWorker).
+// Columns.Bytes report it. Preparing allocates it and, per worker, 28
+// bytes per tree node for a walk and a block's counts; a computation adds
+// one tile's sums per worker (BytesPerWorker).
 // Options.MaxBytes refuses prepared columns over a limit before allocating
 // them.
 //

@@ -249,8 +249,8 @@ type walker struct {
 	mass []float64 // mass[k] = a(Γ(k)) for the current sample
 	path []int32   // positions reached, as upward segments
 	seg  []int32   // start of each segment in path
-	ent  entries   // a block's sparse entries
-	cnt  []int32   // counting sort of the entries
+	word []uint64  // newBlock's bits of 64 samples on each position
+	next []int32   // newBlock's count, then next entry, on each position
 }
 
 // link is a position's parent and its stamp: stamp == tag when the
@@ -502,12 +502,12 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 		w := p.get()
 		defer p.put(w)
 		lo, hi := b*blockSize, min((b+1)*blockSize, n)
-		// Room for the block's entries if its samples reach as many sparse
-		// branches as the layout's on average, and a quarter more.
-		ent := &w.ent
-		ent.reserve(int(lay.perSample*1.25*float64(hi-lo))+64, p.m != Unweighted, p.m == Generalized)
 		mass, up, weight, code := w.mass, w.up, p.o.Weight, lay.code
 		gen := p.m == Generalized
+		// The block's entries are counted on each branch first, so that
+		// the walks put each in its place: next[k] is where the next entry
+		// of sparse branch k goes.
+		bk, next := p.newBlock(w, tab, lay, lo, hi)
 		for smp := lo; smp < hi; smp++ {
 			if p.perm != nil {
 				w.start(p.o, tab, int(p.perm[smp]), p.raw)
@@ -550,7 +550,15 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 					case c >= 0:
 						row[c] = x
 					case c <= -2:
-						ent.add(-2-c, uint8(smp-lo), x, pw)
+						j := next[v]
+						next[v] = j + 1
+						bk.loc[j] = uint8(smp - lo)
+						if bk.val != nil {
+							bk.val[j] = x
+						}
+						if bk.pw != nil {
+							bk.pw[j] = pw
+						}
 					case gen:
 						out += pw
 					default:
@@ -561,7 +569,6 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 			}
 			s.total[smp] = out
 		}
-		bk := makeBlock(ent, &w.cnt)
 		s.blocks[b] = bk
 		var t [blockSize]float64
 		for smp := lo; smp < hi; smp++ {
@@ -588,6 +595,75 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 		}
 	})
 	return s
+}
+
+// newBlock returns the block of fill's samples lo..hi−1 (in fill's order)
+// sized for their entries, its branches and their bounds set, and next,
+// where next[k] is the index of the first entry of sparse branch k (a
+// tree position). A sample's entry is on each sparse branch of positive
+// length it reaches; the samples reaching each position are counted as
+// reachBits counts them, 64 at a time.
+func (p *prep) newBlock(w *walker, tab *Table, lay *layout, lo, hi int) (block, []int32) {
+	L := len(p.o.Parent)
+	if len(w.word) < L {
+		w.word, w.next = make([]uint64, L), make([]int32, L)
+	}
+	word, next := w.word[:L], w.next[:L]
+	clear(next)
+	parent, pos, weight, code := p.o.Parent, p.o.Position, p.o.Weight, lay.code
+	for g := lo; g < hi; g += 64 {
+		for smp := g; smp < min(g+64, hi); smp++ {
+			s := smp
+			if p.perm != nil {
+				s = int(p.perm[smp])
+			}
+			bit := uint64(1) << (smp - g)
+			for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
+				if tab.Values[k] != 0 {
+					word[pos[tab.Indices[k]]] |= bit
+				}
+			}
+		}
+		for k := L - 1; k > 0; k-- {
+			if x := word[k]; x != 0 {
+				word[k] = 0
+				word[parent[k]] |= x
+				next[k] += int32(bits.OnesCount64(x))
+			}
+		}
+		word[0] = 0
+	}
+	var m, nbr int
+	for k, c := range next {
+		if c > 0 && code[k] <= -2 && weight[k] > 0 {
+			m += int(c)
+			nbr++
+		}
+	}
+	var b block
+	if m == 0 {
+		b.ptr = []int32{0}
+		return b, next
+	}
+	b.br, b.ptr = make([]int32, 0, nbr), make([]int32, 0, nbr+1)
+	b.loc = make([]uint8, m)
+	if p.m != Unweighted {
+		b.val = make([]float64, m)
+	}
+	if p.m == Generalized {
+		b.pw = make([]float64, m)
+	}
+	var off int32
+	for k, c := range next {
+		if c > 0 && code[k] <= -2 && weight[k] > 0 {
+			b.br = append(b.br, -2-code[k])
+			b.ptr = append(b.ptr, off)
+			next[k] = off
+			off += c
+		}
+	}
+	b.ptr = append(b.ptr, off)
+	return b, next
 }
 
 // entries are a block's sparse entries, side by side: branch br[i] is
