@@ -244,22 +244,24 @@ func (e *Engine) IDs() []string { return append([]string(nil), e.ids...) }
 
 // walker finds the branches one sample reaches and their masses.
 type walker struct {
-	up   []link    // each position's parent and stamp, side by side
+	up   []link    // each position's parent, stamp and mass, side by side
 	tag  int32     // the current call's tag
-	mass []float64 // mass[k] = a(Γ(k)) for the current sample
 	path []int32   // positions reached, as upward segments
 	seg  []int32   // start of each segment in path
 	word []uint64  // newBlock's bits of 64 samples on each position
 	next []int32   // newBlock's count, then next entry, on each position
 }
 
-// link is a position's parent and its stamp: stamp == tag when the
-// position was reached in the current call. Keeping them together makes a
-// step up a path one memory access.
-type link struct{ parent, stamp int32 }
+// link is a position's parent, its stamp (stamp == tag when the position
+// was reached in the current call) and its mass. Keeping them together
+// makes a step up a path, and a push of a mass, one memory access.
+type link struct {
+	parent, stamp int32
+	mass          float64 // a(Γ(k)) for the current sample
+}
 
 func newWalker(o *tree.Order) *walker {
-	w := &walker{up: make([]link, len(o.Parent)), mass: make([]float64, len(o.Parent))}
+	w := &walker{up: make([]link, len(o.Parent))}
 	for k, p := range o.Parent {
 		w.up[k].parent = p
 	}
@@ -301,7 +303,7 @@ func (w *walker) mark(o *tree.Order, tab *Table, s int, zero bool) float64 {
 			}
 			l.stamp = tag
 			if zero {
-				w.mass[v] = 0
+				l.mass = 0
 			}
 			w.path = append(w.path, v)
 			v = l.parent
@@ -320,7 +322,7 @@ func (w *walker) start(o *tree.Order, tab *Table, s int, raw bool) {
 			if !raw {
 				c /= sum
 			}
-			w.mass[o.Position[tab.Indices[k]]] += c
+			w.up[o.Position[tab.Indices[k]]].mass += c
 		}
 	}
 }
@@ -502,7 +504,7 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 		w := p.get()
 		defer p.put(w)
 		lo, hi := b*blockSize, min((b+1)*blockSize, n)
-		mass, up, weight, code := w.mass, w.up, p.o.Weight, lay.code
+		up, weight, code := w.up, p.o.Weight, lay.code
 		gen := p.m == Generalized
 		// The block's entries are counted on each branch first, so that
 		// the walks put each in its place: next[k] is where the next entry
@@ -529,9 +531,10 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 			for g := len(w.seg) - 1; g >= 0; g-- {
 				start := int(w.seg[g])
 				for _, v := range w.path[start:end] {
-					a := mass[v]
-					if pa := up[v].parent; pa > 0 {
-						mass[pa] += a
+					l := &up[v]
+					a := l.mass
+					if pa := l.parent; pa > 0 {
+						up[pa].mass += a
 					}
 					wt := weight[v]
 					if !(wt > 0) {
