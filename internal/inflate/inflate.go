@@ -347,8 +347,10 @@ func (d *decoder) codes(lit, dist *table) bool {
 	for {
 		// A refill gives at least 56 bits while the input lasts: enough
 		// for a literal/length code and its extra bits (15 + 5), then for
-		// a distance code and its extra bits (15 + 13) after another.
-		if nbits < 48 {
+		// a distance code and its extra bits (15 + 13) after another. It
+		// is done only when fewer than 15 + 5 bits are left, so that
+		// several literals are decoded from each.
+		if nbits < maxLen+5 {
 			if pos+8 <= len(src) {
 				bits |= binary.LittleEndian.Uint64(src[pos:]) << nbits
 				pos += int(63-nbits) >> 3
