@@ -244,12 +244,12 @@ func (e *Engine) IDs() []string { return append([]string(nil), e.ids...) }
 
 // walker finds the branches one sample reaches and their masses.
 type walker struct {
-	up   []link    // each position's parent, stamp and mass, side by side
-	tag  int32     // the current call's tag
-	path []int32   // positions reached, as upward segments
-	seg  []int32   // start of each segment in path
-	word []uint64  // newBlock's bits of 64 samples on each position
-	next []int32   // newBlock's count, then next entry, on each position
+	up   []link   // each position's parent, stamp and mass, side by side
+	tag  int32    // the current call's tag
+	path []int32  // positions reached, as upward segments
+	seg  []int32  // start of each segment in path
+	word []uint64 // newBlock's bits of 64 samples on each position
+	next []int32  // newBlock's count, then next entry, on each position
 }
 
 // link is a position's parent, its stamp (stamp == tag when the position
