@@ -448,6 +448,15 @@ func TestAppendG16Fast(t *testing.T) {
 		}
 		xs = append(xs, 0.99999999999999995, 0.099999999999999995, 0.5, 0.25)
 	}
+	// Exact values: x = j/2^(16+k) in [10^-k, 10^(1-k)) has at most 16
+	// digits when j is even, and lies exactly halfway between two 16-digit
+	// decimals when j is odd (rounded to the even one).
+	for k := 1; k <= 4; k++ {
+		d := math.Ldexp(1, -16-k)
+		for j := math.Ceil(math.Pow(10, -float64(k)) / d); j*d < math.Pow(10, 1-float64(k)); j += float64(1 + r.IntN(40)) {
+			xs = append(xs, j*d)
+		}
+	}
 	// Integers: small ones, random ones of every magnitude up to and
 	// beyond 10^15 (both signs), and the neighbours of 10^15.
 	for k := 1; k < 2000; k++ { // 0 is "0" whatever its sign, unlike strconv

@@ -314,7 +314,9 @@ func AppendG16(b []byte, x float64) []byte {
 			rh := hi & (1<<s - 1)
 			// remainder = rh·2⁶⁴ + lo, half = 2^(shift−1)
 			if s == 0 {
-				rem, half = lo, 1<<63
+				// lo against 2⁶³, halved: the order holds, and the sign
+				// below stays in reach.
+				rem, half = lo>>1|lo&1, 1<<62
 			} else {
 				h := uint64(1) << (s - 1) // half's high part
 				switch {
@@ -338,9 +340,10 @@ func AppendG16(b []byte, x float64) []byte {
 			k--
 			continue
 		}
-		if rem > half || rem == half && m&1 == 1 {
-			m++
-		}
+		// Up when rem > half, or rem = half and m is odd: when
+		// rem + (m&1) > half, the sign of half − rem − (m&1) (rem and
+		// half are below 2⁶³), without a branch.
+		m += (half - rem - m&1) >> 63
 		break
 	}
 	if m == 1e16 { // rounded up to the next power of ten
