@@ -510,11 +510,18 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 		// the walks put each in its place: next[k] is where the next entry
 		// of sparse branch k goes.
 		bk, next := p.newBlock(w, tab, lay, lo, hi)
+		// Unweighted values are the branches' lengths: the masses are not
+		// needed.
+		masses := p.m != Unweighted
 		for smp := lo; smp < hi; smp++ {
+			ts := smp // the sample's row in tab
 			if p.perm != nil {
-				w.start(p.o, tab, int(p.perm[smp]), p.raw)
+				ts = int(p.perm[smp])
+			}
+			if masses {
+				w.start(p.o, tab, ts, p.raw)
 			} else {
-				w.start(p.o, tab, smp, p.raw)
+				w.mark(p.o, tab, ts, false)
 			}
 			var row []float64
 			if dp > 0 {
@@ -531,10 +538,13 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 			for g := len(w.seg) - 1; g >= 0; g-- {
 				start := int(w.seg[g])
 				for _, v := range w.path[start:end] {
-					l := &up[v]
-					a := l.mass
-					if pa := l.parent; pa > 0 {
-						up[pa].mass += a
+					var a float64
+					if masses {
+						l := &up[v]
+						a = l.mass
+						if pa := l.parent; pa > 0 {
+							up[pa].mass += a
+						}
 					}
 					wt := weight[v]
 					if !(wt > 0) {
