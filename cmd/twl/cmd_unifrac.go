@@ -305,8 +305,10 @@ func startLazyGC() *lazyGC {
 	default:
 		g.on = false
 		g.pct = debug.SetGCPercent(-1)
-		g.limit = debug.SetMemoryLimit(lazyHeap)
+		// Reserved before the limit is set, which its allocation would
+		// reach.
 		hugepage.Reserve(lazyHeap)
+		g.limit = debug.SetMemoryLimit(lazyHeap)
 		g.watch()
 	}
 	return g
