@@ -448,6 +448,15 @@ func TestAppendG16Fast(t *testing.T) {
 		}
 		xs = append(xs, 0.99999999999999995, 0.099999999999999995, 0.5, 0.25)
 	}
+	// Exact values: x = j/2^(16+k) in [10^-k, 10^(1-k)) has at most 16
+	// digits when j is even, and lies exactly halfway between two 16-digit
+	// decimals when j is odd (rounded to the even one).
+	for k := 1; k <= 4; k++ {
+		d := math.Ldexp(1, -16-k)
+		for j := math.Ceil(math.Pow(10, -float64(k)) / d); j*d < math.Pow(10, 1-float64(k)); j += float64(1 + r.IntN(40)) {
+			xs = append(xs, j*d)
+		}
+	}
 	// Integers: small ones, random ones of every magnitude up to and
 	// beyond 10^15 (both signs), and the neighbours of 10^15.
 	for k := 1; k < 2000; k++ { // 0 is "0" whatever its sign, unlike strconv
@@ -470,6 +479,30 @@ func TestAppendG16Fast(t *testing.T) {
 		if want := strconv.FormatFloat(x, 'g', 16, 64); got != want {
 			t.Fatalf("AppendG16(%v) = %q, strconv %q", x, got, want)
 		}
+	}
+}
+
+// TestDigits8 checks digits8 on every seventh number below 10^8 (every
+// 997th with -short) and on the edges of the lanes, against strconv's
+// spelling padded with zeros.
+func TestDigits8(t *testing.T) {
+	check := func(v uint32) {
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], digits8(v)+0x3030303030303030)
+		want := strconv.FormatUint(uint64(v)+1e8, 10)[1:]
+		if string(b[:]) != want {
+			t.Fatalf("digits8(%d) = %q, want %q", v, b[:], want)
+		}
+	}
+	step := uint32(7)
+	if testing.Short() {
+		step = 997
+	}
+	for v := uint32(0); v < 1e8; v += step {
+		check(v)
+	}
+	for _, v := range []uint32{1e8 - 1, 99999999, 10000000, 9999, 10000, 99, 100, 9, 10} {
+		check(v)
 	}
 }
 

@@ -2,6 +2,7 @@ package distmat
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -117,8 +118,10 @@ func newPairText(n int) *pairText {
 // chunks returns the number of chunks.
 func (t *pairText) chunks() int { return len(t.buf) }
 
-// format formats the pairs of chunk q from c, the condensed form.
-func (t *pairText) format(c []float64, q int) {
+// format formats the pairs of chunk q from c, the condensed form, in
+// scratch (kept between calls), then keeps a copy of just their length,
+// with slotLen bytes of slack for the whole-slot copies of assemble.
+func (t *pairText) format(c []float64, q int, scratch *[]byte) {
 	n := t.n
 	lo, hi := t.first[q], t.first[q+1]
 	k := lo*n - lo*(lo+1)/2 // pair (lo, lo+1)
@@ -126,9 +129,11 @@ func (t *pairText) format(c []float64, q int) {
 	for j := lo; j < hi; j++ {
 		pairs += n - j - 1
 	}
-	// Room for the longest text of each pair: the pages past the text are
-	// never touched.
-	b := make([]byte, 0, (pairs+1)*slotLen)
+	// Room for the longest text of each pair.
+	if need := (pairs + 1) * slotLen; cap(*scratch) < need {
+		*scratch = make([]byte, 0, need)
+	}
+	b := (*scratch)[:0]
 	for j := lo; j < hi; j++ {
 		t.row[j], t.off[j] = int32(q), int32(len(b))
 		for i := j + 1; i < n; i++ {
@@ -146,7 +151,8 @@ func (t *pairText) format(c []float64, q int) {
 		}
 		t.end[j] = int32(len(b))
 	}
-	t.buf[q] = b[:len(b):cap(b)]
+	t.buf[q] = make([]byte, len(b)+slotLen)
+	copy(t.buf[q], b)
 }
 
 // wholeTSV writes the TSV lines of the matrix from its condensed form. The
@@ -199,8 +205,8 @@ func (w *Writer) wholeTSV(ctx context.Context, c []float64) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cur := make([]int32, n)
-			seen := 0 // chunks known to be formatted
+			var scratch []byte // a chunk's text as it is formatted
+			seen := 0          // chunks known to be formatted
 			for {
 				// The buffer first, then the task: the groups that hold
 				// buffers are then the first ones not yet written, and the
@@ -215,7 +221,7 @@ func (w *Writer) wholeTSV(ctx context.Context, c []float64) error {
 				if tk := int(tasks[k]); tk < 0 {
 					free <- buf
 					if !stop.Load() {
-						pt.format(c, -1-tk)
+						pt.format(c, -1-tk, &scratch)
 					}
 					close(formatted[-1-tk])
 					continue
@@ -227,7 +233,7 @@ func (w *Writer) wholeTSV(ctx context.Context, c []float64) error {
 					<-formatted[seen]
 				}
 				if !stop.Load() {
-					*buf = pt.assemble((*buf)[:0], cur, w.ids, g)
+					*buf = pt.assemble((*buf)[:0], w.ids, g)
 				}
 				res[g].buf = buf
 				close(res[g].done)
@@ -258,47 +264,82 @@ func (w *Writer) wholeTSV(ctx context.Context, c []float64) error {
 	return nil
 }
 
-// assemble appends the TSV lines of the rows of group g to b, line after
-// line, each value by a whole-slot copy (the bytes past its text are
-// overwritten by what follows). cur is scratch of at least n values: the
-// position in row j's text of the next pair (j, i) to copy.
-func (t *pairText) assemble(b []byte, cur []int32, ids []string, g int) []byte {
+// assemble appends the TSV lines of the rows of group g to b. Line i is
+// its id, the pairs (j, i) for j < i, "\t0" and row i's own text. The
+// pairs (j, i) of the group's lines come from row j's text, where they lie
+// side by side: row after row j, each is copied to its line by a
+// whole-slot copy (the bytes past its text are overwritten by what
+// follows), so that the text and lengths are read in order; a pair whose
+// slot would reach the next line's pairs is copied exactly. The ids and
+// the rest of the lines are written after.
+func (t *pairText) assemble(b []byte, ids []string, g int) []byte {
 	n := t.n
 	lo, hi := g*wholeRows, min((g+1)*wholeRows, n)
+	m := hi - lo
+	// low[i-lo] is the length of the pairs (j, i), j < i, of line i.
+	var low, cur [wholeRows]int
+	for j := range hi - 1 {
+		a := max(lo, j+1)
+		k := j*n - j*(j+1)/2 + a - j - 1 // pair (j, a)
+		lens := t.lens[k : k+hi-a]
+		for x, l := range lens {
+			low[a-lo+x] += int(l)
+		}
+	}
 	need := slotLen
 	for i := lo; i < hi; i++ {
-		need += len(ids[i]) + n*slotLen + 1
+		cur[i-lo] = need - slotLen + len(ids[i])
+		need += len(ids[i]) + low[i-lo] + 3 + int(t.end[i]-t.off[i])
 	}
 	if cap(b) < need {
 		b = make([]byte, 0, need+need/8)
 	}
 	b = b[:need]
-	for j := range lo {
-		cur[j] = t.off[j] + t.grp[j*t.groups+g]
-	}
-	for j := lo; j < hi; j++ {
-		cur[j] = t.off[j]
+	// A whole slot may be copied at p if p+slotLen ≤ limit[i-lo], the
+	// start of the next line's pairs (which are written before the end of
+	// line i); nearer, the copy is exact.
+	var limit [wholeRows]int
+	copy(limit[:], cur[1:m])
+	limit[m-1] = need
+	for j := range hi - 1 {
+		a := max(lo, j+1)
+		k := j*n - j*(j+1)/2 + a - j - 1
+		q := int(t.off[j])
+		if j < lo {
+			q += int(t.grp[j*t.groups+g])
+		}
+		src := t.buf[t.row[j]]
+		lens := t.lens[k : k+hi-a]
+		dst, lim := cur[a-lo:m], limit[a-lo:m]
+		for x, l := range lens {
+			p := dst[x]
+			if p+slotLen <= lim[x] {
+				copySlot(b[p:p+slotLen], src[q:q+slotLen])
+			} else {
+				copy(b[p:p+int(l)], src[q:q+int(l)])
+			}
+			dst[x] = p + int(l)
+			q += int(l)
+		}
 	}
 	p := 0
 	for i := lo; i < hi; i++ {
-		p += copy(b[p:], ids[i])
-		// Columns j < i: pair (j, i) comes next in row j's text.
-		k := i - 1 // pair (j, i), for j = 0
-		for j := range i {
-			src := t.buf[t.row[j]]
-			q := int(cur[j])
-			*(*[slotLen]byte)(b[p : p+slotLen]) = *(*[slotLen]byte)(src[q : q+slotLen])
-			l := int(t.lens[k])
-			p += l
-			cur[j] = int32(q + l)
-			k += n - j - 2
-		}
+		copy(b[p:], ids[i])
+		p = cur[i-lo]
 		b[p], b[p+1] = '\t', '0'
 		p += 2
-		// Columns j > i: row i's text, as it is.
 		p += copy(b[p:], t.buf[t.row[i]][t.off[i]:t.end[i]])
 		b[p] = '\n'
 		p++
 	}
 	return b[:p]
+}
+
+// copySlot copies a slot of text in three words (a copy of an array of
+// slotLen bytes would be a call of memmove).
+func copySlot(dst, src []byte) {
+	_, _ = dst[slotLen-1], src[slotLen-1]
+	binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+	binary.LittleEndian.PutUint64(dst[8:], binary.LittleEndian.Uint64(src[8:]))
+	binary.LittleEndian.PutUint64(dst[16:], binary.LittleEndian.Uint64(src[16:]))
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -81,6 +82,49 @@ func TestWriteCondensed(t *testing.T) {
 				if !bytes.Equal(buf.Bytes(), want) {
 					t.Fatalf("n %d %v workers %d: output differs from WriteRows'", n, f, workers)
 				}
+			}
+		}
+	}
+}
+
+// TestWriteCondensedShortText compares WriteCondensed with WriteRows (the
+// reference) on lines of the shortest texts: ids of one or two characters
+// and values 0 and 1 among long ones, so that the end of a line is
+// shorter than the slot of a pair.
+func TestWriteCondensedShortText(t *testing.T) {
+	for _, n := range []int{2, wholeRows + 3, 2*wholeRows + 1, 70} {
+		r := rand.New(rand.NewPCG(uint64(n), 9))
+		ids := make([]string, n)
+		for i := range ids {
+			ids[i] = strconv.FormatInt(int64(i), 36)
+		}
+		v := make([]float64, n*n)
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				x := float64(r.IntN(2))
+				if r.IntN(8) == 0 {
+					x = -r.Float64() * 1e-300
+				}
+				v[i*n+j], v[j*n+i] = x, x
+			}
+		}
+		want := oneShot(t, TSV, ids, v)
+		for _, workers := range []int{1, 2} {
+			var buf bytes.Buffer
+			w, err := NewWriter(&buf, TSV, ids, &Options{Workers: workers})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.WriteCondensed(context.Background(), condensedOf(v, n)); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				g := buf.Bytes()
+				k := 0
+				for k < len(g) && k < len(want) && g[k] == want[k] {
+					k++
+				}
+				t.Fatalf("n %d workers %d: output differs from WriteRows' at byte %d: %q, want %q", n, workers, k, g[max(0, k-40):min(len(g), k+40)], want[max(0, k-40):min(len(want), k+40)])
 			}
 		}
 	}

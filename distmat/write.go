@@ -314,7 +314,9 @@ func AppendG16(b []byte, x float64) []byte {
 			rh := hi & (1<<s - 1)
 			// remainder = rh·2⁶⁴ + lo, half = 2^(shift−1)
 			if s == 0 {
-				rem, half = lo, 1<<63
+				// lo against 2⁶³, halved: the order holds, and the sign
+				// below stays in reach.
+				rem, half = lo>>1|lo&1, 1<<62
 			} else {
 				h := uint64(1) << (s - 1) // half's high part
 				switch {
@@ -338,9 +340,10 @@ func AppendG16(b []byte, x float64) []byte {
 			k--
 			continue
 		}
-		if rem > half || rem == half && m&1 == 1 {
-			m++
-		}
+		// Up when rem > half, or rem = half and m is odd: when
+		// rem + (m&1) > half, the sign of half − rem − (m&1) (rem and
+		// half are below 2⁶³), without a branch.
+		m += (half - rem - m&1) >> 63
 		break
 	}
 	if m == 1e16 { // rounded up to the next power of ten
@@ -349,37 +352,40 @@ func AppendG16(b []byte, x float64) []byte {
 			return append(b, '1')
 		}
 	}
-	// "0.", k−1 zeros and the 16 digits of m, written in place in two
-	// independent halves of eight; then the trailing zeros are dropped.
+	// "0.", k−1 zeros and the 16 digits of m, each half of eight written
+	// as one word; then the trailing zeros are dropped.
 	n := len(b)
-	if cap(b)-n < 21 {
-		b = slices.Grow(b, 21)
+	if cap(b)-n < 24 {
+		b = slices.Grow(b, 24)
 	}
-	d := b[n : n+21]
-	d[0], d[1], d[2], d[3], d[4] = '0', '.', '0', '0', '0'
+	d := b[n : n+24]
+	hi, lo := digits8(uint32(m/1e8)), digits8(uint32(m%1e8))
+	tz := bits.LeadingZeros64(lo) / 8 // the last digit is the highest byte
+	if lo == 0 {
+		tz = 8 + bits.LeadingZeros64(hi)/8 // hi ≠ 0: m ≥ 10^15
+	}
+	const zeros = 0x3030303030303030 // "00000000"
+	binary.LittleEndian.PutUint64(d, zeros&^0xff00|'.'<<8)
 	p := 1 + k
-	put8(d[p:p+8], uint32(m/1e8))
-	put8(d[p+8:p+16], uint32(m%1e8))
-	end := p + 16
-	for d[end-1] == '0' {
-		end--
-	}
-	return b[:n+end]
+	binary.LittleEndian.PutUint64(d[p:], hi+zeros)
+	binary.LittleEndian.PutUint64(d[p+8:], lo+zeros)
+	return b[:n+p+16-tz]
 }
 
-// put8 writes v < 10^8 as eight digits, with leading zeros.
-func put8(b []byte, v uint32) {
-	_ = b[7]
-	hi, lo := v/10000, v%10000
-	h1, h2 := hi/100, hi%100
-	l1, l2 := lo/100, lo%100
-	b[0], b[1] = digitPairs[2*h1], digitPairs[2*h1+1]
-	b[2], b[3] = digitPairs[2*h2], digitPairs[2*h2+1]
-	b[4], b[5] = digitPairs[2*l1], digitPairs[2*l1+1]
-	b[6], b[7] = digitPairs[2*l2], digitPairs[2*l2+1]
+// digits8 returns the eight decimal digits of v < 10^8, most significant
+// first from the lowest byte, each as its value 0–9 (not yet ASCII). The
+// digits are found in parallel lanes of one word: v splits into two
+// halves of four digits in 32-bit lanes, each into two of two digits in
+// 16-bit lanes, each into two digits in bytes. A lane's quotient by 100 is
+// ⌊x·10486/2^20⌋ (exact for x < 10^4) and by 10 ⌊x·103/2^10⌋ (exact for
+// x < 100); the masks drop what the shift brings down from the lane above.
+func digits8(v uint32) uint64 {
+	x := uint64(v/10000) | uint64(v%10000)<<32
+	q := x * 10486 >> 20 & (0x7f<<32 | 0x7f)
+	x = q | (x-100*q)<<16
+	q = x * 103 >> 10 & 0x000f000f000f000f
+	return q | (x-10*q)<<8
 }
-
-const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
 // pow10[k] is 10^k; negPow10[k] the float64 nearest 10^-k.
 var (

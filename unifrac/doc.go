@@ -114,9 +114,9 @@
 // on a branch and its place in the block; 17 for Generalized; for
 // Unweighted, 5 bytes per sample and group of sparse branches it reaches)
 // and 8 per sparse branch (group) of each block; Engine.Bytes and
-// Columns.Bytes report it. Preparing allocates it and, per worker, the
-// tree-sized buffers of a walk and room for one block's entries (16 bytes
-// each); a computation adds one tile's sums per worker (BytesPerWorker).
+// Columns.Bytes report it. Preparing allocates it and, per worker, 28
+// bytes per tree node for a walk and a block's counts; a computation adds
+// one tile's sums per worker (BytesPerWorker).
 // Options.MaxBytes refuses prepared columns over a limit before allocating
 // them.
 //

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -246,23 +247,26 @@ func (e *Engine) IDs() []string { return append([]string(nil), e.ids...) }
 
 // walker finds the branches one sample reaches and their masses.
 type walker struct {
-	up   []link    // each position's parent and stamp, side by side
-	tag  int32     // the current call's tag
-	mass []float64 // mass[k] = a(Γ(k)) for the current sample
-	path []int32   // positions reached, as upward segments
-	seg  []int32   // start of each segment in path
-	list []int32   // positions reached with a positive length
-	ent  entries   // a block's sparse entries
-	cnt  []int32   // counting sort of the entries
+	up   []link   // each position's parent, stamp and mass, side by side
+	tag  int32    // the current call's tag
+	path []int32  // positions reached, as upward segments
+	seg  []int32  // start of each segment in path
+	word []uint64 // newBlock's bits of 64 samples on each position
+	next []int32  // newBlock's count, then next entry, on each position
+	ent  entries  // an Unweighted block's entries, by sample (groupBlock)
+	cnt  []int32  // makeGroupBlock's scratch
 }
 
-// link is a position's parent and its stamp: stamp == tag when the
-// position was reached in the current call. Keeping them together makes a
-// step up a path one memory access.
-type link struct{ parent, stamp int32 }
+// link is a position's parent, its stamp (stamp == tag when the position
+// was reached in the current call) and its mass. Keeping them together
+// makes a step up a path, and a push of a mass, one memory access.
+type link struct {
+	parent, stamp int32
+	mass          float64 // a(Γ(k)) for the current sample
+}
 
 func newWalker(o *tree.Order) *walker {
-	w := &walker{up: make([]link, len(o.Parent)), mass: make([]float64, len(o.Parent))}
+	w := &walker{up: make([]link, len(o.Parent))}
 	for k, p := range o.Parent {
 		w.up[k].parent = p
 	}
@@ -303,48 +307,28 @@ func (w *walker) mark(o *tree.Order, tab *Table, s int, zero bool) float64 {
 				break
 			}
 			l.stamp = tag
+			if zero {
+				l.mass = 0
+			}
 			w.path = append(w.path, v)
 			v = l.parent
-		}
-	}
-	if zero {
-		for _, v := range w.path {
-			w.mass[v] = 0
 		}
 	}
 	return sum
 }
 
-// walk fills w.list and w.mass for sample s: the positions k ≥ 1 with a
-// positive length on the root paths of the sample's nodes, each with the
-// proportion of the sample below it (with raw, its count below it). It
-// marks the paths, puts each node's own proportion on it, and pushes the
-// masses up: segments in reverse order, each from the bottom, so that
-// every position comes after all its reached descendants (a later segment
-// ends at or below a position of an earlier one, never above it).
-func (w *walker) walk(o *tree.Order, tab *Table, s int, raw bool) {
+// start marks the root paths of sample s's nodes and puts on each node its
+// proportion of the sample (with raw, its count), the masses before they
+// are pushed up (see fill).
+func (w *walker) start(o *tree.Order, tab *Table, s int, raw bool) {
 	sum := w.mark(o, tab, s, true)
 	for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
 		if c := tab.Values[k]; c != 0 {
 			if !raw {
 				c /= sum
 			}
-			w.mass[o.Position[tab.Indices[k]]] += c
+			w.up[o.Position[tab.Indices[k]]].mass += c
 		}
-	}
-	w.list = w.list[:0]
-	end := len(w.path)
-	for g := len(w.seg) - 1; g >= 0; g-- {
-		start := int(w.seg[g])
-		for _, v := range w.path[start:end] {
-			if p := w.up[v].parent; p > 0 {
-				w.mass[p] += w.mass[v]
-			}
-			if o.Weight[v] > 0 {
-				w.list = append(w.list, v)
-			}
-		}
-		end = start
 	}
 }
 
@@ -384,8 +368,63 @@ func (p *prep) put(w *walker) {
 	p.mu.Unlock()
 }
 
-// reach returns the number of samples of tab reaching each position.
+// reach returns the number of samples of tab reaching each position k ≥ 1
+// (those with a nonzero count at a node of k's subtree, the root aside);
+// reach[0] is 0. It takes the cheaper of two ways: reachBits when the
+// samples are many for the tree's size, else reachPaths.
 func (p *prep) reach(tab *Table) []int32 {
+	L, n := len(p.o.Parent), tab.Len()
+	// reachBits sweeps the tree once per 64 samples; reachPaths takes a
+	// step per branch each sample reaches, at least one per nonzero count,
+	// and a step (a load that waits for the one before) costs about four
+	// of the sweep's.
+	if int64((n+63)/64)*int64(L) <= 4*int64(len(tab.Values)) {
+		return p.reachBits(tab)
+	}
+	return p.reachPaths(tab)
+}
+
+// reachBits counts the samples reaching each position 64 samples at a
+// time, each a bit of a word per position: the bit is set at the nodes
+// where the sample has a nonzero count, the words are or-ed into their
+// parents' from the last position to the first (a child comes after its
+// parent), and each position adds the bits of its word once its children's
+// are in.
+func (p *prep) reachBits(tab *Table) []int32 {
+	L, n := len(p.o.Parent), tab.Len()
+	groups := (n + 63) / 64
+	parts := parallel.Parts(groups, p.workers, 1)
+	counts := make([][]int32, parts)
+	parent, pos := p.o.Parent, p.o.Position
+	parallel.ForParts(groups, p.workers, 1, func(part, lo, hi int) {
+		c := make([]int32, L)
+		word := make([]uint64, L)
+		for g := lo; g < hi; g++ {
+			for s := g * 64; s < min(g*64+64, n); s++ {
+				bit := uint64(1) << (s & 63)
+				for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
+					if tab.Values[k] != 0 {
+						word[pos[tab.Indices[k]]] |= bit
+					}
+				}
+			}
+			for k := L - 1; k > 0; k-- {
+				if w := word[k]; w != 0 {
+					word[k] = 0
+					word[parent[k]] |= w
+					c[k] += int32(bits.OnesCount64(w))
+				}
+			}
+			word[0] = 0
+		}
+		counts[part] = c
+	})
+	return sumCounts(counts)
+}
+
+// reachPaths counts the samples reaching each position by walking each
+// sample's root paths.
+func (p *prep) reachPaths(tab *Table) []int32 {
 	L := len(p.o.Parent)
 	n := tab.Len()
 	parts := parallel.Parts(n, p.workers, 64)
@@ -402,6 +441,11 @@ func (p *prep) reach(tab *Table) []int32 {
 		counts[part] = c
 		p.put(w)
 	})
+	return sumCounts(counts)
+}
+
+// sumCounts adds the parts' counts into the first one and returns it.
+func sumCounts(counts [][]int32) []int32 {
 	reach := counts[0]
 	for _, c := range counts[1:] {
 		for k, x := range c {
@@ -460,18 +504,6 @@ func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 	return lay
 }
 
-// value returns the value of a branch of length wt and mass a for the
-// method, and for Generalized its term w·a^α.
-func (p *prep) value(a, wt float64) (x, pw float64) {
-	switch p.m {
-	case Unweighted:
-		return wt, 0
-	case Generalized:
-		return a, wt * math.Pow(a, p.alpha)
-	}
-	return wt * a, 0
-}
-
 // fill prepares the samples of tab on lay: their dense rows, sparse blocks
 // and totals. Branches outside lay (reached by none of the samples lay was
 // made from) count in the totals only. A sample's total is summed in the
@@ -493,39 +525,87 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 		w := p.get()
 		defer p.put(w)
 		lo, hi := b*blockSize, min((b+1)*blockSize, n)
-		// Room for the block's entries if its samples reach as many sparse
-		// branches as the layout's on average, and a quarter more.
-		ent := &w.ent
-		ent.reserve(int(lay.perSample*1.25*float64(hi-lo))+64, p.m != Unweighted, p.m == Generalized)
+		up, weight, code := w.up, p.o.Weight, lay.code
+		gen := p.m == Generalized
+		// The block's entries are counted on each branch first, so that
+		// the walks put each in its place: next[k] is where the next entry
+		// of sparse branch k goes.
+		bk, next := p.newBlock(w, tab, lay, lo, hi)
+		// Unweighted values are the branches' lengths: the masses are not
+		// needed.
+		masses := p.m != Unweighted
 		for smp := lo; smp < hi; smp++ {
+			ts := smp // the sample's row in tab
 			if p.perm != nil {
-				w.walk(p.o, tab, int(p.perm[smp]), p.raw)
+				ts = int(p.perm[smp])
+			}
+			if masses {
+				w.start(p.o, tab, ts, p.raw)
 			} else {
-				w.walk(p.o, tab, smp, p.raw)
+				w.mark(p.o, tab, ts, false)
 			}
 			var row []float64
 			if dp > 0 {
 				row = s.x[smp*dp : (smp+1)*dp]
 			}
+			// The masses are pushed up, segments in reverse order, each
+			// from the bottom, so that every position comes after all its
+			// reached descendants (a later segment ends at or below a
+			// position of an earlier one, never above it): a position's
+			// mass is whole when it comes, and its branch's value is taken
+			// then.
 			var out float64
-			for _, v := range w.list {
-				x, pw := p.value(w.mass[v], p.o.Weight[v])
-				switch c := lay.code[v]; {
-				case c >= 0:
-					row[c] = x
-				case c <= -2:
-					ent.add(-2-c, uint8(smp-lo), x, pw)
-				default:
-					if p.m == Generalized {
+			end := len(w.path)
+			for g := len(w.seg) - 1; g >= 0; g-- {
+				start := int(w.seg[g])
+				for _, v := range w.path[start:end] {
+					var a float64
+					if masses {
+						l := &up[v]
+						a = l.mass
+						if pa := l.parent; pa > 0 {
+							up[pa].mass += a
+						}
+					}
+					wt := weight[v]
+					if !(wt > 0) {
+						continue
+					}
+					var x, pw float64
+					switch p.m {
+					case Unweighted:
+						x = wt
+					case Generalized:
+						x, pw = a, wt*math.Pow(a, p.alpha)
+					default:
+						x = wt * a
+					}
+					switch c := code[v]; {
+					case c >= 0:
+						row[c] = x
+					case c <= -2:
+						j := next[v]
+						next[v] = j + 1
+						bk.loc[j] = uint8(smp - lo)
+						if bk.val != nil {
+							bk.val[j] = x
+						}
+						if bk.pw != nil {
+							bk.pw[j] = pw
+						}
+					case gen:
 						out += pw
-					} else {
+					default:
 						out += x
 					}
 				}
+				end = start
 			}
 			s.total[smp] = out
 		}
-		bk := makeBlock(ent, &w.cnt)
+		if p.m == Unweighted {
+			bk = groupBlock(&bk, &w.ent, &w.cnt)
+		}
 		s.blocks[b] = bk
 		var t [blockSize]float64
 		for smp := lo; smp < hi; smp++ {
@@ -553,6 +633,102 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 		}
 	})
 	return s
+}
+
+// groupBlock returns the Unweighted block bk, indexed by branch (in any
+// order of branches, each branch's samples in increasing place, as fill
+// makes it), indexed by group instead (makeGroupBlock, which takes the
+// entries sample by sample: they are put in that order first, by a
+// counting sort on the place). ent and scratch are reused.
+func groupBlock(bk *block, ent *entries, scratch *[]int32) block {
+	var at [blockSize + 1]int32
+	for _, l := range bk.loc {
+		at[int(l)+1]++
+	}
+	for i := 1; i <= blockSize; i++ {
+		at[i] += at[i-1]
+	}
+	m := len(bk.loc)
+	ent.reserve(m, false, false)
+	ent.br, ent.loc = ent.br[:m], ent.loc[:m]
+	for k, br := range bk.br {
+		for j := bk.ptr[k]; j < bk.ptr[k+1]; j++ {
+			l := bk.loc[j]
+			i := at[l]
+			at[l]++
+			ent.br[i], ent.loc[i] = br, l
+		}
+	}
+	return makeGroupBlock(ent, scratch)
+}
+
+// newBlock returns the block of fill's samples lo..hi−1 (in fill's order)
+// sized for their entries, its branches and their bounds set, and next,
+// where next[k] is the index of the first entry of sparse branch k (a
+// tree position). A sample's entry is on each sparse branch of positive
+// length it reaches; the samples reaching each position are counted as
+// reachBits counts them, 64 at a time.
+func (p *prep) newBlock(w *walker, tab *Table, lay *layout, lo, hi int) (block, []int32) {
+	L := len(p.o.Parent)
+	if len(w.word) < L {
+		w.word, w.next = make([]uint64, L), make([]int32, L)
+	}
+	word, next := w.word[:L], w.next[:L]
+	clear(next)
+	parent, pos, weight, code := p.o.Parent, p.o.Position, p.o.Weight, lay.code
+	for g := lo; g < hi; g += 64 {
+		for smp := g; smp < min(g+64, hi); smp++ {
+			s := smp
+			if p.perm != nil {
+				s = int(p.perm[smp])
+			}
+			bit := uint64(1) << (smp - g)
+			for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
+				if tab.Values[k] != 0 {
+					word[pos[tab.Indices[k]]] |= bit
+				}
+			}
+		}
+		for k := L - 1; k > 0; k-- {
+			if x := word[k]; x != 0 {
+				word[k] = 0
+				word[parent[k]] |= x
+				next[k] += int32(bits.OnesCount64(x))
+			}
+		}
+		word[0] = 0
+	}
+	var m, nbr int
+	for k, c := range next {
+		if c > 0 && code[k] <= -2 && weight[k] > 0 {
+			m += int(c)
+			nbr++
+		}
+	}
+	var b block
+	if m == 0 {
+		b.ptr = []int32{0}
+		return b, next
+	}
+	b.br, b.ptr = make([]int32, 0, nbr), make([]int32, 0, nbr+1)
+	b.loc = make([]uint8, m)
+	if p.m != Unweighted {
+		b.val = make([]float64, m)
+	}
+	if p.m == Generalized {
+		b.pw = make([]float64, m)
+	}
+	var off int32
+	for k, c := range next {
+		if c > 0 && code[k] <= -2 && weight[k] > 0 {
+			b.br = append(b.br, -2-code[k])
+			b.ptr = append(b.ptr, off)
+			next[k] = off
+			off += c
+		}
+	}
+	b.ptr = append(b.ptr, off)
+	return b, next
 }
 
 // entries are a block's sparse entries, side by side: branch br[i] is

@@ -14,6 +14,7 @@ import (
 	"github.com/twl-ldl/twl/biom"
 	"github.com/twl-ldl/twl/distmat"
 	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/internal/hugepage"
 	"github.com/twl-ldl/twl/newick"
 	"github.com/twl-ldl/twl/unifrac"
 )
@@ -129,6 +130,10 @@ func runUnifrac(e *env, args []string) error {
 	}
 	if gc.big() {
 		debug.FreeOSMemory()
+	} else {
+		// The engine is built in the memory the file's table took, not in
+		// fresh pages.
+		runtime.GC()
 	}
 	if err := distmat.CheckIDs(tab.IDs); err != nil {
 		return fmt.Errorf("table %s: %w", *tablePath, err)
@@ -141,6 +146,11 @@ func runUnifrac(e *env, args []string) error {
 	if shardN > 0 {
 		lo, hi = distmat.Stripe(shardI, shardN, n, unifrac.RowBlock())
 	}
+	var head *distmat.Header // a partial file's
+	if shardN > 0 {
+		head = &distmat.Header{Tree: tr.Hash(), Table: unifrac.TableHash(tr, tab), Method: meth.String(), Alpha: alphaWord,
+			N: n, IDHash: distmat.HashIDs(tab.IDs), Lo: lo, Hi: hi, Shard: shardI, Shards: shardN}
+	}
 	p := newProgress(e.stderr, "twl unifrac", "pairs")
 	done := 0 // pairs of the stripes before the current one
 	stripe := 0
@@ -149,6 +159,10 @@ func runUnifrac(e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("table %s: %w", *tablePath, err)
 	}
+	// The engine holds what the pairs need: past this point the tree and
+	// the counts are garbage, and their memory serves the matrix and its
+	// text.
+	names := tab.IDs
 	// The preparation's buffers are garbage now: give their memory back
 	// before the stripes, so the peak is the engine's.
 	if gc.big() {
@@ -170,14 +184,12 @@ func runUnifrac(e *env, args []string) error {
 	}
 	var mw *distmat.Writer
 	if shardN > 0 {
-		h := &distmat.Header{Tree: tr.Hash(), Table: unifrac.TableHash(tr, tab), Method: meth.String(), Alpha: alphaWord,
-			N: n, IDHash: distmat.HashIDs(tab.IDs), Lo: lo, Hi: hi, Shard: shardI, Shards: shardN}
-		mw, err = distmat.NewPartWriter(w, h, tab.IDs)
+		mw, err = distmat.NewPartWriter(w, head, names)
 	} else {
 		// WriteCondensed's text may take what a stripe's rows would,
 		// less the pairs' values.
 		text := max(int64(stripe)*distmat.RowBytes(n)-4*int64(n)*int64(n-1), 1)
-		mw, err = distmat.NewWriter(w, f, tab.IDs, &distmat.Options{Workers: *workers, MaxBytes: text})
+		mw, err = distmat.NewWriter(w, f, names, &distmat.Options{Workers: *workers, MaxBytes: text})
 	}
 	if err != nil {
 		return err
@@ -237,11 +249,11 @@ func runUnifrac(e *env, args []string) error {
 	var pcoa *pcoaFiles
 	if pc.enabled() {
 		pc.title = meth.String() + " UniFrac, " + *tablePath
-		if pcoa, err = pc.compute(e, tab.IDs, full); err != nil {
+		if pcoa, err = pc.compute(e, names, full); err != nil {
 			return err
 		}
 	}
-	if err := unifracCommit(w, ids, tab.IDs); err != nil {
+	if err := unifracCommit(w, ids, names); err != nil {
 		return err
 	}
 	if pcoa != nil {
@@ -271,6 +283,9 @@ const lazyHeap = 32 << 20
 // from then on the 30% rule holds, so the heap is never larger than either
 // rule allows. A run whose pairs alone take half of lazyHeap turns the 30%
 // rule on once it knows it. GOGC or GOMEMLIMIT, when set, are obeyed.
+// Without them, the first lazyHeap bytes of heap are backed by huge pages
+// where the system has them: most of a small run's memory is written once,
+// and a page fault every 4 KiB would cost more than the work done in it.
 type lazyGC struct {
 	mu      sync.Mutex
 	on      bool // the 30% rule (or GOGC) is in force
@@ -290,6 +305,9 @@ func startLazyGC() *lazyGC {
 	default:
 		g.on = false
 		g.pct = debug.SetGCPercent(-1)
+		// Reserved before the limit is set, which its allocation would
+		// reach.
+		hugepage.Reserve(lazyHeap)
 		g.limit = debug.SetMemoryLimit(lazyHeap)
 		g.watch()
 	}

@@ -17,16 +17,16 @@ func Zlib(dst, src []byte) bool {
 	if cmf&0x0f != 8 || cmf>>4 > 7 || (uint(cmf)<<8|uint(flg))%31 != 0 || flg&0x20 != 0 {
 		return false
 	}
-	d := decoder{src: src[:len(src)-4], pos: 2, dst: dst}
-	if !d.run() {
-		return false
-	}
-	// The stream must end, byte-aligned, just before the checksum.
-	if d.pos-int(d.nbits/8) != len(src)-4 || d.o != len(dst) {
-		return false
-	}
-	return binary.BigEndian.Uint32(src[len(src)-4:]) == adler32.Checksum(dst)
+	d := decoders.Get().(*decoder)
+	d.src, d.pos, d.bits, d.nbits, d.dst, d.o = src[:len(src)-4], 2, 0, 0, dst, 0
+	ok := d.run() && d.pos-int(d.nbits/8) == len(src)-4 && d.o == len(dst) // the stream ends, byte-aligned, just before the checksum
+	d.src, d.dst = nil, nil
+	decoders.Put(d)
+	return ok && binary.BigEndian.Uint32(src[len(src)-4:]) == adler32.Checksum(dst)
 }
+
+// decoders keeps decoders between calls, with their tables' memory.
+var decoders = sync.Pool{New: func() any { return new(decoder) }}
 
 const (
 	litBits  = 10 // primary table bits of literal/length codes
@@ -347,8 +347,10 @@ func (d *decoder) codes(lit, dist *table) bool {
 	for {
 		// A refill gives at least 56 bits while the input lasts: enough
 		// for a literal/length code and its extra bits (15 + 5), then for
-		// a distance code and its extra bits (15 + 13) after another.
-		if nbits < 48 {
+		// a distance code and its extra bits (15 + 13) after another. It
+		// is done only when fewer than 15 + 5 bits are left, so that
+		// several literals are decoded from each.
+		if nbits < maxLen+5 {
 			if pos+8 <= len(src) {
 				bits |= binary.LittleEndian.Uint64(src[pos:]) << nbits
 				pos += int(63-nbits) >> 3
