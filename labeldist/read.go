@@ -174,7 +174,7 @@ type Reader struct {
 	line      int
 	rows      int
 	row       Sparse
-	order     []int // permutation sorting the entries of an object by label
+	order     []uint64 // keys sorting the entries of an object by label (sortRow)
 	err       error
 }
 
@@ -235,16 +235,20 @@ func (rd *Reader) sortRow() {
 		rd.row = Sparse{Index: idx, Mass: val}
 		return
 	}
-	o := rd.order[:0]
-	for k := range idx {
-		o = append(o, k)
-	}
-	slices.SortFunc(o, func(a, b int) int { return idx[a] - idx[b] })
-	rd.order = o
+	// The entries are sorted by keys holding the label above the entry's
+	// place: labels are distinct within a row, so the order is that of
+	// the labels alone.
 	n := len(idx)
+	o := rd.order[:0]
+	for k, i := range idx {
+		o = append(o, uint64(i)<<32|uint64(k))
+	}
+	slices.Sort(o)
+	rd.order = o
 	// The sorted copies go after the parsed entries, in the same slices.
 	idx, val = slices.Grow(idx, n), slices.Grow(val, n)
-	for _, k := range o {
+	for _, key := range o {
+		k := int(uint32(key))
 		idx = append(idx, idx[k])
 		val = append(val, val[k])
 	}
