@@ -93,7 +93,7 @@ func (m *MatrixWriter) format(b []byte, dst []float64, r0, r1, base int) []byte 
 				if j > 0 {
 					b = append(b, '\t')
 				}
-				b = strconv.AppendFloat(b, v, 'g', -1, 64)
+				b = jsonfloat.AppendShortest(b, v)
 			}
 			b = append(b, '\n')
 			continue
