@@ -1,6 +1,7 @@
 package jsonfloat
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"strconv"
@@ -134,6 +135,20 @@ func flog2Pow10(e int) int { return (e * 913_124_641_741) >> 38 }
 // digitPairs holds "00" to "99".
 const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
+// put8 writes the eight decimal digits of x < 10^8, with its leading
+// zeros, to b: the four lanes of two digits, then the eight lanes of one,
+// split at once in one 64-bit word (divisions by 100 and by 10 as
+// multiplications that are exact over the lanes' ranges).
+func put8(b []byte, x uint32) {
+	hi, lo := uint64(x/10000), uint64(x%10000)
+	v := hi | lo<<32                            // two lanes of 32 bits, < 10^4
+	q := (v * 10486 >> 20) & 0x0000007f0000007f // lane / 100
+	v = q | (v-q*100)<<16                       // four lanes of 16 bits, < 100
+	q = (v * 103 >> 10) & 0x000f000f000f000f    // lane / 10
+	v = q | (v-q*10)<<8                         // eight lanes of 8 bits, < 10
+	binary.LittleEndian.PutUint64(b, v|0x3030303030303030)
+}
+
 // appendDigits appends f·10^k (f > 0, at most 20 digits) as strconv's 'g'
 // format with the shortest precision writes it: the digits of f without
 // its trailing zeros, in %e form where the decimal exponent is below −4
@@ -144,23 +159,25 @@ func appendDigits(dst []byte, f uint64, k int) []byte {
 		f /= 10
 		k++
 	}
+	// The digits in blocks of eight, the first block without its
+	// leading zeros.
 	var buf [24]byte
-	i := len(buf)
-	for f >= 100 {
-		q := f / 100
-		r := f - q*100
-		i -= 2
-		buf[i], buf[i+1] = digitPairs[2*r], digitPairs[2*r+1]
-		f = q
+	var blocks [2]uint32
+	nb := 0
+	for f >= 1e8 {
+		blocks[nb] = uint32(f % 1e8)
+		f /= 1e8
+		nb++
 	}
-	if f >= 10 {
-		i -= 2
-		buf[i], buf[i+1] = digitPairs[2*f], digitPairs[2*f+1]
-	} else {
-		i--
-		buf[i] = byte('0' + f)
+	put8(buf[0:8], uint32(f))
+	for j := range nb {
+		put8(buf[8+8*j:16+8*j], blocks[nb-1-j])
 	}
-	d := buf[i:]
+	lead := 1
+	for p := uint64(10); lead < 8 && f >= p; p *= 10 {
+		lead++
+	}
+	d := buf[8-lead : 8+8*nb]
 	nd := len(d)
 	dp := nd + k // the decimal point's place after the first digit of d
 	exp := dp - 1
