@@ -167,6 +167,18 @@ type Builder struct {
 	lineNo int    // when > 0, overrides n as the reported position
 }
 
+// grow makes room for about n more nodes, before the first: the size of
+// the index of names, which would otherwise grow step by step.
+func (b *Builder) grow(n int) {
+	if b.index == nil && n > 0 {
+		b.index = make(map[string]int, n)
+		b.names = make([]string, 0, n)
+		b.parent = make([]int32, 0, n)
+		b.weight = make([]float64, 0, n)
+		b.line = make([]int, 0, n)
+	}
+}
+
 func (b *Builder) pos() int {
 	if b.lineNo > 0 {
 		return b.lineNo
