@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 
 	"github.com/twl-ldl/twl/internal/jsonscan"
@@ -173,8 +174,8 @@ func appendDigits(dst []byte, f uint64, k int) []byte {
 	for j := range nb {
 		put8(buf[8+8*j:16+8*j], blocks[nb-1-j])
 	}
-	lead := 1
-	for p := uint64(10); lead < 8 && f >= p; p *= 10 {
+	lead := bits.Len32(uint32(f)) * 1233 >> 12 // ⌊log₁₀ f⌋ or one less
+	if uint32(f) >= pow10u32[lead] {
 		lead++
 	}
 	d := buf[8-lead : 8+8*nb]
@@ -216,7 +217,13 @@ func appendDigits(dst []byte, f uint64, k int) []byte {
 		}
 		return dst
 	}
-	dst = append(dst, d[:dp]...)
-	dst = append(dst, '.')
-	return append(dst, d[dp:]...)
+	n := len(dst)
+	dst = slices.Grow(dst, nd+1)[:n+nd+1]
+	copy(dst[n:], d[:dp])
+	dst[n+dp] = '.'
+	copy(dst[n+dp+1:], d[dp:])
+	return dst
 }
+
+// pow10u32 holds 10^0 to 10^8.
+var pow10u32 = [...]uint32{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
