@@ -95,7 +95,7 @@ func TestFillAllParts(t *testing.T) {
 // reading, which builds its index of the labels after the first rows,
 // against them.
 func TestFillAllJSON(t *testing.T) {
-	tr, data := benchSparse(2000, 300, 40)
+	tr, data := benchSparse(2000, 300, 100) // rows of about 100 labels: radixSort
 	got, err := fillParts(t, data, tr, nil, 1<<10, 4)
 	if err != nil {
 		t.Fatal(err)
