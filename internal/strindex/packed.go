@@ -2,36 +2,49 @@ package strindex
 
 import (
 	"bytes"
+	"encoding/binary"
 	"hash/maphash"
 )
 
 // Packed finds the position of a byte string among a list of strings, for
 // lookups of many keys in a large list (the labels of a file of
-// distributions in a tree of 10⁵ names): the strings are copied end to end
-// into one block, and each slot of the hash table holds 32 bits of the
-// string's hash beside its position, so that a lookup compares the bytes
-// of one string only, nearly always the one it finds, and touches three
-// places in memory: the slot, the string's offset and its bytes. It takes
-// about 20 bytes per string plus the strings' bytes. Where two of the
-// strings are equal, Get finds the first. A Packed is safe for concurrent
-// Get; the zero Packed finds nothing.
+// distributions in a tree of 10⁵ names). Each slot of its hash table holds
+// the first eight bytes of its string beside the string's length,
+// position and 16 bits of its hash, so that a lookup of a string of up to
+// eight bytes reads one place in memory, nearly always one slot, and a
+// longer one also the rest of the string, from the strings copied end to
+// end into one block. It takes 20 to 40 bytes per string plus the
+// strings' bytes. Where two of the strings are equal, Get finds the first.
+// A Packed is safe for concurrent Get; the zero Packed finds nothing.
 type Packed struct {
-	slots []uint64 // hash tag << 32 | position + 1; 0 marks an empty slot
+	slots []packedSlot
 	mask  uint64
 	off   []uint32 // string i is data[off[i]:off[i+1]]
 	data  []byte
 }
 
+// A packedSlot is empty (meta 0) or holds a string: head, its first eight
+// bytes padded with zeros, and meta, its hash tag << 48 | min(length,
+// 0xffff) << 32 | position + 1.
+type packedSlot struct {
+	head uint64
+	meta uint64
+}
+
 // NewPacked returns the Packed of the n strings str(0), …, str(n−1), which
-// may not take more than 4 GiB in all (it panics otherwise).
+// may not take more than 4 GiB in all nor be more than 2³²−2 (it panics
+// otherwise).
 func NewPacked(n int, str func(i int) string) *Packed {
-	// At most three quarters of the slots are used: the tags keep the
-	// longer runs of slots cheap, and the smaller table stays in cache.
+	if uint64(n) >= 1<<32-1 {
+		panic("strindex: too many strings")
+	}
+	// At most four fifths of the slots are used: the tags keep the longer
+	// runs of slots cheap, and the smaller table stays in cache.
 	size := 2
-	for size < n+n/3+1 {
+	for size < n+n/4+1 {
 		size <<= 1
 	}
-	x := &Packed{slots: make([]uint64, size), mask: uint64(size - 1), off: make([]uint32, n+1)}
+	x := &Packed{slots: make([]packedSlot, size), mask: uint64(size - 1), off: make([]uint32, n+1)}
 	total := 0
 	for i := range n {
 		total += len(str(i))
@@ -44,26 +57,30 @@ func NewPacked(n int, str func(i int) string) *Packed {
 		s := str(i)
 		x.data = append(x.data, s...)
 		x.off[i+1] = uint32(len(x.data))
-		h := maphash.String(seed, s)
-		tag := h >> 32
+		b := x.data[x.off[i]:x.off[i+1]]
+		if _, dup := x.get(b); dup {
+			continue // a repeated string: the first is found
+		}
+		h := maphash.Bytes(seed, b)
 		j := h & x.mask
-		for {
-			p := x.slots[j]
-			if p == 0 {
-				x.slots[j] = tag<<32 | uint64(i+1)
-				break
-			}
-			if p>>32 == tag && x.str(int(uint32(p))-1) == s {
-				break // a repeated string: the first is found
-			}
+		for x.slots[j].meta != 0 {
 			j = (j + 1) & x.mask
 		}
+		x.slots[j] = packedSlot{head: head(b), meta: h>>48<<48 | uint64(min(len(b), 0xffff))<<32 | uint64(i+1)}
 	}
 	return x
 }
 
-// str returns string i.
-func (x *Packed) str(i int) string { return string(x.data[x.off[i]:x.off[i+1]]) }
+// head returns the first eight bytes of b, padded with zeros, as a
+// little-endian word.
+func head(b []byte) uint64 {
+	if len(b) >= 8 {
+		return binary.LittleEndian.Uint64(b)
+	}
+	var w [8]byte
+	copy(w[:], b)
+	return binary.LittleEndian.Uint64(w[:])
+}
 
 // Len returns the number of strings.
 func (x *Packed) Len() int { return max(len(x.off)-1, 0) }
@@ -78,17 +95,22 @@ func (x *Packed) Get(b []byte) (int, bool) {
 	if len(x.slots) == 0 {
 		return 0, false
 	}
+	return x.get(b)
+}
+
+func (x *Packed) get(b []byte) (int, bool) {
 	h := maphash.Bytes(seed, b)
-	tag := h >> 32
+	want := h>>48<<48 | uint64(min(len(b), 0xffff))<<32 // tag and length
+	w := head(b)
 	j := h & x.mask
 	for {
-		p := x.slots[j]
-		if p == 0 {
+		s := &x.slots[j]
+		if s.meta == 0 {
 			return 0, false
 		}
-		if p>>32 == tag {
-			i := int(uint32(p)) - 1
-			if bytes.Equal(x.data[x.off[i]:x.off[i+1]], b) {
+		if s.meta&^(1<<32-1) == want && s.head == w {
+			i := int(uint32(s.meta)) - 1
+			if len(b) <= 8 || bytes.Equal(x.data[x.off[i]+8:x.off[i+1]], b[8:]) {
 				return i, true
 			}
 		}

@@ -3,6 +3,7 @@ package strindex
 import (
 	"bytes"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -28,6 +29,15 @@ func TestPacked(t *testing.T) {
 		if n == 5 {
 			strs[3] = ""
 		}
+		if n == 1000 {
+			// Longer strings that share their first eight bytes, and two
+			// of more than 0xffff bytes that differ in their last.
+			for i := range strs[:500] {
+				strs[i] = "<node 12" + strs[i]
+			}
+			long := strings.Repeat("x", 70_000)
+			strs[600], strs[601], strs[602] = long+"a", long+"b", long
+		}
 		want := map[string]int{}
 		for i, s := range strs {
 			if _, ok := want[s]; !ok {
@@ -48,7 +58,7 @@ func TestPacked(t *testing.T) {
 				t.Fatalf("n=%d: Equal(%d) wrong for %q", n, i, s)
 			}
 		}
-		for _, s := range []string{"", "m1", "n" + strconv.Itoa(n+5), "n-1"} {
+		for _, s := range []string{"", "m1", "n" + strconv.Itoa(n+5), "n-1", "<node 12", "<node 12n99999", strings.Repeat("x", 70_000) + "c"} {
 			if _, ok := want[s]; ok {
 				continue
 			}
