@@ -157,3 +157,24 @@ func BenchmarkRead(b *testing.B) {
 		}
 	}
 }
+
+// TestRootLine checks rootLine on the first, a middle and a last line
+// without an end, after a byte order mark, and on none, against the
+// lines counted by hand.
+func TestRootLine(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+	}{
+		{"Root\tx\n", 1},
+		{"\ufeffRoot\tx", 1},
+		{"a\tb\n\nRoot\tc\n", 3},
+		{"a\tb\nRoot\tc", 2},
+		{"a\tb\nRoot c\nRootx\t", 0},
+		{"", 0},
+	} {
+		if got := rootLine([]byte(c.in)); got != c.want {
+			t.Errorf("rootLine(%q) = %d, want %d", c.in, got, c.want)
+		}
+	}
+}

@@ -228,8 +228,7 @@ func openFile(path string) (*os.File, error) {
 // and b is told how many nodes to expect: about one a line.
 func eachLine(r io.Reader, file string, b *Builder, fn func(line int, fields []string) error) error {
 	// On a read error, the lines read before it are still checked first.
-	data, rerr := readAll(r)
-	text := string(data)
+	text, rerr := readAll(r)
 	b.grow(strings.Count(text, "\n") + 1)
 	fields := make([]string, 0, 4)
 	line := 0
@@ -282,20 +281,26 @@ func eachLine(r io.Reader, file string, b *Builder, fn func(line int, fields []s
 	return nil
 }
 
-// readAll returns all of r, read into a buffer of the size of the file
-// when r is one.
-func readAll(r io.Reader) ([]byte, error) {
-	if f, ok := r.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < 1<<40 {
-			var buf bytes.Buffer
-			buf.Grow(int(fi.Size()) + 1)
-			_, err := buf.ReadFrom(f)
-			return buf.Bytes(), err
+// readAll returns all of r as one string, read into a buffer of the size
+// of r where r tells it (a file, or a reader with a Len method), without
+// a copy of its own.
+func readAll(r io.Reader) (string, error) {
+	var sb strings.Builder
+	switch r := r.(type) {
+	case *os.File:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < 1<<40 {
+			sb.Grow(int(fi.Size()) + 1)
 		}
+	case interface{ Len() int }:
+		sb.Grow(r.Len())
 	}
-	return io.ReadAll(r)
+	_, err := io.Copy(&sb, r)
+	return sb.String(), err
 }
 
+// notText reports a NUL byte or invalid UTF-8 in a line, the marks of a
+// file that is not text (a binary file given by mistake), or "" if there is
+// none. Other control characters are left to the name checks.
 func notText(line string) string {
 	i := 0
 	for i < len(line) && line[i] != 0 && line[i] < utf8.RuneSelf {
