@@ -50,6 +50,7 @@ func (s *Rows) FillAll(ctx context.Context, r io.ReaderAt, size int64, file stri
 			return err
 		}
 	}
+	s.Grow(rowRoom(size), entryRoom(size))
 	return s.fillPart(ctx, io.NewSectionReader(r, 0, size), file, t, opts, nil, nil)
 }
 
@@ -101,6 +102,19 @@ func lineEndAfter(r io.ReaderAt, off, size int64) (int64, error) {
 	return -1, nil
 }
 
+// partEntryBytes is the guess of the bytes of a part's input per label
+// listed that FillAll makes room for at once: that of a label of a few
+// characters with a mass of about 17 digits. Rows of longer names take
+// less of the room, which is not touched; rows of shorter entries grow it
+// as they come.
+const partEntryBytes = 24
+
+// entryRoom and rowRoom return the labels and the rows FillAll makes room
+// for in n bytes of input (rows of ten labels or more: more rows grow the
+// room for rows, which is small, as they come).
+func entryRoom(n int64) int { return int(min(n/partEntryBytes, 1<<40)) }
+func rowRoom(n int64) int   { return int(min(n/partEntryBytes/10, 1<<40)) }
+
 // errStopped ends a part that another part's error made useless.
 var errStopped = errors.New("labeldist: reading stopped")
 
@@ -120,6 +134,13 @@ func (s *Rows) fillParts(ctx context.Context, r io.ReaderAt, size int64, cuts []
 	for k := range n {
 		wg.Go(func() {
 			c := &lineCount{r: io.NewSectionReader(r, bounds[k], bounds[k+1]-bounds[k])}
+			// The first part makes room for the whole input, whose
+			// rows it then takes in where s holds none.
+			room := bounds[k+1] - bounds[k]
+			if k == 0 {
+				room = size
+			}
+			rows[k].Grow(rowRoom(room), entryRoom(room))
 			errs[k] = rows[k].fillPart(ctx, c, file, t, opts, names, &stop)
 			lines[k] = c.lines
 			if errs[k] != nil {
@@ -136,15 +157,22 @@ func (s *Rows) fillParts(ctx context.Context, r io.ReaderAt, size int64, cuts []
 			return err
 		}
 	}
+	k0 := 0
+	if s.Rows() == 0 && len(s.Index) == 0 {
+		*s, k0 = rows[0], 1
+	}
 	entries, nrows := 0, 0
-	for k := range rows {
+	for k := k0; k < n; k++ {
 		entries += len(rows[k].Index)
 		nrows += rows[k].Rows()
 	}
 	s.Grow(nrows, entries)
 	s.padLines()
 	base := 0
-	for k := range rows {
+	if k0 == 1 {
+		base = lines[0]
+	}
+	for k := k0; k < n; k++ {
 		p := &rows[k]
 		e0 := len(s.Index)
 		s.Index = append(s.Index, p.Index...)
