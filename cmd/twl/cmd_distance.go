@@ -213,6 +213,10 @@ func runDistance(e *env, args []string) error {
 	if err := checkNotInput(fs, map[string]string{"out": *out}, inputs); err != nil {
 		return err
 	}
+	// The collector of twl unifrac (lazyGC): none while the heap is
+	// small, the 30% rule once the matrix of --pairwise is large.
+	gc := startLazyGC()
+	defer gc.stop()
 	t, sl, err := readLabelTrees(fs, *treePath, *treeList)
 	if err != nil {
 		return err
@@ -227,7 +231,7 @@ func runDistance(e *env, args []string) error {
 		return err
 	}
 	opts := &labeldist.Options{Normalize: *normalize}
-	d := &distanceRun{e: e, m: m, dm: dm, json: *format == "json", maxBytes: int64(maxMem), t: t, opts: opts}
+	d := &distanceRun{gc: gc, e: e, m: m, dm: dm, json: *format == "json", maxBytes: int64(maxMem), t: t, opts: opts}
 	A, ca, err := rowReader(e, pos[0], t, opts)
 	if err != nil {
 		return err
@@ -265,6 +269,7 @@ type distanceRun struct {
 	maxBytes int64
 	t        *tree.Tree // the labels of the rows
 	opts     *labeldist.Options
+	gc       *lazyGC
 }
 
 // context returns the context the distances are computed under.
@@ -348,6 +353,10 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader, fb io.Closer, s
 		return err
 	}
 	nB := cols.Len()
+	if 4*int64(nB)*int64(nB-1) >= lazyHeap/2 {
+		// The pairs alone take half of lazyHeap or more: a large run.
+		d.gc.turnOn()
+	}
 	// tw computes a block of rows of A at once (the all-pairs engine's
 	// tiles), the matrix rows of a block held up to about 32 MiB; the
 	// other methods go a row at a time.
