@@ -60,7 +60,7 @@ func Read(r io.Reader, file string, opts *Options) (*Tree, error) {
 		return nil, err
 	}
 	warning := spacedWarning(&b, file, spaced, edges)
-	t, err := b.Build(opts)
+	t, err := b.build(opts, true)
 	if err == nil && warning != "" {
 		opts.Warn(warning)
 	}
@@ -101,7 +101,7 @@ func spacedWarning(b *Builder, file string, spaced []lineName, edges bool) strin
 	}
 	var alone []lineName
 	for _, s := range spaced {
-		if i, ok := b.index[s.name]; ok && b.parent[i] < 0 && !hasChild[i] {
+		if i, ok := b.index.Get(s.name); ok && b.parent[i] < 0 && !hasChild[i] {
 			alone = append(alone, s)
 		}
 	}
