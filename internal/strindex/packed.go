@@ -58,15 +58,19 @@ func NewPacked(n int, str func(i int) string) *Packed {
 		x.data = append(x.data, s...)
 		x.off[i+1] = uint32(len(x.data))
 		b := x.data[x.off[i]:x.off[i+1]]
-		if _, dup := x.get(b); dup {
-			continue // a repeated string: the first is found
-		}
 		h := maphash.Bytes(seed, b)
-		j := h & x.mask
-		for x.slots[j].meta != 0 {
-			j = (j + 1) & x.mask
+		meta := h>>48<<48 | uint64(min(len(b), 0xffff))<<32
+		w := head(b)
+		for j := h & x.mask; ; j = (j + 1) & x.mask {
+			sl := &x.slots[j]
+			if sl.meta == 0 {
+				*sl = packedSlot{head: w, meta: meta | uint64(i+1)}
+				break
+			}
+			if x.match(sl, meta, w, b) {
+				break // a repeated string: the first is found
+			}
 		}
-		x.slots[j] = packedSlot{head: head(b), meta: h>>48<<48 | uint64(min(len(b), 0xffff))<<32 | uint64(i+1)}
 	}
 	return x
 }
@@ -102,18 +106,23 @@ func (x *Packed) get(b []byte) (int, bool) {
 	h := maphash.Bytes(seed, b)
 	want := h>>48<<48 | uint64(min(len(b), 0xffff))<<32 // tag and length
 	w := head(b)
-	j := h & x.mask
-	for {
+	for j := h & x.mask; ; j = (j + 1) & x.mask {
 		s := &x.slots[j]
 		if s.meta == 0 {
 			return 0, false
 		}
-		if s.meta&^(1<<32-1) == want && s.head == w {
-			i := int(uint32(s.meta)) - 1
-			if len(b) <= 8 || bytes.Equal(x.data[x.off[i]+8:x.off[i+1]], b[8:]) {
-				return i, true
-			}
+		if x.match(s, want, w, b) {
+			return int(uint32(s.meta)) - 1, true
 		}
-		j = (j + 1) & x.mask
 	}
+}
+
+// match reports whether slot s holds b, whose tag and length are want (as
+// in meta) and whose head is w.
+func (x *Packed) match(s *packedSlot, want, w uint64, b []byte) bool {
+	if s.meta&^(1<<32-1) != want || s.head != w {
+		return false
+	}
+	i := int(uint32(s.meta)) - 1
+	return len(b) <= 8 || bytes.Equal(x.data[x.off[i]+8:x.off[i+1]], b[8:])
 }
