@@ -62,24 +62,66 @@ func (m *MatrixWriter) WriteRows(dst []float64) error {
 	// A number takes at most 24 bytes and its separator.
 	per := max(1, matrixTaskBytes/(25*m.cols))
 	tasks := 2 * m.workers
-	if len(m.bufs) < tasks {
-		m.bufs = make([][]byte, tasks)
+	if len(m.bufs) < 2*tasks {
+		m.bufs = make([][]byte, 2*tasks)
 	}
+	// The text of a step of rows is written on another goroutine while
+	// the next step's is formatted, into the other half of m.bufs; w is
+	// written by one goroutine at a time, in order, and all of it before
+	// WriteRows returns.
+	var (
+		writing bool
+		done    chan error
+		wrote   int // the rows of the steps whose writing has started
+	)
+	wait := func() error {
+		if !writing {
+			return nil
+		}
+		writing = false
+		if err := <-done; err != nil {
+			return err
+		}
+		m.rows = base + wrote
+		return nil
+	}
+	step := 0
 	for lo := 0; lo < n; lo += per * tasks {
 		hi := min(lo+per*tasks, n)
 		k := (hi - lo + per - 1) / per
+		bufs := m.bufs[step%2*tasks : step%2*tasks+tasks]
+		step++
 		parallel.Each(k, m.workers, func(t int) {
 			r0 := lo + t*per
-			m.bufs[t] = m.format(m.bufs[t][:0], dst, r0, min(r0+per, hi), base)
+			bufs[t] = m.format(bufs[t][:0], dst, r0, min(r0+per, hi), base)
 		})
-		for _, b := range m.bufs[:k] {
-			if _, err := m.w.Write(b); err != nil {
-				return err
-			}
+		if err := wait(); err != nil {
+			return err
 		}
-		m.rows = base + hi
+		if m.workers == 1 {
+			for _, b := range bufs[:k] {
+				if _, err := m.w.Write(b); err != nil {
+					return err
+				}
+			}
+			m.rows = base + hi
+			continue
+		}
+		if done == nil {
+			done = make(chan error, 1)
+		}
+		writing, wrote = true, hi
+		go func(bs [][]byte) {
+			for _, b := range bs {
+				if _, err := m.w.Write(b); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}(bufs[:k])
 	}
-	return nil
+	return wait()
 }
 
 // format appends rows [r0, r1) of dst, whose row 0 is row base of the
@@ -93,7 +135,7 @@ func (m *MatrixWriter) format(b []byte, dst []float64, r0, r1, base int) []byte 
 				if j > 0 {
 					b = append(b, '\t')
 				}
-				b = strconv.AppendFloat(b, v, 'g', -1, 64)
+				b = jsonfloat.AppendShortest(b, v)
 			}
 			b = append(b, '\n')
 			continue

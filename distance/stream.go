@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/twl-ldl/twl/internal/jsonfloat"
 	"github.com/twl-ldl/twl/labeldist"
@@ -102,7 +101,7 @@ func WriteRows(ctx context.Context, w io.Writer, m Method, A, B *labeldist.Reade
 		for i, v := range dst[:n] {
 			switch {
 			case !o.JSON:
-				buf = append(strconv.AppendFloat(buf, v, 'g', -1, 64), '\n')
+				buf = append(jsonfloat.AppendShortest(buf, v), '\n')
 			case A.Rows()-n+i > 0:
 				buf = jsonfloat.Append(append(buf, ','), v)
 			default:

@@ -2,6 +2,7 @@ package labeldist
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -81,4 +82,32 @@ func BenchmarkJSONTokens(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkFill reads 1,000 rows of about 300 labels each of a random tree
+// of 100,000 nodes, listed in an order that is not the tree's (benchSparse,
+// 8 MB, the shape of a table of samples of a phylogeny): with Fill from
+// one Reader ("one"), and with FillAll in as many parts as GOMAXPROCS
+// allows ("parts").
+func BenchmarkFill(b *testing.B) {
+	t, data := benchSparse(100_000, 1000, 300)
+	b.Run("one", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := fillOne(data, t, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("parts", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var s Rows
+			if err := s.FillAll(context.Background(), bytes.NewReader(data), int64(len(data)), "bench", t, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

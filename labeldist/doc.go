@@ -54,14 +54,20 @@
 //
 // # Complexity
 //
-// Reading costs O(n) time for n bytes of input plus one map lookup per label
-// name. Read holds the result densely, Rows·L float64s (8·Rows·L bytes), as
+// Reading costs O(n) time for n bytes of input plus one lookup per label
+// name: by the name of the label after the last one first, then, once a
+// file has named a quarter of the labels, in a hash table of the names
+// that reads one slot for most names (strindex.Packed), which Rows.FillAll
+// builds at once. Read holds the result densely, Rows·L float64s (8·Rows·L bytes), as
 // Reader.ReadAll does under a limit on those bytes; a Reader yields one row at a time as a Sparse row (its non-zero labels, in
 // increasing order, and their masses), in memory that depends on the longest
 // line and on L (one int per label, to catch duplicates) but not on the
 // number of rows: the way to read files over trees of 10⁵–10⁶ labels.
 // Rows holds many sparse rows compressed by rows (CSR), 16 bytes per listed
-// label and per row; Rows.Fill reads a block of them from a Reader.
+// label and per row; Rows.Fill reads a block of them from a Reader, and
+// Rows.FillAll all of a file, in parts at once where it is large (a few
+// MiB a part, up to GOMAXPROCS parts, cut at line ends), with the rows,
+// lines and errors of one reading.
 // The parser is a hand-written scanner for the restricted grammar above: it
 // catches duplicate labels, which encoding/json silently merges, and runs
 // 1.2–4× faster than merely tokenizing the same input with encoding/json's

@@ -1,7 +1,9 @@
 package labeldist_test
 
 import (
+	"context"
 	"fmt"
+	"log"
 	"os"
 	"strings"
 
@@ -91,4 +93,25 @@ func ExampleReader() {
 	// Output:
 	// rows.jsonl:1 [3 4] [0.25 0.75]
 	// rows.jsonl:3 [2 4] [0.5 0.5]
+}
+
+// ExampleRows_FillAll reads all the rows of a file, in parts at once where
+// the file is large, with the lines they come from.
+func ExampleRows_FillAll() {
+	t, err := tree.Read(strings.NewReader("animal\tdog\nanimal\tcat\n"), "pets.tree", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	in := "{\"dog\": 0.25, \"cat\": 0.75}\n\n[0, 0, 1]\n"
+	var rows labeldist.Rows
+	if err := rows.FillAll(context.Background(), strings.NewReader(in), int64(len(in)), "pets.jsonl", t, nil); err != nil {
+		log.Fatal(err)
+	}
+	for r := range rows.Rows() {
+		idx, mass := rows.Row(r)
+		fmt.Println("line", rows.Line(r), idx, mass)
+	}
+	// Output:
+	// line 1 [1 2] [0.25 0.75]
+	// line 3 [2] [1]
 }

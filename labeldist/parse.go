@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/twl-ldl/twl/internal/jsonscan"
+	"github.com/twl-ldl/twl/internal/strindex"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -25,6 +26,42 @@ type parser struct {
 	// bad is the first error in the values of the line (a label or a mass),
 	// reported only if the line has no syntax error.
 	bad *Error
+
+	// names finds labels once the lookups have paid for building it
+	// (lookups counts them until then); shared, read-only, by the parsers
+	// of the parts of one file.
+	names   *strindex.Packed
+	lookups int
+}
+
+// lookup returns the user index of the label named raw (a plain name,
+// not nil) or name.
+func (p *parser) lookup(raw []byte, name string) (int, bool) {
+	if raw == nil {
+		return p.t.Index(name)
+	}
+	if p.names != nil {
+		return p.names.Get(raw)
+	}
+	// The index pays for itself once a quarter of the labels were looked
+	// up: building it costs about as much as that many lookups.
+	if p.lookups++; p.lookups > p.t.Len()/4+256 {
+		p.names = packNames(p.t)
+	}
+	return p.t.Index(string(raw)) // inlined: no copy
+}
+
+// isLabel reports whether label i is named raw, a plain name.
+func (p *parser) isLabel(i int, raw []byte) bool {
+	if p.names != nil {
+		return p.names.Equal(i, raw)
+	}
+	return p.t.Name(i) == string(raw)
+}
+
+// packNames returns the index of the labels of t by name.
+func packNames(t *tree.Tree) *strindex.Packed {
+	return strindex.NewPacked(t.Len(), t.Name)
 }
 
 // parse reads the distribution on line b into p.idx and p.val, its
@@ -74,7 +111,10 @@ func (p *parser) object() *Error {
 	if p.Accept('}') {
 		return nil
 	}
-	next := 0 // the label after the last one, often the next in the line
+	// The label after the last one is often the next in the line, in a
+	// file written in the tree's order: it is tried first where the last
+	// label followed the one before it.
+	next, try := 0, true
 	for {
 		if p.Peek() != '"' {
 			return p.syntax("want a label in double quotes, found %s", p.Found())
@@ -87,14 +127,12 @@ func (p *parser) object() *Error {
 		// and copied only for a message (labelName).
 		var label int
 		var ok bool
-		switch {
-		case raw != nil && next < p.t.Len() && p.t.Name(next) == string(raw):
+		if try && raw != nil && next < p.t.Len() && p.isLabel(next, raw) {
 			label, ok = next, true
-		case raw != nil:
-			label, ok = p.t.Index(string(raw)) // inlined: no copy
-		default:
-			label, ok = p.t.Index(name)
+		} else {
+			label, ok = p.lookup(raw, name)
 		}
+		try = ok && label == next
 		switch {
 		case !ok:
 			p.fail(&Error{Err: ErrUnknownLabel, Msg: strconv.Quote(labelName(raw, name))})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"os"
 	"slices"
 	"strconv"
@@ -174,7 +175,8 @@ type Reader struct {
 	line      int
 	rows      int
 	row       Sparse
-	order     []int // permutation sorting the entries of an object by label
+	order     []uint64 // keys sorting the entries of an object by label (sortRow)
+	tmp       []uint64 // radixSort's other buffer
 	err       error
 }
 
@@ -235,21 +237,54 @@ func (rd *Reader) sortRow() {
 		rd.row = Sparse{Index: idx, Mass: val}
 		return
 	}
-	o := rd.order[:0]
-	for k := range idx {
-		o = append(o, k)
-	}
-	slices.SortFunc(o, func(a, b int) int { return idx[a] - idx[b] })
-	rd.order = o
+	// The entries are sorted by keys holding the label above the entry's
+	// place: labels are distinct within a row, so the order is that of
+	// the labels alone.
 	n := len(idx)
+	o := rd.order[:0]
+	for k, i := range idx {
+		o = append(o, uint64(i)<<32|uint64(k))
+	}
+	o, rd.tmp = radixSort(o, rd.tmp, rd.p.t.Len())
+	rd.order = o
 	// The sorted copies go after the parsed entries, in the same slices.
 	idx, val = slices.Grow(idx, n), slices.Grow(val, n)
-	for _, k := range o {
+	for _, key := range o {
+		k := int(uint32(key))
 		idx = append(idx, idx[k])
 		val = append(val, val[k])
 	}
 	rd.p.idx, rd.p.val = idx, val
 	rd.row = Sparse{Index: idx[n:], Mass: val[n:]}
+}
+
+// radixSort sorts the keys o, whose labels (high 32 bits) are below L, by
+// label, a byte at a time from the lowest through tmp, and returns them
+// and the other buffer; short lists go to slices.Sort.
+func radixSort(o, tmp []uint64, L int) (sorted, other []uint64) {
+	if len(o) < 64 {
+		slices.Sort(o)
+		return o, tmp
+	}
+	tmp = slices.Grow(tmp[:0], len(o))[:len(o)]
+	for shift := 32; shift < 32+bits.Len(uint(L)); shift += 8 {
+		var count [256]int
+		for _, x := range o {
+			count[x>>shift&0xff]++
+		}
+		sum := 0
+		for b, c := range count {
+			count[b] = sum
+			sum += c
+		}
+		for _, x := range o {
+			b := x >> shift & 0xff
+			tmp[count[b]] = x
+			count[b]++
+		}
+		o, tmp = tmp, o
+	}
+	return o, tmp
 }
 
 // Row returns the distribution Next read. Its slices are reused by the next

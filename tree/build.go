@@ -157,7 +157,7 @@ func indexNames(names []string) (index strindex.Index, dup int) {
 // deferred to Build, which reports the first one.
 type Builder struct {
 	names  []string
-	index  map[string]int
+	index  strindex.Index // over names[:cap(names)]: rebuilt when names moves
 	parent []int32
 	weight []float64
 	line   []int // 1-based position (edge/line number) of the edge above each node
@@ -165,6 +165,18 @@ type Builder struct {
 	err    error
 	file   string // for reader errors
 	lineNo int    // when > 0, overrides n as the reported position
+}
+
+// grow makes room for about n more nodes, before the first: the size of
+// the index of names, which would otherwise grow step by step.
+func (b *Builder) grow(n int) {
+	if cap(b.names) == 0 && n > 0 {
+		b.names = make([]string, 0, n)
+		b.index = strindex.Make(b.names[:n])
+		b.parent = make([]int32, 0, n)
+		b.weight = make([]float64, 0, n)
+		b.line = make([]int, 0, n)
+	}
 }
 
 func (b *Builder) pos() int {
@@ -181,19 +193,26 @@ func (b *Builder) fail(err error, msg string) {
 }
 
 func (b *Builder) node(name string) int {
-	if i, ok := b.index[name]; ok {
+	if i, ok := b.index.Get(name); ok {
 		return i
 	}
 	if msg := checkName(name); msg != "" {
 		b.fail(ErrBadName, msg)
 		return -1
 	}
-	if b.index == nil {
-		b.index = make(map[string]int)
-	}
 	i := len(b.names)
+	if i == cap(b.names) {
+		// The index holds the names' array: a larger one, indexed anew.
+		names := make([]string, i, max(16, 2*i))
+		copy(names, b.names)
+		b.names = names
+		b.index = strindex.Make(names[:cap(names)])
+		for k := range i {
+			b.index.Add(k)
+		}
+	}
 	b.names = append(b.names, name)
-	b.index[name] = i
+	b.index.Add(i)
 	b.parent = append(b.parent, -1)
 	b.weight = append(b.weight, 1)
 	b.line = append(b.line, 0)
@@ -247,7 +266,11 @@ func (b *Builder) where(line int) string {
 
 // Build returns the tree, or the first error met while adding edges, or an
 // error for a cycle. A Builder can keep adding after Build.
-func (b *Builder) Build(opts *Options) (*Tree, error) {
+func (b *Builder) Build(opts *Options) (*Tree, error) { return b.build(opts, false) }
+
+// build is Build; with last set, the tree takes b's arrays and index
+// instead of copies, and b must not be used again.
+func (b *Builder) build(opts *Options, last bool) (*Tree, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
@@ -262,12 +285,15 @@ func (b *Builder) Build(opts *Options) (*Tree, error) {
 		}
 		return nil, &Error{File: b.file, Line: last, Err: ErrCycle, Msg: describeCycle(cyc, b.names)}
 	}
-	par := append([]int32(nil), b.parent...)
-	w := append([]float64(nil), b.weight...)
-	names := append([]string(nil), b.names...)
-	index := strindex.Make(names)
-	for i := range names {
-		index.Add(i)
+	par, w, names, index := b.parent, b.weight, b.names, b.index
+	if !last {
+		par = append([]int32(nil), b.parent...)
+		w = append([]float64(nil), b.weight...)
+		names = append([]string(nil), b.names...)
+		index = strindex.Make(names)
+		for i := range names {
+			index.Add(i)
+		}
 	}
 	t, err := assemble(par, w, names, index, opts)
 	if e, ok := err.(*Error); ok {

@@ -98,12 +98,16 @@ func SpecFile(spec string) string {
 // rootLine returns the 1-based number of the first line of data that
 // starts with Root<TAB>, or 0.
 func rootLine(data []byte) int {
-	for n, line := range bytes.Split(data, []byte("\n")) {
+	for n := 1; ; n++ {
+		line, rest, more := bytes.Cut(data, []byte("\n"))
 		if bytes.HasPrefix(bytes.TrimPrefix(line, []byte("\ufeff")), []byte(TaxonomyRoot+"\t")) {
-			return n + 1
+			return n
 		}
+		if !more {
+			return 0
+		}
+		data = rest
 	}
-	return 0
 }
 
 // Hash returns the lower-case hex SHA-256 of t.Format(), the tree's

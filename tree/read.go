@@ -39,7 +39,7 @@ func Read(r io.Reader, file string, opts *Options) (*Tree, error) {
 			b.AddEdge(fields[0], fields[1], 1)
 		case 3:
 			w, err := strconv.ParseFloat(fields[2], 64)
-			if err == nil && strings.ContainsAny(fields[2], "_xXpP") {
+			if err == nil && goOnlyNumber(fields[2]) {
 				// Go syntax that is no decimal number: 1_0, 0x1p-2.
 				err = strconv.ErrSyntax
 			}
@@ -60,11 +60,24 @@ func Read(r io.Reader, file string, opts *Options) (*Tree, error) {
 		return nil, err
 	}
 	warning := spacedWarning(&b, file, spaced, edges)
-	t, err := b.Build(opts)
+	t, err := b.build(opts, true)
 	if err == nil && warning != "" {
 		opts.Warn(warning)
 	}
 	return t, err
+}
+
+// goOnlyNumber reports whether s, which strconv.ParseFloat reads, has Go
+// syntax that is no decimal number: an underscore (1_0) or a hexadecimal
+// mantissa or exponent (0x1p-2).
+func goOnlyNumber(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '_', 'x', 'X', 'p', 'P':
+			return true
+		}
+	}
+	return false
 }
 
 // lineName is a node name and the line that declared it.
@@ -88,7 +101,7 @@ func spacedWarning(b *Builder, file string, spaced []lineName, edges bool) strin
 	}
 	var alone []lineName
 	for _, s := range spaced {
-		if i, ok := b.index[s.name]; ok && b.parent[i] < 0 && !hasChild[i] {
+		if i, ok := b.index.Get(s.name); ok && b.parent[i] < 0 && !hasChild[i] {
 			alone = append(alone, s)
 		}
 	}
@@ -209,32 +222,50 @@ func openFile(path string) (*os.File, error) {
 
 // eachLine calls fn with the 1-based number and the TAB-separated, trimmed
 // fields of every line of r that is not blank or a comment, after the text
-// checks common to both formats; it stops at fn's first error or b's.
+// checks common to both formats; it stops at fn's first error or b's. A
+// line ends with "\n", and up to two '\r' before it are removed with it.
+// The input is read whole first, into one string that the fields share,
+// and b is told how many nodes to expect: about one a line.
 func eachLine(r io.Reader, file string, b *Builder, fn func(line int, fields []string) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
+	// On a read error, the lines read before it are still checked first.
+	text, rerr := readAll(r)
+	b.grow(strings.Count(text, "\n") + 1)
+	fields := make([]string, 0, 4)
 	line := 0
-	for sc.Scan() {
-		line++
-		b.lineNo = line
-		text := sc.Text()
-		if line == 1 {
-			text = strings.TrimPrefix(text, "\ufeff") // UTF-8 byte-order mark
+	for len(text) > 0 {
+		s := text
+		if k := strings.IndexByte(text, '\n'); k >= 0 {
+			s, text = text[:k], text[k+1:]
+		} else {
+			text = ""
 		}
-		text = strings.TrimSuffix(text, "\r")
-		if msg := notText(text); msg != "" {
+		line++
+		if len(s) >= maxLine {
+			return &Error{File: file, Line: line, Err: ErrSyntax, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
+		}
+		b.lineNo = line
+		if line == 1 {
+			s = strings.TrimPrefix(s, "\ufeff") // UTF-8 byte-order mark
+		}
+		s = strings.TrimSuffix(strings.TrimSuffix(s, "\r"), "\r")
+		if msg := notText(s); msg != "" {
 			return &Error{File: file, Line: line, Err: ErrSyntax, Msg: msg}
 		}
-		trimmed := strings.TrimSpace(text)
+		trimmed := strings.TrimSpace(s)
 		if trimmed == "" || trimmed[0] == '#' {
 			continue
 		}
-		fields := strings.Split(text, "\t")
-		for i := range fields {
-			fields[i] = strings.TrimSpace(fields[i])
-			if fields[i] == "" {
-				return &Error{File: file, Line: line, Err: ErrSyntax, Msg: fmt.Sprintf("field %d is empty", i+1)}
+		fields = fields[:0]
+		for {
+			f, rest, more := strings.Cut(s, "\t")
+			fields = append(fields, strings.TrimSpace(f))
+			if fields[len(fields)-1] == "" {
+				return &Error{File: file, Line: line, Err: ErrSyntax, Msg: fmt.Sprintf("field %d is empty", len(fields))}
 			}
+			if !more {
+				break
+			}
+			s = rest
 		}
 		if err := fn(line, fields); err != nil {
 			return err
@@ -243,21 +274,39 @@ func eachLine(r io.Reader, file string, b *Builder, fn func(line int, fields []s
 			return b.err
 		}
 	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return &Error{File: file, Line: line + 1, Err: ErrSyntax, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
-		}
-		return fmt.Errorf("%s: %w", file, err)
+	if rerr != nil {
+		return fmt.Errorf("%s: %w", file, rerr)
 	}
 	b.lineNo = 0
 	return nil
+}
+
+// readAll returns all of r as one string, read into a buffer of the size
+// of r where r tells it (a file, or a reader with a Len method), without
+// a copy of its own.
+func readAll(r io.Reader) (string, error) {
+	var sb strings.Builder
+	switch r := r.(type) {
+	case *os.File:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < 1<<40 {
+			sb.Grow(int(fi.Size()) + 1)
+		}
+	case interface{ Len() int }:
+		sb.Grow(r.Len())
+	}
+	_, err := io.Copy(&sb, r)
+	return sb.String(), err
 }
 
 // notText reports a NUL byte or invalid UTF-8 in a line, the marks of a
 // file that is not text (a binary file given by mistake), or "" if there is
 // none. Other control characters are left to the name checks.
 func notText(line string) string {
-	for i := 0; i < len(line); {
+	i := 0
+	for i < len(line) && line[i] != 0 && line[i] < utf8.RuneSelf {
+		i++
+	}
+	for i < len(line) {
 		r, size := utf8.DecodeRuneInString(line[i:])
 		switch {
 		case r == 0:

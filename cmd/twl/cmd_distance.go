@@ -213,6 +213,10 @@ func runDistance(e *env, args []string) error {
 	if err := checkNotInput(fs, map[string]string{"out": *out}, inputs); err != nil {
 		return err
 	}
+	// The collector of twl unifrac (lazyGC): none while the heap is
+	// small, the 30% rule once the matrix of --pairwise is large.
+	gc := startLazyGC()
+	defer gc.stop()
 	t, sl, err := readLabelTrees(fs, *treePath, *treeList)
 	if err != nil {
 		return err
@@ -226,8 +230,8 @@ func runDistance(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	d := &distanceRun{e: e, m: m, dm: dm, json: *format == "json", maxBytes: int64(maxMem)}
 	opts := &labeldist.Options{Normalize: *normalize}
+	d := &distanceRun{gc: gc, e: e, m: m, dm: dm, json: *format == "json", maxBytes: int64(maxMem), t: t, opts: opts}
 	A, ca, err := rowReader(e, pos[0], t, opts)
 	if err != nil {
 		return err
@@ -246,7 +250,7 @@ func runDistance(e *env, args []string) error {
 	}
 	defer w.Abort()
 	if *pairwise {
-		err = d.pairs(w, A, B, sameFile(ca, cb))
+		err = d.pairs(w, A, B, cb, sameFile(ca, cb))
 	} else {
 		err = d.rows(w, A, B)
 	}
@@ -263,6 +267,9 @@ type distanceRun struct {
 	dm       distance.Method
 	json     bool
 	maxBytes int64
+	t        *tree.Tree // the labels of the rows
+	opts     *labeldist.Options
+	gc       *lazyGC
 }
 
 // context returns the context the distances are computed under.
@@ -328,29 +335,15 @@ func sameFile(a, b io.Closer) bool {
 // When A and B are one file (same) and the method is symmetric (tw), each
 // pair is computed once (distance.NewSelf) if the matrix fits in
 // --max-memory beside B, and the rows written from it.
-func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader, same bool) error {
+func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader, fb io.Closer, same bool) error {
 	var rb labeldist.Rows
-	for {
-		if err := d.e.stopped(); err != nil {
-			return err
-		}
-		n, err := rb.Fill(B, chunkRows)
-		if err != nil {
-			return rowsErr(err)
-		}
-		if rb.Bytes() > d.maxBytes {
-			// B is held sparsely: 16 bytes per listed label and per row.
-			return fmt.Errorf("%s: --pairwise holds all of %s in memory, %s after %s, more than --max-memory %s",
-				B.At(), B.File(), formatBytes(float64(rb.Bytes())), plural(B.Rows(), "distribution"), byteSize(d.maxBytes))
-		}
-		if n < chunkRows {
-			break
-		}
+	if err := d.fill(&rb, B, fb); err != nil {
+		return err
 	}
 	cols, err := d.dm.Columns(d.context(), &rb)
 	if me := (*distance.MemoryError)(nil); errors.As(err, &me) && me.Method == "tw" {
 		return fmt.Errorf("%s: --pairwise prepares all of its rows for the all-pairs computation, %s for %s, more than --max-memory %s",
-			B.File(), formatBytes(float64(me.Need)), plural(B.Rows(), "distribution"), byteSize(d.maxBytes))
+			B.File(), formatBytes(float64(me.Need)), plural(rb.Rows(), "distribution"), byteSize(d.maxBytes))
 	}
 	if me := (*distance.MemoryError)(nil); errors.As(err, &me) {
 		return fmt.Errorf("%s: --pairwise --trees holds the tree embeddings of all its rows in memory, %s after %s, more than --max-memory %s",
@@ -360,6 +353,10 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader, same bool) erro
 		return err
 	}
 	nB := cols.Len()
+	if 4*int64(nB)*int64(nB-1) >= lazyHeap/2 {
+		// The pairs alone take half of lazyHeap or more: a large run.
+		d.gc.turnOn()
+	}
 	// tw computes a block of rows of A at once (the all-pairs engine's
 	// tiles), the matrix rows of a block held up to about 32 MiB; the
 	// other methods go a row at a time.
@@ -419,16 +416,46 @@ func (d *distanceRun) pairs(w io.Writer, A, B *labeldist.Reader, same bool) erro
 	if err := rowsErr(A.Err()); err != nil {
 		return err
 	}
-	for _, r := range []*labeldist.Reader{A, B} {
-		if r.Rows() == 0 {
-			return fmt.Errorf("%s: no distributions (the file is empty or blank)", r.File())
-		}
+	if A.Rows() == 0 {
+		return fmt.Errorf("%s: no distributions (the file is empty or blank)", A.File())
+	}
+	if rb.Rows() == 0 {
+		return fmt.Errorf("%s: no distributions (the file is empty or blank)", B.File())
 	}
 	if err := mw.Close(); err != nil {
 		return err
 	}
 	prog.done(A.Rows())
 	return nil
+}
+
+// fill reads all the rows of B, from the file fb, into rb: in parts at
+// once (labeldist.Rows.FillAll) where fb is a regular file too small for
+// its rows to pass --max-memory, else a chunk at a time, stopping at the
+// first chunk past --max-memory.
+func (d *distanceRun) fill(rb *labeldist.Rows, B *labeldist.Reader, fb io.Closer) error {
+	if f, ok := fb.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && labeldist.MaxRowsBytes(fi.Size()) <= d.maxBytes {
+			return rowsErr(rb.FillAll(d.context(), f, fi.Size(), B.File(), d.t, d.opts))
+		}
+	}
+	for {
+		if err := d.e.stopped(); err != nil {
+			return err
+		}
+		n, err := rb.Fill(B, chunkRows)
+		if err != nil {
+			return rowsErr(err)
+		}
+		if rb.Bytes() > d.maxBytes {
+			// B is held sparsely: 16 bytes per listed label and per row.
+			return fmt.Errorf("%s: --pairwise holds all of %s in memory, %s after %s, more than --max-memory %s",
+				B.At(), B.File(), formatBytes(float64(rb.Bytes())), plural(B.Rows(), "distribution"), byteSize(d.maxBytes))
+		}
+		if n < chunkRows {
+			return nil
+		}
+	}
 }
 
 // selfPairs writes the matrix of the distances between the rows of A and

@@ -21,7 +21,7 @@ func Append(dst []byte, v float64) []byte {
 		dst = strconv.AppendFloat(dst, v, 'g', -1, 64)
 		return append(dst, '"')
 	}
-	return strconv.AppendFloat(dst, v, 'g', -1, 64)
+	return AppendShortest(dst, v)
 }
 
 // Parse reads a JSON value that Append writes: a number, or one of the
