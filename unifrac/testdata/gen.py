@@ -18,6 +18,8 @@ import numpy as np
 import scipy.sparse as sp
 from biom.table import Table
 
+from newickout import newick
+
 tips, samples, per, seed, prefix = (int(sys.argv[1]), int(sys.argv[2]),
                                     int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
 rng = random.Random(seed)
@@ -41,29 +43,8 @@ while len(roots) > 1:
     roots[j] = k
 root = roots[0]
 
-# Iterative Newick writer.
-out = []
-stack = [(root, 0)]
-while stack:
-    v, state = stack.pop()
-    if children[v] is None:
-        out.append("%s:%.6f" % (names[v], length[v]))
-        continue
-    a, b = children[v]
-    if state == 0:
-        out.append("(")
-        stack.append((v, 1))
-        stack.append((a, 0))
-    elif state == 1:
-        out.append(",")
-        stack.append((v, 2))
-        stack.append((b, 0))
-    else:
-        out.append(")")
-        if v != root:
-            out.append("%s:%.6f" % (names[v], length[v]))
 with open(prefix + ".nwk", "w") as f:
-    f.write("".join(out) + "root;\n")
+    f.write(newick(children, length, root, lambda v: names[v], lambda v: names[v]) + "root;\n")
 
 rows, cols, vals = [], [], []
 sids = ["S%d" % s for s in range(samples)]

@@ -20,6 +20,8 @@ import numpy as np
 import scipy.sparse as sp
 from biom.table import Table
 
+from newickout import newick
+
 tips, samples, per, seed, prefix = (int(sys.argv[1]), int(sys.argv[2]),
                                     int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
 rng = random.Random(seed)
@@ -54,28 +56,8 @@ for v in range(len(children) - 1, -1, -1):
 clades = [v for v in range(len(children))
           if children[v] is not None and per <= len(below[v]) <= 4 * per]
 
-out = []
-stack = [(0, 0)]
-while stack:
-    v, state = stack.pop()
-    if children[v] is None:
-        out.append("%s:%.6f" % (names[v], length[v]))
-        continue
-    a, b = children[v]
-    if state == 0:
-        out.append("(")
-        stack.append((v, 1))
-        stack.append((a, 0))
-    elif state == 1:
-        out.append(",")
-        stack.append((v, 2))
-        stack.append((b, 0))
-    else:
-        out.append(")")
-        if v != 0:
-            out.append(":%.6f" % length[v])
 with open(prefix + ".nwk", "w") as f:
-    f.write("".join(out) + ";\n")
+    f.write(newick(children, length, 0, lambda v: names[v], lambda v: "") + ";\n")
 
 order = {v: k for k, v in enumerate(sorted(leaves))}
 rows, cols, vals = [], [], []
