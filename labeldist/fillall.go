@@ -42,7 +42,7 @@ func (s *Rows) FillAll(ctx context.Context, r io.ReaderAt, size int64, file stri
 	parts := int(min(int64(runtime.GOMAXPROCS(0)), size/partBytes))
 	var cuts []int64
 	if parts > 1 {
-		cuts = cutLines(r, size, parts)
+		cuts = jsonscan.CutLines(r, size, parts)
 	}
 	if len(cuts) > 0 {
 		err := s.fillParts(ctx, r, size, cuts, file, t, opts)
@@ -52,54 +52,6 @@ func (s *Rows) FillAll(ctx context.Context, r io.ReaderAt, size int64, file stri
 	}
 	s.Grow(rowRoom(size), entryRoom(size))
 	return s.fillPart(ctx, io.NewSectionReader(r, 0, size), file, t, opts, nil, nil)
-}
-
-// cutLines returns the offsets, increasing, that cut the size bytes of r
-// into about parts parts of whole lines: each just after a '\n', none at 0
-// or size, none at a byte order mark (which a part would take for the
-// start of an input). It returns nil where there is no such cut or r
-// cannot be read.
-func cutLines(r io.ReaderAt, size int64, parts int) []int64 {
-	var cuts []int64
-	for k := 1; k < parts; k++ {
-		from := size * int64(k) / int64(parts)
-		if n := len(cuts); n > 0 {
-			from = max(from, cuts[n-1])
-		}
-		c, err := lineEndAfter(r, from, size)
-		if err != nil {
-			return nil
-		}
-		if c < 0 || c >= size {
-			break
-		}
-		if len(cuts) > 0 && c == cuts[len(cuts)-1] {
-			continue
-		}
-		head := make([]byte, len(jsonscan.BOM))
-		if n, _ := r.ReadAt(head, c); n == len(head) && string(head) == jsonscan.BOM {
-			return nil
-		}
-		cuts = append(cuts, c)
-	}
-	return cuts
-}
-
-// lineEndAfter returns the offset just after the first '\n' of r at or
-// after off, or −1 if there is none before size.
-func lineEndAfter(r io.ReaderAt, off, size int64) (int64, error) {
-	buf := make([]byte, 16<<10)
-	for off < size {
-		n, err := r.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
-		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
-			return off + int64(i) + 1, nil
-		}
-		if n == 0 && err != nil {
-			return -1, err
-		}
-		off += int64(n)
-	}
-	return -1, nil
 }
 
 // partEntryBytes is the guess of the bytes of a part's input per label

@@ -296,14 +296,11 @@ var splitSize int64 = 4 << 20
 // another number in the second half, and any error but ctx's (whose
 // message names the line as only one reading counts it).
 func readHalves(ctx context.Context, f *os.File, size int64, name string, t *tree.Tree, progress func(int)) (*part, error) {
-	cut, err := lineEndAfter(f, size/2, size)
-	if err != nil || cut <= 0 || cut >= size {
+	cuts := jsonscan.CutLines(f, size, 2)
+	if len(cuts) != 1 {
 		return nil, nil
 	}
-	head := make([]byte, len(jsonscan.BOM))
-	if n, _ := f.ReadAt(head, cut); n == len(head) && string(head) == jsonscan.BOM {
-		return nil, nil
-	}
+	cut := cuts[0]
 	var stop atomic.Bool
 	var countB atomic.Int64
 	var b *part
@@ -360,23 +357,6 @@ func joinParts(a, b *part) *part {
 	ra.Rows += rb.Rows
 	a.lines += b.lines
 	return a
-}
-
-// lineEndAfter returns the offset just after the first '\n' of f at or
-// after off, or −1 if there is none before size.
-func lineEndAfter(f *os.File, off, size int64) (int64, error) {
-	buf := make([]byte, 64<<10)
-	for off < size {
-		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
-		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
-			return off + int64(i) + 1, nil
-		}
-		if n == 0 && err != nil {
-			return -1, err
-		}
-		off += int64(n)
-	}
-	return -1, nil
 }
 
 // lineCounter is the reader of a JSON Lines file that counts its lines as

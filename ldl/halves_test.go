@@ -174,7 +174,7 @@ func TestLoadHalvesErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	cut, _ := lineEndAfter(f, int64(size/2), int64(size))
+	cut, _ := jsonscan.LineEndAfter(f, int64(size/2), int64(size))
 	head := make([]byte, 3)
 	f.ReadAt(head, cut)
 	if !bytes.Equal(head, []byte(jsonscan.BOM)) {
