@@ -87,18 +87,21 @@ func cladeCase(b *testing.B, tips, n, k int) (*tree.Tree, *Table) {
 func BenchmarkCladeCondensed(b *testing.B) {
 	tr, tab := cladeCase(b, 50000, 3000, 400)
 	for _, m := range methods[1:3] {
-		b.Run(m.String(), func(b *testing.B) {
-			e, err := New(tr, tab, m, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			n := e.Len()
-			d := make([]float64, n*(n-1)/2)
-			b.ReportAllocs()
-			for b.Loop() {
-				e.Condensed(context.Background(), d)
-			}
-		})
+		b.Run(m.String(), func(b *testing.B) { benchCondensed(b, tr, tab, m) })
+	}
+}
+
+// benchCondensed times Condensed of an engine of tab on tr for method m.
+func benchCondensed(b *testing.B, tr *tree.Tree, tab *Table, m Method) {
+	e, err := New(tr, tab, m, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := e.Len()
+	d := make([]float64, n*(n-1)/2)
+	b.ReportAllocs()
+	for b.Loop() {
+		e.Condensed(context.Background(), d)
 	}
 }
 
@@ -164,16 +167,7 @@ func BenchmarkNew(b *testing.B) {
 // samples: 1,000 samples of 1,600 tips on a 50,000-tip tree.
 func BenchmarkCladeRich(b *testing.B) {
 	tr, tab := cladeCase(b, 50000, 1000, 1600)
-	e, err := New(tr, tab, Unweighted, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	n := e.Len()
-	d := make([]float64, n*(n-1)/2)
-	b.ReportAllocs()
-	for b.Loop() {
-		e.Condensed(context.Background(), d)
-	}
+	benchCondensed(b, tr, tab, Unweighted)
 }
 
 // BenchmarkSparseGroups times the unweighted sparse sums of one tile of
