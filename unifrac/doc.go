@@ -115,8 +115,9 @@
 // Unweighted, 5 bytes per sample and group of sparse branches it reaches)
 // and 8 per sparse branch (group) of each block; Engine.Bytes and
 // Columns.Bytes report it. Preparing allocates it and, per worker, 28
-// bytes per tree node for a walk and a block's counts; a computation adds
-// one tile's sums per worker (BytesPerWorker).
+// bytes per tree node for a walk and a block's counts (for Unweighted,
+// room for a block's entries, 5 bytes each, before they are packed by
+// group); a computation adds one tile's sums per worker (BytesPerWorker).
 // Options.MaxBytes refuses prepared columns over a limit before allocating
 // them.
 //

@@ -253,7 +253,7 @@ type walker struct {
 	seg  []int32  // start of each segment in path
 	word []uint64 // newBlock's bits of 64 samples on each position
 	next []int32  // newBlock's count, then next entry, on each position
-	ent  entries  // an Unweighted block's entries, by sample (groupBlock)
+	ent  entries  // an Unweighted block's entries, sample by sample
 	cnt  []int32  // makeGroupBlock's scratch
 }
 
@@ -530,7 +530,15 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 		// The block's entries are counted on each branch first, so that
 		// the walks put each in its place: next[k] is where the next entry
 		// of sparse branch k goes.
-		bk, next := p.newBlock(w, tab, lay, lo, hi)
+		// Unweighted entries are taken sample by sample instead and packed
+		// by group at the end (makeGroupBlock).
+		var bk block
+		var next []int32
+		if p.m == Unweighted {
+			w.ent.reserve(int(lay.perSample*1.25*float64(hi-lo))+64, false, false)
+		} else {
+			bk, next = p.newBlock(w, tab, lay, lo, hi)
+		}
 		// Unweighted values are the branches' lengths: the masses are not
 		// needed.
 		masses := p.m != Unweighted
@@ -583,6 +591,8 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 					switch c := code[v]; {
 					case c >= 0:
 						row[c] = x
+					case c <= -2 && next == nil:
+						w.ent.add(-2-c, uint8(smp-lo), 0, 0)
 					case c <= -2:
 						j := next[v]
 						next[v] = j + 1
@@ -604,7 +614,7 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 			s.total[smp] = out
 		}
 		if p.m == Unweighted {
-			bk = groupBlock(&bk, &w.ent, &w.cnt)
+			bk = makeGroupBlock(&w.ent, &w.cnt)
 		}
 		s.blocks[b] = bk
 		var t [blockSize]float64
@@ -633,33 +643,6 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 		}
 	})
 	return s
-}
-
-// groupBlock returns the Unweighted block bk, indexed by branch (in any
-// order of branches, each branch's samples in increasing place, as fill
-// makes it), indexed by group instead (makeGroupBlock, which takes the
-// entries sample by sample: they are put in that order first, by a
-// counting sort on the place). ent and scratch are reused.
-func groupBlock(bk *block, ent *entries, scratch *[]int32) block {
-	var at [blockSize + 1]int32
-	for _, l := range bk.loc {
-		at[int(l)+1]++
-	}
-	for i := 1; i <= blockSize; i++ {
-		at[i] += at[i-1]
-	}
-	m := len(bk.loc)
-	ent.reserve(m, false, false)
-	ent.br, ent.loc = ent.br[:m], ent.loc[:m]
-	for k, br := range bk.br {
-		for j := bk.ptr[k]; j < bk.ptr[k+1]; j++ {
-			l := bk.loc[j]
-			i := at[l]
-			at[l]++
-			ent.br[i], ent.loc[i] = br, l
-		}
-	}
-	return makeGroupBlock(ent, scratch)
 }
 
 // newBlock returns the block of fill's samples lo..hi−1 (in fill's order)
