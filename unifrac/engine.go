@@ -200,7 +200,9 @@ func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac floa
 // preorder number of their nodes (ties by index), so that samples of the
 // same part of the tree share blocks: a tile of two blocks from distant
 // clades then meets few shared branches, and one within a clade meets
-// branches that many of its samples reach. A pair's sums are symmetric in
+// branches that many of its samples reach; within a block, the samples
+// reaching a branch then lie close together, and their entries share
+// windows (minWin). A pair's sums are symmetric in
 // its two samples and added in an order that does not depend on the
 // blocks, so the order changes no bit of a result. The keys are computed
 // on workers goroutines.
@@ -228,11 +230,6 @@ func cladeOrder(o *tree.Order, tab *Table, workers int) []int32 {
 		}
 		return cmp.Compare(a, b)
 	})
-	// Within a block, the table's order: a tile then writes its rows'
-	// distances in increasing positions of the destination.
-	for lo := 0; lo < n; lo += blockSize {
-		slices.Sort(perm[lo:min(lo+blockSize, n)])
-	}
 	return perm
 }
 

@@ -2,9 +2,16 @@
 
 package unifrac
 
-import "golang.org/x/sys/cpu"
+import (
+	"math/bits"
 
-var hasAVX2 = cpu.X86.HasAVX2
+	"golang.org/x/sys/cpu"
+)
+
+var (
+	hasAVX2   = cpu.X86.HasAVX2
+	hasAVX512 = cpu.X86.HasAVX512F
+)
 
 // minSum2x4AVX2 is minSum2x4Go on raw pointers, for n a positive multiple
 // of 4 elements per row.
@@ -25,4 +32,26 @@ func minSum2x4(acc []float64, ld int, x0, x1, y []float64, ys int) {
 		panic("unifrac: kernel arguments out of bounds")
 	}
 	minSum2x4AVX2(&acc[0], ld, &x0[0], &x1[0], &y[0], ys, n)
+}
+
+// minWinAVX512 is minWinGo on raw pointers; tri is 0 or 1.
+//
+//go:noescape
+func minWinAVX512(acc *float64, rl *uint8, rv *float64, nr int, win *uint64, nw int, cv *float64, tri int)
+
+// minWin is minWinGo. Its windows must come from windows: the assembly
+// trusts their offsets to lie inside a row and cv.
+func minWin(acc []float64, rl []uint8, rv []float64, win []uint64, cv []float64, tri bool) {
+	if !hasAVX512 || len(rl) == 0 || len(win) == 0 {
+		minWinGo(acc, rl, rv, win, cv, tri)
+		return
+	}
+	if len(acc) < blockSize*blockSize || len(rv) < len(rl) || int(win[len(win)-1]>>35)+bits.OnesCount64(win[len(win)-1]&0xFF) > len(cv) {
+		panic("unifrac: kernel arguments out of bounds")
+	}
+	t := 0
+	if tri {
+		t = 1
+	}
+	minWinAVX512(&acc[0], &rl[0], &rv[0], len(rl), &win[0], len(win), &cv[0], t)
 }

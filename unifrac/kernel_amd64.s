@@ -107,3 +107,139 @@ loop:
 	VMOVSD  X7, 24(R13)
 	VZEROUPPER
 	RET
+
+// func minWinAVX512(acc *float64, rl *uint8, rv *float64, nr int, win *uint64, nw int, cv *float64, tri int)
+//
+// The assembly form of minWinGo. A window's values are loaded into the
+// low lanes, spread into the lanes of their entries (the others zero),
+// VMINPD takes the lower of each and the row's value (zero in the empty
+// lanes), and the eight lanes are added to the row's eight sums: an empty
+// lane adds +0, which leaves a sum (never −0) as it is, so each sum sees
+// exactly the additions of minWinGo.
+TEXT ·minWinAVX512(SB), NOSPLIT, $0-64
+	MOVQ acc+0(FP), DI
+	MOVQ rl+8(FP), SI
+	MOVQ rv+16(FP), DX
+	MOVQ nr+24(FP), R11
+	MOVQ win+32(FP), R8
+	MOVQ nw+40(FP), R9
+	MOVQ cv+48(FP), R10
+	MOVQ tri+56(FP), AX
+	XORQ BX, BX   // row entry r
+	XORQ R12, R12 // tri: the window holding entry r
+	TESTQ AX, AX
+	JNZ  trow
+
+rrow:
+	CMPQ BX, R11
+	JGE  done
+	MOVBQZX (SI)(BX*1), AX
+	SHLQ $11, AX
+	LEAQ (DI)(AX*1), R13 // the row's sums
+	VBROADCASTSD (DX)(BX*8), Z1
+	XORQ R14, R14
+
+rwin:
+	CMPQ R14, R9
+	JGE  rnext
+	MOVQ (R8)(R14*8), AX
+	MOVBLZX AX, CX
+	KMOVW CX, K1
+	MOVL AX, CX
+	SHRL $8, CX
+	MOVBLZX CX, CX
+	KMOVW CX, K2
+	MOVQ AX, CX
+	SHRQ $32, CX
+	VMOVUPD.Z (R10)(CX*1), K2, Z0
+	VEXPANDPD.Z Z0, K1, Z0
+	VMINPD Z1, Z0, Z0
+	MOVL AX, CX
+	SHRL $16, CX
+	VADDPD (R13)(CX*1), Z0, Z0
+	VMOVUPD Z0, (R13)(CX*1)
+	INCQ R14
+	JMP  rwin
+
+rnext:
+	INCQ BX
+	JMP  rrow
+
+trow:
+	CMPQ BX, R11
+	JGE  done
+	MOVBQZX (SI)(BX*1), AX
+	MOVQ AX, R13
+	SHLQ $11, R13
+	ADDQ DI, R13
+	VBROADCASTSD (DX)(BX*8), Z1
+
+tadv:
+	LEAQ 1(R12), R14
+	CMPQ R14, R9
+	JGE  tpart
+	MOVQ (R8)(R14*8), R15
+	SHRQ $35, R15
+	CMPQ R15, BX
+	JGT  tpart
+	MOVQ R14, R12
+	JMP  tadv
+
+tpart:
+	// The entries of r's window after r: its mask above r's bit, from
+	// entry r+1.
+	MOVQ (R8)(R12*8), R15
+	MOVQ AX, CX
+	ANDQ $7, CX
+	MOVL $0xFE, R14
+	SHLL CX, R14
+	ANDL R15, R14
+	ANDL $0xFF, R14
+	JZ   tfull
+	KMOVW R14, K1
+	POPCNTL R14, CX
+	MOVL $1, R14
+	SHLL CX, R14
+	DECL R14
+	KMOVW R14, K2
+	LEAQ 1(BX), CX
+	VMOVUPD.Z (R10)(CX*8), K2, Z0
+	VEXPANDPD.Z Z0, K1, Z0
+	VMINPD Z1, Z0, Z0
+	MOVL R15, CX
+	SHRL $16, CX
+	VADDPD (R13)(CX*1), Z0, Z0
+	VMOVUPD Z0, (R13)(CX*1)
+
+tfull:
+	LEAQ 1(R12), R14
+
+twin:
+	CMPQ R14, R9
+	JGE  tnext
+	MOVQ (R8)(R14*8), AX
+	MOVBLZX AX, CX
+	KMOVW CX, K1
+	MOVL AX, CX
+	SHRL $8, CX
+	MOVBLZX CX, CX
+	KMOVW CX, K2
+	MOVQ AX, CX
+	SHRQ $32, CX
+	VMOVUPD.Z (R10)(CX*1), K2, Z0
+	VEXPANDPD.Z Z0, K1, Z0
+	VMINPD Z1, Z0, Z0
+	MOVL AX, CX
+	SHRL $16, CX
+	VADDPD (R13)(CX*1), Z0, Z0
+	VMOVUPD Z0, (R13)(CX*1)
+	INCQ R14
+	JMP  twin
+
+tnext:
+	INCQ BX
+	JMP  trow
+
+done:
+	VZEROUPPER
+	RET

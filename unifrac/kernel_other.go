@@ -7,3 +7,8 @@ package unifrac
 func minSum2x4(acc []float64, ld int, x0, x1, y []float64, ys int) {
 	minSum2x4Go(acc, ld, x0, x1, y, ys)
 }
+
+// minWin is minWinGo.
+func minWin(acc []float64, rl []uint8, rv []float64, win []uint64, cv []float64, tri bool) {
+	minWinGo(acc, rl, rv, win, cv, tri)
+}

@@ -3,6 +3,7 @@ package unifrac
 import (
 	"context"
 	"math"
+	"math/bits"
 	"sync"
 
 	"github.com/twl-ldl/twl/internal/parallel"
@@ -383,9 +384,18 @@ func sparseMin(acc []float64, bi, bj *block, wsp []float64, upper, same bool) {
 		sparseGroups(acc, bi, bj, wsp, upper)
 		return
 	}
+	var win [blockSize / 8]uint64
 	if same {
 		for k := range bi.br {
 			p0, p1 := bi.ptr[k], bi.ptr[k+1]
+			if upper && p1-p0 >= minWinEntries {
+				loc, val := bi.loc[p0:p1], bi.val[p0:p1]
+				// A row takes half of the windows on average.
+				if nw := windows(&win, loc); winCost*nw < len(loc) {
+					minWin(acc, loc, val, win[:nw], val, true)
+					continue
+				}
+			}
 			for p := p0; p < p1; p++ {
 				q0 := p0
 				if upper {
@@ -410,11 +420,91 @@ func sparseMin(acc []float64, bi, bj *block, wsp []float64, upper, same bool) {
 		q0, q1 := bj.ptr[q], bj.ptr[q+1]
 		cols := bj.loc[q0:q1]
 		vals := bj.val[q0:q1]
-		for r := bi.ptr[p]; r < bi.ptr[p+1]; r++ {
+		r0, r1 := bi.ptr[p], bi.ptr[p+1]
+		if nr := int(r1 - r0); len(cols) >= minWinEntries && nr > minRows {
+			if nw := windows(&win, cols); len(cols)+winCost*nr*nw < nr*len(cols) {
+				minWin(acc, bi.loc[r0:r1], bi.val[r0:r1], win[:nw], vals, false)
+				p++
+				q++
+				continue
+			}
+		}
+		for r := r0; r < r1; r++ {
 			addMins(acc, bi.loc[r], bi.val[r], cols, vals)
 		}
 		p++
 		q++
+	}
+}
+
+// A branch's column entries are taken by windows of 8 samples (see
+// windows and minWin) when they are at least minWinEntries and the windows
+// cost less than the entries taken one at a time: a window costs about
+// winCost entries (measured by BenchmarkWin), and finding the windows about
+// an entry each. Between two blocks, the windows of a branch's columns are
+// taken only for minRows rows or more: with fewer, BenchmarkCladeRows
+// measured no gain.
+const (
+	minWinEntries = 8
+	winCost       = 2
+	minRows       = 16
+)
+
+// windows sets win[w] for each window of 8 consecutive block samples that
+// holds some of the entries loc (sorted, distinct), in order, and returns
+// their number: bits 0–7 of win[w] mark the window's samples that are
+// entries, bits 8–15 are the lowest c bits for its c entries, bits 16–31
+// hold the byte offset of the window's first sample in a row of a tile
+// (8·8·window), and bits 32–63 the byte offset of its first entry's value
+// (8·index).
+func windows(win *[blockSize / 8]uint64, loc []uint8) int {
+	nw, last, c := -1, -1, 0
+	for t, l := range loc {
+		w := int(l) >> 3
+		if w != last {
+			nw, last, c = nw+1, w, 0
+			win[nw] = uint64(w)*64<<16 | uint64(t)*8<<32
+		}
+		c++
+		win[nw] |= 1<<(l&7) | (1<<c-1)<<8
+	}
+	return nw + 1
+}
+
+// minWinGo is the reference form of minWin: for each row entry r (sample
+// rl[r], value rv[r]) it adds min(rv[r], cv[t]) to acc[rl[r]·blockSize +
+// loc_t] for each column entry t, the entries given by their windows win
+// (see windows) and values cv; with tri, the rows are the columns and only
+// entries t > r are taken. Each sum gets one addition per entry, as
+// addMins adds them, so the results are addMins' bit for bit.
+func minWinGo(acc []float64, rl []uint8, rv []float64, win []uint64, cv []float64, tri bool) {
+	wi := 0
+	for r, x := range rl {
+		row := (*[blockSize]float64)(acc[int(x)*blockSize:])
+		v := rv[r]
+		first := 0
+		if tri {
+			// The window holding entry r, and its entries after r.
+			for wi+1 < len(win) && int(win[wi+1]>>35) <= r {
+				wi++
+			}
+			w := win[wi]
+			mask := w & 0xFF & (0xFE << (x & 7))
+			addWindow(row, v, mask, int(uint32(w)>>19), cv[r+1:])
+			first = wi + 1
+		}
+		for _, w := range win[first:] {
+			addWindow(row, v, w&0xFF, int(uint32(w)>>19), cv[w>>35:])
+		}
+	}
+}
+
+// addWindow adds min(v, cv[i]) to row[s+b] for the i-th set bit b of mask.
+func addWindow(row *[blockSize]float64, v float64, mask uint64, s int, cv []float64) {
+	i := 0
+	for ; mask != 0; mask &= mask - 1 {
+		row[s+bits.TrailingZeros64(mask)] += min(v, cv[i])
+		i++
 	}
 }
 
