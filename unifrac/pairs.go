@@ -1,9 +1,11 @@
 package unifrac
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"math/bits"
+	"slices"
 	"sync"
 
 	"github.com/twl-ldl/twl/internal/parallel"
@@ -110,13 +112,7 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 	if dst.kind == rows {
 		return e.runRows(ctx, dst, i0, i1)
 	}
-	nb := len(e.blocks)
-	var tiles []tile
-	for bi := range nb {
-		for bj := bi; bj < nb; bj++ {
-			tiles = append(tiles, tile{int32(bi), int32(bj)})
-		}
-	}
+	tiles := largestFirst(e.blocks, e.n, e.dp)
 	var mu sync.Mutex
 	done := 0
 	parallel.Each(len(tiles), e.workers, func(t int) {
@@ -137,6 +133,60 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 		}
 	})
 	return ctx.Err()
+}
+
+// largestFirst returns the tiles of the pairs of blocks (bi ≤ bj) of n
+// samples with dp dense columns, by decreasing estimated work (ties in
+// order): the workers that take them in turn then finish together, where
+// in order the largest tile (a diagonal one, in a table whose samples
+// cluster by clade) may come last and leave the others idle.
+func largestFirst(blocks []block, n, dp int) []tile {
+	nb := len(blocks)
+	type est struct {
+		t    tile
+		work int64
+	}
+	all := make([]est, 0, nb*(nb+1)/2)
+	for bi := range nb {
+		for bj := bi; bj < nb; bj++ {
+			rows := int64(min(blockSize, n-bi*blockSize))
+			cols := int64(min(blockSize, n-bj*blockSize))
+			all = append(all, est{tile{int32(bi), int32(bj)}, sharedWork(&blocks[bi], &blocks[bj], bi == bj) + rows*cols*int64(dp)/4})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b est) int { return cmp.Compare(b.work, a.work) })
+	tiles := make([]tile, len(all))
+	for k, a := range all {
+		tiles[k] = a.t
+	}
+	return tiles
+}
+
+// sharedWork returns the number of pairs of entries on the branches (or
+// groups) that blocks a and b share: the sparse terms of their tile, half
+// of them on a diagonal tile (same).
+func sharedWork(a, b *block, same bool) int64 {
+	var w int64
+	if same {
+		for k := range a.br {
+			m := int64(a.ptr[k+1] - a.ptr[k])
+			w += m * (m - 1) / 2
+		}
+		return w
+	}
+	for p, q := 0, 0; p < len(a.br) && q < len(b.br); {
+		switch x, y := a.br[p], b.br[q]; {
+		case x < y:
+			p++
+		case x > y:
+			q++
+		default:
+			w += int64(a.ptr[p+1]-a.ptr[p]) * int64(b.ptr[q+1]-b.ptr[q])
+			p++
+			q++
+		}
+	}
+	return w
 }
 
 // tile computes one tile of a symmetric destination and writes it to dst.
@@ -458,16 +508,29 @@ const (
 // (8·8·window), and bits 32–63 the byte offset of its first entry's value
 // (8·index).
 func windows(win *[blockSize / 8]uint64, loc []uint8) int {
-	nw, last, c := -1, -1, 0
-	for t, l := range loc {
-		w := int(l) >> 3
-		if w != last {
-			nw, last, c = nw+1, w, 0
-			win[nw] = uint64(w)*64<<16 | uint64(t)*8<<32
-		}
-		c++
-		win[nw] |= 1<<(l&7) | (1<<c-1)<<8
+	if len(loc) == 0 {
+		return 0
 	}
+	// The current window's record is kept in cur and stored when the
+	// next one starts; ld is its next entry's bit of the load mask.
+	nw := 0
+	last := loc[0] >> 3
+	cur := uint64(last)*64<<16 | 0x100
+	ld := uint64(0x200)
+	for t, l := range loc {
+		if l>>3 != last {
+			win[nw] = cur
+			nw++
+			last = l >> 3
+			cur = uint64(last)*64<<16 | uint64(t)*8<<32 | 0x100
+			ld = 0x200
+		} else if t > 0 {
+			cur |= ld
+			ld <<= 1
+		}
+		cur |= 1 << (l & 7)
+	}
+	win[nw] = cur
 	return nw + 1
 }
 

@@ -44,13 +44,7 @@ func (c *Columns) Self(ctx context.Context, dst, diag []float64) error {
 	if diag != nil {
 		c.diagonal(diag)
 	}
-	nb := len(c.blocks)
-	tiles := make([]tile, 0, nb*(nb+1)/2)
-	for bi := range nb {
-		for bj := bi; bj < nb; bj++ {
-			tiles = append(tiles, tile{int32(bi), int32(bj)})
-		}
-	}
+	tiles := largestFirst(c.blocks, c.n, c.dp)
 	var mu sync.Mutex
 	done := 0
 	parallel.Each(len(tiles), c.workers, func(t int) {

@@ -131,3 +131,65 @@ func BenchmarkWin(b *testing.B) {
 		})
 	}
 }
+
+// TestLargestFirst checks that the tiles come once each, by decreasing
+// work as sharedWork counts it, and sharedWork against a count of the
+// pairs of entries on shared branches by brute force.
+func TestLargestFirst(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	const n = 3*blockSize + 17
+	var blocks []block
+	for lo := 0; lo < n; lo += blockSize {
+		var ent entries
+		ent.reserve(0, true, false)
+		for s := range min(blockSize, n-lo) {
+			for br := range int32(40) {
+				if rng.IntN(3) == 0 {
+					ent.add(br+int32(lo/blockSize)*10, uint8(s), 1, 0)
+				}
+			}
+		}
+		var scratch []int32
+		blocks = append(blocks, makeBlock(&ent, &scratch))
+	}
+	brute := func(a, b *block, same bool) int64 {
+		var w int64
+		for k, x := range a.br {
+			for q, y := range b.br {
+				if x != y {
+					continue
+				}
+				ma, mb := int64(a.ptr[k+1]-a.ptr[k]), int64(b.ptr[q+1]-b.ptr[q])
+				if same {
+					w += ma * (ma - 1) / 2
+				} else {
+					w += ma * mb
+				}
+			}
+		}
+		return w
+	}
+	tiles := largestFirst(blocks, n, 8)
+	seen := map[tile]bool{}
+	last := int64(-1)
+	for _, tl := range tiles {
+		a, b := &blocks[tl.bi], &blocks[tl.bj]
+		same := tl.bi == tl.bj
+		if got, want := sharedWork(a, b, same), brute(a, b, same); got != want {
+			t.Fatalf("tile %v: sharedWork %d, brute force %d", tl, got, want)
+		}
+		rows, cols := int64(min(blockSize, n-int(tl.bi)*blockSize)), int64(min(blockSize, n-int(tl.bj)*blockSize))
+		w := sharedWork(a, b, same) + rows*cols*8/4
+		if last >= 0 && w > last {
+			t.Fatalf("tile %v (work %d) after one of work %d", tl, w, last)
+		}
+		last = w
+		if tl.bi > tl.bj || seen[tl] {
+			t.Fatalf("tile %v repeated or below the diagonal", tl)
+		}
+		seen[tl] = true
+	}
+	if nb := len(blocks); len(seen) != nb*(nb+1)/2 {
+		t.Fatalf("%d tiles, want %d", len(seen), nb*(nb+1)/2)
+	}
+}
