@@ -242,9 +242,10 @@ func (e *Engine) Method() Method { return e.method }
 // IDs returns a copy of the sample ids, or nil if the table had none.
 func (e *Engine) IDs() []string { return append([]string(nil), e.ids...) }
 
-// walker finds the branches one sample reaches and their masses.
+// walker finds the branches one sample reaches (mark), and holds the
+// scratch space of the preparation of a block of samples.
 type walker struct {
-	up   []link   // each position's parent, stamp and mass, side by side
+	up   []link   // each position's parent and stamp, side by side
 	tag  int32    // the current call's tag
 	path []int32  // positions reached, as upward segments
 	seg  []int32  // start of each segment in path
@@ -252,15 +253,21 @@ type walker struct {
 	next []int32  // newBlock's count, then next entry, on each position
 	ent  entries  // an Unweighted block's entries, sample by sample
 	cnt  []int32  // makeGroupBlock's scratch
+
+	// sweep's scratch: the block's counts by position, the lists of
+	// samples and masses of the positions, and where each starts.
+	ownAt, listAt []int32
+	ownLoc        []uint8
+	ownVal        []float64
+	loc           [2][]uint8
+	mass          [2][]float64
+	reach         []int32 // the block's samples reaching each position
 }
 
-// link is a position's parent, its stamp (stamp == tag when the position
-// was reached in the current call) and its mass. Keeping them together
-// makes a step up a path, and a push of a mass, one memory access.
-type link struct {
-	parent, stamp int32
-	mass          float64 // a(Γ(k)) for the current sample
-}
+// link is a position's parent and its stamp (stamp == tag when the
+// position was reached in the current call). Keeping them together makes
+// a step up a path one memory access.
+type link struct{ parent, stamp int32 }
 
 func newWalker(o *tree.Order) *walker {
 	w := &walker{up: make([]link, len(o.Parent))}
@@ -272,9 +279,8 @@ func newWalker(o *tree.Order) *walker {
 
 // mark stamps the positions on the root paths of sample s's nodes with a
 // positive count, recording them in w.path as segments: each node's path up
-// to the first position already stamped. With zero it sets their masses to
-// zero. It returns the sample's total count.
-func (w *walker) mark(o *tree.Order, tab *Table, s int, zero bool) float64 {
+// to the first position already stamped.
+func (w *walker) mark(o *tree.Order, tab *Table, s int) {
 	if w.tag == math.MaxInt32 {
 		for k := range w.up {
 			w.up[k].stamp = 0
@@ -286,11 +292,8 @@ func (w *walker) mark(o *tree.Order, tab *Table, s int, zero bool) float64 {
 	up := w.up
 	lo, hi := tab.Indptr[s], tab.Indptr[s+1]
 	w.path, w.seg = w.path[:0], w.seg[:0]
-	var sum float64
 	for k := lo; k < hi; k++ {
-		c := tab.Values[k]
-		sum += c
-		if c == 0 {
+		if tab.Values[k] == 0 {
 			continue
 		}
 		v := o.Position[tab.Indices[k]]
@@ -304,27 +307,8 @@ func (w *walker) mark(o *tree.Order, tab *Table, s int, zero bool) float64 {
 				break
 			}
 			l.stamp = tag
-			if zero {
-				l.mass = 0
-			}
 			w.path = append(w.path, v)
 			v = l.parent
-		}
-	}
-	return sum
-}
-
-// start marks the root paths of sample s's nodes and puts on each node its
-// proportion of the sample (with raw, its count), the masses before they
-// are pushed up (see fill).
-func (w *walker) start(o *tree.Order, tab *Table, s int, raw bool) {
-	sum := w.mark(o, tab, s, true)
-	for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
-		if c := tab.Values[k]; c != 0 {
-			if !raw {
-				c /= sum
-			}
-			w.up[o.Position[tab.Indices[k]]].mass += c
 		}
 	}
 }
@@ -341,6 +325,10 @@ type prep struct {
 	alpha   float64
 	raw     bool
 	workers int
+
+	// kids[k] is the first child of position k, and depth[k] its depth,
+	// with depth[L] = −1 (see children).
+	kids, depth []int32
 
 	mu   sync.Mutex
 	free []*walker
@@ -430,7 +418,7 @@ func (p *prep) reachPaths(tab *Table) []int32 {
 		w := p.get()
 		c := make([]int32, L)
 		for s := lo; s < hi; s++ {
-			w.mark(p.o, tab, s, false)
+			w.mark(p.o, tab, s)
 			for _, v := range w.path {
 				c[v]++
 			}
@@ -518,100 +506,23 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 	nb := (n + blockSize - 1) / blockSize
 	s.blocks = make([]block, nb)
 	dp := lay.dp
+	p.children()
 	parallel.Each(nb, p.workers, func(b int) {
 		w := p.get()
 		defer p.put(w)
 		lo, hi := b*blockSize, min((b+1)*blockSize, n)
-		up, weight, code := w.up, p.o.Weight, lay.code
-		gen := p.m == Generalized
-		// The block's entries are counted on each branch first, so that
-		// the walks put each in its place: next[k] is where the next entry
-		// of sparse branch k goes.
-		// Unweighted entries are taken sample by sample instead and packed
-		// by group at the end (makeGroupBlock).
+		// The masses are summed by a sweep of the block's positions (see
+		// sweep); Unweighted, whose values are the branches' lengths,
+		// takes each sample's root paths instead and packs its entries by
+		// group (makeGroupBlock).
 		var bk block
-		var next []int32
 		if p.m == Unweighted {
-			w.ent.reserve(int(lay.perSample*1.25*float64(hi-lo))+64, false, false)
-		} else {
-			bk, next = p.newBlock(w, tab, lay, lo, hi)
-		}
-		// Unweighted values are the branches' lengths: the masses are not
-		// needed.
-		masses := p.m != Unweighted
-		for smp := lo; smp < hi; smp++ {
-			ts := smp // the sample's row in tab
-			if p.perm != nil {
-				ts = int(p.perm[smp])
-			}
-			if masses {
-				w.start(p.o, tab, ts, p.raw)
-			} else {
-				w.mark(p.o, tab, ts, false)
-			}
-			var row []float64
-			if dp > 0 {
-				row = s.x[smp*dp : (smp+1)*dp]
-			}
-			// The masses are pushed up, segments in reverse order, each
-			// from the bottom, so that every position comes after all its
-			// reached descendants (a later segment ends at or below a
-			// position of an earlier one, never above it): a position's
-			// mass is whole when it comes, and its branch's value is taken
-			// then.
-			var out float64
-			end := len(w.path)
-			for g := len(w.seg) - 1; g >= 0; g-- {
-				start := int(w.seg[g])
-				for _, v := range w.path[start:end] {
-					var a float64
-					if masses {
-						l := &up[v]
-						a = l.mass
-						if pa := l.parent; pa > 0 {
-							up[pa].mass += a
-						}
-					}
-					wt := weight[v]
-					if !(wt > 0) {
-						continue
-					}
-					var x, pw float64
-					switch p.m {
-					case Unweighted:
-						x = wt
-					case Generalized:
-						x, pw = a, wt*math.Pow(a, p.alpha)
-					default:
-						x = wt * a
-					}
-					switch c := code[v]; {
-					case c >= 0:
-						row[c] = x
-					case c <= -2 && next == nil:
-						w.ent.add(-2-c, uint8(smp-lo), 0, 0)
-					case c <= -2:
-						j := next[v]
-						next[v] = j + 1
-						bk.loc[j] = uint8(smp - lo)
-						if bk.val != nil {
-							bk.val[j] = x
-						}
-						if bk.pw != nil {
-							bk.pw[j] = pw
-						}
-					case gen:
-						out += pw
-					default:
-						out += x
-					}
-				}
-				end = start
-			}
-			s.total[smp] = out
-		}
-		if p.m == Unweighted {
+			p.paths(w, tab, lay, &s, lo, hi)
 			bk = makeGroupBlock(&w.ent, &w.cnt)
+		} else {
+			var next []int32
+			bk, next = p.newBlock(w, tab, lay, lo, hi)
+			p.sweep(w, tab, lay, &s, &bk, next, lo, hi)
 		}
 		s.blocks[b] = bk
 		var t [blockSize]float64
@@ -640,6 +551,237 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 		}
 	})
 	return s
+}
+
+// paths puts into w.ent the Unweighted entries of fill's samples lo..hi−1
+// (in fill's order), sample by sample, each in the order of its root paths,
+// and their dense values into s.x; s.total gets the lengths of the branches
+// outside lay that each reaches.
+func (p *prep) paths(w *walker, tab *Table, lay *layout, s *side, lo, hi int) {
+	w.ent.reserve(int(lay.perSample*1.25*float64(hi-lo))+64, false, false)
+	weight, code, dp := p.o.Weight, lay.code, lay.dp
+	for smp := lo; smp < hi; smp++ {
+		ts := smp // the sample's row in tab
+		if p.perm != nil {
+			ts = int(p.perm[smp])
+		}
+		w.mark(p.o, tab, ts)
+		var row []float64
+		if dp > 0 {
+			row = s.x[smp*dp : (smp+1)*dp]
+		}
+		var out float64
+		end := len(w.path)
+		for g := len(w.seg) - 1; g >= 0; g-- {
+			start := int(w.seg[g])
+			for _, v := range w.path[start:end] {
+				wt := weight[v]
+				if !(wt > 0) {
+					continue
+				}
+				switch c := code[v]; {
+				case c >= 0:
+					row[c] = wt
+				case c <= -2:
+					w.ent.add(-2-c, uint8(smp-lo), 0, 0)
+				default:
+					out += wt
+				}
+			}
+			end = start
+		}
+		s.total[smp] = out
+	}
+}
+
+// children sets p.kids, where the children of position k are the
+// positions [kids[k], kids[k+1]) (positions are breadth-first: a node's
+// children are contiguous, in the order of their parents), and p.depth,
+// each position's depth (non-decreasing, as breadth-first), and −1 at L.
+func (p *prep) children() {
+	if p.kids != nil {
+		return
+	}
+	L := len(p.o.Parent)
+	kids := make([]int32, L+1)
+	depth := make([]int32, L+1)
+	for k, pa := range p.o.Parent[1:] {
+		kids[pa+1]++
+		depth[k+1] = depth[pa] + 1
+	}
+	kids[0] = 1
+	for k := range L {
+		kids[k+1] += kids[k]
+	}
+	depth[L] = -1
+	p.kids, p.depth = kids, depth
+}
+
+// sweep computes the masses of fill's samples lo..hi−1 (in fill's order)
+// on the positions they reach and writes their values: into bk (made by
+// newBlock, its entries placed at next), into the dense rows s.x, and into
+// s.total for the branches outside lay. The positions are taken children
+// first (from the last to the first); each gets the list of the block's
+// samples reaching it and their masses, in increasing sample order: its own
+// counts (a sample's proportions, or with raw its counts) and then its
+// children's lists from the last child to the first, added into one sum
+// per sample. A mass is so
+// summed in an order that depends only on the tree, never on the sample,
+// and samples with equal proportions get equal masses, bit for bit.
+func (p *prep) sweep(w *walker, tab *Table, lay *layout, s *side, bk *block, next []int32, lo, hi int) {
+	o := p.o
+	L := len(o.Parent)
+	weight, code, dp, kids := o.Weight, lay.code, lay.dp, p.kids
+	gen := p.m == Generalized
+	// The samples' counts by position, a counting sort of the nonzero
+	// counts of the block's rows: position v's are own[ownAt[v]:ownAt[v+1]].
+	if len(w.ownAt) < L+1 {
+		w.ownAt = make([]int32, L+1)
+		w.listAt = make([]int32, L+1)
+	}
+	ownAt, listAt := w.ownAt[:L+1], w.listAt[:L+1]
+	clear(ownAt)
+	var sums [blockSize]float64
+	for smp := lo; smp < hi; smp++ {
+		ts := smp
+		if p.perm != nil {
+			ts = int(p.perm[smp])
+		}
+		var sum float64
+		for k := tab.Indptr[ts]; k < tab.Indptr[ts+1]; k++ {
+			c := tab.Values[k]
+			sum += c
+			if c != 0 {
+				ownAt[o.Position[tab.Indices[k]]+1]++
+			}
+		}
+		sums[smp-lo] = sum
+	}
+	for v := range L {
+		ownAt[v+1] += ownAt[v]
+	}
+	nown := int(ownAt[L])
+	if cap(w.ownLoc) < nown {
+		w.ownLoc, w.ownVal = make([]uint8, nown), make([]float64, nown)
+	}
+	ownLoc, ownVal := w.ownLoc[:nown], w.ownVal[:nown]
+	for smp := lo; smp < hi; smp++ {
+		ts := smp
+		if p.perm != nil {
+			ts = int(p.perm[smp])
+		}
+		sum := sums[smp-lo]
+		for k := tab.Indptr[ts]; k < tab.Indptr[ts+1]; k++ {
+			if c := tab.Values[k]; c != 0 {
+				if !p.raw {
+					c /= sum
+				}
+				v := o.Position[tab.Indices[k]]
+				j := ownAt[v]
+				ownAt[v] = j + 1
+				ownLoc[j], ownVal[j] = uint8(smp-lo), c
+			}
+		}
+	}
+	// ownAt[v] is now where v+1's counts start: shift back.
+	copy(ownAt[1:], ownAt[:L])
+	ownAt[0] = 0
+	// The lists, position after position: position k's (when the block
+	// reaches it) is loc/mass[d][listAt[k]:listAt[k]+reach[k]], d the
+	// parity of its depth. A level's lists are read by the level above
+	// only, so two arenas take turns, each sized for the largest level.
+	reach := w.reach[:L] // the block's samples reaching each position (newBlock)
+	depth := p.depth
+	most, level := 0, 0
+	for k := L - 1; k > 0; k-- {
+		if depth[k] != depth[k+1] {
+			most, level = max(most, level), 0
+		}
+		level += int(reach[k])
+	}
+	most = max(most, level)
+	for d := range w.loc {
+		if cap(w.loc[d]) < most {
+			w.loc[d], w.mass[d] = make([]uint8, most), make([]float64, most)
+		}
+	}
+	var acc [blockSize]float64
+	var out [blockSize]float64
+	var seen [blockSize / 64]uint64
+	var loc, kidLoc []uint8
+	var mass, kidMass []float64
+	at := int32(0)
+	for k := L - 1; k > 0; k-- {
+		if k == L-1 || depth[k] != depth[k+1] {
+			// A new level: its children's lists are the ones just made.
+			d := depth[k] & 1
+			loc, mass = w.loc[d][:most], w.mass[d][:most]
+			kidLoc, kidMass = w.loc[1-d][:most], w.mass[1-d][:most]
+			at = 0
+		}
+		if reach[k] == 0 {
+			continue
+		}
+		for j := ownAt[k]; j < ownAt[k+1]; j++ {
+			l := ownLoc[j]
+			acc[l] += ownVal[j]
+			seen[l>>6] |= 1 << (l & 63)
+		}
+		for c := kids[k+1] - 1; c >= kids[k]; c-- {
+			if reach[c] == 0 {
+				continue
+			}
+			a := listAt[c]
+			cl, cm := kidLoc[a:a+reach[c]], kidMass[a:a+reach[c]]
+			for t, l := range cl {
+				acc[l] += cm[t]
+				seen[l>>6] |= 1 << (l & 63)
+			}
+		}
+		listAt[k] = at
+		wt, cd := weight[k], code[k]
+		slot := int32(-1)
+		if cd <= -2 && wt > 0 {
+			slot = next[k]
+		}
+		for g, word := range seen {
+			for ; word != 0; word &= word - 1 {
+				l := uint8(g<<6 + bits.TrailingZeros64(word))
+				a := acc[l]
+				acc[l] = 0
+				loc[at], mass[at] = l, a
+				at++
+				if !(wt > 0) {
+					continue
+				}
+				var x, pw float64
+				if gen {
+					x, pw = a, wt*math.Pow(a, p.alpha)
+				} else {
+					x = wt * a
+				}
+				switch {
+				case cd >= 0:
+					s.x[(lo+int(l))*dp+int(cd)] = x
+				case slot >= 0:
+					bk.loc[slot] = l
+					bk.val[slot] = x
+					if bk.pw != nil {
+						bk.pw[slot] = pw
+					}
+					slot++
+				case gen:
+					out[l] += pw
+				default:
+					out[l] += x
+				}
+			}
+			seen[g] = 0
+		}
+	}
+	for smp := lo; smp < hi; smp++ {
+		s.total[smp] = out[smp-lo]
+	}
 }
 
 // newBlock returns the block of fill's samples lo..hi−1 (in fill's order)
@@ -678,6 +820,8 @@ func (p *prep) newBlock(w *walker, tab *Table, lay *layout, lo, hi int) (block, 
 		}
 		word[0] = 0
 	}
+	// The counts, for sweep: next becomes the entries' places.
+	w.reach = append(w.reach[:0], next...)
 	var m, nbr int
 	for k, c := range next {
 		if c > 0 && code[k] <= -2 && weight[k] > 0 {

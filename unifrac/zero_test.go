@@ -8,16 +8,25 @@ import (
 
 // withCopies returns tab followed by copies of some of its samples whose
 // distance to the original is zero by definition: the same entries; the
-// counts times 3 (the same proportions, exactly, for small integer
-// counts); and for keepTips, the same nodes with other positive counts
-// (the same branches reached, which is all Unweighted sees). It returns the
-// pairs (original, copy).
+// same entries listed in another order; the counts times 3 (the same
+// proportions, exactly, for small integer counts); and for keepTips, the
+// same nodes with other positive counts (the same branches reached, which
+// is all Unweighted sees). It returns the pairs (original, copy).
 func withCopies(rng *rand.Rand, tab *Table, copies int, keepTips bool) (*Table, [][2]int) {
 	out := &Table{Indptr: []int{0}}
+	shuffle := false
 	add := func(s int, f func(c float64) float64) {
+		lo := len(out.Indices)
 		for k := tab.Indptr[s]; k < tab.Indptr[s+1]; k++ {
 			out.Indices = append(out.Indices, tab.Indices[k])
 			out.Values = append(out.Values, f(tab.Values[k]))
+		}
+		if shuffle {
+			idx, val := out.Indices[lo:], out.Values[lo:]
+			rng.Shuffle(len(idx), func(i, j int) {
+				idx[i], idx[j] = idx[j], idx[i]
+				val[i], val[j] = val[j], val[i]
+			})
 		}
 		out.Indptr = append(out.Indptr, len(out.Indices))
 		out.IDs = append(out.IDs, "c"+itoa(len(out.IDs)))
@@ -30,9 +39,13 @@ func withCopies(rng *rand.Rand, tab *Table, copies int, keepTips bool) (*Table, 
 	for range copies {
 		s := rng.IntN(n)
 		var f func(float64) float64
-		switch rng.IntN(3) {
+		shuffle = false
+		switch rng.IntN(4) {
 		case 0:
 			f = func(c float64) float64 { return c }
+		case 3:
+			f = func(c float64) float64 { return c }
+			shuffle = true
 		case 1:
 			f = func(c float64) float64 { return 3 * c }
 		default:
