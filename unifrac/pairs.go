@@ -508,30 +508,25 @@ const (
 // (8·8·window), and bits 32–63 the byte offset of its first entry's value
 // (8·index).
 func windows(win *[blockSize / 8]uint64, loc []uint8) int {
-	if len(loc) == 0 {
-		return 0
-	}
-	// The current window's record is kept in cur and stored when the
-	// next one starts; ld is its next entry's bit of the load mask.
-	nw := 0
-	last := loc[0] >> 3
-	cur := uint64(last)*64<<16 | 0x100
-	ld := uint64(0x200)
-	for t, l := range loc {
-		if l>>3 != last {
-			win[nw] = cur
-			nw++
-			last = l >> 3
-			cur = uint64(last)*64<<16 | uint64(t)*8<<32 | 0x100
-			ld = 0x200
-		} else if t > 0 {
-			cur |= ld
-			ld <<= 1
+	// The entries 64 samples at a time as a word of bits, then one record
+	// for each of its nonzero bytes.
+	nw, t, e := 0, uint64(0), 0
+	for g := range blockSize / 64 {
+		var word uint64
+		for ; e < len(loc) && int(loc[e])>>6 == g; e++ {
+			word |= 1 << (loc[e] & 63)
 		}
-		cur |= 1 << (l & 7)
+		for word != 0 {
+			b := uint(bits.TrailingZeros64(word)) &^ 7 // the byte's first bit
+			mask := word >> b & 0xFF
+			word &^= 0xFF << b
+			c := uint64(bits.OnesCount64(mask))
+			win[nw] = mask | (1<<c-1)<<8 | uint64(g*64+int(b))*8<<16 | t*8<<32
+			nw++
+			t += c
+		}
 	}
-	win[nw] = cur
-	return nw + 1
+	return nw
 }
 
 // minWinGo is the reference form of minWin: for each row entry r (sample
