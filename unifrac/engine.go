@@ -187,7 +187,7 @@ func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac floa
 	ord := t.Order()
 	p := &prep{o: &ord, m: m, alpha: o.Alpha, raw: o.Raw, workers: o.Workers}
 	if group && tab.Len() > blockSize {
-		e.perm = cladeOrder(&ord, tab, o.Workers)
+		e.perm = cladeOrder(&ord, tab, o.Workers, m == Unweighted)
 		p.perm = e.perm
 	}
 	e.layout = p.classify(p.reach(tab), tab.Len(), denseFrac)
@@ -200,13 +200,15 @@ func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac floa
 // preorder number of their nodes (ties by index), so that samples of the
 // same part of the tree share blocks: a tile of two blocks from distant
 // clades then meets few shared branches, and one within a clade meets
-// branches that many of its samples reach; within a block, the samples
+// branches that many of its samples reach. Within a block, the samples
 // reaching a branch then lie close together, and their entries share
-// windows (minWin). A pair's sums are symmetric in
-// its two samples and added in an order that does not depend on the
-// blocks, so the order changes no bit of a result. The keys are computed
-// on workers goroutines.
-func cladeOrder(o *tree.Order, tab *Table, workers int) []int32 {
+// windows (minWin); with byIndex (for Unweighted, whose groups do not use
+// windows), the samples of a block are put back in the table's order
+// instead, which BenchmarkCladeCondensed measured about 5% faster for its
+// groups. A pair's sums are symmetric in its two samples and added in an
+// order that does not depend on the blocks, so the order changes no bit of
+// a result. The keys are computed on workers goroutines.
+func cladeOrder(o *tree.Order, tab *Table, workers int, byIndex bool) []int32 {
 	n := tab.Len()
 	key := make([]float64, n)
 	perm := make([]int32, n)
@@ -230,6 +232,9 @@ func cladeOrder(o *tree.Order, tab *Table, workers int) []int32 {
 		}
 		return cmp.Compare(a, b)
 	})
+	for lo := 0; byIndex && lo < n; lo += blockSize {
+		slices.Sort(perm[lo:min(lo+blockSize, n)])
+	}
 	return perm
 }
 

@@ -25,7 +25,7 @@ func TestFillBlocks(t *testing.T) {
 		for _, m := range []Method{WeightedNormalized, Unweighted, Generalized} {
 			for _, frac := range []float64{0.2, 2} {
 				p := &prep{o: &ord, m: m, alpha: 0.5, workers: 3}
-				p.perm = cladeOrder(&ord, tab, 3)
+				p.perm = cladeOrder(&ord, tab, 3, m == Unweighted)
 				lay := p.classify(p.reach(tab), tab.Len(), frac)
 				sd := p.fill(tab, &lay)
 				for b, got := range sd.blocks {

@@ -440,8 +440,11 @@ func sparseMin(acc []float64, bi, bj *block, wsp []float64, upper, same bool) {
 			p0, p1 := bi.ptr[k], bi.ptr[k+1]
 			if upper && p1-p0 >= minWinEntries {
 				loc, val := bi.loc[p0:p1], bi.val[p0:p1]
-				// A row takes half of the windows on average.
-				if nw := windows(&win, loc); winCost*nw < len(loc) {
+				// A row takes half of the windows on average. The windows
+				// are found only where the entries' span leaves room for
+				// few enough.
+				if winCost*spanWindows(loc) < len(loc) {
+					nw := windows(&win, loc)
 					minWin(acc, loc, val, win[:nw], val, true)
 					continue
 				}
@@ -472,7 +475,8 @@ func sparseMin(acc []float64, bi, bj *block, wsp []float64, upper, same bool) {
 		vals := bj.val[q0:q1]
 		r0, r1 := bi.ptr[p], bi.ptr[p+1]
 		if nr := int(r1 - r0); len(cols) >= minWinEntries && nr > minRows {
-			if nw := windows(&win, cols); len(cols)+winCost*nr*nw < nr*len(cols) {
+			if len(cols)+winCost*nr*spanWindows(cols) < nr*len(cols) {
+				nw := windows(&win, cols)
 				minWin(acc, bi.loc[r0:r1], bi.val[r0:r1], win[:nw], vals, false)
 				p++
 				q++
@@ -487,11 +491,19 @@ func sparseMin(acc []float64, bi, bj *block, wsp []float64, upper, same bool) {
 	}
 }
 
+// spanWindows returns the most windows that entries loc (sorted, not
+// empty) can fill: those their span meets.
+func spanWindows(loc []uint8) int {
+	return int(loc[len(loc)-1]>>3) - int(loc[0]>>3) + 1
+}
+
 // A branch's column entries are taken by windows of 8 samples (see
 // windows and minWin) when they are at least minWinEntries and the windows
 // cost less than the entries taken one at a time: a window costs about
 // winCost entries (measured by BenchmarkWin), and finding the windows about
-// an entry each. Between two blocks, the windows of a branch's columns are
+// an entry each; they are found only where the windows the entries' span
+// meets (spanWindows) would cost less, so that scattered entries cost no
+// search. Between two blocks, the windows of a branch's columns are
 // taken only for minRows rows or more: with fewer, BenchmarkCladeRows
 // measured no gain.
 const (
