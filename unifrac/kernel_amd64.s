@@ -138,32 +138,7 @@ rrow:
 	LEAQ (DI)(AX*1), R13 // the row's sums
 	VBROADCASTSD (DX)(BX*8), Z1
 	XORQ R14, R14
-
-rwin:
-	CMPQ R14, R9
-	JGE  rnext
-	MOVQ (R8)(R14*8), AX
-	MOVBLZX AX, CX
-	KMOVW CX, K1
-	MOVL AX, CX
-	SHRL $8, CX
-	MOVBLZX CX, CX
-	KMOVW CX, K2
-	MOVQ AX, CX
-	SHRQ $32, CX
-	VMOVUPD.Z (R10)(CX*1), K2, Z0
-	VEXPANDPD.Z Z0, K1, Z0
-	VMINPD Z1, Z0, Z0
-	MOVL AX, CX
-	SHRL $16, CX
-	VADDPD (R13)(CX*1), Z0, Z0
-	VMOVUPD Z0, (R13)(CX*1)
-	INCQ R14
-	JMP  rwin
-
-rnext:
-	INCQ BX
-	JMP  rrow
+	JMP  wins
 
 trow:
 	CMPQ BX, R11
@@ -202,21 +177,18 @@ tpart:
 	SHLL CX, R14
 	DECL R14
 	KMOVW R14, K2
-	LEAQ 1(BX), CX
-	VMOVUPD.Z (R10)(CX*8), K2, Z0
-	VEXPANDPD.Z Z0, K1, Z0
-	VMINPD Z1, Z0, Z0
-	MOVL R15, CX
-	SHRL $16, CX
-	VADDPD (R13)(CX*1), Z0, Z0
-	VMOVUPD Z0, (R13)(CX*1)
+	LEAQ 8(BX*8), CX // entry r+1's value
+	MOVQ R15, AX
+	MOVQ R12, R14 // apply then goes on with the next window
+	JMP  apply
 
 tfull:
 	LEAQ 1(R12), R14
 
-twin:
+wins:
+	// Windows R14 to the last, whole, into the row's sums at R13.
 	CMPQ R14, R9
-	JGE  tnext
+	JGE  next
 	MOVQ (R8)(R14*8), AX
 	MOVBLZX AX, CX
 	KMOVW CX, K1
@@ -226,6 +198,10 @@ twin:
 	KMOVW CX, K2
 	MOVQ AX, CX
 	SHRQ $32, CX
+
+apply:
+	// The window of record AX, its lanes K1, its values at byte CX of cv
+	// (K2 the low lanes that hold them).
 	VMOVUPD.Z (R10)(CX*1), K2, Z0
 	VEXPANDPD.Z Z0, K1, Z0
 	VMINPD Z1, Z0, Z0
@@ -234,11 +210,14 @@ twin:
 	VADDPD (R13)(CX*1), Z0, Z0
 	VMOVUPD Z0, (R13)(CX*1)
 	INCQ R14
-	JMP  twin
+	JMP  wins
 
-tnext:
+next:
 	INCQ BX
-	JMP  trow
+	MOVQ tri+56(FP), AX
+	TESTQ AX, AX
+	JNZ  trow
+	JMP  rrow
 
 done:
 	VZEROUPPER
