@@ -35,10 +35,11 @@ func compress(t testing.TB, data []byte, level int) []byte {
 }
 
 // sample makes data of the kinds HDF5 chunks hold: little-endian
-// integers and floats with runs and repeats, text, noise and zeros.
+// integers and floats with runs and repeats, short repeated patterns,
+// text, noise and zeros.
 func sample(rng *rand.Rand, n int) []byte {
 	b := make([]byte, n)
-	switch rng.IntN(5) {
+	switch rng.IntN(6) {
 	case 0: // small integers
 		for i := 0; i+4 <= n; i += 4 {
 			v := rng.IntN(1 + rng.IntN(70000))
@@ -58,6 +59,17 @@ func sample(rng *rand.Rand, n int) []byte {
 	case 3: // zeros with sparse bytes
 		for i := 0; i < n; i += 1 + rng.IntN(300) {
 			b[i] = byte(rng.Uint32())
+		}
+	case 5: // patterns of 2 to 7 bytes, repeated for a while each (short periods)
+		for i := 0; i < n; {
+			d := 2 + rng.IntN(6)
+			var p [7]byte
+			for k := range d {
+				p[k] = byte(rng.IntN(3))
+			}
+			for end := min(n, i+d*(1+rng.IntN(12))); i < end; i++ {
+				b[i] = p[i%d]
+			}
 		}
 	case 4: // long-distance repeats
 		for i := range b {
