@@ -47,9 +47,21 @@
 // results are identical bit for bit whatever the parallelism. An engine
 // orders its samples by where their nodes lie in the tree, so that a block
 // holds related samples: two blocks of distant clades then share few
-// branches, and the pairs of one clade meet long runs of shared ones. A
-// pair's sum is symmetric in its two samples, so this order changes no
+// branches, and the pairs of one clade meet long runs of shared ones.
+// Within a block the samples keep that order, so those that reach a branch
+// tend to lie close together: a tile then takes a shared branch by windows
+// of 8 consecutive samples of the block, each row's value against a
+// window's eight in one vector operation (AVX-512, beside a Go form with
+// the same result), each pair still getting its one addition per branch.
+// A pair's sum is symmetric in its two samples, so this order changes no
 // result.
+//
+// A block's masses are summed by one sweep of the positions its samples
+// reach, children before parents: each position gets the list of the
+// block's samples that reach it and their masses, its own counts (as
+// proportions) plus its children's lists, from the last child to the
+// first. A mass is so added up in an order set by the tree, not by the
+// order in which a sample lists its nodes.
 //
 // Unweighted values are a branch's length or nothing, so a sample's sparse
 // branches are sets: the engine numbers them in preorder, so that runs of
@@ -104,8 +116,9 @@
 // each sample's total is summed in the order in which a pair adds the
 // terms its two samples share (dense chunks, then sparse branches in
 // increasing order; for Unweighted, its groups' terms), so for two samples with the same values on every
-// branch (the same proportions; for Unweighted, the same branches reached)
-// S_a + S_b and twice the shared sum are the same number.
+// branch (the same proportions, listed in any order; for Unweighted, the
+// same branches reached) S_a + S_b and twice the shared sum are the same
+// number.
 //
 // # Memory
 //
@@ -114,8 +127,10 @@
 // on a branch and its place in the block; 17 for Generalized; for
 // Unweighted, 5 bytes per sample and group of sparse branches it reaches)
 // and 8 per sparse branch (group) of each block; Engine.Bytes and
-// Columns.Bytes report it. Preparing allocates it and, per worker, 28
-// bytes per tree node for a walk and a block's counts (for Unweighted,
+// Columns.Bytes report it. Preparing allocates it and, per worker, 32
+// bytes per tree node for a walk and a block's counts and lists, 9 bytes
+// per count of a block, and twice 9 bytes per entry of the largest level
+// of the block's reached subtree, the lists being summed (for Unweighted,
 // room for a block's entries, 5 bytes each, before they are packed by
 // group); a computation adds one tile's sums per worker (BytesPerWorker).
 // Options.MaxBytes refuses prepared columns over a limit before allocating
