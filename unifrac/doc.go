@@ -127,12 +127,13 @@
 // on a branch and its place in the block; 17 for Generalized; for
 // Unweighted, 5 bytes per sample and group of sparse branches it reaches)
 // and 8 per sparse branch (group) of each block; Engine.Bytes and
-// Columns.Bytes report it. Preparing allocates it and, per worker, 32
-// bytes per tree node for a walk and a block's counts and lists, 9 bytes
-// per count of a block, and twice 9 bytes per entry of the largest level
-// of the block's reached subtree, the lists being summed (for Unweighted,
-// room for a block's entries, 5 bytes each, before they are packed by
-// group); a computation adds one tile's sums per worker (BytesPerWorker).
+// Columns.Bytes report it. Preparing allocates it and, per worker, 24
+// bytes per tree node for a block's counts and lists, 9 bytes per count of
+// a block, and twice 9 bytes per entry of the largest level of the block's
+// reached subtree, the lists being summed (for Unweighted, 8 bytes per
+// tree node for a walk and room for a block's entries, 5 bytes each,
+// before they are packed by group); a computation adds one tile's sums per
+// worker (BytesPerWorker).
 // Options.MaxBytes refuses prepared columns over a limit before allocating
 // them.
 //

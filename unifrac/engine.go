@@ -274,18 +274,16 @@ type walker struct {
 // a step up a path one memory access.
 type link struct{ parent, stamp int32 }
 
-func newWalker(o *tree.Order) *walker {
-	w := &walker{up: make([]link, len(o.Parent))}
-	for k, p := range o.Parent {
-		w.up[k].parent = p
-	}
-	return w
-}
-
 // mark stamps the positions on the root paths of sample s's nodes with a
 // positive count, recording them in w.path as segments: each node's path up
 // to the first position already stamped.
 func (w *walker) mark(o *tree.Order, tab *Table, s int) {
+	if w.up == nil { // the first call: the parents
+		w.up = make([]link, len(o.Parent))
+		for k, p := range o.Parent {
+			w.up[k].parent = p
+		}
+	}
 	if w.tag == math.MaxInt32 {
 		for k := range w.up {
 			w.up[k].stamp = 0
@@ -348,7 +346,7 @@ func (p *prep) get() *walker {
 		p.free = p.free[:k-1]
 		return w
 	}
-	return newWalker(p.o)
+	return &walker{}
 }
 
 // put gives back a walker that get returned.
@@ -717,7 +715,7 @@ func (p *prep) sweep(w *walker, tab *Table, lay *layout, s *side, bk *block, nex
 	var mass, kidMass []float64
 	at := int32(0)
 	for k := L - 1; k > 0; k-- {
-		if k == L-1 || depth[k] != depth[k+1] {
+		if depth[k] != depth[k+1] { // depth[L] is −1
 			// A new level: its children's lists are the ones just made.
 			d := depth[k] & 1
 			loc, mass = w.loc[d][:most], w.mass[d][:most]
