@@ -48,11 +48,12 @@
 // orders its samples by where their nodes lie in the tree, so that a block
 // holds related samples: two blocks of distant clades then share few
 // branches, and the pairs of one clade meet long runs of shared ones.
-// Within a block the samples keep that order, so those that reach a branch
-// tend to lie close together: a tile then takes a shared branch by windows
-// of 8 consecutive samples of the block, each row's value against a
-// window's eight in one vector operation (AVX-512, beside a Go form with
-// the same result), each pair still getting its one addition per branch.
+// For the weighted methods the samples keep that order within a block, so
+// those that reach a branch tend to lie close together: a tile then takes
+// a shared branch by windows of 8 consecutive samples of the block, each
+// row's value against a window's eight in one vector operation (AVX-512,
+// beside a Go form with the same result), each pair still getting its one
+// addition per branch.
 // A pair's sum is symmetric in its two samples, so this order changes no
 // result.
 //

@@ -644,21 +644,16 @@ func (p *prep) sweep(w *walker, tab *Table, lay *layout, s *side, bk *block, nex
 	}
 	ownAt, listAt := w.ownAt[:L+1], w.listAt[:L+1]
 	clear(ownAt)
-	var sums [blockSize]float64
 	for smp := lo; smp < hi; smp++ {
 		ts := smp
 		if p.perm != nil {
 			ts = int(p.perm[smp])
 		}
-		var sum float64
 		for k := tab.Indptr[ts]; k < tab.Indptr[ts+1]; k++ {
-			c := tab.Values[k]
-			sum += c
-			if c != 0 {
+			if tab.Values[k] != 0 {
 				ownAt[o.Position[tab.Indices[k]]+1]++
 			}
 		}
-		sums[smp-lo] = sum
 	}
 	for v := range L {
 		ownAt[v+1] += ownAt[v]
@@ -673,12 +668,8 @@ func (p *prep) sweep(w *walker, tab *Table, lay *layout, s *side, bk *block, nex
 		if p.perm != nil {
 			ts = int(p.perm[smp])
 		}
-		sum := sums[smp-lo]
 		for k := tab.Indptr[ts]; k < tab.Indptr[ts+1]; k++ {
 			if c := tab.Values[k]; c != 0 {
-				if !p.raw {
-					c /= sum
-				}
 				v := o.Position[tab.Indices[k]]
 				j := ownAt[v]
 				ownAt[v] = j + 1
@@ -689,6 +680,40 @@ func (p *prep) sweep(w *walker, tab *Table, lay *layout, s *side, bk *block, nex
 	// ownAt[v] is now where v+1's counts start: shift back.
 	copy(ownAt[1:], ownAt[:L])
 	ownAt[0] = 0
+	// A sample's counts on one node (a row may list a node more than
+	// once) are added into one, smallest first, and a sample's total is
+	// summed over its nodes by position: both orders are set by the counts
+	// and the tree, not by the order of the row, so that two rows listing
+	// the same counts in any order get the same proportions, bit for bit.
+	var sums [blockSize]float64
+	nown = 0
+	for v := range L {
+		j, end := ownAt[v], ownAt[v+1]
+		ownAt[v] = int32(nown)
+		for j < end {
+			l, e := ownLoc[j], j+1
+			for e < end && ownLoc[e] == l {
+				e++
+			}
+			if e-j > 1 {
+				slices.Sort(ownVal[j:e])
+			}
+			c := ownVal[j]
+			for _, x := range ownVal[j+1 : e] {
+				c += x
+			}
+			ownLoc[nown], ownVal[nown] = l, c
+			sums[l] += c
+			nown++
+			j = e
+		}
+	}
+	ownAt[L] = int32(nown)
+	if !p.raw {
+		for j, l := range ownLoc[:nown] {
+			ownVal[j] /= sums[l]
+		}
+	}
 	// The lists, position after position: position k's (when the block
 	// reaches it) is loc/mass[d][listAt[k]:listAt[k]+reach[k]], d the
 	// parity of its depth. A level's lists are read by the level above

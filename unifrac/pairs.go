@@ -504,7 +504,7 @@ func spanWindows(loc []uint8) int {
 // an entry each; they are found only where the windows the entries' span
 // meets (spanWindows) would cost less, so that scattered entries cost no
 // search. Between two blocks, the windows of a branch's columns are
-// taken only for minRows rows or more: with fewer, BenchmarkCladeRows
+// taken only for more than minRows rows: with fewer, BenchmarkCladeRows
 // measured no gain.
 const (
 	minWinEntries = 8
