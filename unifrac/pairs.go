@@ -174,6 +174,15 @@ func sharedWork(a, b *block, same bool) int64 {
 		}
 		return w
 	}
+	eachShared(a, b, func(p, q int) {
+		w += int64(a.ptr[p+1]-a.ptr[p]) * int64(b.ptr[q+1]-b.ptr[q])
+	})
+	return w
+}
+
+// eachShared calls fn(p, q) for each branch (or group) that blocks a and b
+// both index, a.br[p] = b.br[q], in increasing order.
+func eachShared(a, b *block, fn func(p, q int)) {
 	for p, q := 0, 0; p < len(a.br) && q < len(b.br); {
 		switch x, y := a.br[p], b.br[q]; {
 		case x < y:
@@ -181,12 +190,11 @@ func sharedWork(a, b *block, same bool) int64 {
 		case x > y:
 			q++
 		default:
-			w += int64(a.ptr[p+1]-a.ptr[p]) * int64(b.ptr[q+1]-b.ptr[q])
+			fn(p, q)
 			p++
 			q++
 		}
 	}
-	return w
 }
 
 // tile computes one tile of a symmetric destination and writes it to dst.
@@ -459,17 +467,7 @@ func sparseMin(acc []float64, bi, bj *block, wsp []float64, upper, same bool) {
 		}
 		return
 	}
-	p, q := 0, 0
-	for p < len(bi.br) && q < len(bj.br) {
-		a, b := bi.br[p], bj.br[q]
-		if a < b {
-			p++
-			continue
-		}
-		if a > b {
-			q++
-			continue
-		}
+	eachShared(bi, bj, func(p, q int) {
 		q0, q1 := bj.ptr[q], bj.ptr[q+1]
 		cols := bj.loc[q0:q1]
 		vals := bj.val[q0:q1]
@@ -478,17 +476,13 @@ func sparseMin(acc []float64, bi, bj *block, wsp []float64, upper, same bool) {
 			if len(cols)+winCost*nr*spanWindows(cols) < nr*len(cols) {
 				nw := windows(&win, cols)
 				minWin(acc, bi.loc[r0:r1], bi.val[r0:r1], win[:nw], vals, false)
-				p++
-				q++
-				continue
+				return
 			}
 		}
 		for r := r0; r < r1; r++ {
 			addMins(acc, bi.loc[r], bi.val[r], cols, vals)
 		}
-		p++
-		q++
-	}
+	})
 }
 
 // spanWindows returns the most windows that entries loc (sorted, not
@@ -619,22 +613,11 @@ func sparseGeneralized(num, den []float64, bi, bj *block, wsp []float64, alpha f
 		}
 		return
 	}
-	p, q := 0, 0
-	for p < len(bi.br) && q < len(bj.br) {
-		a, b := bi.br[p], bj.br[q]
-		switch {
-		case a < b:
-			p++
-		case a > b:
-			q++
-		default:
-			for r := bi.ptr[p]; r < bi.ptr[p+1]; r++ {
-				pair(r, bj, bj.ptr[q], bj.ptr[q+1], a)
-			}
-			p++
-			q++
+	eachShared(bi, bj, func(p, q int) {
+		for r := bi.ptr[p]; r < bi.ptr[p+1]; r++ {
+			pair(r, bj, bj.ptr[q], bj.ptr[q+1], bi.br[p])
 		}
-	}
+	})
 }
 
 // dist turns the pair sums m and m2 of two samples whose totals add up to

@@ -281,21 +281,9 @@ func sparseGroups(acc []float64, bi, bj *block, wsp []float64, upper bool) {
 		}
 		return
 	}
-	p, q := 0, 0
-	for p < len(bi.br) && q < len(bj.br) {
-		a, b := bi.br[p], bj.br[q]
-		if a < b {
-			p++
-			continue
-		}
-		if a > b {
-			q++
-			continue
-		}
-		do(a, bi.ptr[p], bi.ptr[p+1], bj.ptr[q], bj.ptr[q+1])
-		p++
-		q++
-	}
+	eachShared(bi, bj, func(p, q int) {
+		do(bi.br[p], bi.ptr[p], bi.ptr[p+1], bj.ptr[q], bj.ptr[q+1])
+	})
 }
 
 // addGroup adds the term of m & bits[t] (from lut, see groupSums) to
