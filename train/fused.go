@@ -28,11 +28,13 @@ import (
 // Adam's update of each parameter as optim writes it, each product rounded
 // before it is added. The kernel (fused_amd64.s, AVX-512 and FMA) works
 // on two labels at a time, on eight weights of each at a time (the
-// gradient and Adam eight wide, the lanes as two quads in turn) and on a
+// gradient and Adam eight wide, the lanes of two next rows side by side,
+// each quad of weights held twice) and on a
 // last quad when In mod 8 ≥ 4; the last In mod 4 features of each row,
 // the last label of an odd block and the next rows beyond the kernel's
 // ten are finished in Go. fusedLabelsGo is its reference, operation for
-// operation; it takes the rows unpacked, the kernel packed (packRows).
+// operation; it takes the rows unpacked, the kernel packed (packRows for
+// the current rows, packPairs for the next).
 
 // fusedSlots is the most rows the kernel takes, current or next: the
 // next rows' logits accumulate in one register of lanes per row and
@@ -162,6 +164,46 @@ func packRows(dst, x []float64, in, n int) {
 			} else {
 				clear(d)
 			}
+		}
+	}
+}
+
+// packPairs stores in dst the first n ≤ fusedSlots rows of x (in
+// features each) as the kernel reads the next rows, between packPad
+// zeros: the rows two by two (2p and 2p+1, p < fusedSlots/2), a quad of
+// features of row 2p followed by the same quad of row 2p+1, so that one
+// eight-wide register holds the two rows' lanes. For each oct of
+// features k = 8o … 8o+7 and each pair, the low quads (64 bytes) then the
+// high quads, pairs 128 bytes apart; then, when in mod 8 ≥ 4, each pair's
+// quad 8⌊in/8⌋ … +3, 64 bytes apart. The slots of missing rows are zeros;
+// the last in mod 4 features are left out. The length is packRows'.
+func packPairs(dst, x []float64, in, n int) {
+	octs := in / 8
+	dst = dst[:packedLen(in)]
+	clear(dst[:packPad])
+	clear(dst[len(dst)-packPad:])
+	dst = dst[packPad:]
+	quad := func(d []float64, s, k int) {
+		if s < n {
+			copy(d, x[s*in+k:s*in+k+4])
+		} else {
+			clear(d)
+		}
+	}
+	for o := 0; o < octs; o++ {
+		for p := 0; p < fusedSlots/2; p++ {
+			d := dst[(o*fusedSlots+2*p)*8:]
+			quad(d[0:4], 2*p, 8*o)
+			quad(d[4:8], 2*p+1, 8*o)
+			quad(d[8:12], 2*p, 8*o+4)
+			quad(d[12:16], 2*p+1, 8*o+4)
+		}
+	}
+	if in/4%2 == 1 {
+		base, k := octs*8*fusedSlots, 8*octs
+		for p := 0; p < fusedSlots/2; p++ {
+			quad(dst[base+8*p:base+8*p+4], 2*p, k)
+			quad(dst[base+8*p+4:base+8*p+8], 2*p+1, k)
 		}
 	}
 }

@@ -135,92 +135,86 @@
 	VSUBPD Y4, Y5, OUT; \
 	VMOVUPD OUT, P
 
-// LANES2(off, YA, YB) adds x_s[k:k+4]·YA to the lanes Y6–Y15 of label
-// j and x_s[k:k+4]·YB to the lanes Y16–Y25 of label j+1, for the next
-// rows s packed at SI from off, 64 bytes apart. It uses Y1.
-#define LANES2(off, YA, YB) \
-	VMOVUPD off+0(SI), Y1; \
-	VFMADD231PD Y1, YA, Y6; \
-	VFMADD231PD Y1, YB, Y16; \
-	VMOVUPD off+64(SI), Y1; \
-	VFMADD231PD Y1, YA, Y7; \
-	VFMADD231PD Y1, YB, Y17; \
-	VMOVUPD off+128(SI), Y1; \
-	VFMADD231PD Y1, YA, Y8; \
-	VFMADD231PD Y1, YB, Y18; \
-	VMOVUPD off+192(SI), Y1; \
-	VFMADD231PD Y1, YA, Y9; \
-	VFMADD231PD Y1, YB, Y19; \
-	VMOVUPD off+256(SI), Y1; \
-	VFMADD231PD Y1, YA, Y10; \
-	VFMADD231PD Y1, YB, Y20; \
-	VMOVUPD off+320(SI), Y1; \
-	VFMADD231PD Y1, YA, Y11; \
-	VFMADD231PD Y1, YB, Y21; \
-	VMOVUPD off+384(SI), Y1; \
-	VFMADD231PD Y1, YA, Y12; \
-	VFMADD231PD Y1, YB, Y22; \
-	VMOVUPD off+448(SI), Y1; \
-	VFMADD231PD Y1, YA, Y13; \
-	VFMADD231PD Y1, YB, Y23; \
-	VMOVUPD off+512(SI), Y1; \
-	VFMADD231PD Y1, YA, Y14; \
-	VFMADD231PD Y1, YB, Y24; \
-	VMOVUPD off+576(SI), Y1; \
-	VFMADD231PD Y1, YA, Y15; \
-	VFMADD231PD Y1, YB, Y25
+// LANESP(off, ZA, ZB) adds to the lanes of the next rows' logits the
+// products of one quad of weights, held twice in ZA (label j) and in ZB
+// (label j+1): the rows go two by two, rows 2p and 2p+1 side by side in
+// Z6+p (label j) and Z16+p (label j+1), lanes 0–3 and 4–7, their quads
+// packed at SI from off, 128 bytes apart (packPairs). It uses Z1.
+#define LANESP(off, ZA, ZB) \
+	VMOVUPD off+0(SI), Z1; \
+	VFMADD231PD Z1, ZA, Z6; \
+	VFMADD231PD Z1, ZB, Z16; \
+	VMOVUPD off+128(SI), Z1; \
+	VFMADD231PD Z1, ZA, Z7; \
+	VFMADD231PD Z1, ZB, Z17; \
+	VMOVUPD off+256(SI), Z1; \
+	VFMADD231PD Z1, ZA, Z8; \
+	VFMADD231PD Z1, ZB, Z18; \
+	VMOVUPD off+384(SI), Z1; \
+	VFMADD231PD Z1, ZA, Z9; \
+	VFMADD231PD Z1, ZB, Z19; \
+	VMOVUPD off+512(SI), Z1; \
+	VFMADD231PD Z1, ZA, Z10; \
+	VFMADD231PD Z1, ZB, Z20
 
-// LANES2Q is LANES2 with the rows 32 bytes apart.
-#define LANES2Q(YA, YB) \
-	VMOVUPD 0(SI), Y1; \
-	VFMADD231PD Y1, YA, Y6; \
-	VFMADD231PD Y1, YB, Y16; \
-	VMOVUPD 32(SI), Y1; \
-	VFMADD231PD Y1, YA, Y7; \
-	VFMADD231PD Y1, YB, Y17; \
-	VMOVUPD 64(SI), Y1; \
-	VFMADD231PD Y1, YA, Y8; \
-	VFMADD231PD Y1, YB, Y18; \
-	VMOVUPD 96(SI), Y1; \
-	VFMADD231PD Y1, YA, Y9; \
-	VFMADD231PD Y1, YB, Y19; \
-	VMOVUPD 128(SI), Y1; \
-	VFMADD231PD Y1, YA, Y10; \
-	VFMADD231PD Y1, YB, Y20; \
-	VMOVUPD 160(SI), Y1; \
-	VFMADD231PD Y1, YA, Y11; \
-	VFMADD231PD Y1, YB, Y21; \
-	VMOVUPD 192(SI), Y1; \
-	VFMADD231PD Y1, YA, Y12; \
-	VFMADD231PD Y1, YB, Y22; \
-	VMOVUPD 224(SI), Y1; \
-	VFMADD231PD Y1, YA, Y13; \
-	VFMADD231PD Y1, YB, Y23; \
-	VMOVUPD 256(SI), Y1; \
-	VFMADD231PD Y1, YA, Y14; \
-	VFMADD231PD Y1, YB, Y24; \
-	VMOVUPD 288(SI), Y1; \
-	VFMADD231PD Y1, YA, Y15; \
-	VFMADD231PD Y1, YB, Y25
+// LANESO(WA, WB) adds the products of an oct of new weights, WA of
+// label j and WB of label j+1, low quad then high quad, as the reference
+// adds them quad after quad. It uses Z1 and Z11–Z14.
+#define LANESO(WA, WB) \
+	VSHUFF64X2 $0x44, WA, WA, Z11; \
+	VSHUFF64X2 $0x44, WB, WB, Z12; \
+	LANESP(0, Z11, Z12); \
+	VSHUFF64X2 $0xEE, WA, WA, Z13; \
+	VSHUFF64X2 $0xEE, WB, WB, Z14; \
+	LANESP(64, Z13, Z14)
 
-// STORE2(A, B) stores the lane sums of A and B, (l0 + l2) + (l1 + l3),
-// plus the biases of labels j and j+1 (X4) when the flags (CX) say so, at
-// AX (z[s, j] and z[s, j+1]), moves AX down a row and counts the rows left
-// (R14), leaving for next when none is.
-#define STORE2(A, B) \
+// LANESPQ(YA, YB) is LANESO for the quad after the octs (new weights in
+// YA and YB), its pairs of rows packed 64 bytes apart. It uses Z1, Z11
+// and Z12.
+#define LANESPQ(YA, YB) \
+	VSHUFF64X2 $0x44, YA, YA, Z11; \
+	VSHUFF64X2 $0x44, YB, YB, Z12; \
+	VMOVUPD 0(SI), Z1; \
+	VFMADD231PD Z1, Z11, Z6; \
+	VFMADD231PD Z1, Z12, Z16; \
+	VMOVUPD 64(SI), Z1; \
+	VFMADD231PD Z1, Z11, Z7; \
+	VFMADD231PD Z1, Z12, Z17; \
+	VMOVUPD 128(SI), Z1; \
+	VFMADD231PD Z1, Z11, Z8; \
+	VFMADD231PD Z1, Z12, Z18; \
+	VMOVUPD 192(SI), Z1; \
+	VFMADD231PD Z1, Z11, Z9; \
+	VFMADD231PD Z1, Z12, Z19; \
+	VMOVUPD 256(SI), Z1; \
+	VFMADD231PD Z1, Z11, Z10; \
+	VFMADD231PD Z1, Z12, Z20
+
+// STOREP(A, B) stores the lane sums of a pair of next rows, A of label
+// j and B of label j+1 (rows 2p and 2p+1 in lanes 0–3 and 4–7):
+// (l0 + l2) + (l1 + l3), plus the biases of labels j and j+1 (Z4, in each
+// 128-bit lane) when the flags (CX) say so, at AX (z[s, j] and z[s, j+1])
+// for the first row and a row further for the second, moving AX down a
+// row and counting the rows left (R14) for each, leaving for next when
+// none is. It uses Z21–Z24.
+#define STOREP(A, B) \
 	TESTQ R14, R14; \
 	JZ   next; \
-	VEXTRACTF32X4 $1, A, X5; \
-	VEXTRACTF32X4 $0, A, X3; \
-	VADDPD X3, X5, X5; \
-	VEXTRACTF32X4 $1, B, X3; \
-	VEXTRACTF32X4 $0, B, X2; \
-	VADDPD X2, X3, X3; \
-	VHADDPD X3, X5, X5; \
+	VSHUFF64X2 $0xB1, A, A, Z21; \
+	VADDPD Z21, A, Z21; \
+	VSHUFF64X2 $0xB1, B, B, Z22; \
+	VADDPD Z22, B, Z22; \
+	VUNPCKLPD Z22, Z21, Z23; \
+	VUNPCKHPD Z22, Z21, Z24; \
+	VADDPD Z24, Z23, Z23; \
 	TESTQ $4, CX; \
 	JZ   2(PC); \
-	VADDPD X4, X5, X5; \
-	VMOVUPD X5, (AX); \
+	VADDPD Z4, Z23, Z23; \
+	VMOVUPD X23, (AX); \
+	ADDQ DX, AX; \
+	DECQ R14; \
+	JZ   next; \
+	VEXTRACTF32X4 $2, Z23, (AX); \
 	ADDQ DX, AX; \
 	DECQ R14
 
@@ -366,26 +360,16 @@ gcopy:
 	DECQ CX
 	JNZ  gcopy
 
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD Y8, Y8, Y8
-	VXORPD Y9, Y9, Y9
-	VXORPD Y10, Y10, Y10
-	VXORPD Y11, Y11, Y11
-	VXORPD Y12, Y12, Y12
-	VXORPD Y13, Y13, Y13
-	VXORPD Y14, Y14, Y14
-	VXORPD Y15, Y15, Y15
-	VPXORQ Y16, Y16, Y16
-	VPXORQ Y17, Y17, Y17
-	VPXORQ Y18, Y18, Y18
-	VPXORQ Y19, Y19, Y19
-	VPXORQ Y20, Y20, Y20
-	VPXORQ Y21, Y21, Y21
-	VPXORQ Y22, Y22, Y22
-	VPXORQ Y23, Y23, Y23
-	VPXORQ Y24, Y24, Y24
-	VPXORQ Y25, Y25, Y25
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
 	VPXORQ Z3, Z3, Z3
 	VPXORQ Z28, Z28, Z28
 	MOVQ 264(SP), R11
@@ -404,10 +388,7 @@ oct:
 	ADAM8(Z27, (DI)(BX*1), (R8)(BX*1), (R9)(BX*1), Z31)
 	TESTQ $8, CX
 	JZ   octnext
-	LANES2(0, Y3, Y28)
-	VEXTRACTF64X4 $1, Z3, Y4
-	VEXTRACTF64X4 $1, Z28, Y29
-	LANES2(32, Y4, Y29)
+	LANESO(Z3, Z28)
 
 octnext:
 	VMOVAPD Z30, Z3
@@ -425,10 +406,7 @@ octnext:
 octend:
 	TESTQ $8, CX
 	JZ   lastdone
-	LANES2(0, Y3, Y28)
-	VEXTRACTF64X4 $1, Z3, Y4
-	VEXTRACTF64X4 $1, Z28, Y29
-	LANES2(32, Y4, Y29)
+	LANESO(Z3, Z28)
 
 lastdone:
 	ADDQ $640, SI
@@ -443,7 +421,7 @@ lastdone:
 	ADAM4(Y26, (DI)(BX*1), (R8)(BX*1), (R9)(BX*1), Y31)
 	TESTQ $8, CX
 	JZ   quaddone
-	LANES2Q(Y30, Y31)
+	LANESPQ(Z30, Z31)
 
 quaddone:
 	ADDQ $32, DI
@@ -464,18 +442,14 @@ reduce:
 	MOVQ a+0(FP), AX
 	MOVQ 24(AX), AX
 	VMOVUPD (AX)(R13*8), X4 // b_j and b_j+1, updated
+	VSHUFF64X2 $0, Z4, Z4, Z4 // in each 128-bit lane
 	MOVQ 248(SP), R14
 	MOVQ R12, AX
-	STORE2(Y6, Y16)
-	STORE2(Y7, Y17)
-	STORE2(Y8, Y18)
-	STORE2(Y9, Y19)
-	STORE2(Y10, Y20)
-	STORE2(Y11, Y21)
-	STORE2(Y12, Y22)
-	STORE2(Y13, Y23)
-	STORE2(Y14, Y24)
-	STORE2(Y15, Y25)
+	STOREP(Z6, Z16)
+	STOREP(Z7, Z17)
+	STOREP(Z8, Z18)
+	STOREP(Z9, Z19)
+	STOREP(Z10, Z20)
 
 next:
 	ADDQ $16, R10

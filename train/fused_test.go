@@ -112,7 +112,7 @@ func (c *fusedCase) run(kernel func(*fusedArgs), steps int) (params, z []float64
 	}
 	xc, xp := make([]float64, packedLen(in)), make([]float64, packedLen(in))
 	packRows(xc, c.x, in, c.rows)
-	packRows(xp, c.xn, in, c.nz)
+	packPairs(xp, c.xn, in, c.nz)
 	z = make([]float64, c.nz*c.out)
 	for step := range steps {
 		for i := range z {
@@ -248,6 +248,41 @@ func TestPackRows(t *testing.T) {
 						i = packPad + (k/8*fusedSlots+s)*8 + k%8
 					} else {
 						i = packPad + octs*8*fusedSlots + s*4 + k - 8*octs
+					}
+					want[i] = x[s*in+k]
+				}
+			}
+			sameBits(t, fmt.Sprintf("in %d, %d rows", in, n), dst, want)
+		}
+	}
+}
+
+// TestPackPairs checks the paired layout of the next rows against its
+// definition, element by element, zeros included: row s's feature k of an
+// oct goes to its pair's block (s/2) of the oct, low or high quad (k%8/4),
+// in the pair's first or second half (s%2); of the last quad, to its
+// pair's 64 bytes.
+func TestPackPairs(t *testing.T) {
+	for _, in := range []int{4, 7, 8, 12, 13, 100} {
+		for _, n := range []int{0, 1, 7, 10} {
+			x := make([]float64, max(n, 1)*in)
+			for i := range x {
+				x[i] = float64(i + 1)
+			}
+			dst := make([]float64, packedLen(in))
+			for i := range dst {
+				dst[i] = -1
+			}
+			packPairs(dst, x, in, n)
+			want := make([]float64, packedLen(in)) // zeros but where a row's feature goes
+			octs := in / 8
+			for s := range n {
+				for k := 0; k < in&^3; k++ {
+					var i int
+					if k < 8*octs {
+						i = packPad + k/8*8*fusedSlots + s/2*16 + k%8/4*8 + s%2*4 + k%4
+					} else {
+						i = packPad + octs*8*fusedSlots + s/2*8 + s%2*4 + k - 8*octs
 					}
 					want[i] = x[s*in+k]
 				}

@@ -189,7 +189,7 @@ func (ln *linear) beginStep(nz int) {
 	}
 	packRows(ln.xc, ln.xb, m.In, ln.rows)
 	if ln.nz > 0 {
-		packRows(ln.xp, ln.xn, m.In, ln.nz)
+		packPairs(ln.xp, ln.xn, m.In, ln.nz)
 	}
 }
 
