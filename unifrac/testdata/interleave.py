@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Interleaved whole-process timings with millisecond resolution:
 
-    /usr/bin/python3 interleave.py ROUNDS LABEL=COMMAND [LABEL=COMMAND ...]
+    /usr/bin/python3 interleave.py ROUNDS [--remove FILE ...] LABEL=COMMAND [LABEL=COMMAND ...]
 
 runs each command once per round, in the order given, with its output
 thrown away, and prints per label the range and median of the wall times
@@ -14,6 +14,12 @@ exec, about 9 MB: smaller peaks read as that.
 what the 1,000-sample rows of docs/benchmarks.md use. The commands are
 split as a shell would (shlex), without a shell; put environment settings
 in front with env, e.g. "ssu=env OMP_WAIT_POLICY=passive ssu -i ...".
+Each --remove FILE is deleted before every command, outside the timing, so
+that every run writes a file that does not exist yet, as a single run
+would: a run that replaces an existing file also pays for discarding it,
+which depends on how the previous run wrote it (on ext4, about 1 ms for a
+19 MB file still in the page cache, 4-5 ms once an fsync has given it its
+blocks).
 """
 import os
 import shlex
@@ -22,10 +28,17 @@ import sys
 import time
 
 rounds = int(sys.argv[1])
-cmds = [a.split("=", 1) for a in sys.argv[2:]]
+args, remove = sys.argv[2:], []
+while len(args) >= 2 and args[0] == "--remove":
+    remove.append(args[1])
+    args = args[2:]
+cmds = [a.split("=", 1) for a in args]
 res = {label: [] for label, _ in cmds}
 for _ in range(rounds):
     for label, cmd in cmds:
+        for f in remove:
+            if os.path.exists(f):
+                os.remove(f)
         t = time.perf_counter()
         pid = os.fork()
         if pid == 0:

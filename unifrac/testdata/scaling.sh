@@ -10,7 +10,9 @@
 # a Yule tree). For each case and run, ssu (OMP_WAIT_POLICY=passive, its
 # fastest setting on shared cores) and twl run one after the other, for the
 # weighted normalized and the unweighted method, each timed whole-process by
-# /usr/bin/time; one line per run:
+# /usr/bin/time, each writing a file that does not exist yet (the previous
+# run's output is removed first, outside the timing, as interleave.py
+# --remove does); one line per run:
 #
 #	CASE METHOD ssu|twl WALL_S USER_S PEAK_KB
 #
@@ -34,8 +36,10 @@ for c in $cases; do
 	[ -f "$name.biom" ] || /usr/bin/python3 "$here/genclade.py" "$1" "$2" "$3" "$4" "$name" >/dev/null
 	for m in weighted_normalized unweighted; do
 		for r in $(seq "$runs"); do
+			rm -f ssu.tsv
 			OMP_WAIT_POLICY=passive /usr/bin/time -f "$c $m ssu %e %U %M" \
 				ssu -i "$name.biom" -t "$name.nwk" -m "${m}_fp64" -o ssu.tsv 2>&1 >/dev/null | tail -1
+			rm -f twl.tsv
 			/usr/bin/time -f "$c $m twl %e %U %M" \
 				./twl unifrac --tree "$name.nwk" --table "$name.biom" --method "$m" --out twl.tsv 2>&1 | tail -1
 		done
