@@ -6,9 +6,10 @@ import "golang.org/x/sys/cpu"
 
 // haveFused says whether the fused step runs: on processors with AVX2 and
 // FMA, where model.Linear computes its products in the fused forms that
-// the kernel reproduces, and AVX-512 (whose division and square root of
-// eight numbers at a time measured more than twice as fast per number as
-// four at a time on a Zen 4).
+// the kernel reproduces, and AVX-512 (with whose division and square root
+// of eight numbers at a time optim's Adam takes 0.40–0.45 ns a parameter
+// on this project's Zen 5, against 0.72–0.76 ns four at a time:
+// go test -bench AdamKernel ./optim/).
 var haveFused = cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
 
 // fusedFrame is fusedArgs as the kernel reads it: pointers to the first
