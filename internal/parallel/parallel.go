@@ -178,6 +178,7 @@ type pool struct {
 // The constants of pace.
 const (
 	windowLoops  = 128
+	trialLoops   = windowLoops / 4
 	windowTime   = 100 * time.Millisecond
 	trialWindows = 16
 	paceHistory  = 3
@@ -195,11 +196,16 @@ const (
 // alternate until each way has them all, then each window runs the way
 // whose median is lower (so that one window slowed by chance decides
 // nothing), except that every trialWindows-th window tries the other, since
-// the load of a machine changes. A window that reaches windowTime before
-// its windowLoops loops (long loops, or loops far apart, whose hand-offs
-// cost little) ends the timing: the loops return to the team and the
-// timing starts afresh, so that a long loop never runs on one core for a
-// trial. However the loops run, their parts are the same.
+// the load of a machine changes. A window of the way not chosen (a trial,
+// and the caller alone while the first windows alternate) has trialLoops
+// loops, a quarter of the others: it is likely the slower way, and a
+// training run of a few thousand loops on an idle second core would
+// otherwise spend several percent of its time proving it again. A window
+// that reaches windowTime before its loops are done (long loops, or loops
+// far apart, whose hand-offs cost little) ends the timing: the loops return
+// to the team and the timing starts afresh, so that a long loop never runs
+// on one core for a trial. However the loops run, their parts are the
+// same.
 type pace struct {
 	start   time.Duration                 // when the window's first loop started
 	loops   int                           // loops done in the window
@@ -207,15 +213,20 @@ type pace struct {
 	times   [2][paceHistory]time.Duration // the last windows' wall times per loop, on the team [0] and alone [1]
 	timed   [2]int                        // windows timed each way
 	windows int                           // windows since the last trial
+	trial   bool                          // whether the window runs the way not chosen (trialLoops long)
 }
 
 // add records a loop of the window that ended at now (since epoch).
 func (c *pace) add(now time.Duration) {
 	c.loops++
-	if c.loops < windowLoops && now-c.start < windowTime {
+	limit := windowLoops
+	if c.trial {
+		limit = trialLoops
+	}
+	if c.loops < limit && now-c.start < windowTime {
 		return
 	}
-	if c.loops < windowLoops {
+	if c.loops < limit {
 		*c = pace{}
 		return
 	}
@@ -229,13 +240,16 @@ func (c *pace) add(now time.Duration) {
 	c.windows++
 	switch {
 	case c.timed[1-mode] < paceHistory:
+		// While the ways alternate, the team is taken for the faster.
 		c.solo = !c.solo
+		c.trial = c.solo
 	case c.windows >= trialWindows:
-		c.solo, c.windows = !c.solo, 0
+		c.solo, c.windows, c.trial = !c.solo, 0, true
 	default:
 		// (Both ways are timed paceHistory times: the first windows
 		// alternate until the way just timed is.)
 		c.solo = median3(c.times[1]) < median3(c.times[0])
+		c.trial = false
 	}
 }
 

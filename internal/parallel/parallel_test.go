@@ -361,7 +361,8 @@ func TestPace(t *testing.T) {
 	now := time.Duration(0)
 	// expect runs windows of loops that take team or alone each, the way
 	// pace chooses, and checks the ways against want ('T' the team, 'S'
-	// alone).
+	// alone, in lower case for a window of trialLoops loops, the way not
+	// chosen, rather than windowLoops).
 	expect := func(what, want string, team, alone time.Duration) {
 		t.Helper()
 		got := make([]byte, len(want))
@@ -372,9 +373,21 @@ func TestPace(t *testing.T) {
 				per, got[i] = alone, 'S'
 			}
 			c.start = now
-			for range windowLoops {
+			loops := 0
+			for {
 				now += per
+				loops++
 				c.add(now)
+				if c.loops == 0 {
+					break
+				}
+			}
+			switch loops {
+			case trialLoops:
+				got[i] += 'a' - 'A'
+			case windowLoops:
+			default:
+				t.Fatalf("%s: window %d has %d loops", what, i, loops)
 			}
 		}
 		if string(got) != want {
@@ -384,18 +397,19 @@ func TestPace(t *testing.T) {
 	us := time.Microsecond
 	team15 := strings.Repeat("T", trialWindows-1)
 	solo15 := strings.Repeat("S", trialWindows-1)
-	expect("first windows", "TSTSTS", 50*us, 80*us)
+	expect("first windows", "TsTsTs", 50*us, 80*us)
 	// The team is faster (50 µs a loop against 80): the team, with a
-	// trial alone after every trialWindows windows (counted from the
+	// short trial alone after every trialWindows windows (counted from the
 	// first).
-	expect("team faster", strings.Repeat("T", trialWindows-6)+"S"+team15+"S"+"T", 50*us, 80*us)
+	expect("team faster", strings.Repeat("T", trialWindows-6)+"s"+team15+"s"+"T", 50*us, 80*us)
 	// One window of the team slowed by a stall decides nothing.
 	expect("one slow window", "T", 500*us, 80*us)
 	expect("after it", "TT", 50*us, 80*us)
 	// The team slows to 120 µs a loop (a busy machine): once two of its
-	// last three windows are that slow, alone, with trials on the team.
+	// last three windows are that slow, alone, with short trials on the
+	// team.
 	c.windows = 0
-	expect("team slower", "TT"+solo15[1:]+"T"+solo15+"T", 120*us, 80*us)
+	expect("team slower", "TT"+solo15[1:]+"t"+solo15+"t", 120*us, 80*us)
 	// Long loops: the window reaches windowTime early; timing starts
 	// afresh, on the team.
 	c.start = now
