@@ -37,8 +37,9 @@ import (
 // the current rows, packPairs for the next).
 
 // fusedSlots is the most rows the kernel takes, current or next: the
-// next rows' logits accumulate in one register of lanes per row and
-// label, and the current rows' gradient coefficients sit in its frame.
+// next rows' logits accumulate in one register of lanes per pair of rows
+// and label, and the current rows' gradient coefficients sit in its frame.
+// It is even, so that the next rows make whole pairs.
 const fusedSlots = 10
 
 // Flags of the kernel.
@@ -101,7 +102,8 @@ type fusedArgs struct {
 	x         []float64 // current rows' features, rows×in
 	g         []float64 // ∂loss/∂logits, G[r, j] at g[r·out+j]
 	xn        []float64 // next rows' features, at least nz×in
-	// xc and xp are x and xn packed for the kernel (packRows).
+	// xc and xp are x and xn packed for the kernel (packRows and
+	// packPairs).
 	xc, xp     []float64
 	z          []float64 // next rows' logits, z[s·out+j], s < nz
 	k          *adamK

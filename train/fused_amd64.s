@@ -222,8 +222,9 @@
 //
 // fusedLabelsGo (fused.go) in AVX-512 and FMA instructions, for an even
 // number of labels: the same operations in the same order on every
-// number. The frame's layout is fusedFrame's (fused_amd64.go); x and xp
-// are the current and next rows packed (packRows).
+// number. The frame's layout is fusedFrame's (fused_amd64.go); x is the
+// current rows packed (packRows), xp the next rows packed in pairs
+// (packPairs).
 //
 // First the biases, one at a time. Then the labels two at a time, each
 // pair eight weights at a time, three octs at once so that their chains
@@ -231,9 +232,9 @@
 // Z26, the rows packed at R11), Adam on this one (gradients Z2 and Z27,
 // new weights Z30 and Z31), and the products of the oct before (Z3 and
 // Z28; zeros at the first) with the next rows (packed at SI, an oct
-// behind R11), added to the lanes Y6–Y15 (label j) and Y16–Y25 (label
-// j+1), the low quad and then the high one, as the reference adds them
-// quad after quad. Then a last quad of weights if in mod 8 ≥ 4, and the
+// behind R11), added to the lanes Z6–Z10 (label j) and Z16–Z20 (label
+// j+1), two next rows to a register, the low quad and then the high one,
+// as the reference adds them quad after quad. Then a last quad of weights if in mod 8 ≥ 4, and the
 // logits. DI, R8 and R9 point into W and its moments (label j; j+1 is BX
 // bytes further), R10 at G[0, j], R12 at z[0, j], R13 is j, DX the stride
 // of G and z in bytes.
@@ -412,7 +413,8 @@ lastdone:
 	ADDQ $640, SI
 	SUBQ $640, R11
 
-	// A quad after the octs, its rows packed 32 bytes apart.
+	// A quad after the octs, the current rows packed 32 bytes apart, the
+	// next rows' pairs 64 bytes apart.
 	MOVQ 240(SP), R14
 	TESTQ R14, R14
 	JZ   reduce

@@ -113,7 +113,13 @@ func (c *fusedCase) run(kernel func(*fusedArgs), steps int) (params, z []float64
 	xc, xp := make([]float64, packedLen(in)), make([]float64, packedLen(in))
 	packRows(xc, c.x, in, c.rows)
 	packPairs(xp, c.xn, in, c.nz)
-	z = make([]float64, c.nz*c.out)
+	// A guard row after the logits, which no form may write.
+	zg := make([]float64, (c.nz+1)*c.out)
+	z = zg[:c.nz*c.out]
+	const guard = -12345.5
+	for i := range zg[len(z):] {
+		zg[len(z)+i] = guard
+	}
 	for step := range steps {
 		for i := range z {
 			z[i] = math.NaN()
@@ -133,6 +139,11 @@ func (c *fusedCase) run(kernel func(*fusedArgs), steps int) (params, z []float64
 		kernel(&f)
 		if in%4 != 0 {
 			fusedTails(&f)
+		}
+		for i, v := range zg[len(z):] {
+			if v != guard {
+				panic(fmt.Sprintf("fused step wrote %v past the logits of its %d next rows, at label %d", v, c.nz, i))
+			}
 		}
 	}
 	return append(w, b...), z

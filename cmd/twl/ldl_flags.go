@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"sync"
 
 	"github.com/twl-ldl/twl/dataset"
 	"github.com/twl-ldl/twl/internal/hugepage"
@@ -169,11 +170,6 @@ func (tf *trainFlags) check(e *env, fs *flags) error {
 	return nil
 }
 
-// loadLDL reads the data set at dataPath ('-': JSON Lines on standard
-// input) with the label tree named by treeSpec, or with --trees (treeList)
-// a flat tree of the trees' leaves, and then also returns the tree-sliced
-// distance over them. Warnings go to standard error; fs is for mistakes in
-// treeSpec.
 // ldlHeap is the heap that twl train and twl cv ask to have on huge
 // pages: about twice what a 27 MB file of 1000 rows of 100 features and
 // 1000 labels takes once read, the model and Adam's state included. It
@@ -182,11 +178,20 @@ func (tf *trainFlags) check(e *env, fs *flags) error {
 // memory up by about 5 MB).
 const ldlHeap = 64 << 20
 
+// reserveLDL reserves ldlHeap once per process (the tests run many
+// commands in one).
+var reserveLDL = sync.OnceFunc(func() { hugepage.Reserve(ldlHeap) })
+
+// loadLDL reads the data set at dataPath ('-': JSON Lines on standard
+// input) with the label tree named by treeSpec, or with --trees (treeList)
+// a flat tree of the trees' leaves, and then also returns the tree-sliced
+// distance over them. Warnings go to standard error; fs is for mistakes in
+// treeSpec.
 func loadLDL(e *env, fs *flags, dataPath, treeSpec, treeList string) (*ldl.Data, *tsw.Sliced, error) {
 	// The rows, the model and its optimizer's state are written once, soon
 	// after they are allocated: on huge pages, the first ldlHeap bytes of
 	// them cost a page fault every 2 MiB instead of every 4 KiB.
-	hugepage.Reserve(ldlHeap)
+	reserveLDL()
 	opts := &ldl.LoadOptions{Warn: fs.warn, Stdin: e.stdin}
 	var sliced *tsw.Sliced
 	if treeList != "" {

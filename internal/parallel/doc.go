@@ -41,7 +41,8 @@
 // have had, and every loop runs slower. So the team also times For's
 // loops in windows of 128, by wall time per loop, on the team and on the
 // caller alone, and runs each window the way whose median over its last
-// three windows is lower, trying the other way every sixteenth window;
+// three windows is lower, trying the other way every sixteenth window (a
+// window of the way not chosen is 32 loops long);
 // windows of long or sparse loops, whose hand-offs cost little, always run
 // on the team (see pace). On the training benchmark with a load average of
 // 1–4 on two cores, twl train then used 0.6–0.8 s of CPU, about what one
