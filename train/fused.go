@@ -143,30 +143,36 @@ const packPad = 8 * fusedSlots
 // rows are zeros; the last in mod 4 features are left out.
 func packRows(dst, x []float64, in, n int) {
 	octs := in / 8
-	dst = dst[:packedLen(in)]
-	clear(dst[:packPad])
-	clear(dst[len(dst)-packPad:])
-	dst = dst[packPad:]
+	dst = packedBody(dst, in)
 	for o := 0; o < octs; o++ {
 		for s := 0; s < fusedSlots; s++ {
-			d := dst[(o*fusedSlots+s)*8 : (o*fusedSlots+s+1)*8]
-			if s < n {
-				copy(d, x[s*in+8*o:s*in+8*o+8])
-			} else {
-				clear(d)
-			}
+			rowPart(dst[(o*fusedSlots+s)*8:(o*fusedSlots+s+1)*8], x, in, n, s, 8*o)
 		}
 	}
 	if in/4%2 == 1 {
-		base, k := octs*8*fusedSlots, 8*octs
+		base := octs * 8 * fusedSlots
 		for s := 0; s < fusedSlots; s++ {
-			d := dst[base+s*4 : base+s*4+4]
-			if s < n {
-				copy(d, x[s*in+k:s*in+k+4])
-			} else {
-				clear(d)
-			}
+			rowPart(dst[base+s*4:base+s*4+4], x, in, n, s, 8*octs)
 		}
+	}
+}
+
+// packedBody clears the packPad zeros at both ends of dst, of length
+// packedLen(in), and returns what lies between them.
+func packedBody(dst []float64, in int) []float64 {
+	dst = dst[:packedLen(in)]
+	clear(dst[:packPad])
+	clear(dst[len(dst)-packPad:])
+	return dst[packPad : len(dst)-packPad]
+}
+
+// rowPart copies into d the len(d) features of row s of x (in features a
+// row, n rows) from feature k, or zeros when s ≥ n.
+func rowPart(d, x []float64, in, n, s, k int) {
+	if s < n {
+		copy(d, x[s*in+k:s*in+k+len(d)])
+	} else {
+		clear(d)
 	}
 }
 
@@ -181,31 +187,21 @@ func packRows(dst, x []float64, in, n int) {
 // the last in mod 4 features are left out. The length is packRows'.
 func packPairs(dst, x []float64, in, n int) {
 	octs := in / 8
-	dst = dst[:packedLen(in)]
-	clear(dst[:packPad])
-	clear(dst[len(dst)-packPad:])
-	dst = dst[packPad:]
-	quad := func(d []float64, s, k int) {
-		if s < n {
-			copy(d, x[s*in+k:s*in+k+4])
-		} else {
-			clear(d)
-		}
-	}
+	dst = packedBody(dst, in)
 	for o := 0; o < octs; o++ {
 		for p := 0; p < fusedSlots/2; p++ {
 			d := dst[(o*fusedSlots+2*p)*8:]
-			quad(d[0:4], 2*p, 8*o)
-			quad(d[4:8], 2*p+1, 8*o)
-			quad(d[8:12], 2*p, 8*o+4)
-			quad(d[12:16], 2*p+1, 8*o+4)
+			rowPart(d[0:4], x, in, n, 2*p, 8*o)
+			rowPart(d[4:8], x, in, n, 2*p+1, 8*o)
+			rowPart(d[8:12], x, in, n, 2*p, 8*o+4)
+			rowPart(d[12:16], x, in, n, 2*p+1, 8*o+4)
 		}
 	}
 	if in/4%2 == 1 {
-		base, k := octs*8*fusedSlots, 8*octs
+		base := octs * 8 * fusedSlots
 		for p := 0; p < fusedSlots/2; p++ {
-			quad(dst[base+8*p:base+8*p+4], 2*p, k)
-			quad(dst[base+8*p+4:base+8*p+8], 2*p+1, k)
+			rowPart(dst[base+8*p:base+8*p+4], x, in, n, 2*p, 8*octs)
+			rowPart(dst[base+8*p+4:base+8*p+8], x, in, n, 2*p+1, 8*octs)
 		}
 	}
 }

@@ -135,38 +135,39 @@
 	VSUBPD Y4, Y5, OUT; \
 	VMOVUPD OUT, P
 
-// LANESP(off, ZA, ZB) adds to the lanes of the next rows' logits the
+// LANESP(off, S, ZA, ZB) adds to the lanes of the next rows' logits the
 // products of one quad of weights, held twice in ZA (label j) and in ZB
 // (label j+1): the rows go two by two, rows 2p and 2p+1 side by side in
 // Z6+p (label j) and Z16+p (label j+1), lanes 0–3 and 4–7, their quads
-// packed at SI from off, 128 bytes apart (packPairs). It uses Z1.
-#define LANESP(off, ZA, ZB) \
-	VMOVUPD off+0(SI), Z1; \
+// packed at SI from off, S bytes apart (packPairs). It uses Z1.
+#define LANESP(off, S, ZA, ZB) \
+	VMOVUPD off+0*S(SI), Z1; \
 	VFMADD231PD Z1, ZA, Z6; \
 	VFMADD231PD Z1, ZB, Z16; \
-	VMOVUPD off+128(SI), Z1; \
+	VMOVUPD off+1*S(SI), Z1; \
 	VFMADD231PD Z1, ZA, Z7; \
 	VFMADD231PD Z1, ZB, Z17; \
-	VMOVUPD off+256(SI), Z1; \
+	VMOVUPD off+2*S(SI), Z1; \
 	VFMADD231PD Z1, ZA, Z8; \
 	VFMADD231PD Z1, ZB, Z18; \
-	VMOVUPD off+384(SI), Z1; \
+	VMOVUPD off+3*S(SI), Z1; \
 	VFMADD231PD Z1, ZA, Z9; \
 	VFMADD231PD Z1, ZB, Z19; \
-	VMOVUPD off+512(SI), Z1; \
+	VMOVUPD off+4*S(SI), Z1; \
 	VFMADD231PD Z1, ZA, Z10; \
 	VFMADD231PD Z1, ZB, Z20
 
 // LANESO(WA, WB) adds the products of an oct of new weights, WA of
 // label j and WB of label j+1, low quad then high quad, as the reference
-// adds them quad after quad. It uses Z1 and Z11–Z14.
+// adds them quad after quad; the pairs of an oct are 128 bytes apart. It
+// uses Z1 and Z11–Z14.
 #define LANESO(WA, WB) \
 	VSHUFF64X2 $0x44, WA, WA, Z11; \
 	VSHUFF64X2 $0x44, WB, WB, Z12; \
-	LANESP(0, Z11, Z12); \
+	LANESP(0, 128, Z11, Z12); \
 	VSHUFF64X2 $0xEE, WA, WA, Z13; \
 	VSHUFF64X2 $0xEE, WB, WB, Z14; \
-	LANESP(64, Z13, Z14)
+	LANESP(64, 128, Z13, Z14)
 
 // LANESPQ(YA, YB) is LANESO for the quad after the octs (new weights in
 // YA and YB), its pairs of rows packed 64 bytes apart. It uses Z1, Z11
@@ -174,21 +175,7 @@
 #define LANESPQ(YA, YB) \
 	VSHUFF64X2 $0x44, YA, YA, Z11; \
 	VSHUFF64X2 $0x44, YB, YB, Z12; \
-	VMOVUPD 0(SI), Z1; \
-	VFMADD231PD Z1, Z11, Z6; \
-	VFMADD231PD Z1, Z12, Z16; \
-	VMOVUPD 64(SI), Z1; \
-	VFMADD231PD Z1, Z11, Z7; \
-	VFMADD231PD Z1, Z12, Z17; \
-	VMOVUPD 128(SI), Z1; \
-	VFMADD231PD Z1, Z11, Z8; \
-	VFMADD231PD Z1, Z12, Z18; \
-	VMOVUPD 192(SI), Z1; \
-	VFMADD231PD Z1, Z11, Z9; \
-	VFMADD231PD Z1, Z12, Z19; \
-	VMOVUPD 256(SI), Z1; \
-	VFMADD231PD Z1, Z11, Z10; \
-	VFMADD231PD Z1, Z12, Z20
+	LANESP(0, 64, Z11, Z12)
 
 // STOREP(A, B) stores the lane sums of a pair of next rows, A of label
 // j and B of label j+1 (rows 2p and 2p+1 in lanes 0–3 and 4–7):

@@ -236,69 +236,51 @@ func TestFusedKernel(t *testing.T) {
 	}
 }
 
-// TestPackRows checks the packed layout against its definition, element
-// by element, zeros included.
-func TestPackRows(t *testing.T) {
-	for _, in := range []int{4, 7, 8, 12, 13, 100} {
-		for _, n := range []int{0, 1, 10} {
-			x := make([]float64, max(n, 1)*in)
-			for i := range x {
-				x[i] = float64(i + 1)
+// TestPack checks the packed layouts against their definitions, element
+// by element, zeros included. packRows: row s's feature k of oct o at
+// (o·fusedSlots + s)·8 + k mod 8, and of the last quad at s·4 after the
+// octs. packPairs: the pair s/2 of an oct at 16 floats a pair, the low or
+// high quad (k mod 8 / 4) at 8 floats, row s mod 2 at 4; of the last quad,
+// the pair at 8 floats after the octs and the row at 4.
+func TestPack(t *testing.T) {
+	forms := []struct {
+		name string
+		pack func(dst, x []float64, in, n int)
+		at   func(s, k, octs int) int // where row s's feature k goes, past packPad
+	}{
+		{"packRows", packRows, func(s, k, octs int) int {
+			if k < 8*octs {
+				return (k/8*fusedSlots+s)*8 + k%8
 			}
-			dst := make([]float64, packedLen(in))
-			for i := range dst {
-				dst[i] = -1
+			return octs*8*fusedSlots + s*4 + k - 8*octs
+		}},
+		{"packPairs", packPairs, func(s, k, octs int) int {
+			if k < 8*octs {
+				return k/8*8*fusedSlots + s/2*16 + k%8/4*8 + s%2*4 + k%4
 			}
-			packRows(dst, x, in, n)
-			want := make([]float64, packedLen(in)) // zeros but where a row's feature goes
-			octs := in / 8
-			for s := range n {
-				for k := 0; k < in&^3; k++ {
-					var i int
-					if k < 8*octs {
-						i = packPad + (k/8*fusedSlots+s)*8 + k%8
-					} else {
-						i = packPad + octs*8*fusedSlots + s*4 + k - 8*octs
-					}
-					want[i] = x[s*in+k]
-				}
-			}
-			sameBits(t, fmt.Sprintf("in %d, %d rows", in, n), dst, want)
-		}
+			return octs*8*fusedSlots + s/2*8 + s%2*4 + k - 8*octs
+		}},
 	}
-}
-
-// TestPackPairs checks the paired layout of the next rows against its
-// definition, element by element, zeros included: row s's feature k of an
-// oct goes to its pair's block (s/2) of the oct, low or high quad (k%8/4),
-// in the pair's first or second half (s%2); of the last quad, to its
-// pair's 64 bytes.
-func TestPackPairs(t *testing.T) {
-	for _, in := range []int{4, 7, 8, 12, 13, 100} {
-		for _, n := range []int{0, 1, 7, 10} {
-			x := make([]float64, max(n, 1)*in)
-			for i := range x {
-				x[i] = float64(i + 1)
-			}
-			dst := make([]float64, packedLen(in))
-			for i := range dst {
-				dst[i] = -1
-			}
-			packPairs(dst, x, in, n)
-			want := make([]float64, packedLen(in)) // zeros but where a row's feature goes
-			octs := in / 8
-			for s := range n {
-				for k := 0; k < in&^3; k++ {
-					var i int
-					if k < 8*octs {
-						i = packPad + k/8*8*fusedSlots + s/2*16 + k%8/4*8 + s%2*4 + k%4
-					} else {
-						i = packPad + octs*8*fusedSlots + s/2*8 + s%2*4 + k - 8*octs
-					}
-					want[i] = x[s*in+k]
+	for _, f := range forms {
+		for _, in := range []int{4, 7, 8, 12, 13, 100} {
+			for _, n := range []int{0, 1, 7, 10} {
+				x := make([]float64, max(n, 1)*in)
+				for i := range x {
+					x[i] = float64(i + 1)
 				}
+				dst := make([]float64, packedLen(in))
+				for i := range dst {
+					dst[i] = -1
+				}
+				f.pack(dst, x, in, n)
+				want := make([]float64, packedLen(in)) // zeros but where a row's feature goes
+				for s := range n {
+					for k := 0; k < in&^3; k++ {
+						want[packPad+f.at(s, k, in/8)] = x[s*in+k]
+					}
+				}
+				sameBits(t, fmt.Sprintf("%s, in %d, %d rows", f.name, in, n), dst, want)
 			}
-			sameBits(t, fmt.Sprintf("in %d, %d rows", in, n), dst, want)
 		}
 	}
 }
