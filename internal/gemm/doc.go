@@ -68,12 +68,17 @@
 // GFLOPS: each fma takes a float64 sum and a check for the rare double
 // rounding).
 //
-// The kernel is AVX2 only. It runs at 114–132 GFLOPS on one core with its
-// operands in L1 (BenchmarkKernel): two 8-lane FMAs a cycle, the peak of
-// 256-bit instructions. This project's AMD EPYC (Zen 5) also runs two
-// 512-bit FMAs a cycle (8.3·10⁹ a second at either width on one core,
-// measured with a loop of independent FMAs), so an AVX-512 kernel of the
-// same blocking could reach about twice that; it is not written.
+// Where the processor has AVX-512, two full row panels of op(A) read in
+// place go to a second kernel (kernel2) as one 12×16 tile: each row one
+// 16-float zmm accumulator, each a(i, p) broadcast from memory into its
+// FMA (VFMADD231PS with an embedded broadcast), the columns of an edge
+// tile masked by an opmask. Each element gets the same fused multiply-adds
+// in the same order as in kernelGo, so the bits are the same; the other
+// tiles (a last panel, a part of fewer than 12 rows) keep the AVX2 kernel.
+// With their operands in L1, the AVX2 kernel runs at 132–134 GFLOPS on one
+// core (BenchmarkKernel: two 8-lane FMAs a cycle, the peak of 256-bit
+// instructions), the AVX-512 one at 225–238 (BenchmarkKernel2): this
+// project's AMD EPYC (Zen 5) runs two 512-bit FMAs a cycle too.
 //
 // # Blocking and the parallel split
 //
@@ -100,39 +105,42 @@
 // # Costs
 //
 // Measured with go test -bench 'Mul|Gonum' -cpu 1,2 on this project's
-// 2-core AMD EPYC (Zen 5), Go 1.26, in runs where no other process used
-// the processors (the machine is shared: with other jobs running, the
-// two-core figures fall to the one-core ones or below); GFLOPS = 2mnk per
-// second, ranges over three runs; no allocation a call once warm. gonum's
+// 2-core AMD EPYC (Zen 5), Go 1.26 (the machine is shared: with other jobs
+// running, the two-core figures fall to the one-core ones or below);
+// GFLOPS = 2mnk per second, ranges over three runs; no allocation a call
+// once warm. gonum's
 // pure-Go Sgemm (blas32) on the same shapes ran at the rate shown on one
 // core and was no faster on two; OpenBLAS's sgemm, measured on the same
 // kind of machine (docs/reference.md), ran 1000³ at about 29 GFLOPS on one thread.
 //
 //	shape, m×n×k                          1 core     2 cores    time, 2 cores    gonum
 //	recurrent forward, C += A·Bᵀ, packed
-//	  100×800×200                         106–110    187–206    155–171 µs       13
+//	  100×800×200                         213–215    347–366     87–92 µs        13
 //	recurrent backward, C = A·B, packed
-//	  100×200×800                         102–103    178–194    165–180 µs       12
-//	input projection, A·Bᵀ, 20000×800×100     107    206–212    15.1–15.6 ms     13
+//	  100×200×800                         201–202    314–316    101–102 µs       12
+//	input projection, A·Bᵀ, 20000×800×100 215–218    405–423    7.6–7.9 ms       13
 //	weight gradients, C += Aᵀ·B
-//	  800×200×20000                            94    152–179    36–42 ms          8
-//	  800×100×20000                            84    132–158    20–24 ms          9
-//	input gradient, A·B, 20000×100×800      87–89    172–176    18.2–18.6 ms     12
-//	fully connected, A·Bᵀ, 100×200×200         85    112–158    50–71 µs         13
-//	  the same, packed                        105    176–190    42–45 µs
-//	  17×200×200                            42–43     61–70     19–22 µs         13
-//	  17×200×200, packed                       93    105–134    10–13 µs
-//	  1×200×200                               3.5    5.3–5.9    14–15 µs          7
-//	  1×200×200, packed                        15         15    5.2 µs
-//	square, A·B, 1000×1000×1000            95–101    177–200    10.0–11.3 ms     12
+//	  800×200×20000                       172–179    297–313    20–22 ms          8
+//	  800×100×20000                       155–161    212–266    12–15 ms          9
+//	input gradient, A·B, 20000×100×800    194–201    367–392    8.2–8.7 ms       12
+//	fully connected, A·Bᵀ, 100×200×200       159–161    257–280     29–31 µs        13
+//	  the same, packed                    208–211    325–368     22–25 µs
+//	  17×200×200                               65     89–100     14–15 µs        13
+//	  17×200×200, packed                      154    142–146    9.3–9.6 µs
+//	  1×200×200                               4.8    7.8–8.1     10 µs             7
+//	  1×200×200, packed                        18         18    4.4 µs
+//	square, A·B, 1000×1000×1000           200–211    291–295    6.8–6.9 ms       12
 //
-// On one core the large shapes run at 74–94 % of the kernel's peak (114
-// GFLOPS); those with n = 100 or 200 lose up to 11 % to their last column
+// (2026-11-24, load average about 1; the gonum column is of an earlier
+// run.) On one core the large shapes run at 65–92 % of the AVX-512
+// kernel's peak; those with n = 100 or 200 lose to their last column
 // panel, 4 or 8 columns computed 16 wide, and the long sums go through C
-// once per block of k. The per-step products (200 a batch, one after the
-// other) split over two cores at 1.7–1.9 times the one-core speed. Packing op(B) costs 0.3–0.45 ns an element (both
-// recurrent weights, 800×200, in 45 and 69 µs, BenchmarkPack), which
-// dominates a Mul with few rows and B transposed: use MulPacked for a B
+// once per block of k. Shapes of fewer than 12 rows (17 and 1) run mostly
+// or wholly on the AVX2 kernel. The per-step products (200 a batch, one
+// after the other) split over two cores at 1.6–1.7 times the one-core
+// speed. Packing op(B) costs 0.3–0.45 ns an element (both recurrent
+// weights, 800×200, in 45 and 69 µs, BenchmarkPack), which dominates a Mul
+// with few rows and B transposed: use MulPacked for a B
 // used more than once. A call costs about 0.1 µs beyond its arithmetic
 // (BenchmarkMul/Tiny, 6×16×8).
 package gemm

@@ -367,7 +367,7 @@ func (w *Workspace) block(pb *partBuf, i0, i1, j0, j1, t int, bblk []float32) {
 			bp := bblk[q*kb*nr : (q+1)*kb*nr]
 			c0 := j0 + q*nr
 			cols := min(nr, j.n-c0)
-			for i := r0; i < r1; i += mr {
+			for i := r0; i < r1; {
 				rows := min(mr, j.m-i)
 				ap, rsa, csa := pb.a, 1, mr
 				switch {
@@ -377,7 +377,14 @@ func (w *Workspace) block(pb *partBuf, i0, i1, j0, j1, t int, bblk []float32) {
 				default:
 					ap, rsa, csa = j.a[i*j.lda+p0:], j.lda, 1
 				}
+				if use512 && i+2*mr <= min(r1, j.m) {
+					// Two full row panels, read in place.
+					kernel2(kb, ap, rsa, csa, bp, nr, j.c[i*j.ldc+c0:], j.ldc, cols, !store)
+					i += 2 * mr
+					continue
+				}
 				kernel(kb, ap, rsa, csa, bp, nr, j.c[i*j.ldc+c0:], j.ldc, rows, cols, !store)
+				i += mr
 			}
 		}
 	}

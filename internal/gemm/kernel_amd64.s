@@ -240,3 +240,138 @@ TEXT ·fmaAsm(SB), NOSPLIT, $0-20
 	VFMADD231SS X1, X0, X2 // X2 = X0·X1 + X2
 	VMOVSS      X2, ret+16(FP)
 	RET
+
+// The AVX-512 microkernel: two row panels at once, a 2mr×nr = 12×16 tile,
+// each row of it one zmm accumulator, with kernelGo's fused multiply-adds
+// in kernelGo's order (so the same bits). Twelve independent accumulators
+// keep both of the core's 512-bit FMA units busy where the AVX2 kernel's
+// six rows fill only 256-bit lanes.
+//
+// Register plan:
+//	Z0 … Z11   accumulators: row i of the tile in Z(i)
+//	Z12        row p of the B panel
+//	R8, R9, R13, R14   &a(0, p), &a(3, p), &a(6, p), &a(9, p); rows
+//	           r+1, r+2 of each at + rsa, + 2·rsa (broadcast from memory)
+//	R10, R11   rsa, csa in bytes; SI = &b(p, 0), R12 = csb in bytes
+//	CX         iterations left
+//	K1         the columns of the tile to store
+
+// STEP16 does one p: twelve FMAs acc(i) += a(i, p)·b(p, ·), then moves the
+// A and B pointers to p+1.
+#define STEP16 \
+	VMOVUPS              (SI), Z12          \
+	VFMADD231PS.BCST     (R8), Z12, Z0      \
+	VFMADD231PS.BCST     (R8)(R10*1), Z12, Z1 \
+	VFMADD231PS.BCST     (R8)(R10*2), Z12, Z2 \
+	VFMADD231PS.BCST     (R9), Z12, Z3      \
+	VFMADD231PS.BCST     (R9)(R10*1), Z12, Z4 \
+	VFMADD231PS.BCST     (R9)(R10*2), Z12, Z5 \
+	VFMADD231PS.BCST     (R13), Z12, Z6     \
+	VFMADD231PS.BCST     (R13)(R10*1), Z12, Z7 \
+	VFMADD231PS.BCST     (R13)(R10*2), Z12, Z8 \
+	VFMADD231PS.BCST     (R14), Z12, Z9     \
+	VFMADD231PS.BCST     (R14)(R10*1), Z12, Z10 \
+	VFMADD231PS.BCST     (R14)(R10*2), Z12, Z11 \
+	ADDQ                 R11, R8            \
+	ADDQ                 R11, R9            \
+	ADDQ                 R11, R13           \
+	ADDQ                 R11, R14           \
+	ADDQ                 R12, SI
+
+// ADD3(base, a0, a1, a2) adds rows base, base+ldc and base+2·ldc of C
+// (DX = ldc in bytes) into the accumulators a0, a1, a2, in the columns of
+// K1; STORE3 stores them there.
+#define ADD3(base, a0, a1, a2) \
+	VADDPS (base), a0, K1, a0           \
+	VADDPS (base)(DX*1), a1, K1, a1     \
+	VADDPS (base)(DX*2), a2, K1, a2
+
+#define STORE3(base, a0, a1, a2) \
+	VMOVUPS a0, K1, (base)              \
+	VMOVUPS a1, K1, (base)(DX*1)        \
+	VMOVUPS a2, K1, (base)(DX*2)
+
+// func kernel512(kc int, a *float32, rsa, csa int, b *float32, csb int, c *float32, ldc int, cols int, add bool)
+TEXT ·kernel512(SB), NOSPLIT, $0-73
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), R8
+	MOVQ rsa+16(FP), R10
+	SHLQ $2, R10
+	MOVQ csa+24(FP), R11
+	SHLQ $2, R11
+	MOVQ b+32(FP), SI
+	MOVQ csb+40(FP), R12
+	SHLQ $2, R12
+	LEAQ (R8)(R10*2), R9
+	ADDQ R10, R9  // &a(3, 0)
+	LEAQ (R9)(R10*2), R13
+	ADDQ R10, R13 // &a(6, 0)
+	LEAQ (R13)(R10*2), R14
+	ADDQ R10, R14 // &a(9, 0)
+
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+
+	// Four steps at a time, then one at a time.
+	CMPQ CX, $4
+	JLT  tail16
+
+loop16x4:
+	STEP16
+	STEP16
+	STEP16
+	STEP16
+	SUBQ $4, CX
+	CMPQ CX, $4
+	JGE  loop16x4
+
+tail16:
+	TESTQ CX, CX
+	JZ    store16
+
+loop16x1:
+	STEP16
+	DECQ CX
+	JNZ  loop16x1
+
+store16:
+	// K1: the first cols columns.
+	MOVQ cols+64(FP), CX
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	MOVQ c+48(FP), R8
+	MOVQ ldc+56(FP), DX
+	SHLQ $2, DX
+	LEAQ (R8)(DX*2), R9
+	ADDQ DX, R9  // &c(3, 0)
+	LEAQ (R9)(DX*2), R13
+	ADDQ DX, R13 // &c(6, 0)
+	LEAQ (R13)(DX*2), R14
+	ADDQ DX, R14 // &c(9, 0)
+	MOVBQZX add+72(FP), AX
+	TESTQ AX, AX
+	JZ    write16
+	ADD3(R8, Z0, Z1, Z2)
+	ADD3(R9, Z3, Z4, Z5)
+	ADD3(R13, Z6, Z7, Z8)
+	ADD3(R14, Z9, Z10, Z11)
+
+write16:
+	STORE3(R8, Z0, Z1, Z2)
+	STORE3(R9, Z3, Z4, Z5)
+	STORE3(R13, Z6, Z7, Z8)
+	STORE3(R14, Z9, Z10, Z11)
+	VZEROUPPER
+	RET

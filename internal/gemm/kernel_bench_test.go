@@ -29,6 +29,33 @@ func BenchmarkKernel(b *testing.B) {
 	}
 }
 
+// BenchmarkKernel2 times the AVX-512 kernel of two row panels alone on
+// panels that stay in L1 (A read in place from rows of 256 floats, and
+// transposed).
+func BenchmarkKernel2(b *testing.B) {
+	if !use512 {
+		b.Skip("no AVX-512")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	const kb = 256
+	ad := randMatrix(rng, 2*mr, kb, kb)
+	at := randMatrix(rng, kb, 800, 800)
+	bp := randMatrix(rng, kb, nr, nr)
+	c := make([]float32, 2*mr*nr)
+	for _, v := range []struct {
+		name     string
+		a        []float32
+		rsa, csa int
+	}{{"inplace", ad, kb, 1}, {"inplaceT", at, 1, 800}} {
+		b.Run(v.name, func(b *testing.B) {
+			for range b.N {
+				kernel2(kb, v.a, v.rsa, v.csa, bp, nr, c, nr, nr, true)
+			}
+			b.ReportMetric(2*2*mr*nr*kb*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
+		})
+	}
+}
+
 // BenchmarkPackPanels times the packing of a 200×200 block of op(B) and
 // op(A), panel by panel.
 func BenchmarkPackPanels(b *testing.B) {

@@ -51,3 +51,26 @@ func TestKernelStaysInBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestKernel2StaysInBounds is TestKernelStaysInBounds for the AVX-512
+// kernel of two row panels: every number of columns, A in place with both
+// strides, C's masked-off columns neither loaded nor stored.
+func TestKernel2StaysInBounds(t *testing.T) {
+	if !use512 {
+		t.Skip("no AVX-512")
+	}
+	const kb, ldc = 5, 40
+	for cols := 1; cols <= nr; cols++ {
+		for _, add := range []bool{false, true} {
+			c := guarded(t, (2*mr-1)*ldc+cols)
+			b := guarded(t, kb*nr)
+			for _, l := range [][3]int{{kb, 1, 2 * mr * kb}, {1, 2*mr + 1, (kb-1)*(2*mr+1) + 2*mr}} {
+				a := guarded(t, l[2])
+				for i := range a {
+					a[i] = float32(i)
+				}
+				kernel2(kb, a, l[0], l[1], b, nr, c, ldc, cols, add)
+			}
+		}
+	}
+}
