@@ -73,8 +73,9 @@
 // 16-float zmm accumulator, each a(i, p) broadcast from memory into its
 // FMA (VFMADD231PS with an embedded broadcast), the columns of an edge
 // tile masked by an opmask. Each element gets the same fused multiply-adds
-// in the same order as in kernelGo, so the bits are the same; the other
-// tiles (a last panel, a part of fewer than 12 rows) keep the AVX2 kernel.
+// in the same order as in kernelGo, so the bits are the same. The rows left
+// after the pairs of full panels (one full panel, or the packed last panel
+// of fewer than 6 rows) keep the AVX2 kernel.
 // With their operands in L1, the AVX2 kernel runs at 132–134 GFLOPS on one
 // core (BenchmarkKernel: two 8-lane FMAs a cycle, the peak of 256-bit
 // instructions), the AVX-512 one at 225–238 (BenchmarkKernel2): this
@@ -113,30 +114,30 @@
 // core and was no faster on two; OpenBLAS's sgemm, measured on the same
 // kind of machine (docs/reference.md), ran 1000³ at about 29 GFLOPS on one thread.
 //
-//	shape, m×n×k                          1 core     2 cores    time, 2 cores    gonum
+//	shape, m×n×k                           1 core    2 cores    time, 2 cores    gonum
 //	recurrent forward, C += A·Bᵀ, packed
-//	  100×800×200                         213–215    347–366     87–92 µs        13
+//	  100×800×200                          213–215   347–366    87–92 µs         16
 //	recurrent backward, C = A·B, packed
-//	  100×200×800                         201–202    314–316    101–102 µs       12
-//	input projection, A·Bᵀ, 20000×800×100 215–218    405–423    7.6–7.9 ms       13
+//	  100×200×800                          201–202   314–316    101–102 µs       13
+//	input projection, A·Bᵀ, 20000×800×100  215–218   405–423    7.6–7.9 ms       15
 //	weight gradients, C += Aᵀ·B
-//	  800×200×20000                       172–179    297–313    20–22 ms          8
-//	  800×100×20000                       155–161    212–266    12–15 ms          9
-//	input gradient, A·B, 20000×100×800    194–201    367–392    8.2–8.7 ms       12
-//	fully connected, A·Bᵀ, 100×200×200       159–161    257–280     29–31 µs        13
-//	  the same, packed                    208–211    325–368     22–25 µs
-//	  17×200×200                               65     89–100     14–15 µs        13
-//	  17×200×200, packed                      154    142–146    9.3–9.6 µs
-//	  1×200×200                               4.8    7.8–8.1     10 µs             7
-//	  1×200×200, packed                        18         18    4.4 µs
-//	square, A·B, 1000×1000×1000           200–211    291–295    6.8–6.9 ms       12
+//	  800×200×20000                        172–179   297–313    20–22 ms         11
+//	  800×100×20000                        155–161   212–266    12–15 ms         12
+//	input gradient, A·B, 20000×100×800     194–201   367–392    8.2–8.7 ms       15
+//	fully connected, A·Bᵀ, 100×200×200     159–161   257–280    29–31 µs         16
+//	  the same, packed                     208–211   325–368    22–25 µs
+//	  17×200×200                                65    89–100    14–15 µs         16
+//	  17×200×200, packed                       154   142–146    9.3–9.6 µs
+//	  1×200×200                                4.8   7.8–8.1    10 µs            10
+//	  1×200×200, packed                         18        18    4.4 µs
+//	square, A·B, 1000×1000×1000            200–211   291–295    6.8–6.9 ms       16
 //
-// (2026-11-24, load average about 1; the gonum column is of an earlier
-// run.) On one core the large shapes run at 65–92 % of the AVX-512
-// kernel's peak; those with n = 100 or 200 lose to their last column
-// panel, 4 or 8 columns computed 16 wide, and the long sums go through C
-// once per block of k. Shapes of fewer than 12 rows (17 and 1) run mostly
-// or wholly on the AVX2 kernel. The per-step products (200 a batch, one
+// (2026-11-24, load average about 1; gonum one run.) On one core the large
+// shapes run at 65–92 % of the AVX-512 kernel's peak; those with n = 100
+// or 200 lose to their last column panel, 4 or 8 columns computed 16 wide,
+// and the long sums go through C once per block of k. Of 17 rows, 12 go to
+// the AVX-512 kernel and the last 5 (a packed panel) to the AVX2 one; a
+// single row goes to the AVX2 kernel. The per-step products (200 a batch, one
 // after the other) split over two cores at 1.6–1.7 times the one-core
 // speed. Packing op(B) costs 0.3–0.45 ns an element (both recurrent
 // weights, 800×200, in 45 and 69 µs, BenchmarkPack), which dominates a Mul

@@ -17,7 +17,8 @@ package gemm
 // c[i·ldc + j].
 //
 // kernelGo is the reference; on amd64 an AVX2 + FMA assembly form
-// (kernel_amd64.s) computes the same bits.
+// (kernel_amd64.s) computes the same bits, and with AVX-512 kernel2
+// computes two full row panels at once, each as kernelGo does.
 
 // Register blocking of the microkernel: mr rows by nr columns of C, 12
 // ymm accumulators of 8 floats.
