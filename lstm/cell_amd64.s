@@ -422,3 +422,245 @@ DATA absmask<>+20(SB)/4, $0x7fffffff
 DATA absmask<>+24(SB)/4, $0x7fffffff
 DATA absmask<>+28(SB)/4, $0x7fffffff
 GLOBL absmask<>(SB), RODATA|NOPTR, $32
+
+// The same kernels on blocks of sixteen units, AVX-512 (no FMA): each
+// operation of the AVX2 ones on zmm registers, the constants broadcast
+// from the same tables, with the same operands in the same roles (MIN,
+// MAX, SUB and DIV keep their first and second sources), so that every
+// lane computes the same bits. The mask forms: XORPS and ANDPS become
+// VPXORD and VPANDD (the same bits), and FLUSH zeroes, under a mask, the
+// lanes whose magnitude compares below tiny.
+
+// EXP16: Z0 = expf(Z0); temporaries Z1, Z2, Z3.
+#define EXP16 \
+	VBROADCASTSS    expmin<>(SB), Z1 \
+	VMAXPS          Z0, Z1, Z0 \
+	VBROADCASTSS    expmax<>(SB), Z1 \
+	VMINPS          Z0, Z1, Z0 \
+	VMULPS.BCST     log2e<>(SB), Z0, Z1 \
+	VADDPS.BCST     shifter<>(SB), Z1, Z1 \
+	VSUBPS.BCST     shifter<>(SB), Z1, Z1 \
+	VMULPS.BCST     ln2hi<>(SB), Z1, Z2 \
+	VSUBPS          Z2, Z0, Z0 \
+	VMULPS.BCST     ln2lo<>(SB), Z1, Z2 \
+	VSUBPS          Z2, Z0, Z0 \
+	VMULPS.BCST     p0<>(SB), Z0, Z2 \
+	VADDPS.BCST     p1<>(SB), Z2, Z2 \
+	VMULPS          Z0, Z2, Z2 \
+	VADDPS.BCST     p2<>(SB), Z2, Z2 \
+	VMULPS          Z0, Z2, Z2 \
+	VADDPS.BCST     p3<>(SB), Z2, Z2 \
+	VMULPS          Z0, Z2, Z2 \
+	VADDPS.BCST     p4<>(SB), Z2, Z2 \
+	VMULPS          Z0, Z2, Z2 \
+	VADDPS.BCST     p5<>(SB), Z2, Z2 \
+	VMULPS          Z0, Z0, Z3 \
+	VMULPS          Z3, Z2, Z2 \
+	VADDPS          Z0, Z2, Z2 \
+	VADDPS.BCST     one<>(SB), Z2, Z2 \
+	VCVTTPS2DQ      Z1, Z1 \
+	VPSLLD          $23, Z1, Z1 \
+	VPADDD          Z1, Z2, Z0
+
+// SIGMOID16: Z0 = 1/(1 + expf(−Z0)); temporaries Z1, Z2, Z3.
+#define SIGMOID16 \
+	VPXORD.BCST  signmask<>(SB), Z0, Z0 \
+	EXP16 \
+	VADDPS.BCST  one<>(SB), Z0, Z0 \
+	VBROADCASTSS one<>(SB), Z1 \
+	VDIVPS       Z0, Z1, Z0
+
+// TANH16: Z0 = 2·sigmoid(2·Z0) − 1; temporaries Z1, Z2, Z3.
+#define TANH16 \
+	VADDPS Z0, Z0, Z0 \
+	SIGMOID16 \
+	VADDPS Z0, Z0, Z0 \
+	VSUBPS.BCST one<>(SB), Z0, Z0
+
+// FLUSH16(R, T): R = 0 where |R| < tiny (a NaN stays); temporary T, K2.
+#define FLUSH16(R, T) \
+	VPANDD.BCST absmask<>(SB), R, T \
+	VCMPPS.BCST $1, tiny<>(SB), T, K2 \
+	VPXORD R, R, K2, R
+
+// func cellForward512(rows, H, blocks int, gates, bias, cp, c, tc, h *float32)
+//
+// cellForwardAVX2 on blocks of sixteen units: registers as there, Z for Y.
+TEXT ·cellForward512(SB), NOSPLIT, $0-72
+	MOVQ rows+0(FP), R8
+	MOVQ H+8(FP), BX
+	SHLQ $2, BX
+	MOVQ gates+24(FP), R9
+	MOVQ bias+32(FP), R10
+	MOVQ cp+40(FP), R11
+	MOVQ c+48(FP), R12
+	MOVQ tc+56(FP), R13
+	MOVQ h+64(FP), R14
+	LEAQ (BX)(BX*2), DI
+
+grow16:
+	TESTQ R8, R8
+	JZ    gdone16
+	XORQ  SI, SI
+	MOVQ  blocks+16(FP), CX
+
+gblock16:
+	LEAQ (R9)(SI*1), AX
+	LEAQ (R10)(SI*1), DX
+
+	VMOVUPS (AX), Z0
+	VADDPS  (DX), Z0, Z0
+	SIGMOID16
+	VMOVAPS Z0, Z4
+	VMOVUPS Z0, (AX)
+
+	VMOVUPS (AX)(BX*1), Z0
+	VADDPS  (DX)(BX*1), Z0, Z0
+	SIGMOID16
+	VMOVAPS Z0, Z5
+	VMOVUPS Z0, (AX)(BX*1)
+
+	VMOVUPS (AX)(BX*2), Z0
+	VADDPS  (DX)(BX*2), Z0, Z0
+	TANH16
+	VMOVAPS Z0, Z6
+	VMOVUPS Z0, (AX)(BX*2)
+
+	VMOVUPS (AX)(DI*1), Z0
+	VADDPS  (DX)(DI*1), Z0, Z0
+	SIGMOID16
+	VMOVAPS Z0, Z7
+	VMOVUPS Z0, (AX)(DI*1)
+
+	VPXORD Z8, Z8, Z8
+	TESTQ  R11, R11
+	JZ     gnoprev16
+	VMULPS (R11)(SI*1), Z5, Z8
+
+gnoprev16:
+	VMULPS  Z6, Z4, Z9
+	VADDPS  Z9, Z8, Z0
+	FLUSH16(Z0, Z1)
+	VMOVUPS Z0, (R12)(SI*1)
+
+	TANH16
+	VMOVUPS Z0, (R13)(SI*1)
+	VMULPS  Z0, Z7, Z0
+	FLUSH16(Z0, Z1)
+	VMOVUPS Z0, (R14)(SI*1)
+
+	ADDQ $64, SI
+	DECQ CX
+	JNZ  gblock16
+
+	LEAQ  (R9)(BX*4), R9
+	ADDQ  BX, R12
+	ADDQ  BX, R13
+	ADDQ  BX, R14
+	TESTQ R11, R11
+	JZ    gnext16
+	ADDQ  BX, R11
+
+gnext16:
+	DECQ R8
+	JMP  grow16
+
+gdone16:
+	VZEROUPPER
+	RET
+
+// func cellBackward512(rows, H, blocks int, gates, cp, tc, dh, dc *float32)
+//
+// cellBackwardAVX2 on blocks of sixteen units: registers as there, Z for Y.
+TEXT ·cellBackward512(SB), NOSPLIT, $0-64
+	MOVQ    rows+0(FP), R8
+	MOVQ    H+8(FP), BX
+	SHLQ    $2, BX
+	MOVQ    gates+24(FP), R9
+	MOVQ    cp+32(FP), R11
+	MOVQ    tc+40(FP), R12
+	MOVQ    dh+48(FP), R13
+	MOVQ    dc+56(FP), R14
+	LEAQ    (BX)(BX*2), DI
+	VBROADCASTSS one<>(SB), Z15
+
+hrow16:
+	TESTQ R8, R8
+	JZ    hdone16
+	XORQ  SI, SI
+	MOVQ  blocks+16(FP), CX
+
+hblock16:
+	LEAQ    (R9)(SI*1), AX
+	VMOVUPS (AX), Z4
+	VMOVUPS (AX)(BX*1), Z5
+	VMOVUPS (AX)(BX*2), Z6
+	VMOVUPS (AX)(DI*1), Z7
+	VMOVUPS (R12)(SI*1), Z8
+	VMOVUPS (R13)(SI*1), Z9
+
+	VMULPS  Z8, Z8, Z13
+	VSUBPS  Z13, Z15, Z13
+	VMULPS  Z7, Z9, Z14
+	VMULPS  Z13, Z14, Z14
+	VMOVUPS (R14)(SI*1), Z10
+	VADDPS  Z14, Z10, Z10
+
+	VMULPS Z8, Z9, Z11
+
+	VPXORD Z12, Z12, Z12
+	TESTQ  R11, R11
+	JZ     hnoprev16
+	VMOVUPS (R11)(SI*1), Z12
+
+hnoprev16:
+	VMULPS  Z6, Z10, Z0
+	VMULPS  Z4, Z0, Z0
+	VSUBPS  Z4, Z15, Z13
+	VMULPS  Z13, Z0, Z0
+	FLUSH16(Z0, Z1)
+	VMOVUPS Z0, (AX)
+
+	VMULPS  Z12, Z10, Z0
+	VMULPS  Z5, Z0, Z0
+	VSUBPS  Z5, Z15, Z13
+	VMULPS  Z13, Z0, Z0
+	FLUSH16(Z0, Z1)
+	VMOVUPS Z0, (AX)(BX*1)
+
+	VMULPS  Z4, Z10, Z0
+	VMULPS  Z6, Z6, Z13
+	VSUBPS  Z13, Z15, Z13
+	VMULPS  Z13, Z0, Z0
+	FLUSH16(Z0, Z1)
+	VMOVUPS Z0, (AX)(BX*2)
+
+	VMULPS  Z7, Z11, Z0
+	VSUBPS  Z7, Z15, Z13
+	VMULPS  Z13, Z0, Z0
+	FLUSH16(Z0, Z1)
+	VMOVUPS Z0, (AX)(DI*1)
+
+	VMULPS  Z5, Z10, Z0
+	FLUSH16(Z0, Z1)
+	VMOVUPS Z0, (R14)(SI*1)
+
+	ADDQ $64, SI
+	DECQ CX
+	JNZ  hblock16
+
+	LEAQ  (R9)(BX*4), R9
+	ADDQ  BX, R12
+	ADDQ  BX, R13
+	ADDQ  BX, R14
+	TESTQ R11, R11
+	JZ    hnext16
+	ADDQ  BX, R11
+
+hnext16:
+	DECQ R8
+	JMP  hrow16
+
+hdone16:
+	VZEROUPPER
+	RET

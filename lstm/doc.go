@@ -45,10 +45,11 @@
 // products over all N tokens at once (∂Wh, ∂Wx, and ∂X when word vectors
 // are trained, scattered into the embedding table's gradient). Backward
 // adds into the gradient slab, as llm.c's layers do. The matrix products
-// are internal/gemm's (AVX2/FMA, deterministic); the cell kernels are
-// AVX2 assembly (cell_amd64.s) beside their Go references (cell.go), equal
-// bit for bit, with their own exp, σ and tanh (act.go): Cody–Waite range
-// reduction and Cephes' polynomial, within about 2 ulp.
+// are internal/gemm's (AVX-512 and AVX2/FMA, deterministic); the cell
+// kernels are AVX-512 assembly on blocks of sixteen units and AVX2 on a
+// block of eight (cell_amd64.s), beside their Go references (cell.go),
+// equal bit for bit, with their own exp, σ and tanh (act.go): Cody–Waite
+// range reduction and Cephes' polynomial, within about 2 ulp.
 //
 // # Subnormal numbers
 //

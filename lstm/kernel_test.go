@@ -85,26 +85,35 @@ func firstDiff(a, b []float32) int {
 }
 
 // TestExpKernelEdges runs the forward kernel on gate inputs at the edges of
-// expf (the clamp at ±80, the rounding of n, ±0) through the AVX2 path and
-// the reference.
+// expf (the clamp at ±80, the rounding of n, ±0, infinities,
+// subnormals) through the AVX2 and AVX-512 paths and the reference.
 func TestExpKernelEdges(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2 kernels in this build")
 	}
-	const H = 8
-	edges := []float32{-80, 80, -80.5, 80.5, 40, -40, 0.3465736, -0.3465736, 0, float32(math.Copysign(0, -1)), 1e-30, -1e-30, 88, -88, 1e30, -1e30, 44.4, -44.4}
-	for len(edges)%(4*H) != 0 {
-		edges = append(edges, 0.5)
-	}
-	rows := len(edges) / (4 * H)
-	bias := make([]float32, 4*H)
-	g1, g2 := slices.Clone(edges), slices.Clone(edges)
-	c1, tc1, h1 := make([]float32, rows*H), make([]float32, rows*H), make([]float32, rows*H)
-	c2, tc2, h2 := make([]float32, rows*H), make([]float32, rows*H), make([]float32, rows*H)
-	cellForward(rows, H, g1, bias, nil, c1, tc1, h1)
-	cellForwardGo(rows, H, g2, bias, nil, c2, tc2, h2)
-	if i := firstDiff(g1, g2); i >= 0 {
-		t.Errorf("gate %d (input %v): %v, reference %v", i, edges[i], g1[i], g2[i])
+	// Eight units go through the AVX2 kernel, sixteen through the AVX-512
+	// one where the processor has it.
+	for _, H := range []int{8, 16} {
+		edges := []float32{-80, 80, -80.5, 80.5, 40, -40, 0.3465736, -0.3465736, 0, float32(math.Copysign(0, -1)), 1e-30, -1e-30, 88, -88, 1e30, -1e30, 44.4, -44.4,
+			float32(math.Inf(1)), float32(math.Inf(-1)), 1e-39, -1e-39}
+		for len(edges)%(4*H) != 0 {
+			edges = append(edges, 0.5)
+		}
+		rows := len(edges) / (4 * H)
+		bias := make([]float32, 4*H)
+		g1, g2 := slices.Clone(edges), slices.Clone(edges)
+		c1, tc1, h1 := make([]float32, rows*H), make([]float32, rows*H), make([]float32, rows*H)
+		c2, tc2, h2 := make([]float32, rows*H), make([]float32, rows*H), make([]float32, rows*H)
+		cellForward(rows, H, g1, bias, nil, c1, tc1, h1)
+		cellForwardGo(rows, H, g2, bias, nil, c2, tc2, h2)
+		if i := firstDiff(g1, g2); i >= 0 {
+			t.Errorf("H=%d: gate %d (input %v): %v, reference %v", H, i, edges[i], g1[i], g2[i])
+		}
+		for name, p := range map[string][2][]float32{"c": {c1, c2}, "tc": {tc1, tc2}, "h": {h1, h2}} {
+			if i := firstDiff(p[0], p[1]); i >= 0 {
+				t.Errorf("H=%d: %s[%d] = %v, reference %v", H, name, i, p[0][i], p[1][i])
+			}
+		}
 	}
 }
 
