@@ -17,9 +17,8 @@ var use512 = useAVX2 && cpu.X86.HasAVX512F
 func kernel512(kc int, a *float32, rsa, csa int, b *float32, csb int, c *float32, ldc int, cols int, add bool)
 
 // kernel2 computes the 2mr×nr tile of two full row panels, rows 0 to
-// 2mr−1 of a (rows of A read in place or packed, as kernel's), as
-// kernelGo does each panel, with the AVX-512 kernel. It is called only
-// where use512 holds.
+// 2mr−1 of A read in place (strides as kernel's), as kernelGo does each
+// panel, with the AVX-512 kernel. It is called only where use512 holds.
 func kernel2(kc int, a []float32, rsa, csa int, b []float32, csb int, c []float32, ldc, cols int, add bool) {
 	if cols < 1 || cols > nr {
 		panic("gemm: bad tile")
