@@ -151,6 +151,11 @@ func jsonRow(t *tree.Tree, line []byte, n int) ([]float64, jsonKind) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, jsonInvalid
 	}
+	if _, isObj := v.(map[string]any); isObj && !allNumbers(line) {
+		// A map keeps only the last of duplicate names; every member's
+		// value must still be a number.
+		return nil, jsonShape
+	}
 	row := make([]float64, t.Len())
 	parse := func(x any) (float64, jsonKind) {
 		num, ok := x.(json.Number)
@@ -197,4 +202,27 @@ func jsonRow(t *tree.Tree, line []byte, n int) ([]float64, jsonKind) {
 		return nil, jsonShape
 	}
 	return row, kind
+}
+
+// allNumbers reports whether every member value of the JSON object in line
+// is a number, walking its tokens so that duplicate names are all seen.
+func allNumbers(line []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	for dec.More() {
+		if _, err := dec.Token(); err != nil { // the name
+			return false
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if _, ok := tok.(json.Number); !ok {
+			return false
+		}
+	}
+	return true
 }
