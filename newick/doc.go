@@ -35,9 +35,11 @@
 // character, or invalid UTF-8) and two tips with the same label are errors
 // (ErrBadName; ssu accepts duplicate tips and silently uses one of them).
 // An internal node is named by its label when the label is unquoted and
-// not a number, or quoted; occurs once in the whole tree; and is a valid
-// name. Otherwise (no label, a support value, a duplicated or invalid
-// label) the internal node gets the generated name "<node K>", K being its
+// not a number, or quoted; occurs once among the tree's names (tip labels
+// and the internal labels that are not support values: '0' can name a node
+// whose tree also holds the support value 0); and is a valid name.
+// Otherwise (no label, a support value, a duplicated or invalid label) the
+// internal node gets the generated name "<node K>", K being its
 // 1-based position in preorder, followed by "#2", "#3", ... in the unlikely
 // case that a label of the tree already has that name. An unnamed tip gets
 // a generated name too; it matches no table id.

@@ -266,12 +266,13 @@ func refIsSupport(s string) bool {
 
 func (p *refParser) build() (*tree.Tree, error) {
 	n := len(p.nodes)
-	// inner counts the labels of internal nodes; tip labels are unique,
-	// and count is the number of nodes with a label.
+	// inner counts the labels of internal nodes that may name them (a
+	// support value is no name, so it clashes with none); tip labels are
+	// unique, and count is the number of nodes with a label.
 	inner := make(map[string]int)
 	for k := range p.nodes {
 		nd := &p.nodes[k]
-		if !nd.tip && nd.named && nd.label != "" {
+		if !nd.tip && nd.named && nd.label != "" && (nd.quoted || !refIsSupport(nd.label)) {
 			inner[nd.label]++
 		}
 	}
