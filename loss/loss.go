@@ -265,21 +265,34 @@ func (m *Mixed) klRows(r0, r1 int) {
 		// y > 0 (0·log 0 = 0). The cross sums of four rows run side by
 		// side, each in index order (a last group repeats its last row).
 		lse := m.lse
-		for r := r0; r < r1; r++ {
+		r := r0
+		for ; r+2 <= r1; r += 2 {
+			lse[r], lse[r+1] = fmath.Softmax2(p[r*L:(r+1)*L], p[(r+1)*L:(r+2)*L], logits[r*L:(r+1)*L], logits[(r+1)*L:(r+2)*L])
+		}
+		if r < r1 {
 			lse[r] = fmath.Softmax(p[r*L:(r+1)*L], logits[r*L:(r+1)*L])
 		}
-		for r := r0; r < r1; r += 4 {
-			var q [4]int
-			for k := range q {
-				q[k] = min(r+k, r1-1)
+		row := func(r int) []float64 { return targets[r*L : (r+1)*L] }
+		zrow := func(r int) []float64 { return logits[r*L : (r+1)*L] }
+		for r := r0; r < r1; {
+			switch n := r1 - r; n {
+			case 1:
+				klRow[r] = term(r) - cross1(row(r), zrow(r), lse[r])
+			case 2:
+				c := cross2(row(r), row(r+1), zrow(r), zrow(r+1), lse[r], lse[r+1])
+				klRow[r], klRow[r+1] = term(r)-c[0], term(r+1)-c[1]
+			default:
+				var q [4]int
+				for k := range q {
+					q[k] = min(r+k, r1-1)
+				}
+				c := cross4(row(q[0]), row(q[1]), row(q[2]), row(q[3]), zrow(q[0]), zrow(q[1]), zrow(q[2]), zrow(q[3]),
+					lse[q[0]], lse[q[1]], lse[q[2]], lse[q[3]])
+				for k := 0; k < min(n, 4); k++ {
+					klRow[r+k] = term(r+k) - c[k]
+				}
 			}
-			row := func(k int) []float64 { return targets[q[k]*L : (q[k]+1)*L] }
-			zrow := func(k int) []float64 { return logits[q[k]*L : (q[k]+1)*L] }
-			cross := cross4(row(0), row(1), row(2), row(3), zrow(0), zrow(1), zrow(2), zrow(3),
-				lse[q[0]], lse[q[1]], lse[q[2]], lse[q[3]])
-			for k := 0; k < 4 && r+k < r1; k++ {
-				klRow[r+k] = term(r+k) - cross[k]
-			}
+			r += min(r1-r, 4)
 		}
 		return
 	}
@@ -325,6 +338,57 @@ func cross4(y0, y1, y2, y3, z0, z1, z2, z3 []float64, l0, l1, l2, l3 float64) [4
 	return [4]float64{c0, c1, c2, c3}
 }
 
+// cross2 is cross4 for two rows: two chains of additions take about the
+// time of one, where cross4 with two rows repeated would take twice that.
+func cross2(y0, y1, z0, z1 []float64, l0, l1 float64) [2]float64 {
+	n := len(y0)
+	y1, z0, z1 = y1[:n], z0[:n], z1[:n]
+	var c0, c1 float64
+	for i := range n {
+		if yi := y0[i]; yi > 0 {
+			c0 += yi * (z0[i] - l0)
+		}
+		if yi := y1[i]; yi > 0 {
+			c1 += yi * (z1[i] - l1)
+		}
+	}
+	return [2]float64{c0, c1}
+}
+
+// cross1 is cross4 for one row.
+func cross1(y, z []float64, l float64) float64 {
+	z = z[:len(y)]
+	var c float64
+	for i, yi := range y {
+		if yi > 0 {
+			c += yi * (z[i] - l)
+		}
+	}
+	return c
+}
+
+// dot2 is dot4 for two rows.
+func dot2(p0, p1, g0, g1 []float64) [2]float64 {
+	n := len(p0)
+	p1, g0, g1 = p1[:n], g0[:n], g1[:n]
+	var d0, d1 float64
+	for i := range n {
+		d0 += p0[i] * g0[i]
+		d1 += p1[i] * g1[i]
+	}
+	return [2]float64{d0, d1}
+}
+
+// dot1 is dot4 for one row.
+func dot1(p, g []float64) float64 {
+	g = g[:len(p)]
+	var d float64
+	for i, v := range p {
+		d += v * g[i]
+	}
+	return d
+}
+
 // dot4 returns Σ_i p_i·g_i for four rows, each summed in index order: the
 // four sums advance side by side.
 func dot4(p0, p1, p2, p3, g0, g1, g2, g3 []float64) [4]float64 {
@@ -356,23 +420,33 @@ func (m *Mixed) twPart(part, r0, r1 int) {
 
 // gradRows stores the gradient of KL + λ·distance of rows [r0, r1) of the
 // current evaluation, given the distance's gradient in m.gp. The dot
-// products of four rows run side by side (a last group repeats its last
-// row).
+// products of four rows run side by side (dot4; a group of three repeats
+// its last row), the last one or two rows by dot1 or dot2.
 func (m *Mixed) gradRows(r0, r1 int) {
 	c, L := &m.c, m.L
 	targets, p, grad, gp, inv, lam := c.targets, m.p, c.grad, m.gp, c.inv, c.lam
-	for r := r0; r < r1; r += 4 {
-		var q [4]int
-		for k := range q {
-			q[k] = min(r+k, r1-1)
+	prow := func(r int) []float64 { return p[r*L : (r+1)*L] }
+	grow := func(r int) []float64 { return gp[r*L : (r+1)*L] }
+	for r := r0; r < r1; {
+		var dots [4]float64
+		switch n := r1 - r; n {
+		case 1:
+			dots[0] = dot1(prow(r), grow(r))
+		case 2:
+			d := dot2(prow(r), prow(r+1), grow(r), grow(r+1))
+			dots[0], dots[1] = d[0], d[1]
+		default:
+			var q [4]int
+			for k := range q {
+				q[k] = min(r+k, r1-1)
+			}
+			dots = dot4(prow(q[0]), prow(q[1]), prow(q[2]), prow(q[3]), grow(q[0]), grow(q[1]), grow(q[2]), grow(q[3]))
 		}
-		prow := func(k int) []float64 { return p[q[k]*L : (q[k]+1)*L] }
-		grow := func(k int) []float64 { return gp[q[k]*L : (q[k]+1)*L] }
-		dots := dot4(prow(0), prow(1), prow(2), prow(3), grow(0), grow(1), grow(2), grow(3))
-		for k := 0; k < 4 && r+k < r1; k++ {
+		for k := 0; k < min(r1-r, 4); k++ {
 			// g = inv·(p − y + λ·p·(gp − dot)), entry by entry.
-			fmath.MixedGrad(grad[(r+k)*L:(r+k+1)*L], prow(k), targets[(r+k)*L:(r+k+1)*L], grow(k), inv, lam, dots[k])
+			fmath.MixedGrad(grad[(r+k)*L:(r+k+1)*L], prow(r+k), targets[(r+k)*L:(r+k+1)*L], grow(r+k), inv, lam, dots[k])
 		}
+		r += min(r1-r, 4)
 	}
 }
 

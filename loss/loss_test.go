@@ -692,8 +692,9 @@ func TestKLTWOneLoop(t *testing.T) {
 // the softmax (fmath.Softmax), KL = Σ y log y − Σ_{y>0} y·(z − lse) summed
 // in index order, TW and its gradient g from a tw.Workspace, and the
 // gradient (p − y + λ·p·(g − Σ p·g))/B, the batch sums in row order; for 1
-// to 9 rows (the loss sums four rows side by side), targets with zeros,
-// under 1 and 2 processors.
+// to 9 rows (the loss sums four, two or one row side by side, and takes
+// the softmax of two rows at once), targets with zeros, under 1 and 2
+// processors.
 func TestKLTWRowByRow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(45, 46))
 	tr := tree.Random(200, rand.NewPCG(47, 48))

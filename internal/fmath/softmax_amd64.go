@@ -14,6 +14,10 @@ import (
 // still added one entry after the other.
 var useAVX2 = cpu.X86.HasAVX2
 
+// use512 selects the AVX-512 kernel of Softmax2, which gives the bits of
+// expShiftSumAVX2 on each of its rows.
+var use512 = useAVX2 && cpu.X86.HasAVX512F
+
 // expConsts holds the constants of Exp, each four times (one AVX2 vector
 // a row), in the order softmax_amd64.s reads them.
 var expConsts = [11][4]uint64{
@@ -40,6 +44,15 @@ func maxAVX2(z []float64) float64
 //
 //go:noescape
 func expShiftSumAVX2(dst, z []float64, m, s float64, k *[11][4]uint64, tab *[tableSize]uint64) (sum float64, done int)
+
+// expShiftSum2AVX512 is expShiftSumAVX2 on two rows at once, eight
+// entries of each at a time: d0[i] = Exp(z0[i] − m0), added to s0 in index
+// order, and the same for row 1, from i = 0 while len(d0) − i ≥ 8 and all
+// sixteen arguments lie in [expMin, expMax]. It returns the sums and the
+// number of entries done in each row. The rows all have length len(d0).
+//
+//go:noescape
+func expShiftSum2AVX512(d0, d1, z0, z1 []float64, m0, m1, s0, s1 float64, k *[11][4]uint64, tab *[tableSize]uint64) (sum0, sum1 float64, done int)
 
 // scaleAVX2 multiplies dst[:len(dst)&^3] by c.
 //
@@ -78,6 +91,36 @@ func expShiftSum(dst, z []float64, m float64) float64 {
 		}
 	}
 	return s
+}
+
+// expShiftSum2 is expShiftSum on two rows: the same bits, with the two
+// rows' chains of additions overlapping.
+func expShiftSum2(d0, d1, z0, z1 []float64, m0, m1 float64) (s0, s1 float64) {
+	n := len(d0)
+	if !use512 || n < 8 {
+		return expShiftSum(d0, z0, m0), expShiftSum(d1, z1, m1)
+	}
+	d1, z0, z1 = d1[:n], z0[:n], z1[:n]
+	for i := 0; i < n; {
+		var k int
+		s0, s1, k = expShiftSum2AVX512(d0[i:], d1[i:], z0[i:], z1[i:], m0, m1, s0, s1, &expConsts, &table)
+		i += k
+		// The entries the kernel left: a block with an argument out of
+		// range in either row, or the last n mod 8.
+		end := min(i+8, n)
+		for j := i; j < end; j++ {
+			e := Exp(z0[j] - m0)
+			d0[j] = e
+			s0 += e
+		}
+		for j := i; j < end; j++ {
+			e := Exp(z1[j] - m1)
+			d1[j] = e
+			s1 += e
+		}
+		i = end
+	}
+	return s0, s1
 }
 
 func scaleAll(dst []float64, c float64) {

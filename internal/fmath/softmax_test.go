@@ -147,6 +147,64 @@ func TestMaxOf(t *testing.T) {
 	}
 }
 
+// TestSoftmax2Bits compares Softmax2 with softmaxGo on each of its two
+// rows, bit for bit, in place and not: every input of inputs is paired
+// with every input of the same length (so that an argument out of the
+// kernel's range in one row sends the block of both rows to the scalar
+// form), and the rows of 1000 entries also with out-of-range values at
+// every position of one block.
+func TestSoftmax2Bits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	byLen := map[int][][]float64{}
+	for _, z := range inputs(rng) {
+		if len(z) > 0 {
+			byLen[len(z)] = append(byLen[len(z)], z)
+		}
+	}
+	for pos := 992; pos < 1000; pos++ {
+		z := make([]float64, 1000)
+		for i := range z {
+			z[i] = rng.NormFloat64()
+		}
+		z[pos] = -800 // e^(z − m) is subnormal: Exp's math.Exp path
+		byLen[1000] = append(byLen[1000], z)
+	}
+	check := func(z0, z1 []float64) {
+		t.Helper()
+		n := len(z0)
+		w0, w1 := make([]float64, n), make([]float64, n)
+		l0Want, l1Want := softmaxGo(w0, z0), softmaxGo(w1, z1)
+		g0, g1 := make([]float64, n), make([]float64, n)
+		l0, l1 := Softmax2(g0, g1, z0, z1)
+		i0, i1 := append([]float64(nil), z0...), append([]float64(nil), z1...)
+		li0, li1 := Softmax2(i0, i1, i0, i1)
+		if !sameBits(l0, l0Want) || !sameBits(l1, l1Want) || !sameBits(li0, l0Want) || !sameBits(li1, l1Want) {
+			t.Fatalf("z0=%v z1=%v: log-partitions %v %v, in place %v %v, want %v %v", z0, z1, l0, l1, li0, li1, l0Want, l1Want)
+		}
+		for i := range n {
+			if !sameBits(g0[i], w0[i]) || !sameBits(i0[i], w0[i]) || !sameBits(g1[i], w1[i]) || !sameBits(i1[i], w1[i]) {
+				t.Fatalf("z0=%v z1=%v: entry %d: %v %v (in place %v %v), want %v %v", z0, z1, i, g0[i], g1[i], i0[i], i1[i], w0[i], w1[i])
+			}
+		}
+	}
+	pairs := 0
+	for _, zs := range byLen {
+		for a := range zs {
+			// Each input against a few others of its length, both ways.
+			for k := range min(len(zs), 4) {
+				check(zs[a], zs[(a+k)%len(zs)])
+				pairs++
+			}
+		}
+	}
+	if pairs < 1000 {
+		t.Fatalf("only %d pairs checked", pairs)
+	}
+	if l0, l1 := Softmax2(nil, nil, nil, nil); !math.IsInf(l0, -1) || !math.IsInf(l1, -1) {
+		t.Fatalf("empty rows: %v %v, want -Inf (as Softmax)", l0, l1)
+	}
+}
+
 // TestSoftmaxBits compares Softmax with softmaxGo bit for bit, results and
 // log-partition, in place and not.
 func TestSoftmaxBits(t *testing.T) {
@@ -171,7 +229,7 @@ func TestSoftmaxBits(t *testing.T) {
 }
 
 // BenchmarkSoftmax times Softmax on rows of 1000 logits (the synthetic
-// training benchmark's label count).
+// training benchmark's label count), and Softmax2 on two such rows.
 func BenchmarkSoftmax(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	z, p := make([]float64, 1000), make([]float64, 1000)
@@ -189,5 +247,17 @@ func BenchmarkSoftmax(b *testing.B) {
 		for b.Loop() {
 			sink = softmaxGo(p, z)
 		}
+	})
+	// Two rows a call: the time per row, for comparison with kernel.
+	z1, p1 := make([]float64, 1000), make([]float64, 1000)
+	for i := range z1 {
+		z1[i] = 3 * rng.NormFloat64()
+	}
+	b.Run("pair", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sink, _ = Softmax2(p, p1, z, z1)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/row")
 	})
 }
