@@ -262,8 +262,11 @@ func (m *Mixed) klRows(r0, r1 int) {
 	}
 	if c.useDist {
 		// KL(y‖p) = Σ y log y − Σ y log p, log p = z − lse, over the
-		// y > 0 (0·log 0 = 0). The cross sums of four rows run side by
-		// side, each in index order (a last group repeats its last row).
+		// y > 0 (0·log 0 = 0). The softmax goes two rows at a time
+		// (fmath.Softmax2; an odd last row alone). The cross sums of four
+		// rows run side by side, each in index order; the last one or
+		// two rows go to cross1 or cross2, and a last group of three
+		// repeats its last row.
 		lse := m.lse
 		r := r0
 		for ; r+2 <= r1; r += 2 {

@@ -237,8 +237,8 @@ TEXT ·expShiftSum2AVX512(SB), NOSPLIT, $0-168
 	MOVQ         z1_base+72(FP), R11
 	VBROADCASTSD m0+96(FP), Z27
 	VBROADCASTSD m1+104(FP), Z28
-	MOVSD        s0+112(FP), X14
-	MOVHPD       s1+120(FP), X14
+	VMOVSD       s0+112(FP), X14
+	VMOVHPD      s1+120(FP), X14, X14
 	MOVQ         k+128(FP), AX
 	MOVQ         tab+136(FP), BX
 	VBROADCASTSD 0(AX), Z16   // invLn2N
@@ -283,7 +283,7 @@ exp2loop:
 
 exp2done:
 	VZEROUPPER
-	MOVSD  X14, sum0+144(FP)
-	MOVHPD X14, sum1+152(FP)
+	VMOVSD  X14, sum0+144(FP)
+	VMOVHPD X14, sum1+152(FP)
 	MOVQ  DX, done+160(FP)
 	RET

@@ -166,7 +166,7 @@ func TestSoftmax2Bits(t *testing.T) {
 		for i := range z {
 			z[i] = rng.NormFloat64()
 		}
-		z[pos] = -800 // e^(z − m) is subnormal: Exp's math.Exp path
+		z[pos] = -800 // below expMin: Exp's math.Exp path (e^(z − m) is 0)
 		byLen[1000] = append(byLen[1000], z)
 	}
 	check := func(z0, z1 []float64) {
