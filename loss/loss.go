@@ -282,17 +282,17 @@ func (m *Mixed) klRows(r0, r1 int) {
 			case 1:
 				klRow[r] = term(r) - cross1(row(r), zrow(r), lse[r])
 			case 2:
-				c := cross2(row(r), row(r+1), zrow(r), zrow(r+1), lse[r], lse[r+1])
-				klRow[r], klRow[r+1] = term(r)-c[0], term(r+1)-c[1]
+				cr := cross2(row(r), row(r+1), zrow(r), zrow(r+1), lse[r], lse[r+1])
+				klRow[r], klRow[r+1] = term(r)-cr[0], term(r+1)-cr[1]
 			default:
 				var q [4]int
 				for k := range q {
 					q[k] = min(r+k, r1-1)
 				}
-				c := cross4(row(q[0]), row(q[1]), row(q[2]), row(q[3]), zrow(q[0]), zrow(q[1]), zrow(q[2]), zrow(q[3]),
+				cr := cross4(row(q[0]), row(q[1]), row(q[2]), row(q[3]), zrow(q[0]), zrow(q[1]), zrow(q[2]), zrow(q[3]),
 					lse[q[0]], lse[q[1]], lse[q[2]], lse[q[3]])
 				for k := 0; k < min(n, 4); k++ {
-					klRow[r+k] = term(r+k) - c[k]
+					klRow[r+k] = term(r+k) - cr[k]
 				}
 			}
 			r += min(r1-r, 4)
