@@ -129,15 +129,15 @@ func (a *fusedArgs) check() {
 
 // packedLen is the length of rows of in features packed by packRows.
 func packedLen(in int) int {
-	return packPad + in/8*8*fusedSlots + in/4%2*4*fusedSlots + packPad
+	return in/8*8*fusedSlots + in/4%2*4*fusedSlots + packPad
 }
 
-// packPad is the number of zeros before and after packed rows: the
-// kernel reads an oct of rows past each end (and uses none of it).
+// packPad is the number of zeros after packed rows: the kernel reads an
+// oct of rows past the end (and uses none of it).
 const packPad = 8 * fusedSlots
 
 // packRows stores in dst the first n ≤ fusedSlots rows of x (in features
-// each) as the kernel reads them, between packPad zeros: for each oct of features k = 8o … 8o+7,
+// each) as the kernel reads them, followed by packPad zeros: for each oct of features k = 8o … 8o+7,
 // the ten rows' eight features, 64 bytes apart; then, when in mod 8 ≥ 4,
 // the ten rows' quad 8⌊in/8⌋ … +3, 32 bytes apart. The slots of missing
 // rows are zeros; the last in mod 4 features are left out.
@@ -157,13 +157,12 @@ func packRows(dst, x []float64, in, n int) {
 	}
 }
 
-// packedBody clears the packPad zeros at both ends of dst, of length
-// packedLen(in), and returns what lies between them.
+// packedBody clears the packPad zeros at the end of dst, of length
+// packedLen(in), and returns what lies before them.
 func packedBody(dst []float64, in int) []float64 {
 	dst = dst[:packedLen(in)]
-	clear(dst[:packPad])
 	clear(dst[len(dst)-packPad:])
-	return dst[packPad : len(dst)-packPad]
+	return dst[:len(dst)-packPad]
 }
 
 // rowPart copies into d the len(d) features of row s of x (in features a
@@ -177,7 +176,7 @@ func rowPart(d, x []float64, in, n, s, k int) {
 }
 
 // packPairs stores in dst the first n ≤ fusedSlots rows of x (in
-// features each) as the kernel reads the next rows, between packPad
+// features each) as the kernel reads the next rows, followed by packPad
 // zeros: the rows two by two (2p and 2p+1, p < fusedSlots/2), a quad of
 // features of row 2p followed by the same quad of row 2p+1, so that one
 // eight-wide register holds the two rows' lanes. For each oct of

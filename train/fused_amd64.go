@@ -35,7 +35,7 @@ func fusedLabels(a *fusedArgs) {
 		f := fusedFrame{
 			w: &a.w[0], mw: &a.mw[0], vw: &a.vw[0],
 			b: &a.b[0], mb: &a.mb[0], vb: &a.vb[0],
-			x: &a.xc[packPad], g: &a.g[0], xp: &a.xp[packPad], k: a.k,
+			x: &a.xc[0], g: &a.g[0], xp: &a.xp[0], k: a.k,
 			labels: n, in: a.in, rows: a.rows, out: a.out, nz: a.nz, flags: a.flags,
 		}
 		if a.nz > 0 {

@@ -11,75 +11,76 @@
 
 // GRAD2(ZA, ZB) stores in ZA and ZB the gradients of eight weights of
 // labels j and j+1, Σ_r G[r, ·]·x_r fused in row order from zero (the
-// rows packed at R11, 64 bytes apart). It uses Z1.
+// rows packed at R11, 64 bytes apart; G[r, j] in each lane of Z6+r,
+// G[r, j+1] in each lane of Z16+r). It uses Z1.
 #define GRAD2(ZA, ZB) \
 	VPXORQ ZA, ZA, ZA; \
-	VPXORQ ZB, ZB, ZB; \
+	VPXORQ ZB, ZB, ZB \
 	VMOVUPD 0(R11), Z1; \
-	VFMADD231PD.BCST 296(SP), Z1, ZA; \
-	VFMADD231PD.BCST 304(SP), Z1, ZB; \
+	VFMADD231PD Z6, Z1, ZA; \
+	VFMADD231PD Z16, Z1, ZB \
 	VMOVUPD 64(R11), Z1; \
-	VFMADD231PD.BCST 312(SP), Z1, ZA; \
-	VFMADD231PD.BCST 320(SP), Z1, ZB; \
+	VFMADD231PD Z7, Z1, ZA; \
+	VFMADD231PD Z17, Z1, ZB \
 	VMOVUPD 128(R11), Z1; \
-	VFMADD231PD.BCST 328(SP), Z1, ZA; \
-	VFMADD231PD.BCST 336(SP), Z1, ZB; \
+	VFMADD231PD Z8, Z1, ZA; \
+	VFMADD231PD Z18, Z1, ZB \
 	VMOVUPD 192(R11), Z1; \
-	VFMADD231PD.BCST 344(SP), Z1, ZA; \
-	VFMADD231PD.BCST 352(SP), Z1, ZB; \
+	VFMADD231PD Z9, Z1, ZA; \
+	VFMADD231PD Z19, Z1, ZB \
 	VMOVUPD 256(R11), Z1; \
-	VFMADD231PD.BCST 360(SP), Z1, ZA; \
-	VFMADD231PD.BCST 368(SP), Z1, ZB; \
+	VFMADD231PD Z10, Z1, ZA; \
+	VFMADD231PD Z20, Z1, ZB \
 	VMOVUPD 320(R11), Z1; \
-	VFMADD231PD.BCST 376(SP), Z1, ZA; \
-	VFMADD231PD.BCST 384(SP), Z1, ZB; \
+	VFMADD231PD Z11, Z1, ZA; \
+	VFMADD231PD Z21, Z1, ZB \
 	VMOVUPD 384(R11), Z1; \
-	VFMADD231PD.BCST 392(SP), Z1, ZA; \
-	VFMADD231PD.BCST 400(SP), Z1, ZB; \
+	VFMADD231PD Z12, Z1, ZA; \
+	VFMADD231PD Z22, Z1, ZB \
 	VMOVUPD 448(R11), Z1; \
-	VFMADD231PD.BCST 408(SP), Z1, ZA; \
-	VFMADD231PD.BCST 416(SP), Z1, ZB; \
+	VFMADD231PD Z13, Z1, ZA; \
+	VFMADD231PD Z23, Z1, ZB \
 	VMOVUPD 512(R11), Z1; \
-	VFMADD231PD.BCST 424(SP), Z1, ZA; \
-	VFMADD231PD.BCST 432(SP), Z1, ZB; \
+	VFMADD231PD Z14, Z1, ZA; \
+	VFMADD231PD Z24, Z1, ZB \
 	VMOVUPD 576(R11), Z1; \
-	VFMADD231PD.BCST 440(SP), Z1, ZA; \
-	VFMADD231PD.BCST 448(SP), Z1, ZB
+	VFMADD231PD Z15, Z1, ZA; \
+	VFMADD231PD Z25, Z1, ZB
 
 // GRAD2Q(YA, YB) is GRAD2 for one quad, the rows 32 bytes apart.
 #define GRAD2Q(YA, YB) \
 	VPXORQ YA, YA, YA; \
-	VPXORQ YB, YB, YB; \
+	VPXORQ YB, YB, YB \
 	VMOVUPD 0(R11), Y1; \
-	VFMADD231PD.BCST 296(SP), Y1, YA; \
-	VFMADD231PD.BCST 304(SP), Y1, YB; \
+	VFMADD231PD Y6, Y1, YA; \
+	VFMADD231PD Y16, Y1, YB \
 	VMOVUPD 32(R11), Y1; \
-	VFMADD231PD.BCST 312(SP), Y1, YA; \
-	VFMADD231PD.BCST 320(SP), Y1, YB; \
+	VFMADD231PD Y7, Y1, YA; \
+	VFMADD231PD Y17, Y1, YB \
 	VMOVUPD 64(R11), Y1; \
-	VFMADD231PD.BCST 328(SP), Y1, YA; \
-	VFMADD231PD.BCST 336(SP), Y1, YB; \
+	VFMADD231PD Y8, Y1, YA; \
+	VFMADD231PD Y18, Y1, YB \
 	VMOVUPD 96(R11), Y1; \
-	VFMADD231PD.BCST 344(SP), Y1, YA; \
-	VFMADD231PD.BCST 352(SP), Y1, YB; \
+	VFMADD231PD Y9, Y1, YA; \
+	VFMADD231PD Y19, Y1, YB \
 	VMOVUPD 128(R11), Y1; \
-	VFMADD231PD.BCST 360(SP), Y1, YA; \
-	VFMADD231PD.BCST 368(SP), Y1, YB; \
+	VFMADD231PD Y10, Y1, YA; \
+	VFMADD231PD Y20, Y1, YB \
 	VMOVUPD 160(R11), Y1; \
-	VFMADD231PD.BCST 376(SP), Y1, YA; \
-	VFMADD231PD.BCST 384(SP), Y1, YB; \
+	VFMADD231PD Y11, Y1, YA; \
+	VFMADD231PD Y21, Y1, YB \
 	VMOVUPD 192(R11), Y1; \
-	VFMADD231PD.BCST 392(SP), Y1, YA; \
-	VFMADD231PD.BCST 400(SP), Y1, YB; \
+	VFMADD231PD Y12, Y1, YA; \
+	VFMADD231PD Y22, Y1, YB \
 	VMOVUPD 224(R11), Y1; \
-	VFMADD231PD.BCST 408(SP), Y1, YA; \
-	VFMADD231PD.BCST 416(SP), Y1, YB; \
+	VFMADD231PD Y13, Y1, YA; \
+	VFMADD231PD Y23, Y1, YB \
 	VMOVUPD 256(R11), Y1; \
-	VFMADD231PD.BCST 424(SP), Y1, YA; \
-	VFMADD231PD.BCST 432(SP), Y1, YB; \
+	VFMADD231PD Y14, Y1, YA; \
+	VFMADD231PD Y24, Y1, YB \
 	VMOVUPD 288(R11), Y1; \
-	VFMADD231PD.BCST 440(SP), Y1, YA; \
-	VFMADD231PD.BCST 448(SP), Y1, YB
+	VFMADD231PD Y15, Y1, YA; \
+	VFMADD231PD Y25, Y1, YB
 
 // ADAM8(G, P, M, V, OUT) updates the eight weights at P (moments at M
 // and V) with the gradient G, as optim's kernels do (CX holds the flags),
@@ -157,25 +158,14 @@
 	VFMADD231PD Z1, ZA, Z10; \
 	VFMADD231PD Z1, ZB, Z20
 
-// LANESO(WA, WB) adds the products of an oct of new weights, WA of
-// label j and WB of label j+1, low quad then high quad, as the reference
-// adds them quad after quad; the pairs of an oct are 128 bytes apart. It
-// uses Z1 and Z11–Z14.
-#define LANESO(WA, WB) \
-	VSHUFF64X2 $0x44, WA, WA, Z11; \
-	VSHUFF64X2 $0x44, WB, WB, Z12; \
-	LANESP(0, 128, Z11, Z12); \
-	VSHUFF64X2 $0xEE, WA, WA, Z13; \
-	VSHUFF64X2 $0xEE, WB, WB, Z14; \
-	LANESP(64, 128, Z13, Z14)
-
-// LANESPQ(YA, YB) is LANESO for the quad after the octs (new weights in
-// YA and YB), its pairs of rows packed 64 bytes apart. It uses Z1, Z11
-// and Z12.
-#define LANESPQ(YA, YB) \
-	VSHUFF64X2 $0x44, YA, YA, Z11; \
-	VSHUFF64X2 $0x44, YB, YB, Z12; \
-	LANESP(0, 64, Z11, Z12)
+// LANESW(off, S) adds the products of the quad of new weights at AX
+// (label j) and AX+BX (label j+1), each held twice (in Z11 and Z12), with
+// the pairs of next rows packed at SI from off, S bytes apart. It uses Z1,
+// Z11 and Z12.
+#define LANESW(off, S) \
+	VBROADCASTF64X4 (AX), Z11; \
+	VBROADCASTF64X4 (AX)(BX*1), Z12; \
+	LANESP(off, S, Z11, Z12)
 
 // STOREP(A, B) stores the lane sums of a pair of next rows, A of label
 // j and B of label j+1 (rows 2p and 2p+1 in lanes 0–3 and 4–7):
@@ -213,15 +203,16 @@
 // current rows packed (packRows), xp the next rows packed in pairs
 // (packPairs).
 //
-// First the biases, one at a time. Then the labels two at a time, each
-// pair eight weights at a time, three octs at once so that their chains
-// of dependent operations overlap: the gradients of the next oct (Z0 and
-// Z26, the rows packed at R11), Adam on this one (gradients Z2 and Z27,
-// new weights Z30 and Z31), and the products of the oct before (Z3 and
-// Z28; zeros at the first) with the next rows (packed at SI, an oct
-// behind R11), added to the lanes Z6–Z10 (label j) and Z16–Z20 (label
-// j+1), two next rows to a register, the low quad and then the high one,
-// as the reference adds them quad after quad. Then a last quad of weights if in mod 8 ≥ 4, and the
+// First the biases, one at a time. Then the labels two at a time, in two
+// passes over their rows of W. The first makes the gradient and the Adam
+// step of each oct of weights, the gradients of the next oct (Z0 and Z26,
+// the rows packed at R11) computed while Adam runs on this one (gradients
+// Z2 and Z27), with the pair's G[r, ·] held broadcast in Z6–Z25 (memory
+// operands broadcast in the multiply-adds, the pass took 17–18% longer); then a
+// last quad of weights if in mod 8 ≥ 4. The second pass, over the new
+// weights (from R15), adds their products with the next rows (packed at
+// SI) to the lanes Z6–Z10 (label j) and Z16–Z20 (label j+1), two next rows
+// to a register, quad after quad as the reference adds them; then the
 // logits. DI, R8 and R9 point into W and its moments (label j; j+1 is BX
 // bytes further), R10 at G[0, j], R12 at z[0, j], R13 is j, DX the stride
 // of G and z in bytes.
@@ -348,21 +339,29 @@ gcopy:
 	DECQ CX
 	JNZ  gcopy
 
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
-	VPXORQ Z9, Z9, Z9
-	VPXORQ Z10, Z10, Z10
-	VPXORQ Z16, Z16, Z16
-	VPXORQ Z17, Z17, Z17
-	VPXORQ Z18, Z18, Z18
-	VPXORQ Z19, Z19, Z19
-	VPXORQ Z20, Z20, Z20
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z28, Z28, Z28
+	// G of the rows in registers, for the octs and the quad.
+	VBROADCASTSD 296(SP), Z6
+	VBROADCASTSD 304(SP), Z16
+	VBROADCASTSD 312(SP), Z7
+	VBROADCASTSD 320(SP), Z17
+	VBROADCASTSD 328(SP), Z8
+	VBROADCASTSD 336(SP), Z18
+	VBROADCASTSD 344(SP), Z9
+	VBROADCASTSD 352(SP), Z19
+	VBROADCASTSD 360(SP), Z10
+	VBROADCASTSD 368(SP), Z20
+	VBROADCASTSD 376(SP), Z11
+	VBROADCASTSD 384(SP), Z21
+	VBROADCASTSD 392(SP), Z12
+	VBROADCASTSD 400(SP), Z22
+	VBROADCASTSD 408(SP), Z13
+	VBROADCASTSD 416(SP), Z23
+	VBROADCASTSD 424(SP), Z14
+	VBROADCASTSD 432(SP), Z24
+	VBROADCASTSD 440(SP), Z15
+	VBROADCASTSD 448(SP), Z25
+	MOVQ DI, R15 // W's row j, for the lanes
 	MOVQ 264(SP), R11
-	MOVQ 272(SP), SI
-	SUBQ $640, SI // the lanes follow an oct behind, from the zeros before the rows
 	MOVQ 224(SP), CX
 	GRAD2(Z2, Z27)
 	ADDQ $640, R11
@@ -374,48 +373,65 @@ oct:
 	GRAD2(Z0, Z26)
 	ADAM8(Z2, (DI), (R8), (R9), Z30)
 	ADAM8(Z27, (DI)(BX*1), (R8)(BX*1), (R9)(BX*1), Z31)
-	TESTQ $8, CX
-	JZ   octnext
-	LANESO(Z3, Z28)
-
-octnext:
-	VMOVAPD Z30, Z3
-	VMOVAPD Z31, Z28
 	VMOVAPD Z0, Z2
 	VMOVAPD Z26, Z27
 	ADDQ $64, DI
 	ADDQ $64, R8
 	ADDQ $64, R9
 	ADDQ $640, R11
-	ADDQ $640, SI
 	DECQ R14
 	JNZ  oct
 
 octend:
-	TESTQ $8, CX
-	JZ   lastdone
-	LANESO(Z3, Z28)
-
-lastdone:
-	ADDQ $640, SI
 	SUBQ $640, R11
 
-	// A quad after the octs, the current rows packed 32 bytes apart, the
-	// next rows' pairs 64 bytes apart.
+	// A quad after the octs, the current rows packed 32 bytes apart.
 	MOVQ 240(SP), R14
 	TESTQ R14, R14
-	JZ   reduce
+	JZ   lanes
 	GRAD2Q(Y0, Y26)
 	ADAM4(Y0, (DI), (R8), (R9), Y30)
 	ADAM4(Y26, (DI)(BX*1), (R8)(BX*1), (R9)(BX*1), Y31)
-	TESTQ $8, CX
-	JZ   quaddone
-	LANESPQ(Z30, Z31)
-
-quaddone:
 	ADDQ $32, DI
 	ADDQ $32, R8
 	ADDQ $32, R9
+
+lanes:
+	// The next rows' lanes, from the new weights of labels j and j+1
+	// (from R15), quad after quad: the octs' pairs of rows 128 bytes
+	// apart, the last quad's 64.
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	TESTQ $8, CX
+	JZ   reduce
+	MOVQ R15, AX
+	MOVQ 272(SP), SI
+	MOVQ 288(SP), R14
+	TESTQ R14, R14
+	JZ   lanesquad
+
+laneoct:
+	LANESW(0, 128)
+	ADDQ $32, AX
+	LANESW(64, 128)
+	ADDQ $32, AX
+	ADDQ $640, SI
+	DECQ R14
+	JNZ  laneoct
+
+lanesquad:
+	MOVQ 240(SP), R14
+	TESTQ R14, R14
+	JZ   reduce
+	LANESW(0, 64)
 
 reduce:
 	// Past the rows' last in mod 4 weights, which Go finishes, and

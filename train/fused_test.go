@@ -246,7 +246,7 @@ func TestPack(t *testing.T) {
 	forms := []struct {
 		name string
 		pack func(dst, x []float64, in, n int)
-		at   func(s, k, octs int) int // where row s's feature k goes, past packPad
+		at   func(s, k, octs int) int // where row s's feature k goes
 	}{
 		{"packRows", packRows, func(s, k, octs int) int {
 			if k < 8*octs {
@@ -276,7 +276,7 @@ func TestPack(t *testing.T) {
 				want := make([]float64, packedLen(in)) // zeros but where a row's feature goes
 				for s := range n {
 					for k := 0; k < in&^3; k++ {
-						want[packPad+f.at(s, k, in/8)] = x[s*in+k]
+						want[f.at(s, k, in/8)] = x[s*in+k]
 					}
 				}
 				sameBits(t, fmt.Sprintf("%s, in %d, %d rows", f.name, in, n), dst, want)
