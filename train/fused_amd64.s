@@ -203,7 +203,8 @@
 // current rows packed (packRows), xp the next rows packed in pairs
 // (packPairs).
 //
-// First the biases, one at a time. Then the labels two at a time, in two
+// First the biases, eight at a time and then one at a time. Then the
+// labels two at a time, in two
 // passes over their rows of W. The first makes the gradient and the Adam
 // step of each oct of weights, the gradients of the next oct (Z0 and Z26,
 // the rows packed at R11) computed while Adam runs on this one (gradients
@@ -272,12 +273,59 @@ TEXT ·fusedLabelsAVX512(SB), NOSPLIT, $456-8
 	TESTQ CX, CX
 	JZ   done
 
-	// The biases: ∂b_j = Σ_r G[r, j] from 0 in row order, then Adam.
+	// The biases: ∂b_j = Σ_r G[r, j] from 0 in row order, then Adam,
+	// eight labels at a time, then one at a time.
 	MOVQ 24(AX), DI  // b
 	MOVQ 32(AX), R8  // its first moments
 	MOVQ 40(AX), R9  // its second moments
 	MOVQ 224(SP), R11
 	XORQ R13, R13
+	MOVQ 280(SP), R14
+	SUBQ $8, R14     // the last j that starts eight labels
+
+biasoct:
+	CMPQ R13, R14
+	JGT  biasrest
+	VXORPD Z0, Z0, Z0
+	LEAQ (R10)(R13*8), R15
+	MOVQ 232(SP), CX
+
+biasoctsum:
+	VADDPD (R15), Z0, Z0
+	ADDQ DX, R15
+	DECQ CX
+	JNZ  biasoctsum
+
+	VMOVUPD (DI)(R13*8), Z1
+	TESTQ $2, R11
+	JZ   biasoctnowd
+	VMULPD.BCST 192(SP), Z1, Z2
+	VADDPD Z2, Z0, Z0
+
+biasoctnowd:
+	VMOVUPD (R8)(R13*8), Z3
+	VMULPD.BCST 0(SP), Z3, Z3
+	VMULPD.BCST 32(SP), Z0, Z2
+	VADDPD Z2, Z3, Z3
+	VMOVUPD Z3, (R8)(R13*8)
+	VMOVUPD (R9)(R13*8), Z2
+	VMULPD.BCST 64(SP), Z2, Z2
+	VMULPD.BCST 96(SP), Z0, Z4
+	VMULPD Z0, Z4, Z4
+	VADDPD Z4, Z2, Z2
+	VMOVUPD Z2, (R9)(R13*8)
+	VSQRTPD Z2, Z2
+	VADDPD.BCST 160(SP), Z2, Z2
+	VMULPD.BCST 128(SP), Z3, Z3
+	VDIVPD Z2, Z3, Z3
+	VSUBPD Z3, Z1, Z1
+	VMOVUPD Z1, (DI)(R13*8)
+	ADDQ $8, R13
+	JMP  biasoct
+
+biasrest:
+	CMPQ R13, 280(SP)
+	JGE  biasdone
 
 bias:
 	VXORPD X0, X0, X0
@@ -318,6 +366,7 @@ biasnowd:
 	CMPQ R13, 280(SP)
 	JLT  bias
 
+biasdone:
 	MOVQ a+0(FP), AX
 	MOVQ 0(AX), DI   // W
 	MOVQ 8(AX), R8   // its first moments

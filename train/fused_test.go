@@ -195,8 +195,10 @@ func TestFusedReference(t *testing.T) {
 
 // TestFusedKernel checks the kernel of this processor (fusedLabels)
 // against the reference form bit for bit, on the shapes of
-// TestFusedReference and on blocks like those of the benchmark (100 and
-// 101 features, 16 and 17 labels, 10 rows), with large and tiny numbers.
+// TestFusedReference, on blocks like those of the benchmark (100 and
+// 101 features, 16 and 17 labels, 10 rows), with large and tiny numbers,
+// and on blocks of 8–23 labels, whose biases the kernel updates eight at a
+// time and then one at a time.
 func TestFusedKernel(t *testing.T) {
 	if !haveFused {
 		t.Skip("no fused kernel on this processor (or build)")
@@ -214,6 +216,8 @@ func TestFusedKernel(t *testing.T) {
 		}
 	}
 	shapes = append(shapes, shape{100, 16, 10, 10}, shape{101, 17, 10, 10}, shape{103, 16, 3, 10}, shape{100, 16, 10, 0})
+	// Biases eight at a time and then one at a time.
+	shapes = append(shapes, shape{12, 8, 10, 10}, shape{12, 10, 10, 10}, shape{9, 23, 3, 7}, shape{103, 14, 10, 10})
 	for _, s := range shapes {
 		for ci, cfg := range fusedConfigs {
 			if ci == 1 {

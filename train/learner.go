@@ -100,19 +100,21 @@ func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {
 	ln.updateFn = func(lo, hi int) {
 		m := ln.m
 		wEnd := m.Out * m.In // W precedes b in Params
-		for j := lo; j < hi; j += updateBlock {
-			k := min(j+updateBlock, hi)
-			if ln.fused {
-				ln.fusedBlock(j, k)
-				continue
-			}
-			m.BackwardLabels(ln.grad, ln.dz, ln.xb, j, k)
-			ln.adam.Update(m.Params, ln.grad, j*m.In, k*m.In)
-			ln.adam.Update(m.Params, ln.grad, wEnd+j, wEnd+k)
-			if ln.zn != nil {
-				// The block's new parameters are in cache: the next
-				// rows' logits of these labels.
-				m.LogitsLabels(ln.zn, ln.xn, j, k)
+		if ln.fused {
+			// One pass over the part's labels: the fused pass keeps no
+			// gradient to hold in cache, and each call has its cost.
+			ln.fusedBlock(lo, hi)
+		} else {
+			for j := lo; j < hi; j += updateBlock {
+				k := min(j+updateBlock, hi)
+				m.BackwardLabels(ln.grad, ln.dz, ln.xb, j, k)
+				ln.adam.Update(m.Params, ln.grad, j*m.In, k*m.In)
+				ln.adam.Update(m.Params, ln.grad, wEnd+j, wEnd+k)
+				if ln.zn != nil {
+					// The block's new parameters are in cache: the next
+					// rows' logits of these labels.
+					m.LogitsLabels(ln.zn, ln.xn, j, k)
+				}
 			}
 		}
 		if ln.yn != nil {
