@@ -375,8 +375,45 @@ biasdone:
 	XORQ R13, R13
 
 pair:
-	// G[r, j] and G[r, j+1] of the rows.
+	// G[r, j] and G[r, j+1] of the rows in registers, for the octs and
+	// the quad: straight from G with all ten rows, else through the frame
+	// (zeros past the rows).
 	MOVQ R10, R15
+	CMPQ 232(SP), $10
+	JNE  gframe
+	VBROADCASTSD (R15), Z6
+	VBROADCASTSD 8(R15), Z16
+	ADDQ DX, R15
+	VBROADCASTSD (R15), Z7
+	VBROADCASTSD 8(R15), Z17
+	ADDQ DX, R15
+	VBROADCASTSD (R15), Z8
+	VBROADCASTSD 8(R15), Z18
+	ADDQ DX, R15
+	VBROADCASTSD (R15), Z9
+	VBROADCASTSD 8(R15), Z19
+	ADDQ DX, R15
+	VBROADCASTSD (R15), Z10
+	VBROADCASTSD 8(R15), Z20
+	ADDQ DX, R15
+	VBROADCASTSD (R15), Z11
+	VBROADCASTSD 8(R15), Z21
+	ADDQ DX, R15
+	VBROADCASTSD (R15), Z12
+	VBROADCASTSD 8(R15), Z22
+	ADDQ DX, R15
+	VBROADCASTSD (R15), Z13
+	VBROADCASTSD 8(R15), Z23
+	ADDQ DX, R15
+	VBROADCASTSD (R15), Z14
+	VBROADCASTSD 8(R15), Z24
+	ADDQ DX, R15
+	VBROADCASTSD (R15), Z15
+	VBROADCASTSD 8(R15), Z25
+	ADDQ DX, R15
+	JMP  gdone
+
+gframe:
 	LEAQ 296(SP), AX
 	MOVQ 232(SP), CX
 
@@ -387,8 +424,6 @@ gcopy:
 	ADDQ $16, AX
 	DECQ CX
 	JNZ  gcopy
-
-	// G of the rows in registers, for the octs and the quad.
 	VBROADCASTSD 296(SP), Z6
 	VBROADCASTSD 304(SP), Z16
 	VBROADCASTSD 312(SP), Z7
@@ -409,6 +444,8 @@ gcopy:
 	VBROADCASTSD 432(SP), Z24
 	VBROADCASTSD 440(SP), Z15
 	VBROADCASTSD 448(SP), Z25
+
+gdone:
 	MOVQ DI, R15 // W's row j, for the lanes
 	MOVQ 264(SP), R11
 	MOVQ 224(SP), CX
