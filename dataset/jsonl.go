@@ -391,7 +391,7 @@ func (p *parser) member() *Error {
 // s, otherwise its value as s and a nil raw. Invalid UTF-8 is an error.
 func (p *parser) str() (raw []byte, s string, e *Error) {
 	start := p.Pos
-	tok, escaped, le := p.RawStr()
+	tok, escaped, ascii, le := p.RawStr()
 	switch {
 	case le != nil && le.Code == jsonscan.ControlChar:
 		return nil, "", p.syntaxAt(le.Pos, "control character %#02x in string", p.Line[le.Pos])
@@ -405,7 +405,7 @@ func (p *parser) str() (raw []byte, s string, e *Error) {
 	default:
 		raw = tok[1 : len(tok)-1]
 	}
-	if !utf8.Valid(tok) {
+	if !ascii && !utf8.Valid(tok) {
 		return nil, "", p.syntaxAt(start, "invalid UTF-8 in string")
 	}
 	return raw, s, nil

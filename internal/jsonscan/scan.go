@@ -241,21 +241,22 @@ func (s *Scanner) StrRaw() (raw []byte, v string, e *Error) {
 }
 
 // RawStr finds the end of the JSON string at Pos, which must hold '"', and
-// returns its token, quotes included, as a subslice of Line, and whether it
-// holds a backslash. It skips the byte after each backslash without checking
+// returns its token, quotes included, as a subslice of Line, whether it
+// holds a backslash, and whether all its bytes are ASCII (a token that is
+// valid UTF-8 without a check). It skips the byte after each backslash without checking
 // the escape, and does not check UTF-8: the caller decides what to do with
 // the token, for example decode it with Unquote when escaped is set, which
 // reports bad escapes. The error, which leaves Pos where it was, is an
 // *Error with Code ControlChar, for the first unescaped control character,
 // or Unterminated. RawStr panics if Pos does not hold '"'.
-func (s *Scanner) RawStr() (tok []byte, escaped bool, e *Error) {
+func (s *Scanner) RawStr() (tok []byte, escaped, ascii bool, e *Error) {
 	start := s.Pos
-	end, escaped, _, e := s.scanStr(false)
+	end, escaped, ascii, e := s.scanStr(false)
 	if e != nil {
-		return nil, false, e
+		return nil, false, false, e
 	}
 	s.Pos = end
-	return s.Line[start:end], escaped, nil
+	return s.Line[start:end], escaped, ascii, nil
 }
 
 // scanStr scans the string at Pos and returns the index after its closing
@@ -279,6 +280,9 @@ func (s *Scanner) scanStr(strict bool) (end int, escaped, ascii bool, e *Error) 
 				if code := checkEscape(b, j); code != 0 {
 					return 0, false, false, s.errAt(code, j, nil)
 				}
+			}
+			if j+1 < len(b) {
+				all |= b[j+1]
 			}
 			j += 2
 		case c < 0x20:

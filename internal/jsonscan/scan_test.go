@@ -157,7 +157,7 @@ func TestStr(t *testing.T) {
 		}
 
 		s.Pos = 0
-		tok, escaped, e := s.RawStr()
+		tok, escaped, ascii, e := s.RawStr()
 		switch {
 		case tc.rawCode != 0:
 			if e == nil || e.Code != tc.rawCode || e.Pos != tc.rawPos || e.Col != tc.rawPos+4 || s.Pos != 0 {
@@ -167,6 +167,8 @@ func TestStr(t *testing.T) {
 		case e != nil:
 			t.Errorf("RawStr(%q): error %v", tc.in, e)
 			continue
+		case ascii != isASCII(tok):
+			t.Errorf("RawStr(%q) says ASCII %t", tc.in, ascii)
 		case escaped != tc.escaped || string(tok) != tc.in[:s.Pos] || tok[len(tok)-1] != '"':
 			t.Errorf("RawStr(%q) = %q, %t with Pos %d", tc.in, tok, escaped, s.Pos)
 		}
@@ -445,9 +447,12 @@ func FuzzScan(f *testing.F) {
 			t.Fatalf("%q: Str %q, error %v, stops at %d; encoding/json says string %t", in, str, e, s.Pos, isStr)
 		}
 		s.Pos = start
-		tok, escaped, re := s.RawStr()
+		tok, escaped, ascii, re := s.RawStr()
 		if e == nil && (re != nil || s.Pos != strEnd) {
 			t.Fatalf("%q: Str ends at %d, RawStr at %d with error %v", in, strEnd, s.Pos, re)
+		}
+		if re == nil && ascii != isASCII(tok) {
+			t.Fatalf("%q: RawStr says ASCII %t", in, ascii)
 		}
 		if re == nil && escaped != bytes.Contains(tok, []byte{'\\'}) {
 			t.Fatalf("%q: RawStr says escaped %t", in, escaped)
@@ -473,4 +478,14 @@ func labelOf(raw []byte, v string) string {
 		return string(raw)
 	}
 	return v
+}
+
+// isASCII reports, byte by byte, whether b holds only ASCII bytes.
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
