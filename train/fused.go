@@ -37,9 +37,10 @@ import (
 // the current rows, packPairs for the next).
 
 // fusedSlots is the most rows the kernel takes, current or next: the
-// next rows' logits accumulate in one register of lanes per pair of rows
-// and label, and the current rows' gradient coefficients sit in its frame.
-// It is even, so that the next rows make whole pairs.
+// current rows' gradient coefficients of a pair of labels are held in
+// twenty registers, and the next rows' logits accumulate in one register
+// of lanes per pair of rows and label. It is even, so that the next rows
+// make whole pairs.
 const fusedSlots = 10
 
 // Flags of the kernel.

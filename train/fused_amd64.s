@@ -2,12 +2,16 @@
 
 #include "textflag.h"
 
+DATA negzero<>+0(SB)/8, $0x8000000000000000
+GLOBL negzero<>(SB), RODATA|NOPTR, $8
+
 // The kernel's local frame: Adam's constants, four times each, at 0, 32,
 // …, 192(SP) (β₁, 1−β₁, β₂, 1−β₂, step, ε̂, weight decay), then the flags
 // (224), rows (232), whether a quad follows the octs (240), nz (248), in
 // mod 4 in bytes (256), the packed rows x (264) and xp (272), the number
-// of labels (280) and of octs (288), and G[r, j], G[r, j+1] of the pair of
-// labels at hand, 16 bytes a row, from 296 (zeros past the rows).
+// of labels (280) and of octs (288), and, with fewer than ten rows,
+// G[r, j], G[r, j+1] of the pair of labels at hand, 16 bytes a row, from
+// 296 (−0 past the rows).
 
 // GRAD2(ZA, ZB) stores in ZA and ZB the gradients of eight weights of
 // labels j and j+1, Σ_r G[r, ·]·x_r fused in row order from zero (the
@@ -234,8 +238,10 @@ TEXT ·fusedLabelsAVX512(SB), NOSPLIT, $456-8
 	VMOVUPD Y0, 160(SP)
 	VMOVUPD 192(CX), Y0
 	VMOVUPD Y0, 192(SP)
-	// G of rows past the last: zeros.
-	VXORPD Y0, Y0, Y0
+	// G of rows past the last: −0, so that their products, −0 with the
+	// zeros packed for their x, leave every sum as it is, −0 included
+	// (+0 would turn a sum of −0 into +0).
+	VBROADCASTSD negzero<>(SB), Y0
 	VMOVUPD Y0, 296(SP)
 	VMOVUPD Y0, 328(SP)
 	VMOVUPD Y0, 360(SP)
@@ -410,7 +416,6 @@ pair:
 	ADDQ DX, R15
 	VBROADCASTSD (R15), Z15
 	VBROADCASTSD 8(R15), Z25
-	ADDQ DX, R15
 	JMP  gdone
 
 gframe:

@@ -288,3 +288,67 @@ func TestPack(t *testing.T) {
 		}
 	}
 }
+
+// TestFusedKernelSignedZero checks the kernel against the reference form
+// bit for bit where the sign of a zero decides a bit of the result: a
+// step with fewer than fusedSlots rows whose gradient sums underflow to
+// −0, β₁·m rounding to −0 (a first moment of −5e-324 and β₁ = 0.1), so
+// that m ← β₁·m + (1−β₁)·g is −0 for g = −0 and +0 for g = +0. The rows
+// the kernel pads with must leave every sum as it is, −0 included (by
+// hand: (−0)·x + s = s for every s, while (+0)·(+0) + (−0) = +0).
+func TestFusedKernelSignedZero(t *testing.T) {
+	if !haveFused {
+		t.Skip("no fused kernel on this processor (or build)")
+	}
+	const in, labels = 12, 2
+	for _, rows := range []int{1, 3, 9, 10} {
+		for _, out := range []int{labels, labels + 3} {
+			for _, decay := range []float64{0, 0.5} {
+				a := optim.Adam{Beta1: 0.1, WeightDecay: decay}
+				P := labels*in + labels
+				a.Begin(P)
+				st := a.Current()
+				var k adamK
+				setAdamK(&k, &st)
+				w := make([]float64, P)
+				for i := range w {
+					w[i] = math.Copysign(0, -1)
+				}
+				for i := range st.M {
+					st.M[i] = -5e-324
+				}
+				// G·x = −1e-340 in every row: each product and sum
+				// underflows to −0.
+				x := make([]float64, rows*in)
+				g := make([]float64, (rows-1)*out+labels)
+				for i := range x {
+					x[i] = 1e-170
+				}
+				for i := range g {
+					g[i] = -1e-170
+				}
+				flags := fusedAddBias
+				if decay != 0 {
+					flags |= fusedDecayW | fusedDecayB
+				}
+				run := func(kernel func(*fusedArgs)) []float64 {
+					p := append([]float64(nil), w...)
+					m := append([]float64(nil), st.M...)
+					v := append([]float64(nil), st.V...)
+					xc, xp := make([]float64, packedLen(in)), make([]float64, packedLen(in))
+					packRows(xc, x, in, rows)
+					f := fusedArgs{
+						w: p[:labels*in], mw: m[:labels*in], vw: v[:labels*in],
+						b: p[labels*in:], mb: m[labels*in:], vb: v[labels*in:],
+						x: x, g: g, xc: xc, xp: xp, k: &k,
+						labels: labels, in: in, rows: rows, out: out, flags: flags,
+					}
+					kernel(&f)
+					return append(append(p, m...), v...)
+				}
+				name := fmt.Sprintf("rows %d, stride %d, decay %g: params and moments", rows, out, decay)
+				sameBits(t, name, run(fusedLabels), run(fusedLabelsGo))
+			}
+		}
+	}
+}

@@ -87,8 +87,9 @@ type linear struct {
 	full []uint8
 }
 
-// updateBlock is the number of labels whose gradient a step computes
-// before updating their parameters, while the gradient is in cache.
+// updateBlock is the number of labels whose gradient a step that does not
+// run fused computes before updating their parameters, while the gradient
+// is in cache, and the fewest labels of a part of a step's loop.
 const updateBlock = 16
 
 func newLinear(m *model.Linear, d Data, adam optim.Adam) *linear {

@@ -144,6 +144,7 @@ func TestStr(t *testing.T) {
 		{in: `"\q`, code: BadEscape, pos: 1, rawCode: Unterminated},
 		{in: "\"\\\x01\"", code: BadEscape, pos: 1, escaped: true}, // a control character after '\'
 		{in: "\"\\\n\"", code: BadEscape, pos: 1, escaped: true},   // ditto
+		{in: "\"\\\xff\"", code: BadEscape, pos: 1, escaped: true}, // a byte outside ASCII after '\': RawStr's token is not ASCII
 	} {
 		s := Scanner{Line: []byte(tc.in), Col0: 3}
 		v, e := s.Str()
