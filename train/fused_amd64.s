@@ -86,10 +86,10 @@ GLOBL negzero<>(SB), RODATA|NOPTR, $8
 	VFMADD231PD Y15, Y1, YA; \
 	VFMADD231PD Y25, Y1, YB
 
-// ADAM8(G, P, M, V, OUT) updates the eight weights at P (moments at M
+// ADAM8(G, P, M, V) updates the eight weights at P (moments at M
 // and V) with the gradient G, as optim's kernels do (CX holds the flags),
-// and leaves the new weights in OUT too. It uses Z4 and Z5, and G.
-#define ADAM8(G, P, M, V, OUT) \
+// and leaves the new weights in Z4. It uses Z4 and Z5, and G.
+#define ADAM8(G, P, M, V) \
 	TESTQ $1, CX; \
 	JZ   4(PC); \
 	VMOVUPD P, Z5; \
@@ -111,11 +111,11 @@ GLOBL negzero<>(SB), RODATA|NOPTR, $8
 	VMULPD.BCST 128(SP), Z4, Z4; \
 	VDIVPD Z5, Z4, Z4; \
 	VMOVUPD P, Z5; \
-	VSUBPD Z4, Z5, OUT; \
-	VMOVUPD OUT, P
+	VSUBPD Z4, Z5, Z4; \
+	VMOVUPD Z4, P
 
 // ADAM4 is ADAM8 for four weights (Y registers, Y4 and Y5).
-#define ADAM4(G, P, M, V, OUT) \
+#define ADAM4(G, P, M, V) \
 	TESTQ $1, CX; \
 	JZ   4(PC); \
 	VMOVUPD P, Y5; \
@@ -137,8 +137,8 @@ GLOBL negzero<>(SB), RODATA|NOPTR, $8
 	VMULPD 128(SP), Y4, Y4; \
 	VDIVPD Y5, Y4, Y4; \
 	VMOVUPD P, Y5; \
-	VSUBPD Y4, Y5, OUT; \
-	VMOVUPD OUT, P
+	VSUBPD Y4, Y5, Y4; \
+	VMOVUPD Y4, P
 
 // LANESP(off, S, ZA, ZB) adds to the lanes of the next rows' logits the
 // products of one quad of weights, held twice in ZA (label j) and in ZB
@@ -462,8 +462,8 @@ gdone:
 
 oct:
 	GRAD2(Z0, Z26)
-	ADAM8(Z2, (DI), (R8), (R9), Z30)
-	ADAM8(Z27, (DI)(BX*1), (R8)(BX*1), (R9)(BX*1), Z31)
+	ADAM8(Z2, (DI), (R8), (R9))
+	ADAM8(Z27, (DI)(BX*1), (R8)(BX*1), (R9)(BX*1))
 	VMOVAPD Z0, Z2
 	VMOVAPD Z26, Z27
 	ADDQ $64, DI
@@ -481,8 +481,8 @@ octend:
 	TESTQ R14, R14
 	JZ   lanes
 	GRAD2Q(Y0, Y26)
-	ADAM4(Y0, (DI), (R8), (R9), Y30)
-	ADAM4(Y26, (DI)(BX*1), (R8)(BX*1), (R9)(BX*1), Y31)
+	ADAM4(Y0, (DI), (R8), (R9))
+	ADAM4(Y26, (DI)(BX*1), (R8)(BX*1), (R9)(BX*1))
 	ADDQ $32, DI
 	ADDQ $32, R8
 	ADDQ $32, R9

@@ -242,9 +242,9 @@ func (s *Scanner) StrRaw() (raw []byte, v string, e *Error) {
 
 // RawStr finds the end of the JSON string at Pos, which must hold '"', and
 // returns its token, quotes included, as a subslice of Line, whether it
-// holds a backslash, and whether all its bytes are ASCII (a token that is
-// valid UTF-8 without a check). It skips the byte after each backslash without checking
-// the escape, and does not check UTF-8: the caller decides what to do with
+// holds a backslash, and whether all its bytes are ASCII (then it is valid
+// UTF-8). It skips the byte after each backslash without checking the
+// escape, and does not check UTF-8: the caller decides what to do with
 // the token, for example decode it with Unquote when escaped is set, which
 // reports bad escapes. The error, which leaves Pos where it was, is an
 // *Error with Code ControlChar, for the first unescaped control character,
