@@ -109,3 +109,43 @@ func BenchmarkBatchDistanceGrad(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkPlan times an optimal plan between two dense random
+// distributions (mass on every label): one sweep, L + L − 1 moves at most.
+func BenchmarkPlan(b *testing.B) {
+	forSizes(b, benchSizes, func(b *testing.B, n int, bfs bool) {
+		t, x, y := benchSetup(n, bfs)
+		p := NewPlanner(t)
+		plan, _ := p.Plan(nil, x, y)
+		b.ReportAllocs()
+		for b.Loop() {
+			plan, _ = p.Plan(plan, x, y)
+		}
+	})
+}
+
+// BenchmarkSparsePlan times a plan between two distributions of 20
+// labels each on trees of every size.
+func BenchmarkSparsePlan(b *testing.B) {
+	forSizes(b, benchSizes, func(b *testing.B, n int, bfs bool) {
+		t, _, _ := benchSetup(n, bfs)
+		rng := rand.New(rand.NewPCG(3, uint64(n)))
+		ai, am := sparseRow(rng, n, 20)
+		bi, bm := sparseRow(rng, n, 20)
+		p := NewPlanner(t)
+		plan, _ := p.SparsePlan(nil, ai, am, bi, bm)
+		b.ReportAllocs()
+		for b.Loop() {
+			plan, _ = p.SparsePlan(plan, ai, am, bi, bm)
+		}
+	})
+}
+
+// sparseRow returns k distinct random labels of n (k ≤ n) with random
+// masses summing to 1.
+func sparseRow(rng *rand.Rand, n, k int) ([]int, []float64) {
+	k = min(k, n)
+	idx := rng.Perm(n)[:k]
+	m := randomDist(rng, k)
+	return idx, m
+}
