@@ -1,0 +1,188 @@
+package barycenter
+
+import "math"
+
+// segments is an arena of treap nodes holding convex piecewise-linear
+// functions on [0, ℓ]: each node is a segment of the graph, a slope and a
+// length, and the in-order sequence of a treap is the function's graph
+// from 0, slopes non-decreasing. Every node also carries the node of the
+// tree whose mass it stands for (its origin), the total length of its
+// subtree and a pending slope added to the nodes below it. Node 0 is the
+// empty treap.
+//
+// Treaps are ordered by (slope, index); priorities are a hash of the
+// index, so that results do not depend on any random source.
+type segments struct {
+	n []seg
+}
+
+// seg is a node of the arena: its fields share a cache line.
+type seg struct {
+	slope, lazy, length, sum float64
+	origin, left, right      int32
+}
+
+func (s *segments) reset() {
+	s.n = append(s.n[:0], seg{origin: -1})
+}
+
+// node returns a new one-segment treap.
+func (s *segments) node(slope, length float64, origin int32) int32 {
+	x := int32(len(s.n))
+	s.n = append(s.n, seg{slope: slope, length: length, sum: length, origin: origin})
+	return x
+}
+
+func prio(x int32) uint32 {
+	h := uint32(x) * 0x9e3779b1
+	h ^= h >> 15
+	h *= 0x85ebca77
+	h ^= h >> 13
+	return h
+}
+
+// sum returns the total length of treap x.
+func (s *segments) sum(x int32) float64 { return s.n[x].sum }
+
+// add adds d to the slope of every segment of x.
+func (s *segments) add(x int32, d float64) {
+	if x != 0 {
+		p := &s.n[x]
+		p.slope += d
+		p.lazy += d
+	}
+}
+
+func (s *segments) push(x int32) {
+	p := &s.n[x]
+	if d := p.lazy; d != 0 {
+		s.add(p.left, d)
+		s.add(p.right, d)
+		p.lazy = 0
+	}
+}
+
+func (s *segments) pull(x int32) {
+	p := &s.n[x]
+	p.sum = s.n[p.left].sum + p.length + s.n[p.right].sum
+}
+
+// splitSlope splits x into the segments before (slope, id) in the order of
+// (slope, index) and the others.
+func (s *segments) splitSlope(x int32, slope float64, id int32) (int32, int32) {
+	if x == 0 {
+		return 0, 0
+	}
+	s.push(x)
+	p := &s.n[x]
+	if p.slope < slope || p.slope == slope && x < id {
+		l, r := s.splitSlope(p.right, slope, id)
+		s.n[x].right = l
+		s.pull(x)
+		return x, r
+	}
+	l, r := s.splitSlope(p.left, slope, id)
+	s.n[x].left = r
+	s.pull(x)
+	return l, x
+}
+
+// splitLength splits x at length ℓ from the start: the first part holds
+// the segments up to ℓ, the one straddling ℓ cut in two (its second piece
+// a new node with the same slope and origin).
+func (s *segments) splitLength(x int32, l float64) (int32, int32) {
+	if x == 0 {
+		return 0, 0
+	}
+	s.push(x)
+	p := s.n[x]
+	ll := s.n[p.left].sum
+	switch {
+	case l <= ll:
+		a, b := s.splitLength(p.left, l)
+		s.n[x].left = b
+		s.pull(x)
+		return a, x
+	case l >= ll+p.length:
+		a, b := s.splitLength(p.right, l-ll-p.length)
+		s.n[x].right = a
+		s.pull(x)
+		return x, b
+	}
+	cut := l - ll
+	y := s.node(p.slope, p.length-cut, p.origin)
+	s.n[x].length = cut
+	b := s.join(y, p.right)
+	s.n[x].right = 0
+	s.pull(x)
+	return x, b
+}
+
+// join concatenates x and y, every slope of x at most every slope of y.
+func (s *segments) join(x, y int32) int32 {
+	if x == 0 {
+		return y
+	}
+	if y == 0 {
+		return x
+	}
+	if prio(x) > prio(y) {
+		s.push(x)
+		r := s.join(s.n[x].right, y)
+		s.n[x].right = r
+		s.pull(x)
+		return x
+	}
+	s.push(y)
+	l := s.join(x, s.n[y].left)
+	s.n[y].left = l
+	s.pull(y)
+	return y
+}
+
+// union merges x and y by slope: the infimal convolution of the two
+// functions.
+func (s *segments) union(x, y int32) int32 {
+	if x == 0 {
+		return y
+	}
+	if y == 0 {
+		return x
+	}
+	if prio(x) < prio(y) {
+		x, y = y, x
+	}
+	s.push(x)
+	l, r := s.splitSlope(y, s.n[x].slope, x)
+	l = s.union(s.n[x].left, l)
+	s.n[x].left = l
+	r = s.union(s.n[x].right, r)
+	s.n[x].right = r
+	s.pull(x)
+	return x
+}
+
+// prefix calls f(origin, length) for the segments of x in order, up to a
+// total length of l (the last one cut), using stack as scratch; it
+// returns the grown stack.
+func (s *segments) prefix(x int32, l float64, stack []int32, f func(origin int32, length float64)) []int32 {
+	stack = stack[:0]
+	var done float64
+	for x != 0 || len(stack) > 0 {
+		for x != 0 {
+			s.push(x)
+			stack = append(stack, x)
+			x = s.n[x].left
+		}
+		x = stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		take := math.Min(s.n[x].length, l-done)
+		if take <= 0 {
+			break
+		}
+		f(s.n[x].origin, take)
+		done += take
+		x = s.n[x].right
+	}
+	return stack
+}
