@@ -9,27 +9,27 @@ package utw
 // Priorities are a hash of the node's index, so that results do not
 // depend on any random source and are the same on every run.
 type keys struct {
-	pos, wt, sum, lazy []float64
-	left, right        []int32
+	n []key
+}
+
+// key is a node of the arena: its fields share a cache line.
+type key struct {
+	pos, wt, sum, lazy float64
+	left, right        int32
 }
 
 // reset empties the arena, keeping its memory.
-func (k *keys) reset() {
-	k.pos, k.wt, k.sum, k.lazy = append(k.pos[:0], 0), append(k.wt[:0], 0), append(k.sum[:0], 0), append(k.lazy[:0], 0)
-	k.left, k.right = append(k.left[:0], 0), append(k.right[:0], 0)
-}
+func (k *keys) reset() { k.n = append(k.n[:0], key{}) }
 
 // node returns a new one-node treap.
 func (k *keys) node(pos, wt float64) int32 {
-	x := int32(len(k.pos))
-	k.pos = append(k.pos, pos)
-	k.wt = append(k.wt, wt)
-	k.sum = append(k.sum, wt)
-	k.lazy = append(k.lazy, 0)
-	k.left = append(k.left, 0)
-	k.right = append(k.right, 0)
+	x := int32(len(k.n))
+	k.n = append(k.n, key{pos: pos, wt: wt, sum: wt})
 	return x
 }
+
+// sum returns the total weight of treap x.
+func (k *keys) sum(x int32) float64 { return k.n[x].sum }
 
 // prio is the heap priority of node x: larger nearer the root.
 func prio(x int32) uint32 {
@@ -43,22 +43,25 @@ func prio(x int32) uint32 {
 // shift adds d to every position of treap x.
 func (k *keys) shift(x int32, d float64) {
 	if x != 0 {
-		k.pos[x] += d
-		k.lazy[x] += d
+		p := &k.n[x]
+		p.pos += d
+		p.lazy += d
 	}
 }
 
 // push hands x's pending shift down to its children.
 func (k *keys) push(x int32) {
-	if d := k.lazy[x]; d != 0 {
-		k.shift(k.left[x], d)
-		k.shift(k.right[x], d)
-		k.lazy[x] = 0
+	p := &k.n[x]
+	if d := p.lazy; d != 0 {
+		k.shift(p.left, d)
+		k.shift(p.right, d)
+		p.lazy = 0
 	}
 }
 
 func (k *keys) pull(x int32) {
-	k.sum[x] = k.sum[k.left[x]] + k.wt[x] + k.sum[k.right[x]]
+	p := &k.n[x]
+	p.sum = k.n[p.left].sum + p.wt + k.n[p.right].sum
 }
 
 // splitBelow splits x into the nodes that come before (p, id) in the
@@ -72,14 +75,15 @@ func (k *keys) splitBelow(x int32, p float64, id int32) (int32, int32) {
 		return 0, 0
 	}
 	k.push(x)
-	if k.pos[x] < p || k.pos[x] == p && x < id {
-		l, r := k.splitBelow(k.right[x], p, id)
-		k.right[x] = l
+	n := &k.n[x]
+	if n.pos < p || n.pos == p && x < id {
+		l, r := k.splitBelow(n.right, p, id)
+		k.n[x].right = l
 		k.pull(x)
 		return x, r
 	}
-	l, r := k.splitBelow(k.left[x], p, id)
-	k.left[x] = r
+	l, r := k.splitBelow(n.left, p, id)
+	k.n[x].left = r
 	k.pull(x)
 	return l, x
 }
@@ -91,14 +95,15 @@ func (k *keys) splitWeight(x int32, s float64) (int32, int32) {
 		return 0, 0
 	}
 	k.push(x)
-	if through := k.sum[k.left[x]] + k.wt[x]; through < s {
-		l, r := k.splitWeight(k.right[x], s-through)
-		k.right[x] = l
+	n := &k.n[x]
+	if through := k.n[n.left].sum + n.wt; through < s {
+		l, r := k.splitWeight(n.right, s-through)
+		k.n[x].right = l
 		k.pull(x)
 		return x, r
 	}
-	l, r := k.splitWeight(k.left[x], s)
-	k.left[x] = r
+	l, r := k.splitWeight(n.left, s)
+	k.n[x].left = r
 	k.pull(x)
 	return l, x
 }
@@ -106,14 +111,14 @@ func (k *keys) splitWeight(x int32, s float64) (int32, int32) {
 // popFirst removes the first node of x and returns it and the rest.
 func (k *keys) popFirst(x int32) (first, rest int32) {
 	k.push(x)
-	if k.left[x] == 0 {
-		r := k.right[x]
-		k.right[x] = 0
+	if k.n[x].left == 0 {
+		r := k.n[x].right
+		k.n[x].right = 0
 		k.pull(x)
 		return x, r
 	}
-	f, l := k.popFirst(k.left[x])
-	k.left[x] = l
+	f, l := k.popFirst(k.n[x].left)
+	k.n[x].left = l
 	k.pull(x)
 	return f, x
 }
@@ -129,12 +134,14 @@ func (k *keys) join(x, y int32) int32 {
 	}
 	if prio(x) > prio(y) {
 		k.push(x)
-		k.right[x] = k.join(k.right[x], y)
+		r := k.join(k.n[x].right, y)
+		k.n[x].right = r
 		k.pull(x)
 		return x
 	}
 	k.push(y)
-	k.left[y] = k.join(x, k.left[y])
+	l := k.join(x, k.n[y].left)
+	k.n[y].left = l
 	k.pull(y)
 	return y
 }
@@ -152,9 +159,11 @@ func (k *keys) union(x, y int32) int32 {
 		x, y = y, x
 	}
 	k.push(x)
-	l, r := k.splitBelow(y, k.pos[x], x)
-	k.left[x] = k.union(k.left[x], l)
-	k.right[x] = k.union(k.right[x], r)
+	l, r := k.splitBelow(y, k.n[x].pos, x)
+	l = k.union(k.n[x].left, l)
+	k.n[x].left = l
+	r = k.union(k.n[x].right, r)
+	k.n[x].right = r
 	k.pull(x)
 	return x
 }
@@ -164,15 +173,15 @@ func (k *keys) union(x, y int32) int32 {
 func (k *keys) find(x int32, s float64) (float64, bool) {
 	for x != 0 {
 		k.push(x)
-		l := k.left[x]
-		switch through := k.sum[l] + k.wt[x]; {
-		case k.sum[l] >= s && l != 0:
-			x = l
+		n := &k.n[x]
+		switch through := k.n[n.left].sum + n.wt; {
+		case k.n[n.left].sum >= s && n.left != 0:
+			x = n.left
 		case through >= s:
-			return k.pos[x], true
+			return n.pos, true
 		default:
 			s -= through
-			x = k.right[x]
+			x = n.right
 		}
 	}
 	return 0, false

@@ -39,12 +39,7 @@ func (s *solver) grow(n int) {
 	s.arg = make([]float64, n)
 	s.f = make([]float64, n)
 	s.sub = make([]float64, n)
-	s.k.pos = make([]float64, 1, n+1)
-	s.k.wt = make([]float64, 1, n+1)
-	s.k.sum = make([]float64, 1, n+1)
-	s.k.lazy = make([]float64, 1, n+1)
-	s.k.left = make([]int32, 1, n+1)
-	s.k.right = make([]int32, 1, n+1)
+	s.k.n = make([]key, 1, n+1)
 }
 
 // solve leaves in s.f[:n] an optimal potential f of
@@ -135,19 +130,19 @@ func (s *solver) step(r int32, sg, w float64) (x float64, r2 int32, sg2 float64)
 			r = k.join(k.node(-lam+w, -sg), r)
 		}
 		sg = 0
-	case sg > k.sum[r]: // h increases up to λ
+	case sg > k.sum(r): // h increases up to λ
 		x = lam
 		k.shift(r, -w)
-		r = k.join(r, k.node(lam-w, sg-k.sum[r]))
+		r = k.join(r, k.node(lam-w, sg-k.sum(r)))
 	default: // the slope crosses zero at a breakpoint q
 		a, b := k.splitWeight(r, sg)
 		q, b := k.popFirst(b)
-		x = k.pos[q]
-		left := min(sg-k.sum[a], k.wt[q])
-		right := k.wt[q] - left
+		x = k.n[q].pos
+		left := min(sg-k.sum(a), k.n[q].wt)
+		right := k.n[q].wt - left
 		k.shift(a, -w)
 		k.shift(b, w)
-		k.pos[q], k.wt[q], k.sum[q] = x-w, left, left
+		k.n[q].pos, k.n[q].wt, k.n[q].sum = x-w, left, left
 		a = k.join(a, q)
 		if right > 0 {
 			b = k.join(k.node(x+w, right), b)
@@ -157,7 +152,7 @@ func (s *solver) step(r int32, sg, w float64) (x float64, r2 int32, sg2 float64)
 	// Keep the breakpoints inside (−λ, λ): those at or below −λ no longer
 	// bend the function on its domain but lower its slope there.
 	lo, r := k.splitBelow(r, -lam, math.MaxInt32)
-	sg -= k.sum[lo]
+	sg -= k.sum(lo)
 	r, _ = k.splitBelow(r, lam, 0)
 	return x, r, sg
 }
