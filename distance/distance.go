@@ -15,7 +15,8 @@ import (
 // are user indices of one tree (for tsw, the leaves of tsw.Sliced). It is
 // not safe for concurrent use.
 type Method interface {
-	// Name returns the method's name: "tw", "emd", "sinkhorn" or "tsw".
+	// Name returns the method's name: "tw", "emd", "sinkhorn", "utw" or
+	// "tsw".
 	Name() string
 
 	// Rows stores in dst[i] the distance between row i of A and row i of

@@ -16,6 +16,7 @@ import (
 	"github.com/twl-ldl/twl/ot/sinkhorn"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/tsw"
+	"github.com/twl-ldl/twl/utw"
 )
 
 // randomTree returns a random tree of n nodes, node i's parent a random
@@ -283,9 +284,12 @@ func TestWorkers(t *testing.T) {
 			}
 			return m
 		}
+		if name == "utw" {
+			return distance.NewUTW(tr, 0.3, o)
+		}
 		return distance.NewTW(tr, o)
 	}
-	for _, name := range []string{"tw", "tsw", "emd"} {
+	for _, name := range []string{"tw", "tsw", "emd", "utw"} {
 		A, B := A, B
 		if name == "emd" {
 			A, B = A.Subset(seq(150)), B.Subset(seq(150))
@@ -311,6 +315,37 @@ func TestWorkers(t *testing.T) {
 				if math.Float64bits(p[k]) != math.Float64bits(refP[k]) {
 					t.Fatalf("%s, %d workers: Pairwise[%d] %v, one worker %v", name, w, k, p[k], refP[k])
 				}
+			}
+		}
+	}
+}
+
+// TestUTW compares utw's Rows and Pairwise, on rows of different total
+// masses, with utw.Workspace on the dense rows (another path of package
+// utw: the whole tree rather than the tree spanned by the pair's labels),
+// to rounding.
+func TestUTW(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 50))
+	tr, _, _ := randomTree(t, rng, 40)
+	A, B := randomRows(rng, 30, 40), randomRows(rng, 30, 40)
+	for k := range A.Mass {
+		A.Mass[k] *= 3
+	}
+	const lambda = 0.7
+	m := distance.NewUTW(tr, lambda, nil)
+	if m.Name() != "utw" {
+		t.Errorf("name %q", m.Name())
+	}
+	ws := utw.NewWorkspace(tr, lambda)
+	r, p := rows(t, m, A, B), pairwise(t, m, A, B)
+	for i := range A.Rows() {
+		a := dense(A, i, 40)
+		if want := ws.Distance(a, dense(B, i, 40)); !close(r[i], want) {
+			t.Errorf("Rows[%d] = %v, want %v", i, r[i], want)
+		}
+		for j := range B.Rows() {
+			if want := ws.Distance(a, dense(B, j, 40)); !close(p[i*B.Rows()+j], want) {
+				t.Errorf("Pairwise[%d,%d] = %v, want %v", i, j, p[i*B.Rows()+j], want)
 			}
 		}
 	}

@@ -1,6 +1,6 @@
 // Package distance computes distances between sparse label distributions
 // (labeldist.Rows) on a tree, row by row or all pairs, in parallel, by one
-// of four methods behind one interface, Method:
+// of five methods behind one interface, Method:
 //
 //   - tw, the tree-Wasserstein distance (Le et al., NeurIPS 2019; Evans and
 //     Matsen 2012), in closed form: W₁(a, b) = Σ_v w_v |a(T_v) − b(T_v)|,
@@ -18,6 +18,11 @@
 //     the tolerance is no transport plan, and its pair fails with a
 //     *ConvergenceError rather than returning a number that is no
 //     approximation of the distance.
+//   - utw, the unbalanced tree-Wasserstein distance (package utw): the
+//     generalized Kantorovich–Rubinstein distance of Sato et al. (NeurIPS
+//     2020), transport at the tree's path lengths plus λ per unit of mass
+//     destroyed or created, between measures of any total mass, exact, in
+//     O(k log k) time for the k labels of a pair.
 //   - tsw, the tree-sliced Wasserstein distance (package tsw): the mean of
 //     the tree-Wasserstein distances over several trees with the same
 //     leaves. All pairs go through the trees' sparse embeddings

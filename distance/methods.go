@@ -9,6 +9,7 @@ import (
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/tsw"
 	"github.com/twl-ldl/twl/tw"
+	"github.com/twl-ldl/twl/utw"
 )
 
 // NewTW returns the tree-Wasserstein distance on t: exact, no cost
@@ -27,6 +28,21 @@ func NewTW(t *tree.Tree, o *Options) Method {
 	})
 	m.tree = t
 	return m
+}
+
+// NewUTW returns the unbalanced tree-Wasserstein distance UTW_λ on t
+// (package utw): transport at the tree's path lengths plus lambda per
+// unit of mass destroyed or created, between rows of any total mass
+// (read them with labeldist.Options.Measures). Each pair is computed by
+// utw.Sparse on the tree spanned by its labels, in time independent of the
+// tree's size. It panics if lambda is not positive and finite.
+func NewUTW(t *tree.Tree, lambda float64, o *Options) Method {
+	return newMethod("utw", o.workers(0), o, func(int) pairFunc {
+		s := utw.NewSparse(t, lambda)
+		return func(ai []int, am []float64, bi []int, bm []float64) (float64, error) {
+			return s.Distance(ai, am, bi, bm), nil
+		}
+	})
 }
 
 // NewTSW returns the tree-sliced Wasserstein distance of s, over its

@@ -26,7 +26,9 @@
 // A row's masses must sum to 1 within Options.Tol (default 1e-6), unless
 // Options.Normalize asks to rescale every row to sum 1. Rows within the
 // tolerance are kept as written, not rescaled. A row whose masses are all zero
-// is an error either way.
+// is an error either way. Options.Measures reads rows as measures of any
+// total mass instead (for unbalanced transport): no check of the sum, no
+// rescaling, and an all-zero row is the empty measure.
 //
 // # Errors
 //

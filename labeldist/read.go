@@ -27,6 +27,13 @@ type Options struct {
 	// Zero means DefaultTol (1e-6); +Inf accepts any positive sum. A
 	// negative or NaN Tol is a programmer error and panics.
 	Tol float64
+
+	// Measures reads every row as a measure of any total mass, as it is:
+	// its sum is neither checked nor rescaled, and a row whose masses are
+	// all zero (such as {}) is the empty measure, not an error. Normalize
+	// and Tol are then ignored. Masses must still be finite and
+	// non-negative.
+	Measures bool
 }
 
 func (o *Options) tol() float64 {
@@ -172,6 +179,7 @@ type Reader struct {
 	file      string
 	tol       float64
 	normalize bool
+	measures  bool
 	line      int
 	rows      int
 	row       Sparse
@@ -189,6 +197,7 @@ func NewReader(r io.Reader, file string, t *tree.Tree, opts *Options) *Reader {
 		file:      file,
 		tol:       opts.tol(),
 		normalize: opts != nil && opts.Normalize,
+		measures:  opts != nil && opts.Measures,
 	}
 }
 
@@ -214,6 +223,10 @@ func (rd *Reader) Next() bool {
 		return false
 	}
 	rd.sortRow()
+	if rd.measures {
+		rd.rows++
+		return true
+	}
 	if e := finish(rd.row.Mass, rd.normalize, rd.tol); e != nil {
 		e.File, e.Line = rd.file, rd.line
 		rd.err = e

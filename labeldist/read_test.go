@@ -55,6 +55,8 @@ func TestReadValid(t *testing.T) {
 			[][]float64{{0, 0, 0, 0, 1, 0, 0}}, []int{1}},
 		{"negative zero and underflow are zero", `{"cat": 1, "dog": -0, "snake": 1e-400}`, nil,
 			[][]float64{{0, 0, 0, 0, 1, 0, 0}}, []int{1}},
+		{"measures: any total, empty rows", "{\"cat\": 2.5, \"dog\": 1}\n{}\n[0,0,0,0,0,0,0]\n", &Options{Measures: true, Normalize: true},
+			[][]float64{{0, 0, 0, 1, 2.5, 0, 0}, {0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}}, []int{1, 2, 3}},
 		{"within tolerance, kept as written", `{"cat": 0.9999995}`, nil,
 			[][]float64{{0, 0, 0, 0, 0.9999995, 0, 0}}, []int{1}},
 		{"larger tolerance", `{"cat": 0.9}`, &Options{Tol: 0.2},

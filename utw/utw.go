@@ -130,12 +130,21 @@ func (s *solver) step(r int32, sg, w float64) (x float64, r2 int32, sg2 float64)
 			r = k.join(k.node(-lam+w, -sg), r)
 		}
 		sg = 0
-	case sg > k.sum(r): // h increases up to λ
-		x = lam
-		k.shift(r, -w)
-		r = k.join(r, k.node(lam-w, sg-k.sum(r)))
-	default: // the slope crosses zero at a breakpoint q
+	default:
 		a, b := k.splitWeight(r, sg)
+		if b == 0 {
+			// The drops add up to less than sg: h increases up to λ.
+			// (Also when they add up to sg but the running sums,
+			// rounded, stay below it.)
+			x = lam
+			k.shift(a, -w)
+			if d := sg - k.sum(a); d > 0 {
+				a = k.join(a, k.node(lam-w, d))
+			}
+			r = a
+			break
+		}
+		// The slope crosses zero at the breakpoint q.
 		q, b := k.popFirst(b)
 		x = k.n[q].pos
 		left := min(sg-k.sum(a), k.n[q].wt)

@@ -120,12 +120,13 @@ func measure(rng *rand.Rand, n int, density, total float64) []float64 {
 func TestLP(t *testing.T) {
 	rng := rand.New(rand.NewPCG(30, 20))
 	cases := 0
-	for k := range 150 {
-		tr, c, name := randomCase(t, rng, k, 9)
+	for k := range 300 {
+		tr, c, name := randomCase(t, rng, k, 16)
 		n := tr.Len()
 		lambda := []float64{0.05, 0.3, 0.75, 1, 2.5, 40}[k%6]
-		a := measure(rng, n, 0.6, 0.5+2*rng.Float64())
-		b := measure(rng, n, 0.6, 0.5+2*rng.Float64())
+		density := []float64{0.3, 0.6, 1}[k%3]
+		a := measure(rng, n, density, 0.5+2*rng.Float64())
+		b := measure(rng, n, density, 0.5+2*rng.Float64())
 		if k%7 == 0 {
 			copy(b, a) // equal measures: 0
 		}
@@ -158,6 +159,29 @@ func nonZero(x []float64) ([]int, []float64) {
 		}
 	}
 	return idx, m
+}
+
+// TestSparseDense compares Sparse (on the tree spanned by the labels with
+// mass, chains of nodes without mass joined into one edge) and Workspace
+// (every node) on larger random trees and forests, where the LP would be
+// slow: two paths through the dynamic program that must agree to
+// rounding.
+func TestSparseDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 26))
+	for k := range 300 {
+		tr, _, name := randomCase(t, rng, k, 80)
+		n := tr.Len()
+		lambda := []float64{0.05, 0.3, 0.75, 1, 2.5, 40}[k%6]
+		a := measure(rng, n, 0.2, 0.5+2*rng.Float64())
+		b := measure(rng, n, 0.2, 0.5+2*rng.Float64())
+		got := utw.NewWorkspace(tr, lambda).Distance(a, b)
+		ai, am := nonZero(a)
+		bi, bm := nonZero(b)
+		sp := utw.NewSparse(tr, lambda).Distance(ai, am, bi, bm)
+		if math.Abs(got-sp) > 1e-12*math.Max(1, got) {
+			t.Errorf("%s λ=%v: dense %.17g, sparse %.17g", name, lambda, got, sp)
+		}
+	}
 }
 
 // TestLargeLambda: with equal total masses and λ at least half the
