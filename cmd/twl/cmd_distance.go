@@ -41,15 +41,21 @@ var distanceMethods = []distanceMethod{
 		about: "entropic OT by Sinkhorn on the L×L cost matrix: the transport cost of the entropic plan",
 		slow:  true,
 	},
+	{
+		name:  "utw",
+		about: "unbalanced tree-Wasserstein distance: transport plus --mass-cost λ per unit of mass created or destroyed, rows of any total",
+	},
 }
 
 // newDistance returns the distance.Method of m: over t, or for tsw over
 // the tree-sliced distance sl; emd and sinkhorn refuse a cost matrix over
-// maxMem with the memory it would need.
-func newDistance(m *distanceMethod, t *tree.Tree, sl *tsw.Sliced, set sinkhorn.Settings, maxMem byteSize) (distance.Method, error) {
+// maxMem with the memory it would need; utw has the mass cost massCost.
+func newDistance(m *distanceMethod, t *tree.Tree, sl *tsw.Sliced, set sinkhorn.Settings, massCost float64, maxMem byteSize) (distance.Method, error) {
 	o := &distance.Options{MaxBytes: int64(maxMem)}
 	L := t.Len()
 	switch m.name {
+	case "utw":
+		return distance.NewUTW(t, massCost, o), nil
 	case "tsw":
 		return distance.NewTSW(sl, o), nil
 	case "emd":
@@ -168,6 +174,7 @@ func runDistance(e *env, args []string) error {
 	iters := fs.Int("iters", sinkhorn.DefaultIters, "sinkhorn: at most `N` iterations")
 	tol := fs.Float64("tol", sinkhorn.DefaultTol, "sinkhorn: stop when the relative marginal error is below `TOL`; negative: run all --iters")
 	format := fs.String("format", "text", "output `FORMAT`: text, or json (one object: \"method\", \"pairwise\", \"distances\" and \"rows\", with --pairwise \"cols\")")
+	massCost := fs.Float64("mass-cost", 0, "utw: the cost `λ` of creating or destroying a unit of mass (required with --method utw)")
 	maxMem := byteSize(4 << 30)
 	fs.Var(&maxMem, "max-memory", "refuse work that would hold more than `SIZE`: the cost matrix of emd and sinkhorn, B with --pairwise")
 	pos, err := fs.parse(e, args)
@@ -198,6 +205,14 @@ func runDistance(e *env, args []string) error {
 		}
 	}
 	switch {
+	case m.name == "utw" && !fs.isSet("mass-cost"):
+		return fs.fail("--method utw needs --mass-cost λ, the cost of creating or destroying a unit of mass")
+	case m.name != "utw" && fs.isSet("mass-cost"):
+		return fs.fail("--mass-cost applies only with --method utw, not --method %s", m.name)
+	case m.name == "utw" && (!(*massCost > 0) || math.IsInf(*massCost, 0)):
+		return fs.fail("--mass-cost must be a positive number, not %v", *massCost)
+	case m.name == "utw" && *normalize:
+		return fs.fail("--normalize does not apply to --method utw, which compares measures of any total mass as they are")
 	case !(*reg > 0) || math.IsInf(*reg, 0):
 		return fs.fail("--reg must be a positive number, not %v", *reg)
 	case *iters < 1:
@@ -226,11 +241,11 @@ func runDistance(e *env, args []string) error {
 	}
 	// emd and sinkhorn refuse a cost matrix over --max-memory before any
 	// input is read.
-	dm, err := newDistance(m, t, sl, sinkhorn.Settings{Lambda: *reg, Iters: *iters, Tol: *tol}, maxMem)
+	dm, err := newDistance(m, t, sl, sinkhorn.Settings{Lambda: *reg, Iters: *iters, Tol: *tol}, *massCost, maxMem)
 	if err != nil {
 		return err
 	}
-	opts := &labeldist.Options{Normalize: *normalize}
+	opts := &labeldist.Options{Normalize: *normalize, Measures: m.name == "utw"}
 	d := &distanceRun{gc: gc, e: e, m: m, dm: dm, json: *format == "json", maxBytes: int64(maxMem), t: t, opts: opts}
 	A, ca, err := rowReader(e, pos[0], t, opts)
 	if err != nil {

@@ -59,6 +59,25 @@ func TestDistance(t *testing.T) {
 			`{"cat": 1}` + "\n" + `{"dog": 1}`,
 			[]string{"--pairwise", "--method", "tw"},
 			"2\t0\n"},
+		// utw: moving a unit over d costs d, destroying or creating one
+		// costs λ; mass moves only when d < 2λ.
+		{"utw", fig1Tree,
+			`{"dog": 1}` + "\n" + `{"dog": 2, "cat": 1}` + "\n{}\n" + `[0, 0, 0, 1, 0, 0, 0]`,
+			`{"cat": 1}` + "\n" + `{"mammal": 1}` + "\n" + `{"snake": 2}` + "\n" + `{"dog": 1}`,
+			[]string{"--method", "utw", "--mass-cost", "2"},
+			// dog→cat (2 < 4); one unit to mammal (1), two destroyed (4);
+			// two created (4); nothing.
+			"2\n5\n4\n0\n"},
+		{"utw, small mass cost", fig1Tree,
+			`{"dog": 1}` + "\n" + `{"dog": 2, "cat": 1}`,
+			`{"cat": 1}` + "\n" + `{"mammal": 1}`,
+			[]string{"--method=utw", "--mass-cost=0.5", "--pairwise"},
+			// Row 1: destroy dog and create cat (0.5 + 0.5) rather than
+			// move 2 edges; destroy dog and create mammal (1). Row 2: cat
+			// stays on cat, the two units of dog are destroyed (1); one
+			// unit to mammal (1) or destroyed and created (1), and two
+			// more destroyed (1).
+			"1\t1\n1\t2\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := write(t, map[string]string{"t.tree": tc.tree, "a.jsonl": tc.a, "b.jsonl": tc.b})
@@ -165,7 +184,17 @@ func TestDistanceErrors(t *testing.T) {
 		{"NaN tol", nil, []string{"--method=sinkhorn", "--tol", "NaN", "--tree", "$D/t.tree", "$D/a.jsonl", "$D/b.jsonl"}, 2,
 			[]string{"--tol must be a number"}},
 		{"unknown method", nil, []string{"--method", "kl", "--tree", "$D/t.tree", "$D/a.jsonl", "$D/b.jsonl"}, 2,
-			[]string{`unknown --method "kl" (available: tw, emd, sinkhorn)`}},
+			[]string{`unknown --method "kl" (available: tw, emd, sinkhorn, utw)`}},
+		{"utw without --mass-cost", nil, []string{"--method", "utw", "--tree", "$D/t.tree", "$D/a.jsonl", "$D/b.jsonl"}, 2,
+			[]string{"--method utw needs --mass-cost"}},
+		{"--mass-cost without utw", nil, []string{"--mass-cost", "1", "--tree", "$D/t.tree", "$D/a.jsonl", "$D/b.jsonl"}, 2,
+			[]string{"--mass-cost applies only with --method utw, not --method tw"}},
+		{"zero --mass-cost", nil, []string{"--method", "utw", "--mass-cost", "0", "--tree", "$D/t.tree", "$D/a.jsonl", "$D/b.jsonl"}, 2,
+			[]string{"--mass-cost must be a positive number, not 0"}},
+		{"utw with --normalize", nil, []string{"--method", "utw", "--mass-cost", "1", "--normalize", "--tree", "$D/t.tree", "$D/a.jsonl", "$D/b.jsonl"}, 2,
+			[]string{"--normalize does not apply to --method utw"}},
+		{"utw, negative mass", map[string]string{"b.jsonl": `{"dog": -0.5}`}, []string{"--method", "utw", "--mass-cost", "1", "--tree", "$D/t.tree", "$D/a.jsonl", "$D/b.jsonl"}, 1,
+			[]string{`$D/b.jsonl:1: negative mass: "dog": -0.5`}},
 		{"unknown flag", nil, []string{"--tree", "$D/t.tree", "--pairwize", "$D/a.jsonl", "$D/b.jsonl"}, 2,
 			[]string{"flag provided but not defined: --pairwize", "see 'twl distance --help'"}},
 	} {
