@@ -53,6 +53,8 @@ type command struct {
 var commands = []*command{
 	{"demo", "a first run on built-in data: what TW measures, and how fast", runDemo},
 	{"distance", "tree-Wasserstein distances between label distributions", runDistance},
+	{"transport", "optimal transport plans between label distributions: which mass moves where", runTransport},
+	{"barycenter", "the exact tree-Wasserstein barycenter of label distributions", runBarycenter},
 	{"eval", "score predicted label distributions against targets", runEval},
 	{"train", "fit a label-distribution model (KL, KL + λ·TW, KL + λ·Sinkhorn, KL + λ·TSW) to data", runTrain},
 	{"predict", "predict label distributions with a trained model", runPredict},

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/twl-ldl/twl/barycenter"
+	"github.com/twl-ldl/twl/internal/jsonfloat"
+	"github.com/twl-ldl/twl/labeldist"
+)
+
+func runBarycenter(e *env, args []string) error {
+	fs := newFlags("barycenter", "twl barycenter --tree TREE --out B.jsonl [flags] D.jsonl")
+	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required)")
+	weightList := fs.String("weights", "", "the weights `W1,W2,…` of the distributions, one per row of D.jsonl, non-negative (default: equal)")
+	leaves := fs.Bool("leaves", false, "put the barycenter's mass on the tree's leaves only")
+	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")
+	out := fs.OutFile("out", "write the barycenter to `FILE`, one JSON Lines row, all or nothing (required; '-' for standard output)")
+	pos, err := fs.parse(e, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fs.fail("want one file of distributions, D.jsonl; got %s", plural(len(pos), "argument"))
+	}
+	if *treePath == "" {
+		return fs.fail("--tree is required")
+	}
+	if *out == "" {
+		return fs.fail("--out is required: the file the barycenter is written to ('-' for standard output)")
+	}
+	var weights []float64
+	if fs.isSet("weights") {
+		if weights, err = parseWeights(fs, *weightList); err != nil {
+			return err
+		}
+	}
+	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"D": pos[0], "--tree": *treePath}); err != nil {
+		return err
+	}
+	t, _, err := resolveTree(fs, *treePath, 0)
+	if err != nil {
+		return err
+	}
+	D, cd, err := rowReader(e, pos[0], t, &labeldist.Options{Normalize: *normalize})
+	if err != nil {
+		return err
+	}
+	defer cd.Close()
+	var rows labeldist.Rows
+	for {
+		if err := e.stopped(); err != nil {
+			return err
+		}
+		n, err := rows.Fill(D, chunkRows)
+		if err != nil {
+			return rowsErr(err)
+		}
+		if n < chunkRows {
+			break
+		}
+	}
+	if rows.Rows() == 0 {
+		return fmt.Errorf("%s: no distributions (the file is empty or blank)", D.File())
+	}
+	if weights != nil && len(weights) != rows.Rows() {
+		return fmt.Errorf("%s has %s, --weights gives %s", D.File(), plural(rows.Rows(), "distribution"), plural(len(weights), "weight"))
+	}
+	w, err := e.create(*out)
+	if err != nil {
+		return err
+	}
+	defer w.Abort()
+	nu := make([]float64, t.Len())
+	obj, err := barycenter.New(t).Solve(nu, &rows, weights, &barycenter.Options{Leaves: *leaves})
+	if err != nil {
+		return err
+	}
+	line, err := labeldist.AppendFormat(nil, t, nu)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(append(line, '\n')); err != nil {
+		return err
+	}
+	if err := w.Commit(); err != nil {
+		return err
+	}
+	report := e.stdout
+	if *out == "-" {
+		report = e.stderr
+	}
+	_, err = fmt.Fprintf(report, "%s\n", jsonfloat.AppendShortest(nil, obj))
+	return err
+}
+
+// parseWeights reads the comma-separated weights of --weights: finite,
+// non-negative numbers, not all zero.
+func parseWeights(fs *flags, list string) ([]float64, error) {
+	var w []float64
+	var total float64
+	for i, f := range strings.Split(list, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(v >= 0) || math.IsInf(v, 1) {
+			return nil, fs.fail("--weights: weight %d, %q, is not a finite non-negative number", i+1, f)
+		}
+		w = append(w, v)
+		total += v
+	}
+	if total == 0 {
+		return nil, fs.fail("--weights are all zero")
+	}
+	return w, nil
+}
+
