@@ -114,4 +114,3 @@ func parseWeights(fs *flags, list string) ([]float64, error) {
 	}
 	return w, nil
 }
-

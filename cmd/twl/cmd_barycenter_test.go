@@ -3,8 +3,8 @@ package main
 import (
 	"math"
 	"os"
-	"strconv"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
