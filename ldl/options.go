@@ -36,6 +36,7 @@ const (
 	DefaultLambda      = 1
 	DefaultSinkhornReg = sinkhorn.DefaultLambda // the paper's 50
 	DefaultIters       = 10                     // the paper's 10 Sinkhorn iterations
+	DefaultMassCost    = 1                      // kl+utw's μ: moves over 2 unit edges or more cost 2
 )
 
 // MaxSinkhornLabels bounds the labels of kl+sinkhorn, whose L×L cost
@@ -48,7 +49,7 @@ const MaxSinkhornLabels = 10000
 // biases), standardized features, no validation, seed 0.
 type Options struct {
 	// Loss is the training loss by name, in the grammar of loss.Parse:
-	// kl, kl+tw, kl+sinkhorn (also kl+w1), kl+tsw, with an optional
+	// kl, kl+tw, kl+sinkhorn (also kl+w1), kl+tsw, kl+utw, with an optional
 	// weight (kl+0.5tw). "" means kl. The model is softmax(W·x + b) and
 	// the loss, averaged over each mini-batch, is
 	//
@@ -57,6 +58,8 @@ type Options struct {
 	//	kl+sinkhorn   KL(y ‖ p) + λ·W(p, y), W by Sinkhorn on the tree metric
 	//	              (dense L×L, at most MaxSinkhornLabels labels)
 	//	kl+tsw        KL(y ‖ p) + λ·TSW(p, y), the tree-sliced distance over Trees
+	//	kl+utw        KL(y ‖ p) + λ·UTW_μ(p, y), the unbalanced tree-Wasserstein
+	//	              distance (loss.UTW): W1 under the tree metric truncated at 2μ
 	Loss string
 	// Lambda is λ for a Loss that writes no weight (kl+tw): 0 means 1
 	// (DefaultLambda), a negative value λ = 0. A Loss that writes a weight
@@ -68,6 +71,15 @@ type Options struct {
 	// SinkhornIters is kl+sinkhorn's number of Sinkhorn iterations per
 	// gradient; 0 means 10 (DefaultIters).
 	SinkhornIters int
+	// MassCost is kl+utw's cost μ of a unit of mass created or destroyed;
+	// 0 means 1 (DefaultMassCost).
+	MassCost float64
+	// UTWSets and UTWScale are kl+utw's Sets and Scale (loss.UTW): with
+	// UTWSets the target is the indicator of the row's support (a label
+	// set, one unit per label) and the prediction is scaled by UTWScale
+	// (0 means 1), such as the mean size of the training label sets.
+	UTWSets  bool
+	UTWScale float64
 	// Trees is the tree-sliced distance of kl+tsw, over the labels of the
 	// data in order (load the data with a flat tree of them,
 	// LoadOptions.Tree). Only kl+tsw uses it, and it needs it.
@@ -157,6 +169,9 @@ func (o *Options) resolve() (settings, error) {
 	if s.SinkhornIters == 0 {
 		s.SinkhornIters = DefaultIters
 	}
+	if s.MassCost == 0 {
+		s.MassCost = DefaultMassCost
+	}
 	if s.Epochs == 0 {
 		s.Epochs = DefaultEpochs
 	}
@@ -177,6 +192,10 @@ func (o *Options) resolve() (settings, error) {
 		return s, fmt.Errorf("ldl: SinkhornReg must be a finite number > 0, not %v", s.SinkhornReg)
 	case s.SinkhornIters < 1:
 		return s, fmt.Errorf("ldl: SinkhornIters must be at least 1, not %d", s.SinkhornIters)
+	case !(s.MassCost > 0) || math.IsInf(s.MassCost, 1):
+		return s, fmt.Errorf("ldl: MassCost must be a finite number > 0, not %v", s.MassCost)
+	case !(s.UTWScale >= 0) || math.IsInf(s.UTWScale, 1):
+		return s, fmt.Errorf("ldl: UTWScale must be a finite number ≥ 0, not %v", s.UTWScale)
 	case s.Epochs < 1:
 		return s, fmt.Errorf("ldl: Epochs must be at least 1, not %d", s.Epochs)
 	case s.Batch < 1:
@@ -235,6 +254,8 @@ func (s *settings) newLoss(t *tree.Tree) (loss.Loss, error) {
 		return loss.NewKLTSW(s.Trees, s.lambda), nil
 	case loss.TermTW:
 		return loss.NewKLTW(t, s.lambda), nil
+	case loss.TermUTW:
+		return loss.NewKLUTW(t, s.lambda, loss.UTW{MassCost: s.MassCost, Sets: s.UTWSets, Scale: s.UTWScale}), nil
 	case loss.TermSinkhorn:
 		if L > MaxSinkhornLabels {
 			return nil, &LabelLimitError{Labels: L}

@@ -16,10 +16,11 @@ const (
 	TermTW                   // the exact tree-Wasserstein distance (NewKLTW)
 	TermSinkhorn             // the Wasserstein distance by Sinkhorn, the paper's W¹ (NewKLSinkhorn)
 	TermTSW                  // the tree-sliced distance over several trees (NewKLTSW)
+	TermUTW                  // the unbalanced tree-Wasserstein distance (NewKLUTW)
 )
 
 // String returns the term as loss names spell it: "tw", "sinkhorn", "tsw",
-// or "" for TermNone.
+// "utw", or "" for TermNone.
 func (t Term) String() string {
 	switch t {
 	case TermTW:
@@ -28,6 +29,8 @@ func (t Term) String() string {
 		return "sinkhorn"
 	case TermTSW:
 		return "tsw"
+	case TermUTW:
+		return "utw"
 	}
 	return ""
 }
@@ -49,7 +52,8 @@ type Name struct {
 //	kl+TERM            KL + TERM, λ = 1
 //	kl+λTERM           KL + λ·TERM, λ a positive decimal number (kl+0.5tw)
 //
-// with TERM one of tw, sinkhorn (also written w1, the paper's W¹) and tsw.
+// with TERM one of tw, sinkhorn (also written w1, the paper's W¹), tsw and
+// utw.
 // Letter case matters: names are written in lower case.
 func Parse(name string) (Name, error) {
 	if name == "kl" {
@@ -57,21 +61,21 @@ func Parse(name string) (Name, error) {
 	}
 	rest, ok := strings.CutPrefix(name, "kl+")
 	if !ok {
-		return Name{}, fmt.Errorf("unknown loss %q: want kl, kl+tw, kl+sinkhorn or kl+tsw, with an optional weight (kl+0.5tw)", name)
+		return Name{}, fmt.Errorf("unknown loss %q: want kl, kl+tw, kl+sinkhorn, kl+tsw or kl+utw, with an optional weight (kl+0.5tw)", name)
 	}
 	n := Name{Lambda: 1}
 	w := ""
 	for _, t := range []struct {
 		spelled string
 		term    Term
-	}{{"sinkhorn", TermSinkhorn}, {"tsw", TermTSW}, {"tw", TermTW}, {"w1", TermSinkhorn}} {
+	}{{"sinkhorn", TermSinkhorn}, {"tsw", TermTSW}, {"utw", TermUTW}, {"tw", TermTW}, {"w1", TermSinkhorn}} {
 		if before, ok := strings.CutSuffix(rest, t.spelled); ok {
 			n.Term, w = t.term, before
 			break
 		}
 	}
 	if n.Term == TermNone {
-		return Name{}, fmt.Errorf("unknown loss %q: want kl+tw, kl+sinkhorn or kl+tsw, with an optional weight (kl+0.5tw)", name)
+		return Name{}, fmt.Errorf("unknown loss %q: want kl+tw, kl+sinkhorn, kl+tsw or kl+utw, with an optional weight (kl+0.5tw)", name)
 	}
 	if w != "" {
 		lambda, err := strconv.ParseFloat(w, 64)

@@ -22,6 +22,8 @@ func TestParse(t *testing.T) {
 		{"kl+0.5w1", loss.Name{Term: loss.TermSinkhorn, Lambda: 0.5, Weighted: true}, "kl+0.5sinkhorn"},
 		{"kl+tsw", loss.Name{Term: loss.TermTSW, Lambda: 1}, "kl+tsw"},
 		{"kl+2tsw", loss.Name{Term: loss.TermTSW, Lambda: 2, Weighted: true}, "kl+2tsw"},
+		{"kl+utw", loss.Name{Term: loss.TermUTW, Lambda: 1}, "kl+utw"},
+		{"kl+0.5utw", loss.Name{Term: loss.TermUTW, Lambda: 0.5, Weighted: true}, "kl+0.5utw"},
 		{"kl+1e-1tw", loss.Name{Term: loss.TermTW, Lambda: 0.1, Weighted: true}, "kl+0.1tw"},
 		{"kl+.25tw", loss.Name{Term: loss.TermTW, Lambda: 0.25, Weighted: true}, "kl+0.25tw"},
 	} {
@@ -35,7 +37,7 @@ func TestParse(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"", "KL", "tw", "kl+", "kl+0tw", "kl+-1tw", "kl+0.5", "kl+tv", "kl+1_0tw",
-		"kl+0x1tw", "kl+inftw", "kl+nantw", "kl+1e999tw", "kl+0.5tw+tw", "kl+tw ", "w1"} {
+		"kl+0x1tw", "kl+inftw", "kl+nantw", "kl+1e999tw", "kl+0.5tw+tw", "kl+tw ", "w1", "kl+uutw", "kl+0.5uutw"} {
 		if n, err := loss.Parse(name); err == nil || !strings.Contains(err.Error(), "unknown loss") {
 			t.Errorf("Parse(%q) = %+v, %v; want an unknown-loss error", name, n, err)
 		}

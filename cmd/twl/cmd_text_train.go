@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 
 	"github.com/twl-ldl/twl/corpus"
@@ -26,10 +27,12 @@ func runTextTrain(e *env, args []string) error {
 	embDim := fs.Int("emb-dim", 100, "the dimension `D` of random word vectors, without --emb")
 	trainEmb := fs.Bool("train-emb", false, "train the word vectors with the model (default: fixed)")
 	hidden := fs.Int("hidden", 200, "the LSTM's hidden size `H`")
-	lossName := fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw or kl+sinkhorn; a weight in the name (kl+0.5tw) takes the place of --lambda")
-	lambda := fs.Float64("lambda", ldl.DefaultLambda, "the weight `λ` > 0 of the transport term of kl+tw and kl+sinkhorn")
+	lossName := fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw, kl+sinkhorn or kl+utw; a weight in the name (kl+0.5tw) takes the place of --lambda")
+	lambda := fs.Float64("lambda", ldl.DefaultLambda, "the weight `λ` > 0 of the transport term of kl+tw, kl+sinkhorn and kl+utw")
 	reg := fs.Float64("reg", ldl.DefaultSinkhornReg, "kl+sinkhorn: the kernel parameter `λs` of exp(−λs·C)")
 	iters := fs.Int("iters", 10, "kl+sinkhorn: Sinkhorn `iterations`")
+	massCost := fs.Float64("mass-cost", ldl.DefaultMassCost, "kl+utw: the cost `μ` of a unit of mass created or destroyed")
+	utwSets := fs.Bool("utw-sets", false, "kl+utw: compare each label set as it is, one unit per label, with the prediction times the training documents' mean set size")
 	target := fs.String("target", "uniform", "the target of a label set: `uniform` on its labels, or specific")
 	epochs := fs.Int("epochs", 100, "training `epochs`")
 	batch := fs.Int("batch", 100, "documents per mini-`batch`")
@@ -73,8 +76,14 @@ func runTextTrain(e *env, args []string) error {
 	if err := checkLossPairs(fs, *lossName); err != nil {
 		return err
 	}
-	if n, _ := parseLoss(*lossName); n.Term == loss.TermTSW {
-		return fs.fail("--loss kl+tsw is for twl train and twl cv (with --trees); the text model takes kl, kl+tw or kl+sinkhorn")
+	n, _ := parseLoss(*lossName)
+	switch {
+	case n.Term == loss.TermTSW:
+		return fs.fail("--loss kl+tsw is for twl train and twl cv (with --trees); the text model takes kl, kl+tw, kl+sinkhorn or kl+utw")
+	case *utwSets && n.Term != loss.TermUTW:
+		return fs.fail("--utw-sets applies only with --loss kl+utw")
+	case !(*massCost > 0) || math.IsInf(*massCost, 1):
+		return fs.fail("--mass-cost must be a finite number > 0, not %v", *massCost)
 	}
 	tk, vopts, err := tf.tokenizer(fs)
 	if err != nil {
@@ -108,7 +117,10 @@ func runTextTrain(e *env, args []string) error {
 		Target: mode, AsGiven: *tf.asGiven, Epochs: *epochs, Batch: *batch, LR: *lr, Patience: *patience, Seed: *seed,
 		Tree: tree.RefOf(t, treeSrc), Data: *trainPath,
 	}
-	lopts := ldl.Options{Loss: *lossName, SinkhornReg: *reg, SinkhornIters: *iters}
+	lopts := ldl.Options{Loss: *lossName, SinkhornReg: *reg, SinkhornIters: *iters, MassCost: *massCost, UTWSets: *utwSets}
+	if *utwSets {
+		lopts.UTWScale = meanSetSize(d.Train.Targets(mode), t.Len())
+	}
 	if fs.isSet("lambda") {
 		lopts.Lambda = cmp.Or(*lambda, -1) // -1: λ = 0
 	}
@@ -143,4 +155,21 @@ func runTextTrain(e *env, args []string) error {
 		return err
 	}
 	return e.output("", fmt.Appendf(nil, "wrote %s: %s\n%s\n", *out, m.Shape(), m.Report(h)))
+}
+
+// meanSetSize returns the mean number of labels with mass in the rows of
+// Y (rows×L): the expected size of a label set, by which kl+utw with
+// --utw-sets scales the prediction.
+func meanSetSize(Y []float64, L int) float64 {
+	rows := len(Y) / L
+	if rows == 0 {
+		return 1
+	}
+	n := 0
+	for _, v := range Y {
+		if v > 0 {
+			n++
+		}
+	}
+	return float64(n) / float64(rows)
 }

@@ -356,7 +356,7 @@ func TestTrainUsage(t *testing.T) {
 		{[]string{"--tree", tr, "--out", "m"}, "--data is required"},
 		{[]string{"--data", d, "--out", "m"}, "--tree is required"},
 		{[]string{"--data", d, "--tree", tr}, "--out is required"},
-		{[]string{"--data", d, "--tree", tr, "--out", "m", "--loss", "mse"}, `--loss must be kl, kl+tw, kl+sinkhorn or kl+tsw, with an optional weight such as kl+0.5tw, not "mse"`},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--loss", "mse"}, `--loss must be kl, kl+tw, kl+sinkhorn, kl+utw or kl+tsw, with an optional weight such as kl+0.5tw, not "mse"`},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--lambda", "-1"}, "--lambda must be"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--epochs", "0"}, "--epochs must be at least 1"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--lr", "NaN"}, "--lr must be"},
@@ -368,7 +368,9 @@ func TestTrainUsage(t *testing.T) {
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "extra"}, "train takes no arguments"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--checkpoint-every", "2"}, "--checkpoint-every applies only with --checkpoint"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--checkpoint-every", "1"}, "--checkpoint-every applies only with --checkpoint"},
-		{[]string{"--data", d, "--tree", tr, "--out", "m", "--lambda", "2"}, "--lambda applies only with --loss kl+tw, kl+sinkhorn or kl+tsw"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--lambda", "2"}, "--lambda applies only with --loss kl+tw, kl+sinkhorn, kl+utw or kl+tsw"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--loss", "kl+tw", "--mass-cost", "2"}, "--mass-cost applies only with --loss kl+utw"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--loss", "kl+utw", "--mass-cost", "0"}, "--mass-cost must be a finite number > 0"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--loss", "kl+tw", "--reg", "10"}, "--reg applies only with --loss kl+sinkhorn"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--iters", "5"}, "--iters applies only with --loss kl+sinkhorn"},
 	} {
@@ -389,6 +391,7 @@ func TestTrainChainStar(t *testing.T) {
 	dir := write(t, map[string]string{"d.jsonl": b.String()})
 	for _, tc := range []struct{ tree, loss, source string }{
 		{"chain:4", "kl+tw", "chain:4"}, {"star:4", "kl+sinkhorn", "star:4"}, {"chain:4", "kl+sinkhorn", "chain:4"},
+		{"chain:4", "kl+utw", "chain:4"},
 	} {
 		out := filepath.Join(dir, "m.model")
 		code, _, stderr := twl(t, "", append([]string{"train", "--data", filepath.Join(dir, "d.jsonl"),

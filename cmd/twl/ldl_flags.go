@@ -32,6 +32,7 @@ type trainFlags struct {
 	lambda      *float64
 	reg         *float64
 	iters       *int
+	massCost    *float64
 	epochs      *int
 	batch       *int
 	lr          *float64
@@ -51,10 +52,11 @@ func addTrainFlags(fs *flags) *trainFlags {
 		tree: fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain, star, chain:N, star:N "+
 			"(chain and star alone only for .mat data, N = its number of labels) (required)"),
 		trees:       fs.String("trees", "", "instead of --tree, the comma-separated `TREES` built by 'twl tree build' over the labels (their leaves): with --loss kl+tsw, the tree-sliced distance over them"),
-		loss:        fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw, kl+sinkhorn, or with --trees kl+tsw; a weight in the name (kl+0.5tw) takes the place of --lambda"),
-		lambda:      fs.Float64("lambda", ldl.DefaultLambda, "the weight `λ` > 0 of the transport term of kl+tw and kl+sinkhorn"),
+		loss:        fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw, kl+sinkhorn, kl+utw, or with --trees kl+tsw; a weight in the name (kl+0.5tw) takes the place of --lambda"),
+		lambda:      fs.Float64("lambda", ldl.DefaultLambda, "the weight `λ` > 0 of the transport term of kl+tw, kl+sinkhorn and kl+utw"),
 		reg:         fs.Float64("reg", ldl.DefaultSinkhornReg, "kl+sinkhorn: the kernel parameter `λs` of exp(−λs·C); POT's reg is 1/λs"),
 		iters:       fs.Int("iters", ldl.DefaultIters, "kl+sinkhorn: the number of Sinkhorn `ITERATIONS` per gradient"),
+		massCost:    fs.Float64("mass-cost", ldl.DefaultMassCost, "kl+utw: the cost `μ` of a unit of mass created or destroyed (mass farther than 2μ from its place costs 2μ a unit)"),
 		epochs:      fs.Int("epochs", ldl.DefaultEpochs, "the number of `EPOCHS` (passes over the training rows)"),
 		batch:       fs.Int("batch", ldl.DefaultBatch, "the mini-batch `SIZE`"),
 		lr:          fs.Float64("lr", ldl.DefaultLR, "Adam's learning `RATE`"),
@@ -92,6 +94,8 @@ func checkLossPairs(fs *flags, lossName string) error {
 		return fs.fail("--reg applies only with --loss kl+sinkhorn")
 	case fs.isSet("iters") && !(ok && n.Term == loss.TermSinkhorn):
 		return fs.fail("--iters applies only with --loss kl+sinkhorn")
+	case fs.isSet("mass-cost") && !(ok && n.Term == loss.TermUTW):
+		return fs.fail("--mass-cost applies only with --loss kl+utw")
 	}
 	return nil
 }
@@ -100,9 +104,9 @@ func checkLossPairs(fs *flags, lossName string) error {
 // kl+tsw only where there is --trees (train and cv, not text train).
 func lossTerms(fs *flags) []string {
 	if fs.Lookup("trees") != nil {
-		return []string{"kl+tw", "kl+sinkhorn", "kl+tsw"}
+		return []string{"kl+tw", "kl+sinkhorn", "kl+utw", "kl+tsw"}
 	}
-	return []string{"kl+tw", "kl+sinkhorn"}
+	return []string{"kl+tw", "kl+sinkhorn", "kl+utw"}
 }
 
 // checkLossFlags checks the flags of the loss and Adam's step size, shared
@@ -148,6 +152,8 @@ func (tf *trainFlags) check(e *env, fs *flags) error {
 		return err
 	}
 	switch {
+	case !(*tf.massCost > 0) || math.IsInf(*tf.massCost, 1):
+		return fs.fail("--mass-cost must be a finite number > 0, not %v", *tf.massCost)
 	case *tf.epochs < 1:
 		return fs.fail("--epochs must be at least 1, not %d", *tf.epochs)
 	case *tf.batch < 1:
@@ -250,7 +256,7 @@ func treeError(fs *flags, spec string, err error) error {
 // options returns the training options of the flags.
 func (tf *trainFlags) options(fs *flags, sliced *tsw.Sliced) ldl.Options {
 	o := ldl.Options{
-		Loss: *tf.loss, SinkhornReg: *tf.reg, SinkhornIters: *tf.iters, Trees: sliced,
+		Loss: *tf.loss, SinkhornReg: *tf.reg, SinkhornIters: *tf.iters, MassCost: *tf.massCost, Trees: sliced,
 		Epochs: *tf.epochs, Batch: *tf.batch, LR: *tf.lr, WeightDecay: *tf.weightDecay, DecayBias: *tf.decayBias,
 		Raw: !*tf.standardize, Val: *tf.val, Patience: *tf.patience, Seed: *tf.seed,
 	}
