@@ -47,10 +47,10 @@ type UTW struct {
 	Scale    float64 // s; 0 means 1
 	Sets     bool    // ŷ is the indicator of y's support
 
-	t   *tree.Tree
-	ws  []*utw.Workspace
-	a   [][]float64 // per part: s·p
-	b   [][]float64 // per part: ŷ
+	t  *tree.Tree
+	ws []*utw.Workspace
+	a  [][]float64 // per part: s·p
+	b  [][]float64 // per part: ŷ
 }
 
 var _ Distance = (*UTW)(nil)
