@@ -21,14 +21,15 @@ import (
 var DefaultLabels = map[string][]int{
 	"tw":       {100, 1000, 10000, 100000, 1000000},
 	"emd":      {100, 1000, 3000},
+	"plan":     {3000, 100000, 1000000},
 	"sinkhorn": {100, 1000, 10000, 100000},
 	"lstm":     {147}, // BlurbGenreCollection's genres
 	"cli":      {100000, 1000000},
 }
 
-// Kernels resolves names of kernels (tw, emd, sinkhorn, lstm, cli, or all,
-// which is every one but cli) into the kernels to run, each once, in the
-// order given; none means tw.
+// Kernels resolves names of kernels (tw, plan, emd, sinkhorn, lstm, cli, or
+// all, which is every one but cli) into the kernels to run, each once, in
+// the order given; none means tw.
 func Kernels(names []string) ([]string, error) {
 	if len(names) == 0 {
 		return []string{"tw"}, nil
@@ -38,10 +39,10 @@ func Kernels(names []string) ([]string, error) {
 		ks := []string{p}
 		switch p {
 		case "all":
-			ks = []string{"tw", "emd", "sinkhorn", "lstm"}
-		case "tw", "emd", "sinkhorn", "lstm", "cli":
+			ks = []string{"tw", "plan", "emd", "sinkhorn", "lstm"}
+		case "tw", "plan", "emd", "sinkhorn", "lstm", "cli":
 		default:
-			return nil, fmt.Errorf("unknown kernel %q: the kernels are tw, emd, sinkhorn, lstm, cli (or all, which leaves out cli)", p)
+			return nil, fmt.Errorf("unknown kernel %q: the kernels are tw, plan, emd, sinkhorn, lstm, cli (or all, which leaves out cli)", p)
 		}
 		for _, k := range ks {
 			if !slices.Contains(out, k) {
@@ -107,6 +108,12 @@ func (r *Runner) Run(kernels []string, labels []int, orders []string) error {
 			case "tw":
 				for _, ord := range orders {
 					if err = r.TW(L, ord); err != nil {
+						break
+					}
+				}
+			case "plan":
+				for _, ord := range orders {
+					if err = r.Plan(L, ord); err != nil {
 						break
 					}
 				}
@@ -241,6 +248,19 @@ func (r *Runner) EMD(L int) error {
 		return err
 	}
 	return r.emit(rec)
+}
+
+// Plan times an optimal transport plan at L labels in the order ord (see
+// Plan), or reports the memory it would need over MaxBytes.
+func (r *Runner) Plan(L int, ord string) error {
+	if need := PlanNeed(L); need > float64(r.MaxBytes) {
+		return r.skip("plan", L, need)
+	}
+	if err := r.start(); err != nil {
+		return err
+	}
+	fmt.Fprintf(r.Log, "bench: plan L=%d order=%s ...\n", L, ord)
+	return r.emit(Plan(L, ord, r.Seed, r.Target))
 }
 
 // Sinkhorn times Sinkhorn in the paper's efficiency setting at L labels,

@@ -20,7 +20,7 @@ func TestKernels(t *testing.T) {
 		want []string
 	}{
 		{nil, []string{"tw"}},
-		{[]string{"cli", "all", "tw"}, []string{"cli", "tw", "emd", "sinkhorn", "lstm"}},
+		{[]string{"cli", "all", "tw"}, []string{"cli", "tw", "plan", "emd", "sinkhorn", "lstm"}},
 		{[]string{"emd", "emd"}, []string{"emd"}},
 	} {
 		got, err := Kernels(c.in)
