@@ -114,3 +114,20 @@ func ExampleWorkspace_Embed() {
 	// [0 0.5 0.5 0 0 0.25 0.25]
 	// 2.5 2.5
 }
+
+// A plan says which mass moves where: dog's unit splits between cat (two
+// edges) and snake (four), at a cost of TW = 3.
+func ExamplePlanner_Plan() {
+	t := animals() // animal, mammal, reptile, dog, cat, lizard, snake
+	a := []float64{0, 0, 0, 1, 0, 0, 0}
+	b := []float64{0, 0, 0, 0, 0.5, 0, 0.5}
+	plan, cost := tw.NewPlanner(t).Plan(nil, a, b)
+	fmt.Println("cost", cost)
+	for _, m := range plan {
+		fmt.Println(t.Name(int(m.From)), "→", t.Name(int(m.To)), m.Mass)
+	}
+	// Unordered output:
+	// cost 3
+	// dog → cat 0.5
+	// dog → snake 0.5
+}
