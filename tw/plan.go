@@ -20,18 +20,20 @@ type Move struct {
 // allocate nothing beyond the growth of the caller's destination. It is
 // not safe for concurrent use.
 type Planner struct {
-	t  *tree.Tree
-	o  tree.Order
-	ws *Workspace
+	t *tree.Tree
+	o tree.Order
 
 	// The tree in depth-first preorder: the user index (−1 for a virtual
-	// root) and the end of the subtree of the j-th node.
-	preLab, preEnd []int32
+	// root), the end of the subtree, the parent and the weight of the edge
+	// above the j-th node.
+	preLab, preEnd, prePar []int32
+	preW                   []float64
 
 	// The stacks of unmatched supplies and demands.
 	sup, dem planStack
-	// Dense: the masses of a and b in preorder.
-	pa, pb []float64
+	// Dense: the masses of a and b in preorder, and the net mass of each
+	// subtree (zero between calls).
+	pa, pb, pnet []float64
 
 	span   tree.Span
 	pos    []int32
@@ -57,20 +59,25 @@ func (s *planStack) reset() {
 }
 
 // NewPlanner returns a Planner for distributions on the labels of t. It
-// panics if t is nil. It takes O(L) time and 8·L bytes for the tree in
-// preorder; the dense workspace for the costs of Plan is made on first
-// use.
+// panics if t is nil. It takes O(L) time and 20·L bytes for the tree in
+// preorder; Plan's 24·L bytes of scratch are made on first use.
 func NewPlanner(t *tree.Tree) *Planner {
 	if t == nil {
 		panic("tw: NewPlanner with a nil tree")
 	}
 	o := t.Order()
 	n := len(o.Parent)
-	p := &Planner{t: t, o: o, preLab: make([]int32, n), preEnd: make([]int32, n)}
+	p := &Planner{t: t, o: o, preLab: make([]int32, n), preEnd: make([]int32, n),
+		prePar: make([]int32, n), preW: make([]float64, n)}
 	for k := range n {
 		j := o.Pre[k]
 		p.preLab[j] = o.Label[k]
 		p.preEnd[j] = o.PreEnd[k]
+		p.preW[j] = o.Weight[k]
+		p.prePar[j] = -1
+		if k > 0 {
+			p.prePar[j] = o.Pre[o.Parent[k]]
+		}
 	}
 	return p
 }
@@ -80,7 +87,8 @@ func (p *Planner) Tree() *tree.Tree { return p.t }
 
 // Plan stores in dst[:0] an optimal transport plan from a to b, dense
 // vectors of length t.Len() in user order, and returns it with its cost
-// TW(a, b) (the bits Workspace.Distance returns). The plan has at most
+// TW(a, b), Σ_e w_e·|a(Γ_e) − b(Γ_e)| summed in preorder (equal to
+// Workspace.Distance's to rounding). The plan has at most
 // |supp a| + |supp b| − 1 moves, mass staying on a node included as a
 // move from the node to itself; its marginals are a and b up to rounding.
 // The moves are in no particular order (the order in which they are
@@ -90,41 +98,51 @@ func (p *Planner) Tree() *tree.Tree { return p.t }
 // infinite mass gives an empty plan and a NaN cost. It panics if len(a)
 // or len(b) is not t.Len().
 //
-// It takes O(L) time: the closed form's sweep, then one pass over the
-// tree in reverse preorder.
+// It takes O(L) time: a gather of the masses into preorder, then one pass
+// over the tree in reverse preorder.
 func (p *Planner) Plan(dst []Move, a, b []float64) ([]Move, float64) {
 	L := p.t.Len()
 	if len(a) != L || len(b) != L {
 		panic("tw: Plan: len(a) or len(b) != tree.Len()")
 	}
 	dst = dst[:0]
-	if p.ws == nil {
-		p.ws = NewWorkspace(p.t)
-	}
-	cost := p.ws.Distance(a, b)
-	if cost != cost {
-		return dst, cost
-	}
-	p.sup.reset()
-	p.dem.reset()
-	lab, end := p.preLab, p.preEnd
+	lab, end, par, w := p.preLab, p.preEnd, p.prePar, p.preW
+	n := len(lab)
 	// Gather the masses in preorder first: a loop of loads alone, which
 	// the processor overlaps, rather than loads among the branches of the
 	// matching.
 	if p.pa == nil {
-		p.pa, p.pb = make([]float64, len(lab)), make([]float64, len(lab))
+		p.pa, p.pb, p.pnet = make([]float64, n), make([]float64, n), make([]float64, n)
 	}
-	pa, pb := p.pa[:len(lab)], p.pb[:len(lab)]
+	pa, pb, net := p.pa[:n], p.pb[:n], p.pnet[:n]
+	var bad float64 // NaN if some mass is NaN or infinite
 	for j, l := range lab {
 		if l >= 0 {
-			pa[j], pb[j] = a[l], b[l]
+			x, y := a[l], b[l]
+			pa[j], pb[j] = x, y
+			bad += x - x + y - y
 		}
 	}
-	for j := len(lab) - 1; j >= 0; j-- {
+	if bad != 0 {
+		return dst, math.NaN()
+	}
+	p.sup.reset()
+	p.dem.reset()
+	var cost float64
+	for j := n - 1; j >= 0; j-- {
+		d := net[j]
 		if l := lab[j]; l >= 0 {
-			dst = p.own(dst, int32(j), l, pa[j], pb[j])
+			x, y := pa[j], pb[j]
+			dst = p.own(dst, int32(j), l, x, y)
+			d += x - y
 		}
 		dst = p.match(dst, end[j])
+		// The net mass of the subtree crosses the edge above it.
+		net[j] = 0
+		if q := par[j]; q >= 0 {
+			cost += w[j] * math.Abs(d)
+			net[q] += d
+		}
 	}
 	return dst, cost
 }
