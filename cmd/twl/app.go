@@ -56,7 +56,7 @@ var commands = []*command{
 	{"transport", "optimal transport plans between label distributions: which mass moves where", runTransport},
 	{"barycenter", "the exact tree-Wasserstein barycenter of label distributions", runBarycenter},
 	{"eval", "score predicted label distributions against targets", runEval},
-	{"train", "fit a label-distribution model (KL, KL + λ·TW, KL + λ·Sinkhorn, KL + λ·TSW) to data", runTrain},
+	{"train", "fit a label-distribution model (KL, KL + λ·TW, KL + λ·Sinkhorn, KL + λ·TSW, KL + λ·UTW) to data", runTrain},
 	{"predict", "predict label distributions with a trained model", runPredict},
 	{"cv", "repeated k-fold cross-validation of training, every measure", runCV},
 	{"bench", "time the kernels and commands at several sizes", runBench},

@@ -692,7 +692,7 @@ func TestTrainLossNames(t *testing.T) {
 		t.Errorf("--loss kl+0.5tw --lambda 2: exit %d: %s", code, stderr)
 	}
 	code, _, stderr = twl(t, "", append(base, "--loss", "kl+0tw")...)
-	if code != 2 || !strings.Contains(stderr, `--loss must be kl, kl+tw, kl+sinkhorn or kl+tsw, with an optional weight such as kl+0.5tw, not "kl+0tw"`) {
+	if code != 2 || !strings.Contains(stderr, `--loss must be kl, kl+tw, kl+sinkhorn, kl+utw or kl+tsw, with an optional weight such as kl+0.5tw, not "kl+0tw"`) {
 		t.Errorf("--loss kl+0tw: exit %d: %s", code, stderr)
 	}
 }

@@ -8,9 +8,11 @@
 // The commands are (twl help lists them with their subcommands):
 //
 //	demo       a first run on built-in data: what TW measures, and how fast
-//	distance   distances between label distributions (tw, emd, sinkhorn; tsw over --trees)
+//	distance   distances between label distributions (tw, emd, sinkhorn, utw; tsw over --trees)
+//	transport  optimal transport plans between label distributions: which mass moves where
+//	barycenter the exact tree-Wasserstein barycenter of label distributions
 //	eval       score predicted label distributions against targets or label sets
-//	train      fit a label-distribution model (KL, KL + λ·TW, KL + λ·Sinkhorn, KL + λ·TSW)
+//	train      fit a label-distribution model (KL, KL + λ·TW, KL + λ·Sinkhorn, KL + λ·TSW, KL + λ·UTW)
 //	predict    predict label distributions with a trained model
 //	cv         repeated k-fold cross-validation of training, every measure
 //	bench      time the kernels and commands at several sizes

@@ -220,10 +220,10 @@ func TestOneProblemPerMessage(t *testing.T) {
 		{append(slices.Clone(text), "--patience", "-1"), "twl text train: --patience -1: must be 0 (never stop early) or positive"},
 		{append(slices.Clone(text), "--epochs", "0"), "twl text train: --epochs 0: must be at least 1"},
 		{append(slices.Clone(text), "--batch", "0"), "twl text train: --batch 0: must be at least 1"},
-		{append(slices.Clone(text), "--loss", "kl+w2"), `twl text train: --loss must be kl, kl+tw or kl+sinkhorn, with an optional weight such as kl+0.5tw, not "kl+w2"`},
-		{append(slices.Clone(text), "--lambda", "2"), "twl text train: --lambda applies only with --loss kl+tw or kl+sinkhorn"},
-		{append(slices.Clone(ldl), "--loss", "kl+w2"), `twl train: --loss must be kl, kl+tw, kl+sinkhorn or kl+tsw, with an optional weight such as kl+0.5tw, not "kl+w2"`},
-		{append(slices.Clone(ldl), "--lambda", "2"), "twl train: --lambda applies only with --loss kl+tw, kl+sinkhorn or kl+tsw"},
+		{append(slices.Clone(text), "--loss", "kl+w2"), `twl text train: --loss must be kl, kl+tw, kl+sinkhorn or kl+utw, with an optional weight such as kl+0.5tw, not "kl+w2"`},
+		{append(slices.Clone(text), "--lambda", "2"), "twl text train: --lambda applies only with --loss kl+tw, kl+sinkhorn or kl+utw"},
+		{append(slices.Clone(ldl), "--loss", "kl+w2"), `twl train: --loss must be kl, kl+tw, kl+sinkhorn, kl+utw or kl+tsw, with an optional weight such as kl+0.5tw, not "kl+w2"`},
+		{append(slices.Clone(ldl), "--lambda", "2"), "twl train: --lambda applies only with --loss kl+tw, kl+sinkhorn, kl+utw or kl+tsw"},
 		{append(slices.Clone(ldl), "--patience", "-1"), "twl train: --patience must be ≥ 0, not -1"},
 	} {
 		code, out, errOut := twl(t, "", tc.args...)
@@ -234,9 +234,9 @@ func TestOneProblemPerMessage(t *testing.T) {
 	}
 	// The help of --loss says the same.
 	for _, tc := range []struct{ cmd, list string }{
-		{"text train", "kl, kl+tw or kl+sinkhorn; a weight in the name (kl+0.5tw)"},
-		{"train", "kl, kl+tw, kl+sinkhorn, or with --trees kl+tsw; a weight in the name (kl+0.5tw)"},
-		{"cv", "kl, kl+tw, kl+sinkhorn, or with --trees kl+tsw; a weight in the name (kl+0.5tw)"},
+		{"text train", "kl, kl+tw, kl+sinkhorn or kl+utw; a weight in the name (kl+0.5tw)"},
+		{"train", "kl, kl+tw, kl+sinkhorn, kl+utw, or with --trees kl+tsw; a weight in the name (kl+0.5tw)"},
+		{"cv", "kl, kl+tw, kl+sinkhorn, kl+utw, or with --trees kl+tsw; a weight in the name (kl+0.5tw)"},
 	} {
 		_, out, _ := twl(t, "", append(strings.Fields(tc.cmd), "--help")...)
 		if got := strings.Join(strings.Fields(out), " "); !strings.Contains(got, tc.list) {
