@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"os"
 	"strconv"
@@ -107,19 +106,6 @@ func checkTreeFlags(fs *flags, treePath, treeList string) error {
 	return nil
 }
 
-// treeInputs returns inputs with the files of --tree and --trees added,
-// for checkNotInput. inputs is not modified.
-func treeInputs(inputs map[string]string, treePath, treeList string) map[string]string {
-	all := maps.Clone(inputs)
-	all["--tree"] = treePath
-	if treeList != "" {
-		for i, path := range strings.Split(treeList, ",") {
-			all[fmt.Sprintf("--trees (%d)", i+1)] = path
-		}
-	}
-	return all
-}
-
 // readLabelTrees reads the labels of the distributions of a command with
 // --tree or --trees (checked by checkTreeFlags): the tree of --tree, and a
 // nil tree-sliced distance; or for --trees, a flat tree of the first
@@ -209,8 +195,11 @@ func runDistance(e *env, args []string) error {
 	if *format != "text" && *format != "json" {
 		return fs.fail("--format must be text or json, not %q", *format)
 	}
-	inputs := treeInputs(map[string]string{"A": pos[0], "B": pos[1]}, *treePath, *treeList)
-	if err := checkNotInput(fs, map[string]string{"out": *out}, inputs); err != nil {
+	files := fs.files()
+	files.Input("A", pos[0])
+	files.Input("B", pos[1])
+	inputTrees(files, *treePath, *treeList)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	// The collector of twl unifrac (lazyGC): none while the heap is

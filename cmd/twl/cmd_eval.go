@@ -60,8 +60,15 @@ func runEval(e *env, args []string) error {
 			return fs.fail("--%s applies only with --multilabel", set)
 		}
 	}
-	inputs := treeInputs(map[string]string{"PRED": pos[0], "TARGET": pos[1]}, *treePath, *treeList)
-	if err := checkNotInput(fs, map[string]string{"out": *out}, inputs); err != nil {
+	files := fs.files()
+	files.Input("PRED", pos[0])
+	if *multilabel {
+		files.Input("LABELS", pos[1])
+	} else {
+		files.Input("TARGET", pos[1])
+	}
+	inputTrees(files, *treePath, *treeList)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	// With --trees, t is a flat tree of the labels, the leaves of the

@@ -83,7 +83,14 @@ func runUnifrac(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"tree": *treePath, "table": *tablePath}); err != nil {
+	files := fs.files()
+	files.Input("--tree", *treePath)
+	files.Input("--table", *tablePath)
+	if shardN == 0 {
+		matrixFiles(files, *out, f)
+	}
+	pc.addFiles(files, *out)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	// The outputs first: an unwritable destination fails before any work.
@@ -421,6 +428,14 @@ func unifracCreate(e *env, fs *flags, out string, f distmat.Format, partial bool
 	return w, ids, nil
 }
 
+// matrixFiles adds the ids' sidecar of an npy matrix written to out (not
+// a partial file) to files, the overwrite check.
+func matrixFiles(files *atomicfile.Files, out string, f distmat.Format) {
+	if f == distmat.NPY && out != "-" && out != "" {
+		files.Output("the ids of --out", distmat.IDsPath(out))
+	}
+}
+
 // sidecar is the ids file of an npy matrix, or nothing.
 type sidecar struct{ f *atomicfile.File }
 
@@ -471,11 +486,12 @@ func runUnifracMerge(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	inputs := map[string]string{}
-	for i, name := range names {
-		inputs[fmt.Sprintf("partial file %d", i+1)] = name
+	files := fs.files()
+	for _, name := range names {
+		files.Input("the partial file", name)
 	}
-	if err := checkNotInput(fs, map[string]string{"out": *out}, inputs); err != nil {
+	matrixFiles(files, *out, f)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	w, ids, err := unifracCreate(e, fs, *out, f, false)
