@@ -40,7 +40,8 @@
 // ssu (unifrac-tools 1.2) accepts negative and NaN counts and computes
 // meaningless distances with them (checked with BIOM 2.1 tables written by
 // biom-format 2.1.12); here a negative, NaN or infinite count is an error
-// (ErrCount). Duplicate sample or observation ids (which biom-format
+// (ErrCount), and so is a count below 2.2e-308 (a subnormal float64, held
+// to fewer digits than the file gives). Duplicate sample or observation ids (which biom-format
 // refuses to write) and empty ids are errors (ErrDuplicateID), as is an
 // observation counted twice in one sample. A sample without counts is
 // valid, as in ssu (which gives it distances as to an empty community):

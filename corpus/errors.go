@@ -25,6 +25,8 @@ var (
 	ErrNoLabels = errors.New("no labels")
 	// ErrUnknownLabel: a label that names no node of the tree.
 	ErrUnknownLabel = errors.New("unknown label")
+	// ErrBadLabel: a label holding a NUL byte (refused in every format).
+	ErrBadLabel = errors.New("invalid label")
 	// ErrEmpty: input without documents.
 	ErrEmpty = errors.New("no documents")
 )

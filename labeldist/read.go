@@ -323,6 +323,9 @@ func finish(row []float64, normalize bool, tol float64) *Error {
 		}
 		return nil
 	}
+	if sum < smallestNormal {
+		return &Error{Err: ErrUnderflow, Msg: fmt.Sprintf("they sum to %s, below 2.2e-308, the smallest normal float64 (scale them up)", fmtFloat(sum))}
+	}
 	if math.IsInf(sum, 1) {
 		// Finite masses whose sum overflows: scale by the largest first.
 		var m float64
@@ -342,3 +345,7 @@ func finish(row []float64, normalize bool, tol float64) *Error {
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// smallestNormal is the smallest positive normal float64, 2⁻¹⁰²²: below
+// it a float64 holds fewer than 53 bits.
+const smallestNormal = 0x1p-1022

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/twl-ldl/twl/biom"
@@ -163,6 +164,9 @@ func runUnifrac(e *env, args []string) error {
 	stripe := 0
 	eng, err := unifrac.New(tr, tab, meth, &unifrac.Options{Alpha: *alpha, Workers: *workers,
 		Progress: func(d, t int) { p.tick(done + int(int64(d)*int64(stripe*n)/int64(t))) }})
+	if errors.Is(err, unifrac.ErrUnderflow) {
+		return fmt.Errorf("tree %s and table %s: %s", *treePath, *tablePath, strings.TrimPrefix(err.Error(), "unifrac: "))
+	}
 	if err != nil {
 		return fmt.Errorf("table %s: %w", *tablePath, err)
 	}

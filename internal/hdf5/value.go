@@ -299,18 +299,16 @@ func (v *Value) Int64s() ([]int64, error) {
 }
 
 // Strings returns the elements of a string value: fixed-length strings
-// without their padding, variable-length strings from the global heap.
+// without their padding (the NULs and spaces that end them), variable-
+// length strings from the global heap. A NUL followed by other bytes is
+// kept, for the caller to refuse: "S\x001" is not cut to "S".
 func (v *Value) Strings() ([]string, error) {
 	out := make([]string, v.Len())
 	sz := v.typ.size
 	switch {
 	case v.typ.class == classString:
 		for i := range out {
-			s := v.data[i*sz : (i+1)*sz]
-			if z := bytes.IndexByte(s, 0); z >= 0 {
-				s = s[:z]
-			}
-			out[i] = string(bytes.TrimRight(s, " "))
+			out[i] = string(bytes.TrimRight(v.data[i*sz:(i+1)*sz], "\x00 "))
 		}
 	case v.typ.vstr:
 		// The strings are cut from one string holding them all: a first
