@@ -179,8 +179,9 @@ func checkArgs(t *tree.Tree, tab *Table, m Method, opts *Options) (Options, erro
 // ErrUnderflow is wrapped by the error of New and NewColumns for branch
 // lengths and masses so small that their products would fall below
 // 2.2e-308, the smallest normal float64, where a number holds fewer than
-// 53 bits: the weighted distances would be silently wrong (branch lengths
-// of 5e-324 gave a weighted normalized distance of 0 for a true 0.28).
+// 53 bits: the weighted distances would be silently wrong (all branch
+// lengths 5e-324 would give weighted normalized 1 for a true 2/3 on the
+// tree of TestTinyBranchLengths).
 var ErrUnderflow = errors.New("branch lengths times masses underflow float64")
 
 // checkUnderflow returns an error wrapping ErrUnderflow when the shortest

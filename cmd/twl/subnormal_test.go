@@ -12,8 +12,8 @@ import (
 // whose products underflow) are refused with the file and line, exit 1,
 // nothing written; lengths that are normal but whose products with a
 // sample's masses would not be are refused naming the tree and the table.
-// Each value here gave a silently wrong result before: weighted normalized
-// UniFrac 0 for lengths of 5e-324 (by hand 2/3 on this tree, see
+// Before, tiny.nwk with table.tsv gave weighted normalized UniFrac 1 for
+// S1–S2, by hand 2/3 (t.nwk's distance, the lengths scaled alike: see
 // unifrac.TestTinyBranchLengths).
 func TestSubnormalRefused(t *testing.T) {
 	dir := t.TempDir()
