@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"io/fs"
 	"maps"
 	"os"
@@ -24,6 +25,67 @@ import (
 func TestNoOutputOverwrites(t *testing.T) {
 	tree1, _ := demoFiles.ReadFile("demo/figure1.tree")
 	pred, _ := demoFiles.ReadFile("demo/predictions.jsonl")
+	for _, c := range overwriteCases() {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			tp, bp := randomCase(t, dir, 12, 6, 5)
+			table, _ := os.ReadFile(bp)
+			os.Rename(tp, filepath.Join(dir, "t.nwk"))
+			os.Rename(bp, filepath.Join(dir, "table.tsv"))
+			meta := "sample-id\tgroup\nS0\ta\nS1\ta\nS2\tb\nS3\tb\nS4\tc\nS5\tc\n"
+			files := map[string]string{
+				"table.ids.txt": string(table), "counts.svg": string(table), "x.pcoa.tsv": string(table), "meta.png": meta,
+				"g.tree": string(tree1), "h.tree": string(tree1), "p.jsonl": string(pred), "q.jsonl": string(pred),
+				"p1.part": "part 1", "p2.part": "part 2", "m.ids.txt": "S0\n",
+				"data.jsonl": `{"x": [1], "y": {"cat": 1}}` + "\n", "model.json": "{}\n", "docs.jsonl": "{}\n", "dev.jsonl": "{}\n",
+				"emb.vec": "1 1\ncat 1\n", "labels.txt": "cat\n", "ck": "state\n",
+			}
+			for name, text := range files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, s := range c.setup {
+				s(t, dir)
+			}
+			before := snapshot(t, dir)
+			args := make([]string, len(c.args))
+			for i, a := range c.args {
+				args[i] = strings.ReplaceAll(a, "$D", dir)
+			}
+			code, stdout, errOut := twl(t, "", args...)
+			if c.msg == "" {
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				return
+			}
+			want := "twl " + strings.Join(c.args[:commandWords(c.args)], " ") + ": " + strings.ReplaceAll(c.msg, "$D", dir)
+			if code != 2 || stdout != "" || !strings.HasPrefix(errOut, want) || strings.Count(errOut, "\n") != 2 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q, then the help line", code, stdout, errOut, want)
+			}
+			if after := snapshot(t, dir); !maps.Equal(before, after) {
+				t.Errorf("the folder changed:\nbefore %q\nafter  %q", before, after)
+			}
+		})
+	}
+}
+
+// overwriteCase is a run of twl with an output that is an input or
+// another output: its name, the links or folders it makes first, its
+// arguments ($D the test's folder) and the start of the message, after
+// "twl COMMAND: " ("" for a run that must succeed).
+type overwriteCase struct {
+	name  string
+	setup []func(t *testing.T, dir string)
+	args  []string
+	msg   string
+}
+
+// overwriteCases returns the cases of TestNoOutputOverwrites: every case
+// of the kind found by hand, and one or more for each command that writes
+// files and reads some (TestEveryWriterHasOverwriteCase).
+func overwriteCases() []overwriteCase {
 	link := func(target, name string) func(t *testing.T, dir string) {
 		return func(t *testing.T, dir string) {
 			if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
@@ -51,12 +113,7 @@ func TestNoOutputOverwrites(t *testing.T) {
 	exp := func(name string, extra ...string) []string {
 		return append([]string{"experiment", name, "--quiet"}, extra...)
 	}
-	for _, c := range []struct {
-		name  string
-		setup []func(t *testing.T, dir string)
-		args  []string
-		msg   string
-	}{
+	return []overwriteCase{
 		// twl unifrac: the cases found by hand (each ran, exit 0, and
 		// destroyed the input), then the ways of naming a file twice.
 		{"unifrac: the npy's ids over the table", nil,
@@ -143,49 +200,37 @@ func TestNoOutputOverwrites(t *testing.T) {
 		{"experiment docknn: --emb in --out", []func(*testing.T, string){mkdir("r/v"), copyFile("emb.vec", "r/v/e.vec")},
 			exp("docknn", "--train", "$D/docs.jsonl", "--test", "$D/dev.jsonl", "--emb", "$D/r/v/e.vec", "--out", "$D/r"),
 			"--out $D/r could overwrite --emb $D/r/v/e.vec, which is inside that folder"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			tp, bp := randomCase(t, dir, 12, 6, 5)
-			table, _ := os.ReadFile(bp)
-			os.Rename(tp, filepath.Join(dir, "t.nwk"))
-			os.Rename(bp, filepath.Join(dir, "table.tsv"))
-			meta := "sample-id\tgroup\nS0\ta\nS1\ta\nS2\tb\nS3\tb\nS4\tc\nS5\tc\n"
-			files := map[string]string{
-				"table.ids.txt": string(table), "counts.svg": string(table), "x.pcoa.tsv": string(table), "meta.png": meta,
-				"g.tree": string(tree1), "h.tree": string(tree1), "p.jsonl": string(pred), "q.jsonl": string(pred),
-				"p1.part": "part 1", "p2.part": "part 2", "m.ids.txt": "S0\n",
-				"data.jsonl": `{"x": [1], "y": {"cat": 1}}` + "\n", "model.json": "{}\n", "docs.jsonl": "{}\n", "dev.jsonl": "{}\n",
-				"emb.vec": "1 1\ncat 1\n", "labels.txt": "cat\n", "ck": "state\n",
-			}
-			for name, text := range files {
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			for _, s := range c.setup {
-				s(t, dir)
-			}
-			before := snapshot(t, dir)
-			args := make([]string, len(c.args))
-			for i, a := range c.args {
-				args[i] = strings.ReplaceAll(a, "$D", dir)
-			}
-			code, stdout, errOut := twl(t, "", args...)
-			if c.msg == "" {
-				if code != 0 {
-					t.Fatalf("exit %d: %s", code, errOut)
-				}
-				return
-			}
-			want := "twl " + strings.Join(c.args[:commandWords(c.args)], " ") + ": " + strings.ReplaceAll(c.msg, "$D", dir)
-			if code != 2 || stdout != "" || !strings.HasPrefix(errOut, want) || strings.Count(errOut, "\n") != 2 {
-				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q, then the help line", code, stdout, errOut, want)
-			}
-			if after := snapshot(t, dir); !maps.Equal(before, after) {
-				t.Errorf("the folder changed:\nbefore %q\nafter  %q", before, after)
+	}
+}
+
+// writersWithoutInputs are the commands that write files but read none
+// of the user's: no output of theirs can overwrite an input, so they have
+// no case in overwriteCases (their report folders still go through the
+// check, which finds nothing to refuse).
+var writersWithoutInputs = map[string]bool{
+	"experiment efficiency": true, "experiment synthetic": true, "experiment tsw": true, "experiment all": true,
+}
+
+// TestEveryWriterHasOverwriteCase: every command with an output flag
+// (OutFile or OutDir) has a case in overwriteCases, so that a command
+// added later is tested, and so wired to the check (fs.files,
+// fs.checkFiles: see docs/library.md), before it is called done.
+func TestEveryWriterHasOverwriteCase(t *testing.T) {
+	tested := map[string]bool{}
+	for _, c := range overwriteCases() {
+		tested[strings.Join(c.args[:commandWords(c.args)], " ")] = true
+	}
+	for _, l := range leaves(t) {
+		name := strings.Join(l.path, " ")
+		var outputs []string
+		l.fs.VisitAll(func(f *flag.Flag) {
+			if _, ok := f.Value.(*outPath); ok {
+				outputs = append(outputs, "--"+f.Name)
 			}
 		})
+		if len(outputs) > 0 && !tested[name] && !writersWithoutInputs[name] {
+			t.Errorf("twl %s writes %s but has no case in overwriteCases: check its files with fs.files and fs.checkFiles, and add one", name, strings.Join(outputs, ", "))
+		}
 	}
 }
 
