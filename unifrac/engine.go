@@ -176,24 +176,27 @@ func checkArgs(t *tree.Tree, tab *Table, m Method, opts *Options) (Options, erro
 	return o, checkUnderflow(t, tab, m, o.Raw)
 }
 
-// ErrUnderflow is wrapped by the error of New and NewColumns for branch
-// lengths and masses so small that their products would fall below
-// 2.2e-308, the smallest normal float64, where a number holds fewer than
-// 53 bits: the weighted distances would be silently wrong (all branch
-// lengths 5e-324 would give weighted normalized 1 for a true 2/3 on the
-// tree of TestTinyBranchLengths).
+// ErrUnderflow is wrapped by the error of New and NewColumns, for the
+// weighted normalized and generalized methods, for branch lengths and
+// masses so small that their products would fall below 2.2e-308, the
+// smallest normal float64, where a number holds fewer than 53 bits: these
+// distances are ratios of such sums, and would be silently wrong (all
+// branch lengths 5e-324 would give weighted normalized 1 for a true 2/3 on
+// the tree of TestTinyBranchLengths).
 var ErrUnderflow = errors.New("branch lengths times masses underflow float64")
 
 // checkUnderflow returns an error wrapping ErrUnderflow when the shortest
 // positive branch of t times the smallest positive mass of a sample of tab
 // (its least count over its total, or with raw the count) is below
-// 2⁻¹⁰²²: then every product of a length and a mass that the weighted
-// methods sum is a normal float64, and the distance is as exact as
-// float64 sums allow. Unweighted sums lengths alone and is not checked.
-// Products are in scale: each distance but weighted unnormalized is
-// unchanged when every length is multiplied by the same power of two.
+// 2⁻¹⁰²²: below that, a product of a length and a mass that weighted
+// normalized and generalized UniFrac sum could lose bits, and their ratio
+// (unchanged when every length is multiplied by the same power of two)
+// would be wrong. Unweighted sums lengths alone. Weighted unnormalized,
+// the tree-Wasserstein distance with Raw, is not a ratio: an underflowing
+// product is off by less than 2⁻¹⁰⁷⁴, and only a distance that small
+// itself, beyond float64's full precision, is affected.
 func checkUnderflow(t *tree.Tree, tab *Table, m Method, raw bool) error {
-	if m == Unweighted {
+	if m != WeightedNormalized && m != Generalized {
 		return nil
 	}
 	short := math.Inf(1)

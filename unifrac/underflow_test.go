@@ -68,14 +68,19 @@ func TestTinyBranchLengths(t *testing.T) {
 			t.Errorf("%s, lengths 2⁻¹⁰⁰⁰: %v, %v; want %v", m, got, err, want)
 		}
 		// 2⁻¹⁰²¹: the length of B times S1's mass 1/4 is 2⁻¹⁰²³,
-		// subnormal.
+		// subnormal. The ratios are refused; unweighted sums lengths
+		// alone, exactly; weighted unnormalized is 8/3·2⁻¹⁰²¹ to within a
+		// few units of 2⁻¹⁰⁷⁴, the spacing of float64 there.
 		got, err := dist(build(0x1p-1021), m)
+		ratio := m == unifrac.WeightedNormalized || m == unifrac.Generalized
 		switch {
 		case m == unifrac.Unweighted && (err != nil || got != one):
 			t.Errorf("unweighted, lengths 2⁻¹⁰²¹: %v, %v; want %v (sums of lengths alone)", got, err, one)
-		case m != unifrac.Unweighted && !errors.Is(err, unifrac.ErrUnderflow):
+		case m == unifrac.WeightedUnnormalized && (err != nil || math.Abs(got-one*0x1p-1021) > 8*0x1p-1074):
+			t.Errorf("weighted unnormalized, lengths 2⁻¹⁰²¹: %v, %v; want %v", got, err, one*0x1p-1021)
+		case ratio && !errors.Is(err, unifrac.ErrUnderflow):
 			t.Errorf("%s, lengths 2⁻¹⁰²¹: %v, %v; want ErrUnderflow", m, got, err)
-		case m != unifrac.Unweighted && !strings.Contains(err.Error(), "the shortest branch, 4.450147717014403e-308 long, times the smallest mass of sample \"S1\", 0.25"):
+		case ratio && !strings.Contains(err.Error(), "the shortest branch, 4.450147717014403e-308 long, times the smallest mass of sample \"S1\", 0.25"):
 			t.Errorf("%s: %v", m, err)
 		}
 	}

@@ -68,6 +68,23 @@ func TestSubnormalRefused(t *testing.T) {
 			t.Errorf("%q: files written: %v", c.args, after)
 		}
 	}
+	// A mass below 2.2e-308 in a row that sums to 1 (a prediction's far
+	// tail) is read as it is: TW between {a: 1, b: 5e-324} and {a: 1} is
+	// 5e-324, the mass moved over the edge r→b of weight 1. (--pairwise
+	// computes Σ w·a + Σ w·b − 2·Σ w·min(a, b), whose absolute error, about
+	// 1e-16 of the totals, takes it to 0, as it does a mass of 1e-20.)
+	tail := filepath.Join(dir, "tail.jsonl")
+	os.WriteFile(tail, []byte(`{"a": 1, "b": 5e-324}`+"\n"), 0o644)
+	for _, c := range []struct {
+		extra []string
+		want  string
+	}{{nil, "5e-324\n"}, {[]string{"--pairwise"}, "0\n"}} {
+		args := append([]string{"distance", "--tree", filepath.Join(dir, "g.tree"), tail, filepath.Join(dir, "one.jsonl")}, c.extra...)
+		code, stdout, errOut := twl(t, "", args...)
+		if code != 0 || stdout != c.want {
+			t.Errorf("%q: exit %d, %q, %s; want %q", c.extra, code, stdout, errOut, c.want)
+		}
+	}
 	// The unit tree and table of unifrac.TestTinyBranchLengths: 2/3.
 	code, stdout, errOut := twl(t, "", "unifrac", "--tree", filepath.Join(dir, "t.nwk"), "--table", filepath.Join(dir, "table.tsv"),
 		"--method", "weighted_normalized", "--out", "-")
