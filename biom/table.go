@@ -19,6 +19,9 @@ var (
 	// ErrDuplicateID: two samples or two observations with the same id,
 	// or an empty id.
 	ErrDuplicateID = errors.New("invalid id")
+	// ErrTooLarge: reading would take more memory than Options.MaxBytes
+	// allows, or than the file can hold.
+	ErrTooLarge = fileerr.ErrTooLarge
 )
 
 // Error describes an invalid table: "FILE:LINE: what is wrong: details"

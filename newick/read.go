@@ -105,7 +105,7 @@ func Read(r io.Reader, file string, opts *Options) (*tree.Tree, error) {
 // parseArtifact parses b, a Newick text or a QIIME 2 artifact holding one.
 func parseArtifact(b []byte, file string, opts *Options) (*tree.Tree, error) {
 	if qza.IsZip(b) {
-		data, inner, err := qza.Payload(b, "tree.nwk")
+		data, inner, err := qza.Payload(b, "tree.nwk", 0)
 		if err != nil {
 			return nil, &Error{File: file, Err: ErrSyntax, Msg: "QIIME 2 artifact: " + err.Error()}
 		}
