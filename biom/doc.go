@@ -48,8 +48,18 @@
 // Options.Warn hears of it. An observation without counts is valid and
 // silent.
 //
-// Errors are *Error values wrapping ErrFormat, ErrCount or ErrDuplicateID:
-// "FILE:LINE: what is wrong: details" for the text formats, "FILE: invalid
-// BIOM table: byte OFFSET: ..." for HDF5 structures. No input makes the
-// package panic.
+// # Memory
+//
+// A file up to 256 MiB is read whole; a .qza's table may inflate to 256
+// MiB at most, counted as it inflates whatever the archive declares; the
+// values read from a BIOM 2.1 file take at most 1100 times its size,
+// counted as Go holds them, and the lengths its datasets declare are
+// compared before any is read. Options.MaxBytes lowers all of these
+// bounds to one limit on what reading takes; what would pass it is
+// refused before it is allocated, with an error wrapping ErrTooLarge.
+//
+// Errors are *Error values wrapping ErrFormat, ErrCount, ErrDuplicateID
+// or ErrTooLarge: "FILE:LINE: what is wrong: details" for the text
+// formats, "FILE: invalid BIOM table: byte OFFSET: ..." for HDF5
+// structures. No input makes the package panic.
 package biom

@@ -22,6 +22,9 @@ var (
 	// or an empty id, or an id holding a NUL byte (refused in every
 	// format, so that an id reads the same from each).
 	ErrDuplicateID = errors.New("invalid id")
+	// ErrTooLarge: reading would take more memory than Options.MaxBytes
+	// allows, or than the file can hold.
+	ErrTooLarge = fileerr.ErrTooLarge
 )
 
 // Error describes an invalid table: "FILE:LINE: what is wrong: details"
