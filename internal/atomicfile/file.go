@@ -30,7 +30,7 @@ type File struct {
 	raw   *os.File // the non-regular destination, when writing through
 	w     *bufio.Writer
 	tmp   string // "" until the temporary file is created
-	err   error // the first write error
+	err   error  // the first write error
 	done  bool
 }
 
