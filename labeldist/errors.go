@@ -38,3 +38,7 @@ var (
 // the 1-based physical line of the input for Read, or the 1-based row for
 // the writing functions, and 0 when no line applies.
 type Error = fileerr.Error
+
+// ErrTooLarge: a line longer than the longest read (Options.MaxLine); it
+// is wrapped by the error of Next, "FILE:LINE: line longer than …".
+var ErrTooLarge = fileerr.ErrTooLarge

@@ -27,6 +27,12 @@ type Options struct {
 	// Zero means DefaultTol (1e-6); +Inf accepts any positive sum. A
 	// negative or NaN Tol is a programmer error and panics.
 	Tol float64
+
+	// MaxLine is the longest line read, in bytes, its line ending not
+	// counted. Zero means jsonscan's 256 MiB. A longer line is an error
+	// wrapping ErrTooLarge, found once its first MaxLine bytes are read:
+	// it is never held whole.
+	MaxLine int
 }
 
 func (o *Options) tol() float64 {
@@ -183,13 +189,17 @@ type Reader struct {
 // NewReader returns a Reader of the distributions over the labels of t in r;
 // file names the input in error messages.
 func NewReader(r io.Reader, file string, t *tree.Tree, opts *Options) *Reader {
-	return &Reader{
+	rd := &Reader{
 		p:         parser{t: t, seen: make([]int, t.Len())},
 		in:        jsonscan.NewLines(r),
 		file:      file,
 		tol:       opts.tol(),
 		normalize: opts != nil && opts.Normalize,
 	}
+	if opts != nil && opts.MaxLine > 0 {
+		rd.in.SetMax(opts.MaxLine)
+	}
+	return rd
 }
 
 // Next reads the next distribution, skipping blank lines. It returns false

@@ -142,7 +142,7 @@ func findMethod(fs *flags, name string) (*distanceMethod, error) {
 	return nil, fs.fail("unknown --method %q (available: %s)", name, methodNames())
 }
 
-func runDistance(e *env, args []string) error {
+func runDistance(e *env, args []string) (err error) {
 	fs := newFlags("distance", "twl distance --tree TREE [flags] A.jsonl B.jsonl")
 	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required, or --trees)")
 	treeList := fs.String("trees", "", "the tree-sliced Wasserstein distance over the comma-separated `TREES` (from 'twl tree build'), whose leaves are the labels")
@@ -154,12 +154,13 @@ func runDistance(e *env, args []string) error {
 	iters := fs.Int("iters", sinkhorn.DefaultIters, "sinkhorn: at most `N` iterations")
 	tol := fs.Float64("tol", sinkhorn.DefaultTol, "sinkhorn: stop when the relative marginal error is below `TOL`; negative: run all --iters")
 	format := fs.String("format", "text", "output `FORMAT`: text, or json (one object: \"method\", \"pairwise\", \"distances\" and \"rows\", with --pairwise \"cols\")")
-	maxMem := byteSize(4 << 30)
-	fs.Var(&maxMem, "max-memory", "refuse work that would hold more than `SIZE`: the cost matrix of emd and sinkhorn, B with --pairwise")
+	maxMemFlag := fs.maxMemoryFlag(4<<30, "refuse work that would hold more than `SIZE`: reading the tree (and a line of A or B, an eighth of it), the cost matrix of emd and sinkhorn, B with --pairwise")
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
 	}
+	maxMem := *maxMemFlag
+	defer func() { err = memErr(err, maxMem) }()
 	if len(pos) != 2 {
 		return fs.fail("want two files of distributions, A.jsonl B.jsonl; got %s", plural(len(pos), "argument"))
 	}
@@ -206,6 +207,7 @@ func runDistance(e *env, args []string) error {
 	// small, the 30% rule once the matrix of --pairwise is large.
 	gc := startLazyGC()
 	defer gc.stop()
+	gc.maxMemory(int64(maxMem))
 	t, sl, err := readLabelTrees(fs, *treePath, *treeList)
 	if err != nil {
 		return err
@@ -219,7 +221,7 @@ func runDistance(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := &labeldist.Options{Normalize: *normalize}
+	opts := &labeldist.Options{Normalize: *normalize, MaxLine: lineLimit(int64(maxMem))}
 	d := &distanceRun{gc: gc, e: e, m: m, dm: dm, json: *format == "json", maxBytes: int64(maxMem), t: t, opts: opts}
 	A, ca, err := rowReader(e, pos[0], t, opts)
 	if err != nil {

@@ -29,6 +29,8 @@ type flags struct {
 	// stderr receives warnings about the command's inputs (a tree file
 	// that looks space-separated); parse sets it.
 	stderr io.Writer
+	// readLimit is the --max-memory that bounds reading (maxMemoryFlag).
+	readLimit *byteSize
 }
 
 // newFlags returns the flags of the command "twl NAME", whose help is

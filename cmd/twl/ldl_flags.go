@@ -224,7 +224,7 @@ func warnReport(e *env, fs *flags, rep dataset.Report) {
 // source for the model file. "chain" and "star" without a count name c
 // labels, c > 0 only for MAT data (a file named chain is ./chain).
 func resolveTree(fs *flags, spec string, c int) (*tree.Tree, string, error) {
-	t, source, err := ldl.OpenTree(spec, c, &tree.Options{Warn: fs.warn})
+	t, source, err := ldl.OpenTree(spec, c, &tree.Options{Warn: fs.warn, MaxBytes: fs.maxMemory()})
 	if err != nil {
 		return nil, "", treeError(fs, spec, err)
 	}

@@ -3,15 +3,35 @@ package jsonscan
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
+
+	"github.com/twl-ldl/twl/internal/fileerr"
+	"github.com/twl-ldl/twl/internal/human"
 )
+
+// MaxLine is the longest line that Lines reads unless told otherwise
+// (SetMax): 256 MiB, its line ending not counted.
+const MaxLine = 256 << 20
+
+// LineError is the error of a line longer than the longest read. It wraps
+// fileerr.ErrTooLarge.
+type LineError struct{ Max int }
+
+func (e *LineError) Error() string {
+	return fmt.Sprintf("line longer than %s (%d bytes), the longest read", human.Bytes(float64(e.Max)), e.Max)
+}
+
+func (e *LineError) Unwrap() error { return fileerr.ErrTooLarge }
 
 // BOM is the UTF-8 byte order mark, which Lines removes from the first
 // line.
 const BOM = "\xef\xbb\xbf"
 
 // Lines reads the lines of JSON Lines input that are not blank (empty or
-// only JSON white space), of any length. A line ends with "\n" or at the end
+// only JSON white space), up to MaxLine bytes long (SetMax sets another
+// limit); a longer line ends the reading with a *LineError once its first
+// bytes past the limit are read, so that it is never held whole. A line ends with "\n" or at the end
 // of the input, and a '\r' before its end is removed with it (CRLF line
 // endings), as is a byte order mark at the start of the input. Its use is
 // that of bufio.Scanner:
@@ -28,8 +48,18 @@ type Lines struct {
 	line []byte
 	col0 int
 	num  int
+	max  int // the longest line, 0 for MaxLine
 	eof  bool
 	err  error
+}
+
+// SetMax sets the longest line read to n bytes (n > 0), its line ending not
+// counted. Call it before Next.
+func (l *Lines) SetMax(n int) {
+	if n <= 0 {
+		panic("jsonscan: SetMax of a length that is not positive")
+	}
+	l.max = n
 }
 
 // NewLines returns a Lines that reads from r through a 64 KiB buffer. It
@@ -46,8 +76,12 @@ func NewLines(r io.Reader) Lines {
 // there is one. It returns false at the end of the input or on a read
 // error, which Err returns.
 func (l *Lines) Next() bool {
+	max := l.max
+	if max == 0 {
+		max = MaxLine
+	}
 	for !l.eof && l.err == nil {
-		b, err := readLine(&l.br, &l.buf)
+		b, err := readLine(&l.br, &l.buf, max)
 		l.num++
 		switch {
 		case err == io.EOF:
@@ -57,6 +91,10 @@ func (l *Lines) Next() bool {
 			return false
 		}
 		l.line, l.col0 = trimLine(b, l.num == 1)
+		if len(l.line) > max {
+			l.err = &LineError{Max: max}
+			return false
+		}
 		if !blank(l.line) {
 			return true
 		}
@@ -80,16 +118,28 @@ func (l *Lines) Err() error { return l.err }
 // readLine returns the next line of br, with its '\n' if it has one, and
 // io.EOF at the end of the input. A line that fits in br's buffer is
 // returned without a copy, valid until the next read from br; a longer one
-// is gathered in *buf, which readLine grows and keeps for the next calls.
-// Other errors are br's.
-func readLine(br *bufio.Reader, buf *[]byte) ([]byte, error) {
+// is gathered in *buf, which readLine grows and keeps for the next calls,
+// up to max bytes and its line ending: past that, it returns a *LineError
+// with the line read so far, the rest unread. Other errors are br's.
+func readLine(br *bufio.Reader, buf *[]byte, longest int) ([]byte, error) {
 	frag, err := br.ReadSlice('\n')
 	if err != bufio.ErrBufferFull {
 		return frag, err
 	}
 	b := append((*buf)[:0], frag...)
 	for err == bufio.ErrBufferFull {
+		if len(b) > longest+len(BOM)+2 { // past the line, its ending and a byte order mark
+			*buf = b
+			return b, &LineError{Max: longest}
+		}
 		frag, err = br.ReadSlice('\n')
+		if len(b)+len(frag) > cap(b) {
+			// Grow by half, not past what the longest line needs, so that
+			// a line too long takes little more than the limit.
+			grown := make([]byte, len(b), max(min(2*cap(b), longest+len(BOM)+2+len(frag)), len(b)+len(frag)))
+			copy(grown, b)
+			b = grown
+		}
 		b = append(b, frag...)
 	}
 	*buf = b
