@@ -76,11 +76,11 @@ func hostileCases(full bool) []hostileCase {
 	},
 		unifrac(newickMem, "t.nwk", "t.biom"), 2*int64(n) + 32*MB, "t.nwk"})
 	// A Newick text of '(' alone, 30 MB [300 MB].
-	n = scale(30, 300) * MB
+	m := scale(30, 300) * MB
 	add(hostileCase{"newick parentheses", func() map[string][]byte {
-		return map[string][]byte{"t.nwk": bytes.Repeat([]byte("("), n), "t.biom": table}
+		return map[string][]byte{"t.nwk": bytes.Repeat([]byte("("), m), "t.biom": table}
 	},
-		unifrac(newickMem, "t.nwk", "t.biom"), 2*int64(n) + 32*MB, "t.nwk"})
+		unifrac(newickMem, "t.nwk", "t.biom"), 2*int64(m) + 32*MB, "t.nwk"})
 	// BIOM 2.1 files declaring far more than they hold (biom's tests
 	// describe them), under --max-memory 100MB.
 	for name, b := range hostileTables(full) {
@@ -112,7 +112,7 @@ func hostileCases(full bool) []hostileCase {
 	// A line of 32 MB [1 GB] without a newline, in each reader of text.
 	long := bytes.Repeat([]byte("a"), scale(32, 1024)*MB)
 	longJSON := append([]byte(`{"text": "`), long...)
-	held := int64(min(len(long), 256*MB)) // the line held, at most the longest read
+	held := int64(min(len(long), 64*MB)) // the line held, at most the longest read
 	add(hostileCase{"long line, distance", func() map[string][]byte {
 		return map[string][]byte{"t.tree": small, "a.jsonl": long, "b.jsonl": []byte(`{"a":1}` + "\n")}
 	},
