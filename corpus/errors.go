@@ -35,7 +35,7 @@ var (
 // details", Line being the 1-based physical line of the problem.
 type Error = fileerr.Error
 
-// ErrTooLarge: a JSON Lines line longer than the longest read (256 MiB),
+// ErrTooLarge: a JSON Lines line longer than the longest read (64 MiB),
 // or a BlurbGenreCollection file larger than MaxBlurb, which is read
 // whole.
 var ErrTooLarge = fileerr.ErrTooLarge

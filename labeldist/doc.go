@@ -63,7 +63,7 @@
 // increasing order, and their masses), in memory that depends on the longest
 // line and on L (one int per label, to catch duplicates) but not on the
 // number of rows: the way to read files over trees of 10⁵–10⁶ labels. A
-// line is at most 256 MiB long (Options.MaxLine lowers it); a longer one
+// line is at most 64 MiB long (Options.MaxLine lowers it); a longer one
 // is an error (ErrTooLarge) found once that much is read, never held
 // whole.
 // Rows holds many sparse rows compressed by rows (CSR), 16 bytes per listed

@@ -29,7 +29,7 @@ type Options struct {
 	Tol float64
 
 	// MaxLine is the longest line read, in bytes, its line ending not
-	// counted. Zero means jsonscan's 256 MiB. A longer line is an error
+	// counted. Zero means jsonscan's 64 MiB. A longer line is an error
 	// wrapping ErrTooLarge, found once its first MaxLine bytes are read:
 	// it is never held whole.
 	MaxLine int

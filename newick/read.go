@@ -1,6 +1,7 @@
 package newick
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -106,8 +107,21 @@ func ReadFile(path string, opts *Options) (*tree.Tree, error) {
 		var sb strings.Builder
 		sb.Grow(int(fi.Size()))
 		buf := make([]byte, min(fi.Size()+1, 256<<10))
+		limit, nodes, zip := opts.maxBytes(), int64(1), false
 		for {
 			n, err := f.Read(buf)
+			if sb.Len() == 0 {
+				zip = bytes.HasPrefix(buf[:n], []byte(qza.Magic)) // counted once inflated
+			}
+			if limit > 0 && !zip {
+				// The nodes are counted as the text is read, so that a
+				// text that has too many stops being read at once.
+				nodes += int64(bytes.Count(buf[:n], []byte("(")) + bytes.Count(buf[:n], []byte(",")))
+				if need := fi.Size() + NodeBytes*nodes; need > limit {
+					return nil, &Error{File: path, Err: ErrTooLarge, Msg: fmt.Sprintf("its %d bytes and at least %d nodes (one more than its '(' and ',' in the first %d bytes) need more than the %s allowed",
+						fi.Size(), nodes, sb.Len()+n, human.Bytes(float64(limit)))}
+				}
+			}
 			sb.Write(buf[:n])
 			if err == io.EOF {
 				break

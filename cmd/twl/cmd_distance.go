@@ -154,7 +154,7 @@ func runDistance(e *env, args []string) (err error) {
 	iters := fs.Int("iters", sinkhorn.DefaultIters, "sinkhorn: at most `N` iterations")
 	tol := fs.Float64("tol", sinkhorn.DefaultTol, "sinkhorn: stop when the relative marginal error is below `TOL`; negative: run all --iters")
 	format := fs.String("format", "text", "output `FORMAT`: text, or json (one object: \"method\", \"pairwise\", \"distances\" and \"rows\", with --pairwise \"cols\")")
-	maxMemFlag := fs.maxMemoryFlag(4<<30, "refuse work that would hold more than `SIZE`: reading the tree (and a line of A or B, an eighth of it), the cost matrix of emd and sinkhorn, B with --pairwise")
+	maxMemFlag := fs.maxMemoryFlag(4<<30, "refuse work that would hold more than `SIZE`: reading the tree (and a line of A or B: a sixteenth of it, 64 MiB at most), the cost matrix of emd and sinkhorn, B with --pairwise")
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err

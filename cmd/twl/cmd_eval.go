@@ -21,7 +21,7 @@ func runEval(e *env, args []string) (err error) {
 	multilabel := fs.Bool("multilabel", false, "score against true label sets (LABELS instead of TARGET): pseudo-recall, top-k cost, ROC-AUC")
 	k := fs.Int("k", 5, "with --multilabel: the k of top-k cost")
 	target := fs.String("target", "uniform", "with --multilabel: the target distribution of a label set for the LDL measures, `uniform` on its labels or specific (on its most specific labels)")
-	maxMemFlag := fs.maxMemoryFlag(4<<30, "refuse work that would hold more than `SIZE`: reading the tree (and a line of the files, an eighth of it); with --multilabel, the predictions held densely (8 bytes per row and label)")
+	maxMemFlag := fs.maxMemoryFlag(4<<30, "refuse work that would hold more than `SIZE`: reading the tree (and a line of the files: a sixteenth of it, 64 MiB at most); with --multilabel, the predictions held densely (8 bytes per row and label)")
 	asGiven := fs.Bool("as-given", false, "with --multilabel: keep label sets as given, instead of adding every ancestor of a label")
 	pos, err := fs.parse(e, args)
 	if err != nil {

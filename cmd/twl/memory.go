@@ -38,10 +38,10 @@ func (f *flags) maxMemory() int64 {
 }
 
 // lineLimit is the longest line of JSON Lines read under --max-memory n:
-// an eighth of it, or of minMemory (the line is held, and the row parsed
-// from it), at most jsonscan.MaxLine.
+// a sixteenth of it, or of minMemory (the line is held, and the row
+// parsed from it), at most jsonscan.MaxLine (64 MiB).
 func lineLimit(n int64) int {
-	return int(min(max(n, minMemory)/8, jsonscan.MaxLine))
+	return int(min(max(n, minMemory)/16, jsonscan.MaxLine))
 }
 
 // memErr adds --max-memory to an error of a reader refusing an input past

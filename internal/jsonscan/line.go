@@ -5,14 +5,15 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/twl-ldl/twl/internal/fileerr"
 	"github.com/twl-ldl/twl/internal/human"
 )
 
 // MaxLine is the longest line that Lines reads unless told otherwise
-// (SetMax): 256 MiB, its line ending not counted.
-const MaxLine = 256 << 20
+// (SetMax): 64 MiB, its line ending not counted.
+const MaxLine = 64 << 20
 
 // LineError is the error of a line longer than the longest read. It wraps
 // fileerr.ErrTooLarge.
@@ -118,33 +119,49 @@ func (l *Lines) Err() error { return l.err }
 // readLine returns the next line of br, with its '\n' if it has one, and
 // io.EOF at the end of the input. A line that fits in br's buffer is
 // returned without a copy, valid until the next read from br; a longer one
-// is gathered in *buf, which readLine grows and keeps for the next calls,
-// up to max bytes and its line ending: past that, it returns a *LineError
-// with the line read so far, the rest unread. Other errors are br's.
+// is gathered in blocks of lineBlock bytes and then copied whole into
+// *buf, which readLine keeps for the next calls. A line longer than
+// longest bytes and its line ending ends the gathering with a *LineError,
+// the rest unread: it has taken about longest bytes of blocks, and no
+// copy. Other errors are br's.
 func readLine(br *bufio.Reader, buf *[]byte, longest int) ([]byte, error) {
 	frag, err := br.ReadSlice('\n')
 	if err != bufio.ErrBufferFull {
 		return frag, err
 	}
-	b := append((*buf)[:0], frag...)
+	most := longest + len(BOM) + 2 // the line, its ending and a byte order mark
+	if len(frag) > most {
+		return nil, &LineError{Max: longest}
+	}
+	blocks := [][]byte{append(make([]byte, 0, max(lineBlock, len(frag))), frag...)}
+	total := len(frag)
 	for err == bufio.ErrBufferFull {
-		if len(b) > longest+len(BOM)+2 { // past the line, its ending and a byte order mark
-			*buf = b
-			return b, &LineError{Max: longest}
-		}
 		frag, err = br.ReadSlice('\n')
-		if len(b)+len(frag) > cap(b) {
-			// Grow by half, not past what the longest line needs, so that
-			// a line too long takes little more than the limit.
-			grown := make([]byte, len(b), max(min(2*cap(b), longest+len(BOM)+2+len(frag)), len(b)+len(frag)))
-			copy(grown, b)
-			b = grown
+		if total += len(frag); total > most {
+			return nil, &LineError{Max: longest}
 		}
-		b = append(b, frag...)
+		for len(frag) > 0 {
+			last := &blocks[len(blocks)-1]
+			if len(*last) == cap(*last) {
+				blocks = append(blocks, make([]byte, 0, lineBlock))
+				last = &blocks[len(blocks)-1]
+			}
+			n := min(len(frag), cap(*last)-len(*last))
+			*last = append(*last, frag[:n]...)
+			frag = frag[n:]
+		}
+	}
+	b := slices.Grow((*buf)[:0], total)
+	for _, blk := range blocks {
+		b = append(b, blk...)
 	}
 	*buf = b
 	return b, err
 }
+
+// lineBlock is the size of the blocks that gather a line longer than the
+// reader's buffer.
+const lineBlock = 1 << 20
 
 // trimLine removes a final '\n', then a final '\r', from line b and, if
 // first is set, a byte order mark at its start. It returns what is left and
