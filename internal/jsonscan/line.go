@@ -119,11 +119,11 @@ func (l *Lines) Err() error { return l.err }
 // readLine returns the next line of br, with its '\n' if it has one, and
 // io.EOF at the end of the input. A line that fits in br's buffer is
 // returned without a copy, valid until the next read from br; a longer one
-// is gathered in blocks of lineBlock bytes and then copied whole into
-// *buf, which readLine keeps for the next calls. A line longer than
-// longest bytes and its line ending ends the gathering with a *LineError,
-// the rest unread: it has taken about longest bytes of blocks, and no
-// copy. Other errors are br's.
+// is gathered in *buf, which readLine keeps for the next calls, and past
+// *buf's capacity in blocks of lineBlock bytes, copied once into a larger
+// *buf at the end of the line. A line longer than longest bytes and its
+// line ending ends the gathering with a *LineError, the rest unread: it
+// has taken about longest bytes, and no copy. Other errors are br's.
 func readLine(br *bufio.Reader, buf *[]byte, longest int) ([]byte, error) {
 	frag, err := br.ReadSlice('\n')
 	if err != bufio.ErrBufferFull {
@@ -133,27 +133,34 @@ func readLine(br *bufio.Reader, buf *[]byte, longest int) ([]byte, error) {
 	if len(frag) > most {
 		return nil, &LineError{Max: longest}
 	}
-	blocks := [][]byte{append(make([]byte, 0, max(lineBlock, len(frag))), frag...)}
+	b := append((*buf)[:0], frag...)
+	*buf = b
+	var blocks [][]byte // the line past cap(b)
 	total := len(frag)
 	for err == bufio.ErrBufferFull {
 		frag, err = br.ReadSlice('\n')
 		if total += len(frag); total > most {
 			return nil, &LineError{Max: longest}
 		}
+		if blocks == nil && len(b)+len(frag) <= cap(b) {
+			b = append(b, frag...)
+			continue
+		}
 		for len(frag) > 0 {
-			last := &blocks[len(blocks)-1]
-			if len(*last) == cap(*last) {
+			if len(blocks) == 0 || len(blocks[len(blocks)-1]) == lineBlock {
 				blocks = append(blocks, make([]byte, 0, lineBlock))
-				last = &blocks[len(blocks)-1]
 			}
-			n := min(len(frag), cap(*last)-len(*last))
+			last := &blocks[len(blocks)-1]
+			n := min(len(frag), lineBlock-len(*last))
 			*last = append(*last, frag[:n]...)
 			frag = frag[n:]
 		}
 	}
-	b := slices.Grow((*buf)[:0], total)
-	for _, blk := range blocks {
-		b = append(b, blk...)
+	if blocks != nil {
+		b = slices.Grow(b, total-len(b))
+		for _, blk := range blocks {
+			b = append(b, blk...)
+		}
 	}
 	*buf = b
 	return b, err
