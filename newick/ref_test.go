@@ -164,6 +164,8 @@ func (p *refParser) label(n *refNode) error {
 			return p.errAt(start, ErrBadLength, "branch length %q is not a decimal number", s)
 		case w < 0:
 			return p.errAt(start, ErrBadLength, "branch length %s is negative", s)
+		case w > 0 && w < 0x1p-1022:
+			return p.errAt(start, ErrBadLength, "branch length %s is below 2.2e-308, the smallest normal float64: too small to compute with in full precision (scale the lengths up)", s)
 		}
 		n.length = w + 0 // -0 → +0
 		return p.skip()

@@ -255,7 +255,7 @@ func TestWriteRead(t *testing.T) {
 			// path lengths must stay finite, so no weight near MaxFloat64).
 			weight = make([]float64, n)
 			for i := range weight {
-				weight[i] = []float64{0, 5e-324, 1e-300, 1.2345678901234567e300, 1.0 / 3}[rng.IntN(5)]
+				weight[i] = []float64{0, 0x1p-1022, 1e-300, 1.2345678901234567e300, 1.0 / 3}[rng.IntN(5)]
 			}
 		}
 		tr, err := tree.FromParents(parent, weight, randomNames(rng, n), nil)
