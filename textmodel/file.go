@@ -4,34 +4,39 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 
 	"github.com/twl-ldl/twl/internal/atomicfile"
-	"github.com/twl-ldl/twl/lstm"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/vocab"
 )
 
-// The file format (version 2): a first line "twl-text-model"; a second
-// line "# " and a summary for people (Model.Summary); a third line holding
-// the header, one JSON object (Header) without the vocabulary; a fourth
+// The file format (versions 2 and 3): a first line "twl-text-model"; a
+// second line "# " and a summary for people (Model.Summary); a third line
+// holding the header, one JSON object (Header) without the vocabulary,
+// whose "model" names the kind of network and "config" its sizes; a fourth
 // line holding the vocabulary, a JSON array of the words by ID; and then
-// the parameters, float32 little-endian, the tensors in the order of
-// lstm.TensorNames, each row-major: exactly header.payload_bytes bytes,
-// whose SHA-256 is header.payload_sha256. `head -2 model` shows what a
-// model is, `head -3` its settings. Version 1, which Read still reads, had
-// no summary line and the vocabulary in the header.
+// the parameters as the network writes them (Network.AppendPayload):
+// exactly header.payload_bytes bytes, whose SHA-256 is
+// header.payload_sha256. An LSTM's are float32 little-endian, the tensors
+// in the order of lstm.TensorNames, each row-major; a bag's are
+// bag.Model.AppendPayload's. `head -2 model` shows what a model is,
+// `head -3` its settings.
+//
+// An LSTM model is written as version 2, which every release since
+// version 2 reads; a model of another kind as version 3, so that a release
+// that knows only the LSTM says it cannot read the file rather than
+// stumbling on its sizes. Version 1, which Read still reads, had no
+// summary line and the vocabulary in the header.
 const (
 	Magic   = "twl-text-model"
-	Version = 2
+	Version = 3 // the latest version; LSTM models are written as version 2
 )
 
 // Sentinel errors wrapped by *Error.
@@ -75,8 +80,8 @@ type EmbeddingRef struct {
 type Header struct {
 	Format        string          `json:"format"`  // Magic
 	Version       int             `json:"version"` // Version
-	Model         string          `json:"model"`   // "lstm"
-	Config        lstm.Config     `json:"config"`
+	Model         string          `json:"model"`   // the kind of network: KindLSTM or KindBag
+	Config        json.RawMessage `json:"config"`  // its sizes (Network.Sizes): an lstm.Config or a bag.Config
 	Tokenizer     vocab.Tokenizer `json:"tokenizer"`
 	Vocab         []string        `json:"vocab,omitempty"` // word of each ID, "<unk>" first; version 1 only (version 2: its own line)
 	Labels        []string        `json:"labels"`
@@ -101,35 +106,37 @@ type TrainInfo struct {
 	Stopped   bool     `json:"stopped_early"`
 	Batch     int      `json:"batch"`
 	LR        float64  `json:"lr"`
+	Schedule  string   `json:"lr_schedule,omitempty"` // "linear": decayed linearly to 0 over the epochs (the bag); "": constant
 	Seed      uint64   `json:"seed"`
 	TrainLoss float64  `json:"train_loss"`
 	ValLoss   *float64 `json:"val_loss,omitempty"`
 	Seconds   float64  `json:"seconds"`
 }
 
-// Model is a trained text classifier: how text becomes token IDs, the
-// labels, and the network.
+// Model is a trained text classifier: how text becomes the network's
+// inputs (a tokenizer and a vocabulary), the labels, and the network.
 type Model struct {
 	Header // the header, payload fields excepted, which Write sets
 	Vocab  *vocab.Vocab
-	Net    *lstm.Model
+	Net    Network
 }
 
 // Write writes m to w in the file format.
 func Write(w io.Writer, m *Model) error {
-	var payload bytes.Buffer
-	payload.Grow(4 * len(m.Net.Params))
-	var b [4]byte
-	for _, v := range m.Net.Params {
-		binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
-		payload.Write(b[:])
-	}
-	sum := sha256.Sum256(payload.Bytes())
+	payload := m.Net.AppendPayload(nil)
+	sum := sha256.Sum256(payload)
 	h := m.Header
-	h.Format, h.Version, h.Model = Magic, Version, "lstm"
-	h.Config = m.Net.Config
+	h.Format, h.Version, h.Model = Magic, Version, m.Net.Kind()
+	if h.Model == KindLSTM {
+		h.Version = 2
+	}
+	sizes, err := json.Marshal(m.Net.Sizes())
+	if err != nil {
+		return fmt.Errorf("textmodel: %w", err)
+	}
+	h.Config = sizes
 	h.Vocab = nil
-	h.PayloadBytes = int64(payload.Len())
+	h.PayloadBytes = int64(len(payload))
 	h.PayloadSHA256 = hex.EncodeToString(sum[:])
 	head, err := json.Marshal(h)
 	if err != nil {
@@ -145,7 +152,7 @@ func Write(w io.Writer, m *Model) error {
 	bw.WriteByte('\n')
 	bw.Write(words)
 	bw.WriteByte('\n')
-	bw.Write(payload.Bytes())
+	bw.Write(payload)
 	return bw.Flush()
 }
 
@@ -207,10 +214,12 @@ func Read(r io.Reader, file string) (*Model, error) {
 	switch {
 	case h.Format != Magic:
 		return nil, bad(ErrNotModel, "header format %q", h.Format)
-	case h.Version != 1 && h.Version != Version:
-		return nil, bad(ErrVersion, "version %d; this twl reads versions 1 and %d", h.Version, Version)
-	case h.Model != "lstm":
-		return nil, bad(ErrVersion, "model %q; this twl knows \"lstm\"", h.Model)
+	case h.Version < 1 || h.Version > Version:
+		return nil, bad(ErrVersion, "version %d; this twl reads versions 1 to %d", h.Version, Version)
+	case h.Model != KindLSTM && h.Model != KindBag:
+		return nil, bad(ErrVersion, "model %q; this twl knows %q and %q", h.Model, KindLSTM, KindBag)
+	case h.Model != KindLSTM && h.Version < 3:
+		return nil, bad(ErrInvalid, "a version %d header for a %q model (version 3 or later)", h.Version, h.Model)
 	case summary != (h.Version >= 2):
 		return nil, bad(ErrInvalid, "a version %d header %s a summary line", h.Version, map[bool]string{true: "after", false: "without"}[summary])
 	}
@@ -226,15 +235,15 @@ func Read(r io.Reader, file string) (*Model, error) {
 			return nil, bad(ErrInvalid, "the vocabulary line: %v", err)
 		}
 	}
-	c := h.Config
-	if c.Vocab < 1 || c.Dim < 1 || c.Hidden < 1 || c.Labels < 1 || c.Vocab > 1<<28 || c.Dim > 1<<16 || c.Hidden > 1<<16 || c.Labels > 1<<24 {
-		return nil, bad(ErrInvalid, "sizes out of range: vocabulary %d, word vectors %d, hidden %d, labels %d", c.Vocab, c.Dim, c.Hidden, c.Labels)
+	want, err := payloadSize(h.Model, h.Config)
+	if err != nil {
+		return nil, bad(ErrInvalid, "%v", err)
 	}
-	if len(h.Vocab) != c.Vocab {
-		return nil, bad(ErrInvalid, "%d vocabulary words for a vocabulary of %d", len(h.Vocab), c.Vocab)
+	if n := vocabOf(h.Model, h.Config); len(h.Vocab) != n {
+		return nil, bad(ErrInvalid, "%d vocabulary words for a vocabulary of %d", len(h.Vocab), n)
 	}
-	if len(h.Labels) != c.Labels {
-		return nil, bad(ErrInvalid, "%d labels for %d outputs", len(h.Labels), c.Labels)
+	if n := labelsOf(h.Model, h.Config); len(h.Labels) != n {
+		return nil, bad(ErrInvalid, "%d labels for %d outputs", len(h.Labels), n)
 	}
 	if h.Tokenizer.MaxLen < 0 || (h.Tokenizer.Keep != vocab.First && h.Tokenizer.Keep != vocab.Last) {
 		return nil, bad(ErrInvalid, "tokenizer: max_len %d, keep %q", h.Tokenizer.MaxLen, h.Tokenizer.Keep)
@@ -243,7 +252,6 @@ func Read(r io.Reader, file string) (*Model, error) {
 	if err != nil {
 		return nil, bad(ErrInvalid, "%v", err)
 	}
-	want := 4 * int64(c.NumParams())
 	if h.PayloadBytes != want {
 		return nil, bad(ErrInvalid, "payload of %d bytes; the sizes need %d", h.PayloadBytes, want)
 	}
@@ -262,13 +270,9 @@ func Read(r io.Reader, file string) (*Model, error) {
 	if sum := sha256.Sum256(payload); hex.EncodeToString(sum[:]) != h.PayloadSHA256 {
 		return nil, bad(ErrInvalid, "the parameters' checksum does not match (a damaged file)")
 	}
-	net := lstm.NewModel(c)
-	for i := range net.Params {
-		x := math.Float32frombits(binary.LittleEndian.Uint32(payload[4*i:]))
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return nil, bad(ErrInvalid, "parameter %d is %v", i, x)
-		}
-		net.Params[i] = x
+	net, err := fromPayload(h.Model, h.Config, payload)
+	if err != nil {
+		return nil, bad(ErrInvalid, "%v", err)
 	}
 	h.PayloadBytes, h.PayloadSHA256 = 0, ""
 	return &Model{Header: h, Vocab: v, Net: net}, nil
@@ -287,9 +291,10 @@ func (m *Model) Summary() string {
 	return s
 }
 
-// Shape describes the network of m: "LSTM D→H, V words, L labels, loss NAME".
+// Shape describes the network of m: "LSTM D→H, V words, L labels, loss
+// NAME" (Network.Shape, the labels and the loss).
 func (m *Model) Shape() string {
-	return fmt.Sprintf("LSTM %d→%d, %s, %s, loss %s", m.Net.Dim, m.Net.Hidden, plural(m.Net.Vocab, "word"), plural(m.Net.Labels, "label"), m.Loss)
+	return fmt.Sprintf("%s, %s, loss %s", m.Net.Shape(), plural(m.Net.Outputs(), "label"), m.Loss)
 }
 
 // WriteFile writes m to the file at path, all or nothing: to a temporary

@@ -1,0 +1,74 @@
+package bag
+
+// The two layers of the model, each a forward function and the backward
+// function that goes with it. The backward functions add into their
+// gradient buffers (+=), so that a layer used twice is right. They are the
+// reference the Learner's fused update is checked against
+// (TestLearnerStep) and the gradient the finite differences check
+// (TestGradFiniteDifferences).
+
+// meanForward stores in h (D) the mean of the rows feats of emb (rows of
+// D values), or zero when feats is empty.
+func meanForward(h, emb []float32, feats []int32, D int) {
+	h = h[:D]
+	clear(h)
+	if len(feats) == 0 {
+		return
+	}
+	for _, f := range feats {
+		axpy(h, emb[int(f)*D:int(f)*D+D], 1)
+	}
+	inv := 1 / float32(len(feats))
+	for d := range h {
+		h[d] *= inv
+	}
+}
+
+// meanBackward adds dh/len(feats) to the rows feats of demb, once for each
+// time a row is listed.
+func meanBackward(demb, dh []float32, feats []int32, D int) {
+	if len(feats) == 0 {
+		return
+	}
+	inv := 1 / float32(len(feats))
+	for _, f := range feats {
+		axpy(demb[int(f)*D:int(f)*D+D], dh[:D], inv)
+	}
+}
+
+// linearForward stores in z (L) the logits W·h + b, for W (L×D) and b (L).
+func linearForward(z []float64, h, w, b []float32, L, D int) {
+	h = h[:D]
+	for j := range L {
+		z[j] = float64(dot(w[j*D:j*D+D], h) + b[j])
+	}
+}
+
+// linearBackward adds Wᵀ·dz to dh (D), dz·hᵀ to dw (L×D) and dz to db (L),
+// where dz (L) is the gradient of the loss with respect to the logits.
+func linearBackward(dh, dw, db []float32, dz []float64, h, w []float32, L, D int) {
+	for j := range L {
+		g := float32(dz[j])
+		axpy(dh[:D], w[j*D:j*D+D], g)
+		axpy(dw[j*D:j*D+D], h[:D], g)
+		db[j] += g
+	}
+}
+
+// axpy adds a·x to y, len(y) = len(x).
+func axpy(y, x []float32, a float32) {
+	x = x[:len(y)]
+	for i := range y {
+		y[i] += a * x[i]
+	}
+}
+
+// dot returns Σ x_i·y_i in order, len(y) = len(x).
+func dot(x, y []float32) float32 {
+	y = y[:len(x)]
+	var s float32
+	for i := range x {
+		s += x[i] * y[i]
+	}
+	return s
+}

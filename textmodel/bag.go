@@ -1,0 +1,63 @@
+package textmodel
+
+import (
+	"github.com/twl-ldl/twl/bag"
+)
+
+// BagOptions are the settings of the bag of n-grams (Options.Model
+// KindBag) that Options does not hold. Zero fields mean DefaultBag's.
+type BagOptions struct {
+	// Features: word n-grams, character n-grams and buckets. A zero
+	// WordNgrams, Buckets or (with MaxN > 0) MinN means DefaultBag's.
+	Features bag.Features
+	// MinCount is the number of times a bucket must occur in the training
+	// documents to get a row (rarer n-grams are left out of every
+	// document).
+	MinCount int
+	// WordScale is the standard deviation of the random vectors of words
+	// that the word vectors lack (0: that of the vectors found,
+	// embedding.NewTable); NgramScale the bound of the n-gram rows'
+	// uniform initial values (0 in DefaultBag: zero rows).
+	WordScale, NgramScale float64
+	// Epochs, Batch, LR and Patience are Options' defaults for the bag.
+	Epochs, Batch, Patience int
+	LR                      float64
+}
+
+// DefaultBag holds the defaults of the bag of n-grams.
+var DefaultBag = BagOptions{
+	Features: bag.Features{WordNgrams: 2, MinN: 3, MaxN: 0, Buckets: 2_000_000},
+	MinCount: 1,
+	Epochs:   25, Batch: 8, LR: 0.5, Patience: 5,
+}
+
+// withDefaults returns o with its zero fields set to DefaultBag's.
+func (o BagOptions) withDefaults() BagOptions {
+	d := DefaultBag
+	f := &o.Features
+	if f.WordNgrams == 0 {
+		f.WordNgrams = d.Features.WordNgrams
+	}
+	if f.Buckets == 0 {
+		f.Buckets = d.Features.Buckets
+	}
+	if f.MaxN > 0 && f.MinN == 0 {
+		f.MinN = d.Features.MinN
+	}
+	if o.MinCount == 0 {
+		o.MinCount = d.MinCount
+	}
+	if o.Epochs == 0 {
+		o.Epochs = d.Epochs
+	}
+	if o.Batch == 0 {
+		o.Batch = d.Batch
+	}
+	if o.LR == 0 {
+		o.LR = d.LR
+	}
+	if o.Patience == 0 {
+		o.Patience = d.Patience
+	}
+	return o
+}
