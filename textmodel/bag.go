@@ -19,6 +19,9 @@ type BagOptions struct {
 	// embedding.NewTable); NgramScale the bound of the n-gram rows'
 	// uniform initial values (0 in DefaultBag: zero rows).
 	WordScale, NgramScale float64
+	// ConstantLR keeps the learning rate constant instead of decaying it
+	// linearly to zero over the epochs.
+	ConstantLR bool
 	// Epochs, Batch, LR and Patience are Options' defaults for the bag.
 	Epochs, Batch, Patience int
 	LR                      float64

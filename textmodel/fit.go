@@ -264,6 +264,9 @@ func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 			patience = 0
 		}
 		steps := epochs * ((p.NTrain + batch - 1) / batch)
+		if o.Bag.ConstantLR {
+			steps, schedule = 0, ""
+		}
 		var bn *bag.Model
 		bn, ref = p.newBag(seed)
 		net, ln = bn, bag.NewLearner(bn, p.Docs, p.Y, bag.LearnerOptions{LR: lr, Steps: steps})
