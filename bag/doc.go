@@ -49,7 +49,8 @@
 //
 // A step shares the documents of its batch among the workers for the
 // forward pass and for Wᵀg_r, then shares the labels and the rows of the
-// table (row f to worker f mod P) for the update, each worker applying its
+// table (the rows spread among the workers by a hash of their index) for
+// the update, each worker applying its
 // rows' updates in the order of the documents and their features. So a
 // seed gives the same model bit for bit whatever the number of workers
 // (TestLearnerWorkers); the price is that every worker reads the feature

@@ -55,8 +55,22 @@ func linearBackward(dh, dw, db []float32, dz []float64, h, w []float32, L, D int
 	}
 }
 
-// axpy adds a·x to y, len(y) = len(x).
+// axpy adds a·x to y, len(x) ≥ len(y): the AVX2 kernel where there is
+// one (axpy_amd64.s), which gives axpyGo's bits.
 func axpy(y, x []float32, a float32) {
+	if useAVX2 && len(y) >= 8 {
+		x = x[:len(y)]
+		axpyAVX2(y, x, a)
+		n := len(y) &^ 7
+		axpyGo(y[n:], x[n:], a)
+		return
+	}
+	axpyGo(y, x, a)
+}
+
+// axpyGo is the Go form of axpy: y[i] += a·x[i], the product rounded to
+// float32 and then the sum.
+func axpyGo(y, x []float32, a float32) {
 	x = x[:len(y)]
 	for i := range y {
 		y[i] += a * x[i]

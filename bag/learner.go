@@ -4,9 +4,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
+	"hash/crc32"
 	"math"
 	"runtime"
+	"slices"
 
 	"github.com/twl-ldl/twl/internal/parallel"
 )
@@ -50,8 +51,11 @@ type Learner struct {
 	parts int
 	key   string
 
-	logitsFn, gradFn func(lo, hi int)
-	applyFn          func(part, lo, hi int)
+	fwdParts int   // the parts of the forward pass
+	cum      []int // the features, plus L, of the rows before each row of the last Logits call
+	gradFn   func(lo, hi int)
+	logitsFn func(part, lo, hi int)
+	applyFn  func(part, lo, hi int)
 }
 
 // NewLearner returns a Learner for m on docs, whose target distributions
@@ -83,46 +87,58 @@ func NewLearner(m *Model, docs [][]int32, y []float64, opts LearnerOptions) *Lea
 	for p := range ln.dw {
 		ln.dw[p] = make([]float32, m.Dim)
 	}
-	ln.logitsFn = ln.logitsRange
+	ln.logitsFn = func(p, _, _ int) { ln.logitsPart(p, ln.fwdParts) }
 	ln.gradFn = ln.gradRange
 	ln.applyFn = ln.applyPart
-	ln.key = ln.makeKey()
 	return ln
 }
 
-// makeKey describes the model's sizes, the settings and a hash of the
-// initial parameters, the documents and the targets.
+// makeKey describes the model's sizes, the settings and a checksum
+// (CRC-32C) of the parameters, the n-gram buckets, the documents and the
+// targets.
 func (ln *Learner) makeKey() string {
-	h := fnv.New64a()
-	var b [8]byte
+	h := crc32.New(crc32.MakeTable(crc32.Castagnoli))
+	buf := make([]byte, 0, 1<<16)
+	flush := func(n int) {
+		if len(buf)+n > cap(buf) {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	u32 := func(v uint32) { flush(4); buf = binary.LittleEndian.AppendUint32(buf, v) }
 	for _, p := range ln.m.Params {
-		binary.LittleEndian.PutUint32(b[:4], math.Float32bits(p))
-		h.Write(b[:4])
+		u32(math.Float32bits(p))
 	}
 	for _, bk := range ln.m.Index.Kept {
-		binary.LittleEndian.PutUint32(b[:4], uint32(bk))
-		h.Write(b[:4])
+		u32(uint32(bk))
 	}
 	for _, d := range ln.docs {
-		binary.LittleEndian.PutUint32(b[:4], uint32(len(d)))
-		h.Write(b[:4])
+		u32(uint32(len(d)))
 		for _, id := range d {
-			binary.LittleEndian.PutUint32(b[:4], uint32(id))
-			h.Write(b[:4])
+			u32(uint32(id))
 		}
 	}
 	for _, v := range ln.y {
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-		h.Write(b[:])
+		flush(8)
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
 	}
+	h.Write(buf)
 	m := ln.m
-	return fmt.Sprintf("bag V=%d K=%d D=%d L=%d ngrams=%d minn=%d maxn=%d buckets=%d n=%d lr=%v steps=%d data=%016x",
-		m.Words, m.Ngrams, m.Dim, m.Labels, m.WordNgrams, m.MinN, m.MaxN, m.Features.Buckets, len(ln.docs), ln.opts.LR, ln.opts.Steps, h.Sum64())
+	return fmt.Sprintf("bag V=%d K=%d D=%d L=%d ngrams=%d minn=%d maxn=%d buckets=%d n=%d lr=%v steps=%d data=%08x",
+		m.Words, m.Ngrams, m.Dim, m.Labels, m.WordNgrams, m.MinN, m.MaxN, m.Features.Buckets, len(ln.docs), ln.opts.LR, ln.opts.Steps, h.Sum32())
 }
 
 func (ln *Learner) Rows() int   { return len(ln.docs) }
 func (ln *Learner) Labels() int { return ln.m.Labels }
-func (ln *Learner) Key() string { return ln.key }
+// Key identifies the model, its settings and its data by the parameters at
+// its first call (train.Train calls it before training, and only for
+// checkpoints: it reads every parameter).
+func (ln *Learner) Key() string {
+	if ln.key == "" {
+		ln.key = ln.makeKey()
+	}
+	return ln.key
+}
 
 // Count returns the number of features of the rows.
 func (ln *Learner) Count(rows []int) int {
@@ -163,8 +179,30 @@ func (ln *Learner) Logits(dst []float64, rows []int) {
 	ln.rows = append(ln.rows[:0], rows...)
 	ln.h = grow(ln.h, len(rows)*m.Dim)
 	ln.z = dst
-	parallel.For(len(rows), ln.parts, 1, ln.logitsFn)
+	ln.cum = append(ln.cum[:0], 0)
+	for _, r := range rows {
+		ln.cum = append(ln.cum, ln.cum[len(ln.cum)-1]+len(ln.docs[r])+m.Labels)
+	}
+	ln.fwdParts = min(ln.parts, len(rows), 1+ln.cum[len(rows)]/minPartWork)
+	parallel.ForParts(ln.fwdParts, ln.fwdParts, 1, ln.logitsFn)
 	ln.z = nil
+}
+
+// minPartWork is the least work, in rows of the table read, that a part
+// of the forward pass gets.
+const minPartWork = 256
+
+// logitsPart computes the rows of part p of parts: those whose features
+// start in the p-th of parts equal shares of the features of all the rows.
+func (ln *Learner) logitsPart(p, parts int) {
+	n := len(ln.rows)
+	total := ln.cum[n]
+	lo, _ := slices.BinarySearch(ln.cum[:n], p*total/parts)
+	hi, _ := slices.BinarySearch(ln.cum[:n], (p+1)*total/parts)
+	if p == parts-1 {
+		hi = n
+	}
+	ln.logitsRange(lo, hi)
 }
 
 func (ln *Learner) logitsRange(lo, hi int) {
@@ -187,8 +225,8 @@ func (ln *Learner) logitsRange(lo, hi int) {
 //
 // for each of the n_r features f of document r, W being the weights before
 // the step. The gradients Wᵀg_r are computed document by document; then
-// each worker updates a part of the labels and the table's rows f with f
-// mod P = p, in the order of the rows and their features, so that the
+// each worker updates a part of the labels and the table's rows of its
+// part (partOf), in the order of the rows and their features, so that the
 // results do not depend on the number of workers.
 func (ln *Learner) Update(dz []float64) {
 	m := ln.m
@@ -227,8 +265,15 @@ func (ln *Learner) gradRange(lo, hi int) {
 	}
 }
 
+// partOf returns the part, of parts, of the updates of row f: Fibonacci
+// hashing scaled to [0, parts), a multiplication rather than a division,
+// which spreads the rows evenly whatever their order.
+func partOf(f int32, parts int) int {
+	return int(uint64(uint32(f)*0x9e3779b1) * uint64(parts) >> 32)
+}
+
 // applyPart updates part p of the labels and the rows of the table f with
-// f mod P = p.
+// partOf(f) = p.
 func (ln *Learner) applyPart(p, _, _ int) {
 	m := ln.m
 	D, L, P := m.Dim, m.Labels, ln.parts
@@ -247,7 +292,7 @@ func (ln *Learner) applyPart(p, _, _ int) {
 	for k, r := range ln.rows {
 		c, dh := ln.coef[k], ln.dh[k*D:(k+1)*D]
 		for _, f := range ln.docs[r] {
-			if int(f)%P == p {
+			if partOf(f, P) == p {
 				axpy(m.Emb[int(f)*D:int(f)*D+D], dh, c)
 			}
 		}
@@ -277,20 +322,31 @@ func (ln *Learner) SetState(b []byte) error {
 	return nil
 }
 
+// AppendParams appends the parameters, float32 little-endian, the
+// workers sharing the work.
 func (ln *Learner) AppendParams(b []byte) []byte {
-	for _, v := range ln.m.Params {
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
-	}
+	P := ln.m.Params
+	n := len(b)
+	b = slices.Grow(b, 4*len(P))[:n+4*len(P)]
+	out := b[n:]
+	parallel.For(len(P), ln.parts, 1<<16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(P[i]))
+		}
+	})
 	return b
 }
 
 func (ln *Learner) SetParams(b []byte) error {
-	if len(b) != 4*len(ln.m.Params) {
+	P := ln.m.Params
+	if len(b) != 4*len(P) {
 		return errors.New("parameter count does not match the model")
 	}
-	for i := range ln.m.Params {
-		ln.m.Params[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
+	parallel.For(len(P), ln.parts, 1<<16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			P[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		}
+	})
 	return nil
 }
 

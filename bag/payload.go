@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+
+	"github.com/twl-ldl/twl/internal/parallel"
 )
 
 // PayloadBytes returns the size of the payload of a model of sizes c:
@@ -47,12 +50,25 @@ func FromPayload(c Config, b []byte) (*Model, error) {
 	}
 	m := New(x, c.Dim, c.Labels)
 	b = b[4*c.Ngrams:]
-	for i := range m.Params {
-		x := math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return nil, fmt.Errorf("parameter %d is %v", i, x)
+	// The parameters in parts on every core, each noting its first value
+	// that is not finite.
+	P := m.Params
+	workers := runtime.GOMAXPROCS(0)
+	bad := make([]int, parallel.Parts(len(P), workers, 1<<16))
+	parallel.ForParts(len(P), workers, 1<<16, func(p, lo, hi int) {
+		bad[p] = -1
+		for i := lo; i < hi; i++ {
+			u := binary.LittleEndian.Uint32(b[4*i:])
+			if u&0x7f800000 == 0x7f800000 && bad[p] < 0 {
+				bad[p] = i
+			}
+			P[i] = math.Float32frombits(u)
 		}
-		m.Params[i] = x
+	})
+	for _, i := range bad {
+		if i >= 0 {
+			return nil, fmt.Errorf("parameter %d is %v", i, P[i])
+		}
 	}
 	return m, nil
 }

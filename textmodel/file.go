@@ -257,8 +257,21 @@ func Read(r io.Reader, file string) (*Model, error) {
 	}
 	// Read what is there, up to one byte more than the header promises,
 	// growing as the bytes arrive: a header that lies about the sizes
-	// cannot make Read allocate more than the file holds.
-	payload, err := io.ReadAll(io.LimitReader(br, want+1))
+	// cannot make Read allocate more than the file holds. A file whose
+	// size is known and holds that many bytes is read into one buffer of
+	// the right size at once.
+	var payload []byte
+	if size, ok := sizeOf(r); ok && size >= want {
+		payload = make([]byte, want+1)
+		var n int
+		n, err = io.ReadFull(br, payload)
+		payload = payload[:n]
+		if err == io.ErrUnexpectedEOF || err == io.EOF {
+			err = nil
+		}
+	} else {
+		payload, err = io.ReadAll(io.LimitReader(br, want+1))
+	}
 	switch {
 	case err != nil:
 		return nil, bad(ErrInvalid, "reading the parameters: %v", err)
@@ -276,6 +289,19 @@ func Read(r io.Reader, file string) (*Model, error) {
 	}
 	h.PayloadBytes, h.PayloadSHA256 = 0, ""
 	return &Model{Header: h, Vocab: v, Net: net}, nil
+}
+
+// sizeOf returns the size of r when r is a file that knows it.
+func sizeOf(r io.Reader) (int64, bool) {
+	f, ok := r.(interface{ Stat() (os.FileInfo, error) })
+	if !ok {
+		return 0, false
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0, false
+	}
+	return fi.Size(), true
 }
 
 // Summary describes m in one line: the network's sizes, the vocabulary
