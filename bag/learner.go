@@ -130,6 +130,7 @@ func (ln *Learner) makeKey() string {
 
 func (ln *Learner) Rows() int   { return len(ln.docs) }
 func (ln *Learner) Labels() int { return ln.m.Labels }
+
 // Key identifies the model, its settings and its data by the parameters at
 // its first call (train.Train calls it before training, and only for
 // checkpoints: it reads every parameter).
