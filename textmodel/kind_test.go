@@ -2,8 +2,10 @@ package textmodel
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -138,5 +140,47 @@ func TestBagReadErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.msg) || !(errors.Is(err, ErrInvalid) || errors.Is(err, ErrVersion)) {
 			t.Errorf("%s: %v", c.name, err)
 		}
+	}
+}
+
+// TestBagResume: a bag trained with a checkpoint and stopped by its
+// context (cancelled while the progress line of epoch 3 is written, so
+// that epoch 3's checkpoint is the last written and epoch 4 stops at its
+// first mini-batch), then run again with the same options, resumes after
+// epoch 3 and gives the model of a run never stopped, bit for bit.
+func TestBagResume(t *testing.T) {
+	tr, val := toyCorpus(t)
+	opts := Options{Model: KindBag, EmbDim: 6, Epochs: 6, Seed: 3, Vocab: vocab.Options{MinCount: 1}, Patience: -1}
+	whole, _, err := Fit(tr, val, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck := filepath.Join(t.TempDir(), "bag.ckpt")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	lines := 0
+	o := opts
+	o.Checkpoint, o.Context = ck, ctx
+	o.Progress = progressFunc(func(p []byte) (int, error) {
+		if lines++; lines == 3 {
+			cancel()
+		}
+		return len(p), nil
+	})
+	if _, _, err := Fit(tr, val, o); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped run: %v", err)
+	}
+	o.Context, o.Progress = nil, nil
+	resumed := -1
+	o.OnResume = func(epoch, _ int) { resumed = epoch }
+	m, h, err := Fit(tr, val, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resumed != 3 || h.Resumed != 3 {
+		t.Errorf("resumed after epoch %d (history %d), want 3", resumed, h.Resumed)
+	}
+	if !bytes.Equal(m.Net.AppendPayload(nil), whole.Net.AppendPayload(nil)) {
+		t.Error("the resumed run's model differs from the whole run's")
 	}
 }
