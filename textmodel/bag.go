@@ -30,8 +30,8 @@ type BagOptions struct {
 // DefaultBag holds the defaults of the bag of n-grams.
 var DefaultBag = BagOptions{
 	Features: bag.Features{WordNgrams: 2, MinN: 3, MaxN: 0, Buckets: 2_000_000},
-	MinCount: 1,
-	Epochs:   25, Batch: 8, LR: 0.5, Patience: 5,
+	MinCount: 2,
+	Epochs:   25, Batch: 8, LR: 1, Patience: 5,
 }
 
 // withDefaults returns o with its zero fields set to DefaultBag's.
