@@ -12,3 +12,9 @@ var useAVX2 = cpu.X86.HasAVX2
 //
 //go:noescape
 func axpyAVX2(y, x []float32, a float32)
+
+// sumRowsAVX2 adds the first 96 values of the rows feats of emb (rows of D
+// ≥ 96 values) to h[:96], in the order of feats.
+//
+//go:noescape
+func sumRowsAVX2(h, emb []float32, feats []int32, D int)

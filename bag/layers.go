@@ -1,5 +1,7 @@
 package bag
 
+import "fmt"
+
 // The two layers of the model, each a forward function and the backward
 // function that goes with it. The backward functions add into their
 // gradient buffers (+=), so that a layer used twice is right. They are the
@@ -15,9 +17,7 @@ func meanForward(h, emb []float32, feats []int32, D int) {
 	if len(feats) == 0 {
 		return
 	}
-	for _, f := range feats {
-		axpy(h, emb[int(f)*D:int(f)*D+D], 1)
-	}
+	sumRows(h, emb, feats, D)
 	inv := 1 / float32(len(feats))
 	for d := range h {
 		h[d] *= inv
@@ -52,6 +52,38 @@ func linearBackward(dh, dw, db []float32, dz []float64, h, w []float32, L, D int
 		axpy(dh[:D], w[j*D:j*D+D], g)
 		axpy(dw[j*D:j*D+D], h[:D], g)
 		db[j] += g
+	}
+}
+
+// sumRows adds the rows feats of emb (rows of D values) to h (D), in the
+// order of feats: with the AVX2 kernel (axpy_amd64.s) 96 values of each
+// row at a time, the next rows prefetched, then the rest as sumRowsGo
+// adds them. Each value's sum is made in the same order either way, so
+// the bits are sumRowsGo's.
+func sumRows(h, emb []float32, feats []int32, D int) {
+	rows := uint(len(emb) / D)
+	for _, f := range feats {
+		if uint(f) >= rows {
+			panic(fmt.Sprintf("bag: feature %d is not a row of the table (%d rows)", f, rows))
+		}
+	}
+	j := 0
+	if useAVX2 {
+		for ; j+96 <= D; j += 96 {
+			sumRowsAVX2(h[j:], emb[j:], feats, D)
+		}
+	}
+	if j < D {
+		for _, f := range feats {
+			axpy(h[j:D], emb[int(f)*D+j:int(f)*D+D], 1)
+		}
+	}
+}
+
+// sumRowsGo is the Go form of sumRows.
+func sumRowsGo(h, emb []float32, feats []int32, D int) {
+	for _, f := range feats {
+		axpyGo(h[:D], emb[int(f)*D:int(f)*D+D], 1)
 	}
 }
 
