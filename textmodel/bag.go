@@ -23,6 +23,9 @@ type BagOptions struct {
 	// linearly to zero over the epochs.
 	ConstantLR bool
 	// Epochs, Batch, LR and Patience are Options' defaults for the bag.
+	// DefaultBag's Patience is 0: the learning rate decays to 0 over the
+	// epochs, and the validation loss, noisy while the rate is high,
+	// chooses the epoch kept rather than when to stop.
 	Epochs, Batch, Patience int
 	LR                      float64
 }
@@ -31,7 +34,7 @@ type BagOptions struct {
 var DefaultBag = BagOptions{
 	Features: bag.Features{WordNgrams: 2, MinN: 3, MaxN: 0, Buckets: 2_000_000},
 	MinCount: 2,
-	Epochs:   25, Batch: 8, LR: 1, Patience: 5,
+	Epochs:   25, Batch: 8, LR: 1,
 }
 
 // withDefaults returns o with its zero fields set to DefaultBag's.

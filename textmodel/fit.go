@@ -54,7 +54,7 @@ type Options struct {
 	LR     float64
 	// Patience stops training after that many epochs without a better
 	// validation loss. For the LSTM 0 means never; for the bag 0 means
-	// DefaultBag's, and a negative Patience never stops early.
+	// DefaultBag's (never), and a negative Patience never stops early.
 	Patience int
 	Seed     uint64 // initialization and mini-batches
 

@@ -45,7 +45,7 @@ func runTextTrain(e *env, args []string) error {
 	batch := fs.Int("batch", 0, fmt.Sprintf("documents per mini-`batch` (default %d; 100 with --model lstm)", db.Batch))
 	lr := fs.Float64("lr", 0, fmt.Sprintf("the learning rate `α`: SGD's initial one (default %g), or with --model lstm Adam's step size (default 0.001)", db.LR))
 	val := fs.Float64("val", 0.2, "without --dev, the `FRAC`tion of --train held out for validation")
-	patience := fs.Int("patience", 0, fmt.Sprintf("stop after `N` epochs without a better validation loss (0: never; default %d, 0 with --model lstm)", db.Patience))
+	patience := fs.Int("patience", 0, "stop after `N` epochs without a better validation loss (0: never)")
 	seed := fs.Uint64("seed", 0, "the `SEED` of the initial weights, the validation split and the shuffling")
 	checkpoint := fs.OutFile("checkpoint", "save the state of training to `FILE` after every epoch, and resume from it")
 	quiet := fs.Bool("quiet", false, "no progress on standard error")
@@ -91,7 +91,7 @@ func runTextTrain(e *env, args []string) error {
 			name string
 			v    *int
 			def  int
-		}{{"epochs", epochs, db.Epochs}, {"batch", batch, db.Batch}, {"patience", patience, db.Patience}} {
+		}{{"epochs", epochs, db.Epochs}, {"batch", batch, db.Batch}} {
 			if !fs.isSet(d.name) {
 				*d.v = d.def
 			}
