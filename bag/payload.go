@@ -3,38 +3,39 @@ package bag
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
+	"io"
 	"math/rand/v2"
-	"runtime"
 
-	"github.com/twl-ldl/twl/internal/parallel"
+	"github.com/twl-ldl/twl/internal/f32le"
 )
 
 // PayloadBytes returns the size of the payload of a model of sizes c:
 // 4·K bytes of buckets and 4 bytes per parameter.
 func (c Config) PayloadBytes() int64 { return 4*int64(c.Ngrams) + 4*int64(c.NumParams()) }
 
-// AppendPayload appends the model's payload to b, little-endian: the
-// bucket of each n-gram row (int32), then Params (float32).
-func (m *Model) AppendPayload(b []byte) []byte {
+// WritePayload writes the model's payload to w, little-endian: the bucket
+// of each n-gram row (int32), then Params (float32).
+func (m *Model) WritePayload(w io.Writer) error {
+	b := make([]byte, 0, 4*len(m.Index.Kept))
 	for _, k := range m.Index.Kept {
 		b = binary.LittleEndian.AppendUint32(b, uint32(k))
 	}
-	for _, v := range m.Params {
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
+	if _, err := w.Write(b); err != nil {
+		return err
 	}
-	return b
+	return f32le.Write(w, m.Params)
 }
 
-// FromPayload returns the model of sizes c whose payload (AppendPayload)
-// is b, or an error if c fails Check, b has another size, a bucket is out
-// of range or repeated, or a parameter is not finite.
-func FromPayload(c Config, b []byte) (*Model, error) {
+// ReadPayload returns the model of sizes c whose payload WritePayload wrote
+// to r, or an error if c fails Check, r ends before the payload does, a
+// bucket is out of range or repeated, or a parameter is not finite.
+func ReadPayload(c Config, r io.Reader) (*Model, error) {
 	if err := c.Check(); err != nil {
 		return nil, err
 	}
-	if int64(len(b)) != c.PayloadBytes() {
-		return nil, fmt.Errorf("payload of %d bytes; the sizes need %d", len(b), c.PayloadBytes())
+	b := make([]byte, 4*c.Ngrams)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, f32le.ErrShort
 	}
 	kept := make([]int32, c.Ngrams)
 	for k := range kept {
@@ -49,26 +50,12 @@ func FromPayload(c Config, b []byte) (*Model, error) {
 		return nil, err
 	}
 	m := New(x, c.Dim, c.Labels)
-	b = b[4*c.Ngrams:]
-	// The parameters in parts on every core, each noting its first value
-	// that is not finite.
-	P := m.Params
-	workers := runtime.GOMAXPROCS(0)
-	bad := make([]int, parallel.Parts(len(P), workers, 1<<16))
-	parallel.ForParts(len(P), workers, 1<<16, func(p, lo, hi int) {
-		bad[p] = -1
-		for i := lo; i < hi; i++ {
-			u := binary.LittleEndian.Uint32(b[4*i:])
-			if u&0x7f800000 == 0x7f800000 && bad[p] < 0 {
-				bad[p] = i
-			}
-			P[i] = math.Float32frombits(u)
-		}
-	})
-	for _, i := range bad {
-		if i >= 0 {
-			return nil, fmt.Errorf("parameter %d is %v", i, P[i])
-		}
+	bad, err := f32le.Read(r, m.Params)
+	switch {
+	case err != nil:
+		return nil, err
+	case bad >= 0:
+		return nil, fmt.Errorf("parameter %d is %v", bad, m.Params[bad])
 	}
 	return m, nil
 }

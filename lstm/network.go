@@ -1,10 +1,10 @@
 package lstm
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
+	"io"
 
+	"github.com/twl-ldl/twl/internal/f32le"
 	"github.com/twl-ldl/twl/vocab"
 )
 
@@ -34,25 +34,22 @@ func (m *Model) Encode(dst []int32, v *vocab.Vocab, tk *vocab.Tokenizer, text st
 	return v.Encode(dst, tk, text)
 }
 
-// AppendPayload appends Params to b, float32 little-endian: the tensors in
+// WritePayload writes Params to w, float32 little-endian: the tensors in
 // the order of TensorNames, each row-major.
-func (m *Model) AppendPayload(b []byte) []byte { return appendFloat32s(b, m.Params) }
+func (m *Model) WritePayload(w io.Writer) error { return f32le.Write(w, m.Params) }
 
-// FromPayload returns the model of sizes c whose parameters are b
-// (AppendPayload), or an error if b has another size or a parameter is not
+// ReadPayload returns the model of sizes c whose parameters WritePayload
+// wrote to r, or an error if r ends before them or a parameter is not
 // finite. It panics if c is out of range (Config's sizes must be
 // positive).
-func FromPayload(c Config, b []byte) (*Model, error) {
-	if len(b) != 4*c.NumParams() {
-		return nil, fmt.Errorf("payload of %d bytes; the sizes need %d", len(b), 4*c.NumParams())
-	}
+func ReadPayload(c Config, r io.Reader) (*Model, error) {
 	m := NewModel(c)
-	for i := range m.Params {
-		x := math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return nil, fmt.Errorf("parameter %d is %v", i, x)
-		}
-		m.Params[i] = x
+	bad, err := f32le.Read(r, m.Params)
+	switch {
+	case err != nil:
+		return nil, err
+	case bad >= 0:
+		return nil, fmt.Errorf("parameter %d is %v", bad, m.Params[bad])
 	}
 	return m, nil
 }

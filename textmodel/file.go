@@ -8,11 +8,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/internal/f32le"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/vocab"
 )
@@ -122,9 +124,14 @@ type Model struct {
 }
 
 // Write writes m to w in the file format.
+// The parameters are streamed twice, for their checksum and then to w,
+// and never held as bytes in memory.
 func Write(w io.Writer, m *Model) error {
-	payload := m.Net.AppendPayload(nil)
-	sum := sha256.Sum256(payload)
+	cw := &countWriter{w: sha256.New()}
+	if err := m.Net.WritePayload(cw); err != nil {
+		return err
+	}
+	sum := cw.w.(hash.Hash).Sum(nil)
 	h := m.Header
 	h.Format, h.Version, h.Model = Magic, Version, m.Net.Kind()
 	if h.Model == KindLSTM {
@@ -136,8 +143,8 @@ func Write(w io.Writer, m *Model) error {
 	}
 	h.Config = sizes
 	h.Vocab = nil
-	h.PayloadBytes = int64(len(payload))
-	h.PayloadSHA256 = hex.EncodeToString(sum[:])
+	h.PayloadBytes = cw.n
+	h.PayloadSHA256 = hex.EncodeToString(sum)
 	head, err := json.Marshal(h)
 	if err != nil {
 		return fmt.Errorf("textmodel: %w", err)
@@ -152,8 +159,22 @@ func Write(w io.Writer, m *Model) error {
 	bw.WriteByte('\n')
 	bw.Write(words)
 	bw.WriteByte('\n')
-	bw.Write(payload)
+	if err := m.Net.WritePayload(bw); err != nil {
+		return err
+	}
 	return bw.Flush()
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // maxHeader bounds the header line: 256 MiB holds the vocabulary of
@@ -255,37 +276,42 @@ func Read(r io.Reader, file string) (*Model, error) {
 	if h.PayloadBytes != want {
 		return nil, bad(ErrInvalid, "payload of %d bytes; the sizes need %d", h.PayloadBytes, want)
 	}
-	// Read what is there, up to one byte more than the header promises,
-	// growing as the bytes arrive: a header that lies about the sizes
-	// cannot make Read allocate more than the file holds. A file whose
-	// size is known and holds that many bytes is read into one buffer of
-	// the right size at once.
-	var payload []byte
-	if size, ok := sizeOf(r); ok && size >= want {
-		payload = make([]byte, want+1)
-		var n int
-		n, err = io.ReadFull(br, payload)
-		payload = payload[:n]
-		if err == io.ErrUnexpectedEOF || err == io.EOF {
-			err = nil
+	// The parameters are decoded as they arrive, through the checksum. A
+	// header that lies about the sizes must not make Read allocate more
+	// than the file holds: a file of known size too small for them is cut
+	// short at once; input of unknown size is read first (up to one byte
+	// more than the header promises, growing as the bytes arrive).
+	var src io.Reader = br
+	if size, ok := sizeOf(r); ok {
+		if size < want {
+			return nil, bad(ErrInvalid, "the parameters are cut short: the file has %d bytes, the parameters alone %d", size, want)
 		}
 	} else {
-		payload, err = io.ReadAll(io.LimitReader(br, want+1))
+		payload, err := io.ReadAll(io.LimitReader(br, want+1))
+		if err != nil {
+			return nil, bad(ErrInvalid, "reading the parameters: %v", err)
+		}
+		if int64(len(payload)) < want {
+			return nil, bad(ErrInvalid, "the parameters are cut short: %d bytes of %d", len(payload), want)
+		}
+		src = bytes.NewReader(payload)
+	}
+	sum := sha256.New()
+	cr := &countReader{r: io.TeeReader(io.LimitReader(src, want), sum)}
+	net, err := readPayload(h.Model, h.Config, cr)
+	if err != nil && !errors.Is(err, f32le.ErrShort) {
+		io.Copy(io.Discard, cr) // the rest, for the checksum
 	}
 	switch {
-	case err != nil:
-		return nil, bad(ErrInvalid, "reading the parameters: %v", err)
-	case int64(len(payload)) < want:
-		return nil, bad(ErrInvalid, "the parameters are cut short: %d bytes of %d", len(payload), want)
-	case int64(len(payload)) > want:
-		return nil, bad(ErrInvalid, "data after the parameters")
-	}
-	if sum := sha256.Sum256(payload); hex.EncodeToString(sum[:]) != h.PayloadSHA256 {
+	case errors.Is(err, f32le.ErrShort) || cr.n < want:
+		return nil, bad(ErrInvalid, "the parameters are cut short: %d bytes of %d", cr.n, want)
+	case hex.EncodeToString(sum.Sum(nil)) != h.PayloadSHA256:
 		return nil, bad(ErrInvalid, "the parameters' checksum does not match (a damaged file)")
-	}
-	net, err := fromPayload(h.Model, h.Config, payload)
-	if err != nil {
+	case err != nil:
 		return nil, bad(ErrInvalid, "%v", err)
+	}
+	if n, _ := io.CopyN(io.Discard, src, 1); n > 0 {
+		return nil, bad(ErrInvalid, "data after the parameters")
 	}
 	h.PayloadBytes, h.PayloadSHA256 = 0, ""
 	return &Model{Header: h, Vocab: v, Net: net}, nil
@@ -326,11 +352,27 @@ func (m *Model) Shape() string {
 // WriteFile writes m to the file at path, all or nothing: to a temporary
 // file renamed to path once complete.
 func WriteFile(path string, m *Model) error {
-	var b bytes.Buffer
-	if err := Write(&b, m); err != nil {
+	f, err := atomicfile.Create(path, 0o644)
+	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
+	if err := Write(f, m); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// countReader counts the bytes read through it.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // CheckTree returns an error when m was trained on another tree than t

@@ -103,7 +103,7 @@ func TestBagFitPredict(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got.Net.AppendPayload(nil), m.Net.AppendPayload(nil)) || got.Net.Sizes() != m.Net.Sizes() || got.Shape() != m.Shape() {
+		if !bytes.Equal(payloadOf(t, got.Net), payloadOf(t, m.Net)) || got.Net.Sizes() != m.Net.Sizes() || got.Shape() != m.Shape() {
 			t.Error("the bag read back differs")
 		}
 		again := make([]float64, 2*L)
@@ -180,7 +180,56 @@ func TestBagResume(t *testing.T) {
 	if resumed != 3 || h.Resumed != 3 {
 		t.Errorf("resumed after epoch %d (history %d), want 3", resumed, h.Resumed)
 	}
-	if !bytes.Equal(m.Net.AppendPayload(nil), whole.Net.AppendPayload(nil)) {
+	if !bytes.Equal(payloadOf(t, m.Net), payloadOf(t, whole.Net)) {
 		t.Error("the resumed run's model differs from the whole run's")
+	}
+}
+
+// payloadOf returns the parameters of net as a model file holds them.
+func payloadOf(t testing.TB, net Network) []byte {
+	var b bytes.Buffer
+	if err := net.WritePayload(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestBagFile: WriteFile and ReadFile, whose reader knows the file's size
+// and streams the parameters: a model survives them; the file cut short,
+// or with a byte after it, is refused as such.
+func TestBagFile(t *testing.T) {
+	m := fitToyBag(t, BagOptions{})
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.twl")
+	if err := WriteFile(path, m); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(payloadOf(t, got.Net), payloadOf(t, m.Net)) {
+		t.Error("the model read back differs")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		msg  string
+	}{
+		{"cut", b[:len(b)-3], "cut short"},
+		{"cut in the header's promise", b[:len(b)/2], "cut short"},
+		{"trailing", append(bytes.Clone(b), 'x'), "data after the parameters"},
+	} {
+		p := filepath.Join(dir, c.name)
+		if err := os.WriteFile(p, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadFile(p); err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v", c.name, err)
+		}
 	}
 }

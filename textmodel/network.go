@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/twl-ldl/twl/bag"
 	"github.com/twl-ldl/twl/lstm"
@@ -30,8 +31,8 @@ type Network interface {
 	// logits of docs (from Encode), with a workspace of its own; it is not
 	// safe for concurrent use.
 	NewLogits() func(dst []float64, docs [][]int32)
-	// AppendPayload appends the parameters as a model file holds them.
-	AppendPayload(b []byte) []byte
+	// WritePayload writes the parameters as a model file holds them.
+	WritePayload(w io.Writer) error
 }
 
 var (
@@ -75,22 +76,22 @@ func payloadSize(kind string, raw json.RawMessage) (int64, error) {
 	return 0, fmt.Errorf("model %q", kind)
 }
 
-// fromPayload returns the network of kind and sizes raw (checked by
-// payloadSize) whose parameters are b.
-func fromPayload(kind string, raw json.RawMessage, b []byte) (Network, error) {
+// readPayload returns the network of kind and sizes raw (checked by
+// payloadSize) whose parameters r holds.
+func readPayload(kind string, raw json.RawMessage, r io.Reader) (Network, error) {
 	switch kind {
 	case KindLSTM:
 		var c lstm.Config
 		if err := strictJSON(raw, &c); err != nil {
 			return nil, err
 		}
-		return lstm.FromPayload(c, b)
+		return lstm.ReadPayload(c, r)
 	case KindBag:
 		var c bag.Config
 		if err := strictJSON(raw, &c); err != nil {
 			return nil, err
 		}
-		return bag.FromPayload(c, b)
+		return bag.ReadPayload(c, r)
 	}
 	return nil, fmt.Errorf("model %q", kind)
 }
