@@ -53,6 +53,12 @@ func (o BagOptions) withDefaults() BagOptions {
 	if o.MinCount == 0 {
 		o.MinCount = d.MinCount
 	}
+	if o.WordScale == 0 {
+		o.WordScale = d.WordScale
+	}
+	if o.NgramScale == 0 {
+		o.NgramScale = d.NgramScale
+	}
 	if o.Epochs == 0 {
 		o.Epochs = d.Epochs
 	}
