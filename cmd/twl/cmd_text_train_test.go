@@ -120,6 +120,7 @@ func TestTextTrainErrors(t *testing.T) {
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--train-emb"}, 2, []string{"--train-emb is a setting of the LSTM"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--model", "lstm", "--ngrams", "3"}, 2, []string{"--ngrams is a setting of the bag of n-grams (--model bag), not of the LSTM"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--model", "lstm", "--lr-schedule", "constant"}, 2, []string{"--lr-schedule is a setting of the bag"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--model", "lstm", "--training-words-only"}, 2, []string{"--training-words-only is a setting of the bag"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--model", "gru"}, 2, []string{`--model "gru": must be bag or lstm`}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--ngrams", "9"}, 2, []string{"--ngrams 9, --minn 3, --maxn 0, --buckets 2000000: word n-grams 9: must be from 1 to 8"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--maxn", "2", "--minn", "3"}, 2, []string{"shortest character n-gram 3: must be from 1 to the longest, 2"}, false},
@@ -180,7 +181,7 @@ func TestTextTrainBag(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, "wrote "+model+": bag of 1–2-grams, 6 dimensions") {
+	if !strings.Contains(out, "wrote "+model+": bag of 1–2-grams, 6 dimensions") || !strings.Contains(out, "loss kl+2·tw") {
 		t.Errorf("summary: %q", out)
 	}
 	first, _ := os.ReadFile(model)
