@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -266,6 +267,29 @@ func FuzzRead(f *testing.F) {
 			if !slices.Equal(m.IDs, m3.IDs) || !slices.EqualFunc(m.D, m3.D, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) {
 				t.Fatal("1 and 3 workers read other matrices")
 			}
+			// The values are strconv's reading of the cells.
+			var want []float64
+			header := false
+			for _, ln := range strings.Split(string(data), "\n") {
+				ln = strings.TrimRight(ln, " \t\r\v\f")
+				if strings.Trim(ln, " \t\r\v\f\ufeff") == "" || !header && strings.HasPrefix(strings.TrimLeft(ln, " \t\r\v\f"), "#") {
+					continue
+				}
+				if !header {
+					header = true
+					continue
+				}
+				for _, c := range strings.Split(ln, "\t")[1:] {
+					v, err := strconv.ParseFloat(strings.Trim(c, " \t\r\v\f"), 64)
+					if err != nil {
+						t.Fatalf("cell %q read, but strconv: %v", c, err)
+					}
+					want = append(want, v)
+				}
+			}
+			if !slices.EqualFunc(m.D, want, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) {
+				t.Fatalf("read %v, strconv reads %v", m.D, want)
+			}
 			if CheckIDs(m.IDs) == nil {
 				var buf bytes.Buffer
 				w, err := NewWriter(&buf, NPY, m.IDs, nil)
@@ -286,4 +310,89 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("NPY error %v does not wrap ErrInvalid", err)
 		}
 	})
+}
+
+// TestFastFloat: the fast path gives strconv.ParseFloat's bits, or declines.
+func TestFastFloat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var texts []string
+	for range 200000 {
+		v := rng.Float64() * math.Pow(10, float64(rng.IntN(40)-20))
+		switch rng.IntN(4) {
+		case 0:
+			texts = append(texts, strconv.FormatFloat(v, 'g', 16, 64))
+		case 1:
+			texts = append(texts, strconv.FormatFloat(v, 'g', -1, 64))
+		case 2:
+			texts = append(texts, strconv.FormatFloat(-v, 'f', rng.IntN(20), 64))
+		default:
+			texts = append(texts, string(AppendG16(nil, v)))
+		}
+	}
+	texts = append(texts, "0", "-0", "+0.0", "0.", ".5", "5.", "1e22", "1e23", "9007199254740992", "9007199254740993",
+		"1e-22", "123456789012345678", "1234567890123456789", "12345678901234567890", "0.000000000000000000001",
+		"1e", "e5", ".", "-", "+", "1e+", "1.5e-3", "1E5", "00000000000000000000001", "1_0", "0x1p3", "inf", "nan", " 1", "1 ")
+	fast := 0
+	for _, s := range texts {
+		want, err := strconv.ParseFloat(s, 64)
+		got, used, ok := fastFloat([]byte(s + "\tx"))
+		if !ok {
+			continue
+		}
+		fast++
+		if err != nil || math.Float64bits(got) != math.Float64bits(want) || used != len(s) {
+			t.Errorf("%q: fast %v (%d bytes), strconv %v, %v", s, got, used, want, err)
+		}
+	}
+	if fast < len(texts)/3 {
+		t.Errorf("the fast path took %d of %d", fast, len(texts))
+	}
+}
+
+// TestEightDigits checks the word-at-a-time digit test and conversion
+// against a byte loop, on random words and on words of digits with one
+// byte changed to its neighbours ('/' and ':' border the digits).
+func TestEightDigits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 100000 {
+		var b [8]byte
+		for k := range b {
+			b[k] = '0' + byte(rng.IntN(10))
+		}
+		if rng.IntN(2) == 0 {
+			b[rng.IntN(8)] = []byte{'/', ':', 0, 0xff, ' ', '.', 'e', byte(rng.Uint32())}[rng.IntN(8)]
+		}
+		all, val := true, uint32(0)
+		for _, c := range b {
+			if c < '0' || c > '9' {
+				all = false
+			}
+			val = val*10 + uint32(c-'0')
+		}
+		v := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 | uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		if eightDigits(v) != all {
+			t.Fatalf("%q: eightDigits %v", b, !all)
+		}
+		if all && eightValue(v) != val {
+			t.Fatalf("%q: eightValue %d, want %d", b, eightValue(v), val)
+		}
+	}
+}
+
+// BenchmarkRead reads a 1000×1000 matrix in ssu's TSV layout (MB/s of
+// text), with one worker and all.
+func BenchmarkRead(b *testing.B) {
+	ids, v := randomMatrix(1000, 1)
+	tsv := oneShot(b, TSV, ids, v)
+	for _, w := range []int{1, 0} {
+		b.Run("workers="+strconv.Itoa(w), func(b *testing.B) {
+			b.SetBytes(int64(len(tsv)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Read(bytes.NewReader(tsv), "d.tsv", &Options{Workers: w}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
