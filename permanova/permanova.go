@@ -9,7 +9,9 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"unsafe"
 
+	"github.com/twl-ldl/twl/internal/hugepage"
 	"github.com/twl-ldl/twl/internal/parallel"
 )
 
@@ -81,6 +83,7 @@ func New(d []float64, n, workers int) (*Matrix, error) {
 		m.off[i+1] = m.off[i] + 8*(m.chunks-first(i))
 	}
 	m.tri = make([]float64, m.off[rows])
+	hugepage.Advise(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(m.tri))), 8*len(m.tri)))
 	m.blocks = rowBlocks(m.off)
 	// Each part checks and squares tiles of rows [lo, hi) against their
 	// transposes; bad reports whether a part found an invalid entry.
