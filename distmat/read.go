@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"os"
 	"runtime"
 	"strconv"
@@ -392,14 +393,15 @@ var exact10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e1
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // fastFloat parses a plain decimal number, [+-]digits[.digits][e[+-]digits],
-// at the start of s and ending at a tab or the end of s, in the cases where
-// one correctly rounded multiplication or division gives its float64
-// (Clinger 1990): at most 19 digits, a significand of at most 2⁵³ and a
-// power of ten of at most 22 either way. Those are the values of ssu's and
-// twl's TSV output, printf's %.16g, but for about one in ten. It reports
-// how many bytes it read, and false for anything else (more digits,
-// spaces, inf, nan, hex), which strconv.ParseFloat then reads: the value
-// is strconv's, bit for bit, either way. Eight digits of a fraction at a
+// at the start of s and ending at a tab or the end of s, of at most 19
+// digits and a power of ten of at most 27 either way: the values of ssu's,
+// scikit-bio's and twl's TSV output. A significand of at most 2⁵³ and a
+// power of at most 22 take one correctly rounded multiplication or
+// division (Clinger 1990); the others are divided or multiplied by 5^k in
+// 128-bit integers and rounded from the exact bits. It reports how many
+// bytes it read, and false for anything else (more digits, spaces, inf,
+// nan, hex), which strconv.ParseFloat then reads: the value is strconv's,
+// the correctly rounded one, bit for bit, either way. Eight digits of a fraction at a
 // time are checked and converted in one 64-bit word (the SWAR method of
 // simdjson, Lemire and Langdale 2019).
 func fastFloat(s []byte) (float64, int, bool) {
@@ -469,19 +471,92 @@ func fastFloat(s []byte) (float64, int, bool) {
 		}
 		exp += e
 	}
-	if i < len(s) && s[i] != '\t' || m > 1<<53 || exp < -22 || exp > 22 {
+	if i < len(s) && s[i] != '\t' || exp < -27 || exp > 27 {
 		return 0, 0, false
 	}
-	f := float64(m)
-	if exp < 0 {
-		f /= exact10[-exp]
-	} else {
-		f *= exact10[exp]
+	var f float64
+	switch {
+	case m == 0:
+	case m <= 1<<53 && exp < 0 && exp >= -22:
+		f = float64(m) / exact10[-exp]
+	case m <= 1<<53 && exp >= 0 && exp <= 22:
+		f = float64(m) * exact10[exp]
+	case exp < 0:
+		f = quotient(m, -exp)
+	default:
+		f = product(m, exp)
 	}
 	if neg {
 		f = -f
 	}
 	return f, i, true
+}
+
+// pow5 holds 5⁰ … 5²⁷, the powers of five below 2⁶⁴.
+var pow5 = func() (p [28]uint64) {
+	p[0] = 1
+	for k := 1; k < len(p); k++ {
+		p[k] = 5 * p[k-1]
+	}
+	return p
+}()
+
+// quotient returns m/10^k correctly rounded (to nearest, ties to even),
+// for m > 0 and 0 < k ≤ 27: m/10^k = (m/5^k)·2^−k, and m·2^s/5^k is
+// divided in 128-bit integers with s chosen for a quotient of 54 to 56
+// bits, its remainder kept as a sticky bit.
+func quotient(m uint64, k int) float64 {
+	d := pow5[k]
+	s := max(0, 55-bits.Len64(m)+bits.Len64(d))
+	hi, lo := shl128(m, s)
+	q, r := bits.Div64(hi, lo, d) // hi < d: the quotient is below 2⁵⁶, or m/d when s = 0
+	return round54(q, r != 0, -s-k)
+}
+
+// product returns m·10^k correctly rounded, for m > 0 and 0 ≤ k ≤ 27:
+// m·5^k in 128-bit integers, then scaled by 2^k.
+func product(m uint64, k int) float64 {
+	hi, lo := bits.Mul64(m, pow5[k])
+	if hi == 0 {
+		return round54(lo, false, k)
+	}
+	shift := bits.Len64(hi) // drop the low shift bits into the sticky bit
+	sticky := lo&(1<<shift-1) != 0
+	return round54(hi<<(64-shift)|lo>>shift, sticky, k+shift)
+}
+
+// round54 returns (q + δ)·2^e correctly rounded, where 0 ≤ δ < 1 is not 0
+// exactly when sticky is set: q is cut to 54 bits (53 and a rounding bit),
+// the bits cut going into sticky, then rounded half to even. The result
+// must be a normal float64 (it is, for the numbers fastFloat passes).
+func round54(q uint64, sticky bool, e int) float64 {
+	if l := bits.Len64(q); l > 54 {
+		cut := l - 54
+		sticky = sticky || q&(1<<cut-1) != 0
+		q >>= cut
+		e += cut
+	} else if l <= 53 && !sticky {
+		return math.Ldexp(float64(q), e) // exact
+	} else if l < 54 {
+		q <<= 54 - l
+		e -= 54 - l
+	}
+	mant := q >> 1
+	if q&1 == 1 && (sticky || mant&1 == 1) {
+		mant++
+	}
+	return math.Ldexp(float64(mant), e+1)
+}
+
+// shl128 returns m·2^s as a 128-bit number, for 0 ≤ s < 128.
+func shl128(m uint64, s int) (hi, lo uint64) {
+	switch {
+	case s == 0:
+		return 0, m
+	case s < 64:
+		return m >> (64 - s), m << s
+	}
+	return m << (s - 64), 0
 }
 
 // eightDigits reports whether the 8 bytes of v (little-endian) are all

@@ -332,6 +332,30 @@ func TestFastFloat(t *testing.T) {
 	texts = append(texts, "0", "-0", "+0.0", "0.", ".5", "5.", "1e22", "1e23", "9007199254740992", "9007199254740993",
 		"1e-22", "123456789012345678", "1234567890123456789", "12345678901234567890", "0.000000000000000000001",
 		"1e", "e5", ".", "-", "+", "1e+", "1.5e-3", "1E5", "00000000000000000000001", "1_0", "0x1p3", "inf", "nan", " 1", "1 ")
+	// Up to 19 digits with powers of ten up to ±27 either way: the exact
+	// integer paths; and numbers halfway between two float64 values, which
+	// round to the even one: integers 2^k + odd·2^(k−54) between 2⁵³ and
+	// 2⁶⁴, and odd 54-bit integers over 2, 4 and 8 written in decimals.
+	for range 300000 {
+		m := rng.Uint64N(10_000_000_000_000_000_000)
+		m >>= rng.UintN(64)
+		e := rng.IntN(55) - 27
+		texts = append(texts, strconv.FormatUint(m, 10)+"e"+strconv.Itoa(e))
+		digits := strconv.FormatUint(m, 10)
+		if p := rng.IntN(len(digits) + 1); p < len(digits) {
+			texts = append(texts, digits[:p]+"."+digits[p:])
+		}
+	}
+	for range 100000 {
+		k := 54 + rng.IntN(10)
+		low := uint(k - 54)
+		m := uint64(1)<<(k-1) | rng.Uint64N(uint64(1)<<(k-1))&^(1<<(low+1)-1) | 1<<low // odd·2^low, 54 significant bits
+		texts = append(texts, strconv.FormatUint(m, 10))
+		odd := uint64(1)<<53 | rng.Uint64N(1<<53) | 1
+		j := 1 + rng.IntN(3)
+		whole, frac := odd>>j, odd&(1<<j-1)
+		texts = append(texts, strconv.FormatUint(whole, 10)+strings.TrimPrefix(strconv.FormatFloat(float64(frac)/float64(uint64(1)<<j), 'f', -1, 64), "0"))
+	}
 	fast := 0
 	for _, s := range texts {
 		want, err := strconv.ParseFloat(s, 64)
