@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -19,13 +20,14 @@ import (
 
 func runPermanova(e *env, args []string) error {
 	fs := newFlags("permanova", "twl permanova --dm D.tsv --metadata M.tsv --column COLUMN [flags]")
-	dm := fs.String("dm", "", "the distance matrix `FILE`: TSV as ssu, scikit-bio and QIIME 2 write it, or .npy with its ids in FILE.ids.txt (required)")
+	dm := fs.String("dm", "", "the distance matrix `FILE`: TSV as ssu, scikit-bio and QIIME 2 write it, or D.npy with its ids in D.ids.txt (required)")
 	meta := fs.String("metadata", "", "QIIME 2 style sample metadata `FILE` (TSV, sample id first) (required)")
 	column := fs.String("column", "", "the metadata `COLUMN` whose values group the samples (required)")
 	perms := fs.Int("permutations", permanova.DefaultPermutations, "the number `P` of permutations for the p-value; 0 for none (the p-value is then NaN)")
 	seed := fs.Uint64("seed", 1, "`S` seeds the permutations")
 	format := fs.String("format", "text", "output `FORMAT`: text or json")
-	workers := fs.Int("workers", 0, "goroutines that read and test (0: all cores); the result does not depend on it")
+	drop := fs.Bool("drop-missing", false, "leave out the samples with no value in --column, as QIIME 2's beta-group-significance does, instead of refusing them")
+	workers := fs.Int("workers", 0, "`N` goroutines read and test (0: all cores); the result does not depend on it")
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
@@ -57,9 +59,14 @@ func runPermanova(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	labels, err := groupLabels(tab, mat.IDs, *meta, *column)
+	labels, err := groupLabels(tab, mat.IDs, *meta, *column, *drop)
 	if err != nil {
 		return err
+	}
+	dropped := 0
+	if *drop {
+		dropped = keepLabelled(mat, labels)
+		labels = slices.DeleteFunc(labels, func(l string) bool { return l == "" })
 	}
 	n := len(mat.IDs)
 	m, err := permanova.New(mat.D, n, *workers)
@@ -84,9 +91,9 @@ func runPermanova(e *env, args []string) error {
 	}
 	var out []byte
 	if *format == "json" {
-		out = permanovaJSON(r, *column, *seed)
+		out = permanovaJSON(r, *column, *seed, dropped)
 	} else {
-		out = permanovaText(r, *column)
+		out = permanovaText(r, *column, dropped)
 	}
 	return e.output("", out)
 }
@@ -103,12 +110,16 @@ func readMetadata(name string) (*metadata.Table, error) {
 
 // groupLabels returns the value of column for each sample of ids, as
 // scikit-bio groups a DistanceMatrix by a DataFrame column: every sample
-// of the matrix must have a row and a value (rows of other samples are
-// ignored).
-func groupLabels(tab *metadata.Table, ids []string, name, column string) ([]string, error) {
+// of the matrix must have a row and, unless drop, a value (rows of other
+// samples are ignored). With drop, a sample without a value has the label
+// "".
+func groupLabels(tab *metadata.Table, ids []string, name, column string, drop bool) ([]string, error) {
 	labels, err := tab.Lookup(ids, column)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if drop {
+		return labels, nil
 	}
 	var missing []string
 	count := 0
@@ -124,9 +135,40 @@ func groupLabels(tab *metadata.Table, ids []string, name, column string) ([]stri
 		if count > len(missing) {
 			more = fmt.Sprintf(" and %d more", count-len(missing))
 		}
-		return nil, fmt.Errorf("%s: %d of %d samples have no value in column %q: %s%s", name, count, len(ids), column, strings.Join(missing, ", "), more)
+		return nil, fmt.Errorf("%s: %d of %d samples have no value in column %q: %s%s (--drop-missing leaves them out)", name, count, len(ids), column, strings.Join(missing, ", "), more)
 	}
 	return labels, nil
+}
+
+// keepLabelled leaves in mat only the samples whose label is not empty,
+// and returns how many it left out.
+func keepLabelled(mat *distmat.Matrix, labels []string) int {
+	var keep []int
+	for i, l := range labels {
+		if l != "" {
+			keep = append(keep, i)
+		}
+	}
+	n, k := len(labels), len(keep)
+	if k == n {
+		return 0
+	}
+	d := make([]float64, k*k)
+	for a, i := range keep {
+		for b, j := range keep {
+			d[a*k+b] = mat.D[i*n+j]
+		}
+	}
+	ids := make([]string, k)
+	var lines []int
+	for a, i := range keep {
+		ids[a] = mat.IDs[i]
+		if mat.Lines != nil {
+			lines = append(lines, mat.Lines[i])
+		}
+	}
+	mat.IDs, mat.D, mat.Lines = ids, d, lines
+	return n - k
 }
 
 // matrixError words an invalid entry of the matrix with the samples' ids
@@ -145,7 +187,7 @@ func matrixError(err error, name string, mat *distmat.Matrix) error {
 
 // permanovaText lays the result out as scikit-bio's result Series prints,
 // then the groups.
-func permanovaText(r *permanova.Result, column string) []byte {
+func permanovaText(r *permanova.Result, column string, dropped int) []byte {
 	var b bytes.Buffer
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "method name\tPERMANOVA\n")
@@ -162,11 +204,14 @@ func permanovaText(r *permanova.Result, column string) []byte {
 		fmt.Fprintf(w, "  %d\t  %s\n", r.Sizes[g], name)
 	}
 	w.Flush()
+	if dropped > 0 {
+		fmt.Fprintf(&b, "left out: %s with no value in %s\n", plural(dropped, "sample"), strconv.Quote(column))
+	}
 	return b.Bytes()
 }
 
 // permanovaJSON is the result as one JSON object.
-func permanovaJSON(r *permanova.Result, column string, seed uint64) []byte {
+func permanovaJSON(r *permanova.Result, column string, seed uint64, dropped int) []byte {
 	groups := []byte{'['}
 	for g, name := range r.Names {
 		if g > 0 {
@@ -190,5 +235,6 @@ func permanovaJSON(r *permanova.Result, column string, seed uint64) []byte {
 		"permutations", r.Permutations,
 		"seed", strconv.AppendUint(nil, seed, 10),
 		"column", column,
-		"groups", groups)
+		"groups", groups,
+		"left_out", dropped)
 }

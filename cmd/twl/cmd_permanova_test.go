@@ -27,10 +27,10 @@ const (
 		"s6\tControl\tx\n" +
 		"s2\tTreatment1\t\n" +
 		"s7\tTreatment9\tx\n" +
-		"s3\tTreatment2\tx\n" +
-		"s4\tTreatment1\tx\n" +
+		"s3\tTreatment2\ty\n" +
+		"s4\tTreatment1\ty\n" +
 		"s5\tControl\tx\n" +
-		"s1\tControl\tx\n"
+		"s1\tControl\ty\n"
 )
 
 // permanovaResult is the JSON output.
@@ -142,7 +142,7 @@ func TestPermanovaBadInput(t *testing.T) {
 		"bad.tsv":   strings.Replace(permanovaDM, "0.998\t0.0", "0.998\tzero", 1),
 		"nohdr.tsv": strings.TrimPrefix(permanovaDM, "\t"),
 		"few.tsv":   "\ts1\ts2\ns1\t0\t1\ns2\t1\t0\n",
-		"miss.tsv":  strings.Replace(permanovaMeta, "s3\tTreatment2\tx\n", "", 1),
+		"miss.tsv":  strings.Replace(permanovaMeta, "s3\tTreatment2\ty\n", "", 1),
 		"one.tsv":   "sample-id\tgroup\ns1\ta\ns2\ta\ns3\ta\ns4\ta\ns5\ta\ns6\ta\n",
 		"uniq.tsv":  "sample-id\tgroup\ns1\ta\ns2\tb\ns3\tc\ns4\td\ns5\te\ns6\tf\n",
 		"badm.tsv":  "sample-id\tgroup\ns1\t\"a\n",
@@ -166,7 +166,7 @@ func TestPermanovaBadInput(t *testing.T) {
 		{"metadata syntax", base("d.tsv", "badm.tsv", "group"), 1, []string{"$D/badm.tsv:2: cell 2: unterminated double quote"}, true},
 		{"no column", base("d.tsv", "m.tsv", "site"), 1, []string{`$D/m.tsv: no column "site"; the columns are "group", "other"`}, false},
 		{"missing sample", base("d.tsv", "miss.tsv", "group"), 1, []string{`$D/miss.tsv: 1 of 6 samples have no metadata: "s3"`}, false},
-		{"empty value", base("d.tsv", "m.tsv", "other"), 1, []string{`$D/m.tsv: 1 of 6 samples have no value in column "other": "s2"`}, false},
+		{"empty value", base("d.tsv", "m.tsv", "other"), 1, []string{`$D/m.tsv: 1 of 6 samples have no value in column "other": "s2" (--drop-missing leaves them out)`}, false},
 		{"one group", base("d.tsv", "one.tsv", "group"), 1, []string{`$D/one.tsv: column "group": all samples are in one group`}, false},
 		{"all unique", base("d.tsv", "uniq.tsv", "group"), 1, []string{`$D/uniq.tsv: column "group": every sample is in a group of its own`}, false},
 		{"no file", base("none.tsv", "m.tsv", "group"), 1, []string{"none.tsv: no such file"}, false},
@@ -184,9 +184,55 @@ func TestPermanovaBadInput(t *testing.T) {
 			expectFailure(t, code, out, errOut, c.code, c.msgs, dir, c.withLine)
 		})
 	}
+	// --drop-missing: the samples without a value are left out, as QIIME 2's
+	// beta-group-significance leaves them out; the result is that of the
+	// matrix without them.
+	code, got, errOut := twl(t, "", base("d.tsv", "m.tsv", "other", "--drop-missing", "--format", "json")...)
+	if code != 0 {
+		t.Fatalf("--drop-missing: exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(permanovaDM, "\n")
+	var sub []string
+	for _, l := range lines[:len(lines)-1] {
+		cells := strings.Split(l, "\t")
+		if cells[0] == "s2" {
+			continue
+		}
+		sub = append(sub, strings.Join(append(cells[:2:2], cells[3:]...), "\t"))
+	}
+	if err := os.WriteFile(p("sub.tsv"), []byte(strings.Join(sub, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, want, _ := twl(t, "", base("sub.tsv", "m.tsv", "other", "--format", "json")...)
+	if strings.Replace(got, `"left_out":1`, `"left_out":0`, 1) != want || !strings.Contains(got, `"sample_size":5`) {
+		t.Errorf("--drop-missing: %s\nthe matrix without s2: %s", got, want)
+	}
+	_, txt, _ := twl(t, "", base("d.tsv", "m.tsv", "other", "--drop-missing")...)
+	if !strings.HasSuffix(txt, "left out: 1 sample with no value in \"other\"\n") {
+		t.Errorf("--drop-missing: %s", txt)
+	}
+
 	// A matrix with fewer samples than the metadata is tested on its own
 	// samples: the metadata's other rows are ignored.
 	if code, out, errOut := twl(t, "", base("few.tsv", "m.tsv", "group", "--permutations", "0")...); code == 0 || !strings.Contains(errOut, "every sample is in a group of its own") {
 		t.Errorf("two samples, two groups: exit %d, %s%s", code, out, errOut)
+	}
+}
+
+// TestDocumentedPermanova runs the command of docs/permanova.md from the
+// repository's root and compares its output, and that of the JSON
+// example, with what the page shows.
+func TestDocumentedPermanova(t *testing.T) {
+	t.Chdir("../..")
+	const page = "docs/permanova.md"
+	args := docCommand(t, docBlock(t, page, "## On the command line"))
+	want := docBlock(t, page, "prints")
+	if code, got, errOut := twl(t, "", args...); code != 0 || got != want {
+		t.Errorf("%s: %q: exit %d %s\n%s\nthe page shows\n%s", page, args, code, errOut, got, want)
+	}
+	want = docBlock(t, page, "With `--format json`")
+	args = append(args, "--format", "json", "--permutations", "9999", "--seed", "7")
+	if code, got, errOut := twl(t, "", args...); code != 0 || got != want {
+		t.Errorf("%s: %q: exit %d %s\n%s\nthe page shows\n%s", page, args, code, errOut, got, want)
 	}
 }
