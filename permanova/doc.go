@@ -64,8 +64,10 @@
 // blocks are shared among Options.Workers goroutines; each block's share
 // of each permutation's SS_W is kept apart and the shares are added in
 // block order, so the statistics are the same bits for any number of
-// workers. A Go form of the kernel, the reference the assembly is tested
-// against bit for bit, serves other processors and the purego build.
+// workers. Without AVX-512, an AVX2 kernel masks the lanes by comparisons
+// (two permutations a call); a Go form of the kernel, the reference both
+// assembly kernels are tested against bit for bit, serves other
+// processors and the purego build.
 //
 // The order of the additions depends on the partition of the samples into
 // groups only, not on the names of the groups or their order, so a

@@ -132,3 +132,102 @@ done4:
 	MOVSD  X6, 24(DI)
 	VZEROUPPER
 	RET
+
+// The AVX2 form, two permutations at a time: a mask byte is broadcast to
+// the 4 lanes of two registers, tested against the lanes' bits (1, 2, 4, 8
+// and 16, 32, 64, 128) into all-ones or zero lanes, and the row's values
+// ANDed with them before the addition; a lane left out adds +0, which
+// leaves its sum's bits as they are. Bank b of permutation q is Y(4q+2b)
+// for lanes 0–3 and Y(4q+2b+1) for lanes 4–7.
+
+DATA bitsLo<>+0(SB)/8, $1
+DATA bitsLo<>+8(SB)/8, $2
+DATA bitsLo<>+16(SB)/8, $4
+DATA bitsLo<>+24(SB)/8, $8
+GLOBL bitsLo<>(SB), RODATA|NOPTR, $32
+DATA bitsHi<>+0(SB)/8, $16
+DATA bitsHi<>+8(SB)/8, $32
+DATA bitsHi<>+16(SB)/8, $64
+DATA bitsHi<>+24(SB)/8, $128
+GLOBL bitsHi<>(SB), RODATA|NOPTR, $32
+
+// MASKADD adds the values of Y10 (lanes 0–3) and Y11 (lanes 4–7) selected
+// by the mask byte at m into Y(lo) and Y(hi); Y12–Y15 are scratch, Y8 and
+// Y9 hold bitsLo and bitsHi.
+#define MASKADD(m, lo, hi) \
+	VPBROADCASTB m, Y12 \
+	VPAND        Y8, Y12, Y13 \
+	VPAND        Y9, Y12, Y14 \
+	VPCMPEQQ     Y8, Y13, Y13 \
+	VPCMPEQQ     Y9, Y14, Y14 \
+	VANDPD       Y10, Y13, Y13 \
+	VANDPD       Y11, Y14, Y14 \
+	VADDPD       Y13, lo, lo \
+	VADDPD       Y14, hi, hi
+
+// REDUCE2 leaves in the low lane of X(a) ((v0+v4)+(v2+v6))+((v1+v5)+(v3+v7))
+// for v = bank 0 + bank 1, the banks' halves in Y(a), Y(b) (bank 0) and
+// Y(c), Y(d) (bank 1).
+#define REDUCE2(ya, yb, yc, yd, xa, xb) \
+	VADDPD       yc, ya, ya \
+	VADDPD       yd, yb, yb \
+	VADDPD       yb, ya, ya \
+	VEXTRACTF128 $1, ya, xb \
+	VADDPD       xb, xa, xa \
+	VPERMILPD    $1, xa, xb \
+	VADDSD       xb, xa, xa
+
+// func maskSum2AVX2(s *[2]float64, row *float64, m0, m1 *byte, chunks int)
+TEXT ·maskSum2AVX2(SB), NOSPLIT, $0-40
+	MOVQ    s+0(FP), DI
+	MOVQ    row+8(FP), SI
+	MOVQ    m0+16(FP), DX
+	MOVQ    m1+24(FP), R9
+	MOVQ    chunks+32(FP), CX
+	VMOVDQU bitsLo<>(SB), Y8
+	VMOVDQU bitsHi<>(SB), Y9
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	XORQ    AX, AX
+	MOVQ    CX, BX
+	ANDQ    $-2, BX
+	JZ      tail2
+
+loop2:
+	MOVQ    AX, R8
+	SHLQ    $6, R8
+	VMOVUPD (SI)(R8*1), Y10
+	VMOVUPD 32(SI)(R8*1), Y11
+	MASKADD((DX)(AX*1), Y0, Y1)
+	MASKADD((R9)(AX*1), Y4, Y5)
+	VMOVUPD 64(SI)(R8*1), Y10
+	VMOVUPD 96(SI)(R8*1), Y11
+	MASKADD(1(DX)(AX*1), Y2, Y3)
+	MASKADD(1(R9)(AX*1), Y6, Y7)
+	ADDQ    $2, AX
+	CMPQ    AX, BX
+	JLT     loop2
+
+tail2:
+	CMPQ    AX, CX
+	JGE     done2
+	MOVQ    AX, R8
+	SHLQ    $6, R8
+	VMOVUPD (SI)(R8*1), Y10
+	VMOVUPD 32(SI)(R8*1), Y11
+	MASKADD((DX)(AX*1), Y0, Y1)
+	MASKADD((R9)(AX*1), Y4, Y5)
+
+done2:
+	REDUCE2(Y0, Y1, Y2, Y3, X0, X1)
+	MOVSD   X0, (DI)
+	REDUCE2(Y4, Y5, Y6, Y7, X4, X5)
+	MOVSD   X4, 8(DI)
+	VZEROUPPER
+	RET
