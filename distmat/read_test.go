@@ -316,7 +316,7 @@ func FuzzRead(f *testing.F) {
 func TestFastFloat(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var texts []string
-	for range 200000 {
+	for range 40000 {
 		v := rng.Float64() * math.Pow(10, float64(rng.IntN(40)-20))
 		switch rng.IntN(4) {
 		case 0:
@@ -336,7 +336,7 @@ func TestFastFloat(t *testing.T) {
 	// integer paths; and numbers halfway between two float64 values, which
 	// round to the even one: integers 2^k + odd·2^(k−54) between 2⁵³ and
 	// 2⁶⁴, and odd 54-bit integers over 2, 4 and 8 written in decimals.
-	for range 300000 {
+	for range 60000 {
 		m := rng.Uint64N(10_000_000_000_000_000_000)
 		m >>= rng.UintN(64)
 		e := rng.IntN(55) - 27
@@ -346,7 +346,7 @@ func TestFastFloat(t *testing.T) {
 			texts = append(texts, digits[:p]+"."+digits[p:])
 		}
 	}
-	for range 100000 {
+	for range 30000 {
 		k := 54 + rng.IntN(10)
 		low := uint(k - 54)
 		m := uint64(1)<<(k-1) | rng.Uint64N(uint64(1)<<(k-1))&^(1<<(low+1)-1) | 1<<low // odd·2^low, 54 significant bits
@@ -378,7 +378,7 @@ func TestFastFloat(t *testing.T) {
 // byte changed to its neighbours ('/' and ':' border the digits).
 func TestEightDigits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for range 100000 {
+	for range 30000 {
 		var b [8]byte
 		for k := range b {
 			b[k] = '0' + byte(rng.IntN(10))
