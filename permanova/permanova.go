@@ -85,11 +85,13 @@ func New(d []float64, n, workers int) (*Matrix, error) {
 	m.tri = make([]float64, m.off[rows])
 	hugepage.Advise(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(m.tri))), 8*len(m.tri)))
 	m.blocks = rowBlocks(m.off)
-	// Each part checks and squares tiles of rows [lo, hi) against their
-	// transposes; bad reports whether a part found an invalid entry.
-	bad := make([]bool, parallel.Parts(rows, workers, 1))
-	parallel.ForParts(rows, workers, 1, func(part, lo, hi int) {
-		bad[part] = !m.fill(d, lo, hi)
+	// Each task checks and squares a tile of rows against its transpose
+	// (the first rows are the longest: tasks are handed out one at a
+	// time); bad records the tiles with an invalid entry.
+	tiles := (rows + tile - 1) / tile
+	bad := make([]bool, tiles)
+	parallel.Each(tiles, workers, func(t int) {
+		bad[t] = !m.fill(d, t*tile, min((t+1)*tile, rows))
 	})
 	if n > 0 && d[(n-1)*n+n-1] != 0 || slices.Contains(bad, true) {
 		return nil, firstInvalid(d, n)
