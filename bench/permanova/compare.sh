@@ -5,9 +5,9 @@
 # points in 4 groups, written as ssu writes them, 161 MB at N = 3000), 999
 # permutations, whole process: reading the matrix and the metadata, the
 # test, printing the result. Each round runs twl, then scikit-bio, each
-# under /usr/bin/time -v (wall time, peak RSS); one line per run goes to
-# OUTDIR/times.tsv with the 1-minute load average before it. Run it under
-# the benchmark lock:
+# under /usr/bin/time -v (wall time, user + system CPU time, peak RSS); one
+# line per run goes to OUTDIR/times.tsv with the 1-minute load average
+# before it. Run it under the benchmark lock:
 #
 #   flock /work/.bench.lock bench/permanova/compare.sh /tmp/twl /tmp/cmp 5
 #
@@ -23,12 +23,13 @@ run() { # run NAME CMD...: time CMD, append a line to times.tsv
   local name=$1; shift
   local load; load=$(cut -d' ' -f1 /proc/loadavg)
   /usr/bin/time -v -o time.txt "$@" > "$name.out" 2> stderr.txt || { cat stderr.txt >&2; return 1; }
-  local wall rss
+  local wall cpu rss
   wall=$(awk -F': ' '/Elapsed/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' time.txt)
+  cpu=$(awk -F': ' '/User time|System time/ {s+=$2} END {print s}' time.txt)
   rss=$(awk -F': ' '/Maximum resident/ {print $2}' time.txt)
-  printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$name" "$wall" "$rss" "$load" | tee -a times.tsv
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$name" "$wall" "$cpu" "$rss" "$load" | tee -a times.tsv
 }
-printf 'round\trun\twall_s\tpeak_rss_kb\tload\n' > times.tsv
+printf 'round\trun\twall_s\tcpu_s\tpeak_rss_kb\tload\n' > times.tsv
 for round in $(seq 1 "$rounds"); do
   run twl "$twl" permanova --dm dm$n.tsv --metadata dm$n.meta.tsv --column group --permutations 999
   run skbio /usr/bin/python3 "$here/skbio_permanova.py" dm$n.tsv dm$n.meta.tsv group 999
