@@ -168,3 +168,15 @@ func Build(p *Points, o *BuildOptions) (*tree.Tree, error) {
 	}
 	return FitWeights(t, p.X, p.Len(), p.D, p.Names, &FitOptions{Seed: o.Seed})
 }
+
+// normalWeight rounds a positive edge weight below 2.2e-308, the smallest
+// normal float64, up to it: package tree refuses subnormal weights (they
+// hold too few digits to compute with), and rounding up rather than down
+// keeps the quadtree's distances above the Euclidean ones.
+func normalWeight(w float64) float64 {
+	const smallestNormal = 0x1p-1022
+	if w > 0 && w < smallestNormal {
+		return smallestNormal
+	}
+	return w
+}
