@@ -17,6 +17,7 @@ import (
 	"github.com/twl-ldl/twl/internal/hdf5"
 	"github.com/twl-ldl/twl/internal/human"
 	"github.com/twl-ldl/twl/internal/qza"
+	"github.com/twl-ldl/twl/internal/underflow"
 )
 
 // Options controls reading. The zero value is ready to use.
@@ -409,17 +410,63 @@ type jsonTable struct {
 	Columns    []struct{ ID *string } `json:"columns"`
 	MatrixType string                 `json:"matrix_type"`
 	Shape      []int                  `json:"shape"`
-	Data       [][]float64            `json:"data"`
+	Data       [][]jsonNumber         `json:"data"`
 }
+
+// jsonNumber is a number of a BIOM 1.0 table's "data": one that is not
+// zero but reads as 0 (1e-400) is refused, as a subnormal count is.
+type jsonNumber float64
+
+func (n *jsonNumber) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil // as for a float64
+	}
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || b[0] != '-' && (b[0] < '0' || b[0] > '9') {
+		// Not a number (a string, true), or out of range: readJSON
+		// decodes again as float64s, for encoding/json's error and its
+		// place in the file.
+		return errNotFloat
+	}
+	if v == 0 && underflow.Decimal(string(b), v) {
+		return &countError{string(b)}
+	}
+	*n = jsonNumber(v)
+	return nil
+}
+
+// jsonData is the "data" of a BIOM 1.0 table as float64s.
+type jsonData struct {
+	Data [][]float64 `json:"data"`
+}
+
+// errNotFloat is jsonNumber's error for a value that is no float64.
+var errNotFloat = errors.New("not a float64")
+
+// countError is the error of a number of "data" that reads as 0 but is
+// not.
+type countError struct{ num string }
+
+func (e *countError) Error() string { return "number " + e.num + " " + belowNormal }
 
 // readJSON reads a BIOM 1.0 table (JSON).
 func readJSON(b []byte, file string, opts *Options) (*Table, error) {
 	var jt jsonTable
-	if err := json.Unmarshal(b, &jt); err != nil {
+	err := json.Unmarshal(b, &jt)
+	if errors.Is(err, errNotFloat) {
+		var plain jsonData
+		if err = json.Unmarshal(b, &plain); err == nil {
+			err = errNotFloat // cannot be: jsonNumber takes what float64 does
+		}
+	}
+	if err != nil {
 		line := 0
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
+		var ce *countError
 		switch {
+		case errors.As(err, &ce):
+			return nil, &Error{File: file, Err: ErrCount, Msg: "BIOM 1.0 JSON: " + ce.Error()}
 		case errors.As(err, &se):
 			line = lineOf(b, se.Offset)
 		case errors.As(err, &te):
@@ -456,11 +503,11 @@ func readJSON(b []byte, file string, opts *Options) (*Table, error) {
 			if len(d) != 3 {
 				return nil, bad("data entry %d has %d values, want [row, column, value]", k+1, len(d))
 			}
-			r, c := d[0], d[1]
+			r, c := float64(d[0]), float64(d[1])
 			if r < 0 || r >= float64(no) || r != float64(int(r)) || c < 0 || c >= float64(ns) || c != float64(int(c)) {
 				return nil, bad("data entry %d: [%v, %v] is outside the %d×%d matrix", k+1, r, c, no, ns)
 			}
-			bd.entries = append(bd.entries, entry{s: int(c), o: int(r), v: d[2]})
+			bd.entries = append(bd.entries, entry{s: int(c), o: int(r), v: float64(d[2])})
 		}
 	case "dense":
 		if len(jt.Data) != no {
@@ -471,7 +518,7 @@ func readJSON(b []byte, file string, opts *Options) (*Table, error) {
 				return nil, bad("data row %d has %d values for %d columns", r+1, len(row), ns)
 			}
 			for c, v := range row {
-				bd.entries = append(bd.entries, entry{s: c, o: r, v: v})
+				bd.entries = append(bd.entries, entry{s: c, o: r, v: float64(v)})
 			}
 		}
 	default:
@@ -545,6 +592,9 @@ func readTSV(b []byte, file string, opts *Options) (*Table, error) {
 			v, err := strconv.ParseFloat(f, 64)
 			if err != nil || strings.ContainsAny(f, "_xXpP") {
 				return nil, &Error{File: file, Line: line, Err: ErrCount, Msg: fmt.Sprintf("count %q of sample %q is not a number", f, bd.samples[s])}
+			}
+			if v == 0 && underflow.Decimal(f, v) {
+				return nil, &Error{File: file, Line: line, Err: ErrCount, Msg: fmt.Sprintf("count %s of sample %q %s", f, bd.samples[s], belowNormal)}
 			}
 			if v != 0 || math.IsNaN(v) {
 				bd.entries = append(bd.entries, entry{s: s, o: o, v: v, line: line})

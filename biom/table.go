@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/twl-ldl/twl/internal/fileerr"
+	"github.com/twl-ldl/twl/internal/underflow"
 )
 
 // Sentinel errors wrapped by *Error; test for them with errors.Is.
@@ -215,13 +216,13 @@ func (b *builder) build(opts *Options) (*Table, error) {
 // its file gives (7e-324 reads as 5e-324), so the proportions made from it
 // would be silently wrong.
 func validCount(v float64) bool {
-	return v == 0 || v >= smallestNormal && v <= math.MaxFloat64
+	return v == 0 || v >= underflow.Smallest && v <= math.MaxFloat64
 }
 
 // subnormalNote explains why a positive finite count is refused.
 func subnormalNote(v float64) string {
-	if v > 0 && v < smallestNormal {
-		return " is below 2.2e-308, the smallest normal float64: too small to compute with in full precision (scale the counts up)"
+	if v > 0 && v < underflow.Smallest {
+		return " " + belowNormal
 	}
 	return ""
 }
@@ -283,6 +284,5 @@ func sortRow(t *Table, s int, file string) error {
 	return nil
 }
 
-// smallestNormal is the smallest positive normal float64, 2⁻¹⁰²²: below
-// it a float64 holds fewer than 53 bits.
-const smallestNormal = 0x1p-1022
+// belowNormal says why a count below 2.2e-308 is refused.
+const belowNormal = "is below 2.2e-308, the smallest normal float64: too small to compute with in full precision (scale the counts up)"

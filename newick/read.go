@@ -13,6 +13,7 @@ import (
 
 	"github.com/twl-ldl/twl/internal/human"
 	"github.com/twl-ldl/twl/internal/qza"
+	"github.com/twl-ldl/twl/internal/underflow"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -357,9 +358,10 @@ func (p *parser) readLabel(k int) error {
 			return p.errAt(start, ErrBadLength, "branch length %q is not a decimal number", s)
 		case w < 0:
 			return p.errAt(start, ErrBadLength, "branch length %s is negative", s)
-		case w != 0 && w < smallestNormal:
+		case underflow.Decimal(s, w):
 			// A subnormal float64 holds fewer digits (7e-324 reads as
-			// 5e-324), and products with it lose the rest.
+			// 5e-324), and products with it lose the rest; 1e-400 reads
+			// as 0.
 			return p.errAt(start, ErrBadLength, "branch length %s is below 2.2e-308, the smallest normal float64: too small to compute with in full precision (scale the lengths up)", s)
 		}
 		p.length[k] = w + 0 // -0 → +0
@@ -676,7 +678,3 @@ func (p *parser) build() (*tree.Tree, error) {
 	}
 	return t, nil
 }
-
-// smallestNormal is the smallest positive normal float64, 2⁻¹⁰²²: below
-// it a float64 holds fewer than 53 bits.
-const smallestNormal = 0x1p-1022

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/twl-ldl/twl/internal/human"
+	"github.com/twl-ldl/twl/internal/underflow"
 )
 
 // maxLine bounds the length of one line of an edge-list file.
@@ -44,6 +45,11 @@ func Read(r io.Reader, file string, opts *Options) (*Tree, error) {
 			if err == nil && goOnlyNumber(fields[2]) {
 				// Go syntax that is no decimal number: 1_0, 0x1p-2.
 				err = strconv.ErrSyntax
+			}
+			if err == nil && w == 0 && underflow.Decimal(fields[2], w) {
+				// 1e-400 reads as 0: refused as a subnormal weight is
+				// (checkWeight).
+				return &Error{File: file, Line: line, Err: ErrBadWeight, Msg: fmt.Sprintf("weight %s %s", fields[2], belowNormal)}
 			}
 			w += 0 // -0 → +0
 			if err != nil {

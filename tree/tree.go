@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/twl-ldl/twl/internal/strindex"
+	"github.com/twl-ldl/twl/internal/underflow"
 )
 
 // DefaultRootName is the base of the virtual root's display name.
@@ -333,14 +334,13 @@ func checkWeight(w float64) string {
 		return "weight is infinite"
 	case w < 0:
 		return "weight " + strconv.FormatFloat(w, 'g', -1, 64) + " is negative"
-	case w != 0 && w < smallestNormal:
+	case underflow.Value(w):
 		// A subnormal float64 holds fewer digits (7e-324 reads as
 		// 5e-324), and the products of TW lose the rest.
-		return "weight " + strconv.FormatFloat(w, 'g', -1, 64) + " is below 2.2e-308, the smallest normal float64: too small to compute with in full precision (scale the weights up)"
+		return "weight " + strconv.FormatFloat(w, 'g', -1, 64) + " " + belowNormal
 	}
 	return ""
 }
 
-// smallestNormal is the smallest positive normal float64, 2⁻¹⁰²²: below
-// it a float64 holds fewer than 53 bits.
-const smallestNormal = 0x1p-1022
+// belowNormal says why a weight below 2.2e-308 is refused.
+const belowNormal = "is below 2.2e-308, the smallest normal float64: too small to compute with in full precision (scale the weights up)"

@@ -58,6 +58,14 @@ func TestNoOutputOverwrites(t *testing.T) {
 				if code != 0 {
 					t.Fatalf("exit %d: %s", code, errOut)
 				}
+				// The runs that succeed are of unifrac: its inputs are
+				// as they were.
+				after := snapshot(t, dir)
+				for _, name := range []string{"t.nwk", "table.tsv"} {
+					if after[name] != before[name] {
+						t.Errorf("%s changed", name)
+					}
+				}
 				return
 			}
 			want := "twl " + strings.Join(c.args[:commandWords(c.args)], " ") + ": " + strings.ReplaceAll(c.msg, "$D", dir)
@@ -146,6 +154,12 @@ func overwriteCases() []overwriteCase {
 		// down the link b to $D/a/real, then up twice, to $D/t.nwk.
 		{"unifrac: through .. after a link", []func(*testing.T, string){mkdir("a/real"), link("a/real", "b")}, uni("--out", "$D/b/../../t.nwk"),
 			"--out $D/b/../../t.nwk would overwrite --tree $D/t.nwk (the same file)"},
+		// b/up → ../t.nwk lies in b, a link to a/real: the kernel takes
+		// the .. from a/real, so --out is a/t.nwk, a new file, not the
+		// tree beside b that a lexical clean of b/../t.nwk gives.
+		{"unifrac: through a link whose .. follows a linked folder",
+			[]func(*testing.T, string){mkdir("a/real"), link("a/real", "b"), link("../t.nwk", "a/real/up")},
+			uni("--out", "$D/b/up"), ""},
 		{"unifrac: a partial file over the table", nil, uni("--shard", "1/2", "--out", "$D/table.tsv"),
 			"--out $D/table.tsv would overwrite --table $D/table.tsv"},
 		{"unifrac merge: over a part", nil, []string{"unifrac", "merge", "$D/p1.part", "$D/p2.part", "--out", "$D/p2.part"},

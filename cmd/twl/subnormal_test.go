@@ -29,6 +29,13 @@ func TestSubnormalRefused(t *testing.T) {
 		"g.tree":     "r\ta\t1\nr\tb\t1\n",
 		"tiny.jsonl": `{"a": 7e-324, "b": 1e-323}` + "\n",
 		"one.jsonl":  `{"a": 1}` + "\n",
+		// Numbers below the subnormals, which read as 0: before, vanish.nwk
+		// gave every distance 0 (by hand, the distances of t.nwk, as the
+		// lengths are scaled alike), and a count of 1e-400 was absent.
+		"vanish.nwk":  "((A:1e-400,B:1e-400):1e-400,\nC:2e-400);\n",
+		"vanish.tsv":  "#OTU ID\tS1\tS2\nA\t3\t1\nB\t1e-400\t0\nC\t0\t2\n",
+		"vanish.json": `{"rows":[{"id":"A"},{"id":"B"}],"columns":[{"id":"S1"},{"id":"S2"}],"matrix_type":"sparse",` + "\n" + `"data":[[0,0,1],` + "\n" + `[1,1,1e-400]]}`,
+		"vanish.tree": "r\ta\t1\nr\tb\t1e-400\n",
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -53,6 +60,11 @@ func TestSubnormalRefused(t *testing.T) {
 		// a line; 7e-324 reads as 5e-324.
 		{uni("t.nwk", "tiny.json", "weighted_normalized"), "$D/tiny.json: invalid count: count 5e-324 of observation \"B\" in sample \"S2\" is below 2.2e-308"},
 		{[]string{"distance", "--tree", "$D/tiny.tree", "$D/one.jsonl", "$D/one.jsonl"}, "$D/tiny.tree:2: invalid weight: edge \"r\"→\"b\": weight 5e-324 is below 2.2e-308"},
+		{uni("vanish.nwk", "table.tsv", "weighted_normalized"), "$D/vanish.nwk:1: invalid branch length: at byte 4: branch length 1e-400 is below 2.2e-308, the smallest normal float64"},
+		{uni("vanish.nwk", "table.tsv", "unweighted"), "$D/vanish.nwk:1: invalid branch length"},
+		{uni("t.nwk", "vanish.tsv", "unweighted"), "$D/vanish.tsv:3: invalid count: count 1e-400 of sample \"S1\" is below 2.2e-308"},
+		{uni("t.nwk", "vanish.json", "unweighted"), "$D/vanish.json: invalid count: BIOM 1.0 JSON: number 1e-400 is below 2.2e-308"},
+		{[]string{"distance", "--tree", "$D/vanish.tree", "$D/one.jsonl", "$D/one.jsonl"}, "$D/vanish.tree:2: invalid weight: weight 1e-400 is below 2.2e-308"},
 		{[]string{"distance", "--normalize", "--tree", "$D/g.tree", "$D/tiny.jsonl", "$D/one.jsonl"}, "$D/tiny.jsonl:1: masses too small to rescale: they sum to 1.5e-323"},
 	} {
 		args := make([]string, len(c.args))

@@ -143,46 +143,10 @@ func (p place) same(q place) bool {
 	return p.path == q.path
 }
 
-// physical returns the absolute path the kernel would reach for path:
-// the folder part with its links and ".." resolved as they are met, then
-// the final name's links followed, a dangling link's target included, up
-// to 40 links. Where a folder does not exist, the rest is taken as it
-// stands (cleaned).
+// physical returns the absolute path of the file the kernel reaches for
+// path (resolve; after 40 links, where it stands).
 func physical(path string) string {
-	for range 40 {
-		dir, base := filepath.Split(path)
-		if dir == "" {
-			dir = "."
-		}
-		if base == "" || base == "." || base == ".." {
-			// A folder: resolve all of it.
-			if real, err := filepath.EvalSymlinks(path); err == nil {
-				path = real
-			}
-			abs, _ := filepath.Abs(path)
-			return abs
-		}
-		real, err := filepath.EvalSymlinks(dir)
-		if err != nil {
-			abs, _ := filepath.Abs(path)
-			return abs
-		}
-		full, _ := filepath.Abs(filepath.Join(real, base))
-		fi, err := os.Lstat(full)
-		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
-			return full
-		}
-		target, err := os.Readlink(full)
-		if err != nil {
-			return full
-		}
-		if !filepath.IsAbs(target) {
-			// Relative to the link's folder, taken as the kernel takes it:
-			// "real/target", its ".." resolved in the next round.
-			target = real + string(filepath.Separator) + target
-		}
-		path = target
-	}
-	abs, _ := filepath.Abs(path)
+	real, _ := resolve(path)
+	abs, _ := filepath.Abs(real)
 	return abs
 }
