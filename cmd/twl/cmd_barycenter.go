@@ -11,17 +11,20 @@ import (
 	"github.com/twl-ldl/twl/labeldist"
 )
 
-func runBarycenter(e *env, args []string) error {
+func runBarycenter(e *env, args []string) (err error) {
 	fs := newFlags("barycenter", "twl barycenter --tree TREE --out B.jsonl [flags] D.jsonl")
 	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required)")
 	weightList := fs.String("weights", "", "the weights `W1,W2,…` of the distributions, one per row of D.jsonl, non-negative (default: equal)")
 	leaves := fs.Bool("leaves", false, "put the barycenter's mass on the tree's leaves only")
 	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")
 	out := fs.OutFile("out", "write the barycenter to `FILE`, one JSON Lines row, all or nothing (required; '-' for standard output)")
+	maxMemFlag := fs.maxMemoryFlag(4<<30, "refuse input that would take more than `SIZE`: the tree, a line of D (a sixteenth of it, 64 MiB at most), and all of D, held in memory")
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
 	}
+	maxMem := *maxMemFlag
+	defer func() { err = memErr(err, maxMem) }()
 	if len(pos) != 1 {
 		return fs.fail("want one file of distributions, D.jsonl; got %s", plural(len(pos), "argument"))
 	}
@@ -37,14 +40,17 @@ func runBarycenter(e *env, args []string) error {
 			return err
 		}
 	}
-	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"D": pos[0], "--tree": *treePath}); err != nil {
+	files := fs.files()
+	files.Input("D", pos[0])
+	inputTree(files, "--tree", *treePath)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	t, _, err := resolveTree(fs, *treePath, 0)
 	if err != nil {
 		return err
 	}
-	D, cd, err := rowReader(e, pos[0], t, &labeldist.Options{Normalize: *normalize})
+	D, cd, err := rowReader(e, pos[0], t, &labeldist.Options{Normalize: *normalize, MaxLine: lineLimit(int64(maxMem))})
 	if err != nil {
 		return err
 	}
@@ -57,6 +63,11 @@ func runBarycenter(e *env, args []string) error {
 		n, err := rows.Fill(D, chunkRows)
 		if err != nil {
 			return rowsErr(err)
+		}
+		if rows.Bytes() > int64(maxMem) {
+			// D is held sparsely: 16 bytes per listed label and per row.
+			return fmt.Errorf("%s: the barycenter holds all of %s in memory, %s after %s, more than --max-memory %s",
+				D.At(), D.File(), formatBytes(float64(rows.Bytes())), plural(D.Rows(), "distribution"), maxMem)
 		}
 		if n < chunkRows {
 			break

@@ -70,6 +70,18 @@ func TestBarycenterErrors(t *testing.T) {
 			[]string{`$D/d.jsonl:3: unknown label: "fish"`}},
 		{"sum", map[string]string{"d.jsonl": `{"cat": 0.5}`}, nil, 1,
 			[]string{`$D/d.jsonl:1: masses do not sum to 1`}},
+		{"negative mass", map[string]string{"d.jsonl": ok + `{"cat": -1, "dog": 2}`}, nil, 1,
+			[]string{`$D/d.jsonl:3: negative mass: "cat": -1`}},
+		{"syntax", map[string]string{"d.jsonl": ok + `{"cat" 1}`}, nil, 1,
+			[]string{`$D/d.jsonl:3: syntax error`}},
+		// A line of 3 MB: a sixteenth of --max-memory 32MiB is 2 MiB.
+		{"line over --max-memory", map[string]string{"d.jsonl": ok + `{"cat": 1` + strings.Repeat(`, "dog": 0`, 300_000) + "}\n"},
+			[]string{"--max-memory", "32MiB", "--tree", "$D/t.tree", "$D/d.jsonl"}, 1,
+			[]string{`$D/d.jsonl:3: line longer than 2.00 MiB`, "(under --max-memory 32MiB)"}},
+		// 3000 rows of two labels hold 3000·(2+1)·16 bytes = 141 KiB.
+		{"rows over --max-memory", map[string]string{"d.jsonl": strings.Repeat(`{"cat": 0.5, "dog": 0.5}`+"\n", 3000)},
+			[]string{"--max-memory", "100kB", "--tree", "$D/t.tree", "$D/d.jsonl"}, 1,
+			[]string{`$D/d.jsonl:3000: the barycenter holds all of $D/d.jsonl in memory, 141 KiB after 3000 distributions, more than --max-memory 100kB`}},
 		{"empty", map[string]string{"d.jsonl": "\n"}, nil, 1,
 			[]string{`$D/d.jsonl: no distributions`}},
 		{"weights for other rows", nil, []string{"--weights", "1,2,3", "--tree", "$D/t.tree", "$D/d.jsonl"}, 1,

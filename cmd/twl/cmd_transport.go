@@ -11,16 +11,19 @@ import (
 	"github.com/twl-ldl/twl/tw"
 )
 
-func runTransport(e *env, args []string) error {
+func runTransport(e *env, args []string) (err error) {
 	fs := newFlags("transport", "twl transport --tree TREE [flags] A.jsonl B.jsonl")
 	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required)")
 	top := fs.Int("top", 0, "keep the `K` largest moves of each plan (0: all)")
 	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")
 	out := fs.OutFile("out", "write the plans to `FILE`, all or nothing, instead of standard output")
+	maxMemFlag := fs.maxMemoryFlag(4<<30, "refuse input that would take more than `SIZE` to read: the tree, and a line of A or B (a sixteenth of it, 64 MiB at most)")
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
 	}
+	maxMem := *maxMemFlag
+	defer func() { err = memErr(err, maxMem) }()
 	if len(pos) != 2 {
 		return fs.fail("want two files of distributions, A.jsonl B.jsonl; got %s", plural(len(pos), "argument"))
 	}
@@ -33,15 +36,18 @@ func runTransport(e *env, args []string) error {
 	if *top < 0 {
 		return fs.fail("--top must be 0 (all moves) or more, not %d", *top)
 	}
-	inputs := map[string]string{"A": pos[0], "B": pos[1], "--tree": *treePath}
-	if err := checkNotInput(fs, map[string]string{"out": *out}, inputs); err != nil {
+	files := fs.files()
+	files.Input("A", pos[0])
+	files.Input("B", pos[1])
+	inputTree(files, "--tree", *treePath)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	t, _, err := resolveTree(fs, *treePath, 0)
 	if err != nil {
 		return err
 	}
-	opts := &labeldist.Options{Normalize: *normalize}
+	opts := &labeldist.Options{Normalize: *normalize, MaxLine: lineLimit(int64(maxMem))}
 	A, ca, err := rowReader(e, pos[0], t, opts)
 	if err != nil {
 		return err
