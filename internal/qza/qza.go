@@ -1,7 +1,9 @@
 // Package qza finds files inside QIIME 2 artifacts (.qza): zip archives
 // that hold one top-level directory named by the artifact's UUID, with the
 // payload under UUID/data/ (for example UUID/data/feature-table.biom for a
-// FeatureTable, UUID/data/tree.nwk for a Phylogeny).
+// FeatureTable, UUID/data/tree.nwk for a Phylogeny); and writes
+// DistanceMatrix and SampleData[AlphaDiversity] artifacts (Writer), which
+// QIIME 2 loads, validates and exports as it does the ones it imports.
 package qza
 
 import (
