@@ -24,6 +24,17 @@
 // in the file: WriteIDs writes them, one per line, to a sidecar file whose
 // name IDsPath gives (D.npy → D.ids.txt).
 //
+// HDF5 is the HDF5 layout of ssu (unifrac-binaries'
+// write_mat_from_matrix_hdf5), which the unifrac Python package's
+// h5unifrac and h5pcoa read: in the root group, "format" ("BDSM") and
+// "version" ("2020.12"), fixed-length strings of one element; "order", the
+// N sample ids as variable-length strings; "matrix", the N×N values,
+// float64 or (Options.Float32) float32, rounded to nearest. With
+// Options.PCoA, also "pcoa_method" (a string), "pcoa_eigvals" and
+// "pcoa_proportion_explained" (K values) and "pcoa_samples" (N×K), of the
+// matrix's type. The file is written by package internal/hdf5 as a
+// stream: the structures and ids first, then the rows as they come.
+//
 // Sample ids must not hold a tab, a line feed or a carriage return (no
 // table format of the field allows them in an id).
 //

@@ -466,6 +466,20 @@ func Merge(ctx context.Context, w io.Writer, f Format, parts []*Part, opts *Opti
 	if err != nil {
 		return err
 	}
+	if err := MergeRows(ctx, parts, mw.WriteRows); err != nil {
+		return err
+	}
+	return mw.Close()
+}
+
+// MergeRows checks the parts (CheckParts) and calls fn with the rows of
+// the whole matrix, in order, a few at a time (row-major, a multiple of N
+// values; the slice is reused between calls). It returns fn's first error,
+// or ctx's if ctx is cancelled. It does not close the parts.
+func MergeRows(ctx context.Context, parts []*Part, fn func(rows []float64) error) error {
+	if err := CheckParts(parts); err != nil {
+		return err
+	}
 	n := parts[0].N
 	stripe := max(1, (8<<20)/(8*max(n, 1)))
 	buf := make([]float64, stripe*n)
@@ -484,12 +498,12 @@ func Merge(ctx context.Context, w io.Writer, f Format, parts []*Part, opts *Opti
 			for i := range v {
 				v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
 			}
-			if err := mw.WriteRows(v); err != nil {
+			if err := fn(v); err != nil {
 				return err
 			}
 		}
 	}
-	return mw.Close()
+	return nil
 }
 
 // ParseShard reads "I/N", shard I (1-based) of N.
