@@ -52,7 +52,7 @@
 //	alpha <a parameter of the method, or ->
 //	samples <N> <sha256 hex of the ids, HashIDs>
 //	rows <Lo> <Hi>
-//	shard <I>/<S>
+//	shard <I>/<S>   (or "shard -" for rows not cut as shard I of S)
 //
 // followed by an empty line, the N ids each on a line, then (Hi−Lo)·N·8
 // bytes of values. The first line names the format and its version; a

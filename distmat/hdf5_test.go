@@ -3,8 +3,13 @@ package distmat
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/twl-ldl/twl/internal/hdf5"
@@ -124,5 +129,48 @@ func TestHDF5Merge(t *testing.T) {
 	}
 	if !bytes.Equal(buf.Bytes(), oneShot(t, HDF5, ids, v)) {
 		t.Error("merged HDF5 file differs from the one-shot file")
+	}
+}
+
+// TestUnnumberedParts merges parts of row ranges that are not shards I/N
+// ("shard -"), and names a missing one as such.
+func TestUnnumberedParts(t *testing.T) {
+	ids, v := randomMatrix(10, 4)
+	n := len(ids)
+	dir := t.TempDir()
+	var names []string
+	for k, r := range [][2]int{{0, 3}, {3, 4}, {4, 10}} {
+		h := testHeader
+		h.N, h.IDHash, h.Lo, h.Hi = n, HashIDs(ids), r[0], r[1]
+		var buf bytes.Buffer
+		w, err := NewPartWriter(&buf, &h, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteRows(v[r[0]*n : r[1]*n]); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if k == 0 && !bytes.Contains(buf.Bytes(), []byte("\nshard -\n\n")) {
+			t.Fatalf("header %q", buf.Bytes()[:400])
+		}
+		name := filepath.Join(dir, fmt.Sprintf("p%d", k))
+		if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+	}
+	var buf bytes.Buffer
+	if err := Merge(context.Background(), &buf, TSV, openAll(t, names), nil); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), oneShot(t, TSV, ids, v)) {
+		t.Error("merged matrix differs")
+	}
+	err := Merge(context.Background(), io.Discard, TSV, openAll(t, []string{names[0], names[2]}), nil)
+	if err == nil || !strings.Contains(err.Error(), "row 4 (1-based) is in no part: a part is missing") {
+		t.Errorf("a missing part: %v", err)
 	}
 }
