@@ -42,6 +42,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -73,5 +74,9 @@ func main() {
 		fmt.Fprintf(os.Stderr, "twl: stopped at once, %s; no file is left half-written\n", why)
 		os.Exit(signalStatus(s))
 	}()
+	// Run through a link named ssu or faithpd, twl is that tool.
+	if name := filepath.Base(os.Args[0]); lookupCompat(name) != nil {
+		os.Exit(runAs(ctx, name, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	os.Exit(runContext(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
