@@ -1,0 +1,95 @@
+"""QIIME 2 on twl: q2-diversity-lib's actions, which run ssu and faithpd as
+subprocesses found on PATH, run once with links to twl first on PATH and once
+with the real tools; their artifacts must agree to 1e-5 relative (ssu's
+default precision is float32).
+
+    /usr/bin/python3 .ci/qiime_check.py TWL_BIN_DIR TABLE.biom TREE.nwk
+
+Run by .ci/qiime.sh. The actions are called through QIIME 2's Python API, in
+one process (each qiime command line would start QIIME 2 anew, several
+seconds each); q2cli runs the same actions.
+"""
+import contextlib
+import io
+import os
+import shutil
+import sys
+
+import numpy as np
+import pandas as pd
+import qiime2
+import skbio
+from qiime2.plugins import diversity_lib
+
+twl_bin, table_path, tree_path = sys.argv[1:4]
+real_path = os.environ["PATH"]
+twl_path = twl_bin + os.pathsep + real_path
+
+for tool in ("ssu", "faithpd"):
+    found = shutil.which(tool, path=twl_path)
+    if found and os.path.dirname(found) != twl_bin and tool == "ssu":
+        sys.exit("%s on the twl path is %s, not twl's link" % (tool, found))
+
+table = qiime2.Artifact.import_data("FeatureTable[Frequency]", table_path, "BIOMV210Format")
+tree = qiime2.Artifact.import_data("Phylogeny[Rooted]", tree_path, "NewickFormat")
+
+BETA = [
+    ("unweighted", dict(metric="unweighted_unifrac")),
+    ("weighted_normalized", dict(metric="weighted_normalized_unifrac")),
+    ("weighted_unnormalized", dict(metric="weighted_unifrac")),
+    ("generalized", dict(metric="generalized_unifrac", alpha=0.5)),
+]
+# Methods run only where the build supports them (see .ci/qiime.sh).
+for extra in os.environ.get("TWL_QIIME_EXTRA", "").split():
+    if extra == "vaw":
+        BETA += [("unweighted vaw", dict(metric="unweighted_unifrac", variance_adjusted=True)),
+                 ("weighted_normalized vaw", dict(metric="weighted_normalized_unifrac", variance_adjusted=True)),
+                 ("generalized vaw", dict(metric="generalized_unifrac", alpha=0.5, variance_adjusted=True))]
+    elif extra == "bypass":
+        BETA += [("unweighted -f", dict(metric="unweighted_unifrac", bypass_tips=True)),
+                 ("weighted_unnormalized -f", dict(metric="weighted_unifrac", bypass_tips=True))]
+
+
+def run(path, action, **kw):
+    """Runs the action with PATH set to path; its report of the command it
+    runs (on standard output) is dropped."""
+    os.environ["PATH"] = path
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            return action(**kw)
+    finally:
+        os.environ["PATH"] = real_path
+
+
+def close(name, got, want):
+    got, want = np.asarray(got, float), np.asarray(want, float)
+    err = np.abs(got - want) / np.maximum(np.abs(want), 1e-300)
+    err[(got == 0) & (want == 0)] = 0
+    worst = float(err.max()) if err.size else 0.0
+    ok = worst <= 1e-5
+    print("%-28s %s  worst relative difference %.2e" % (name, "ok  " if ok else "FAIL", worst))
+    return ok
+
+
+ok = True
+for name, kw in BETA:
+    action = diversity_lib.methods.beta_phylogenetic_passthrough
+    got = run(twl_path, action, table=table, phylogeny=tree, **kw).distance_matrix.view(skbio.DistanceMatrix)
+    want = run(real_path, action, table=table, phylogeny=tree, **kw).distance_matrix.view(skbio.DistanceMatrix)
+    if got.ids != want.ids:
+        print("%-28s FAIL  ids differ" % name)
+        ok = False
+        continue
+    ok &= close(name, got.data, want.data)
+
+if "faith" in os.environ.get("TWL_QIIME_EXTRA", "").split():
+    action = diversity_lib.methods.faith_pd
+    got = run(twl_path, action, table=table, phylogeny=tree).vector.view(pd.Series)
+    want = run(real_path, action, table=table, phylogeny=tree).vector.view(pd.Series)
+    if list(got.index) != list(want.index) or got.name != want.name:
+        print("faith_pd                     FAIL  ids or name differ")
+        ok = False
+    else:
+        ok &= close("faith_pd", got.values, want.values)
+
+sys.exit(0 if ok else 1)
