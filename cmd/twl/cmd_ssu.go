@@ -30,6 +30,10 @@ var compatCommands = []*command{
 	{"ssu", "Striped UniFrac's command line: ssu's flags, modes, outputs and exit statuses", runSSU},
 }
 
+// compatOptions are the options of each compatible command line, and
+// whether each takes a value.
+var compatOptions = map[string]map[string]bool{"ssu": ssuOptions}
+
 func lookupCompat(name string) *command {
 	for _, c := range compatCommands {
 		if c.name == name {
