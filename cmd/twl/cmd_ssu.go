@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -450,12 +451,11 @@ func ssuMerge(e *env, a *compatArgs) error {
 	if err := distmat.CheckParts(parts); err != nil {
 		return err
 	}
-	fs := newFlags("ssu", "")
 	inputs := map[string]string{}
-	for i, p := range parts {
-		inputs[fmt.Sprintf("partial file %d", i+1)] = p.Name
+	for _, p := range parts {
+		inputs["--partial-pattern ("+p.Name+")"] = p.Name
 	}
-	if err := checkNotInput(fs, map[string]string{"-o": out}, inputs); err != nil {
+	if err := compatNotInput(out, inputs); err != nil {
 		return err
 	}
 	qz := isQZA(out)
@@ -628,6 +628,22 @@ func ssuModifiers(a *compatArgs, j *unifracJob) error {
 	}
 	if a.set["-f"] {
 		return compatUsage("-f is not supported yet")
+	}
+	return nil
+}
+
+// compatNotInput refuses an output -o that is one of the inputs (by
+// os.SameFile: also through another path or a link), named by their
+// options.
+func compatNotInput(out string, inputs map[string]string) error {
+	ofi, err := os.Stat(out)
+	if err != nil || out == "-" {
+		return nil // it does not exist yet: it is no input
+	}
+	for _, o := range slices.Sorted(maps.Keys(inputs)) {
+		if ifi, err := os.Stat(inputs[o]); err == nil && os.SameFile(ofi, ifi) {
+			return compatUsage("-o %s is the file of %s: writing it would destroy the input", out, o)
+		}
 	}
 	return nil
 }

@@ -133,7 +133,11 @@ func runUnifracJob(e *env, j *unifracJob) error {
 	if pc == nil {
 		pc = &pcoaFlags{fs: fs}
 	}
-	if err := checkNotInput(fs, map[string]string{"out": j.out}, map[string]string{"tree": j.treePath, "table": j.tablePath}); err != nil {
+	if j.quiet { // ssu's command line: its options' names
+		if err := compatNotInput(j.out, map[string]string{"-t": j.treePath, "-i": j.tablePath}); err != nil {
+			return err
+		}
+	} else if err := checkNotInput(fs, map[string]string{"out": j.out}, map[string]string{"tree": j.treePath, "table": j.tablePath}); err != nil {
 		return err
 	}
 	// The outputs first: an unwritable destination fails before any work.
@@ -198,7 +202,7 @@ func runUnifracJob(e *env, j *unifracJob) error {
 	}
 	n := tab.Len()
 	if j.h5pcoa > 0 && n < 2 {
-		return fmt.Errorf("table %s: a PCoA needs at least 2 samples, the table has %d", j.tablePath, n)
+		return fmt.Errorf("table %s: a PCoA needs at least 2 samples, the table has %d (--pcoa 0 writes none)", j.tablePath, n)
 	}
 	lo, hi := 0, n
 	switch {

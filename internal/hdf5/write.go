@@ -18,7 +18,8 @@ const (
 	Float32 Kind = iota + 1
 	Float64
 	// FixedString is a fixed-length string, as long as the longest element
-	// and space-padded (HDF5's Fortran strings, H5T_STR_SPACEPAD).
+	// and space-padded (HDF5's Fortran strings, H5T_STR_SPACEPAD): a
+	// reader cannot tell an element's own trailing spaces from the padding.
 	FixedString
 	// VarString is a variable-length string, null-terminated in the
 	// HDF5 sense (H5T_STR_NULLTERM), its bytes in a global heap

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -230,3 +231,81 @@ func TestWriteErrors(t *testing.T) {
 type failWriter struct{ err error }
 
 func (f failWriter) Write([]byte) (int, error) { return 0, f.err }
+
+// TestWriteRandom writes files of random datasets (names, kinds,
+// dimensions, strings with empty and multi-byte ones, values) and reads
+// each back.
+func TestWriteRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 29))
+	for round := range 200 {
+		nds := 1 + r.IntN(12)
+		var ds []Dataset
+		var vals []float64
+		used := map[string]bool{}
+		for len(ds) < nds {
+			name := fmt.Sprintf("d%d_%s", r.IntN(1000), strings.Repeat("é", r.IntN(3)))
+			if used[name] {
+				continue
+			}
+			used[name] = true
+			dims := []int{1 + r.IntN(20)}
+			if r.IntN(2) == 0 {
+				dims = append(dims, 1+r.IntN(5))
+			}
+			d := Dataset{Name: name, Kind: Kind(1 + r.IntN(4)), Dims: dims}
+			n := d.count()
+			if d.numeric() {
+				for range n {
+					vals = append(vals, r.NormFloat64()*math.Pow(10, float64(r.IntN(20)-10)))
+				}
+			} else {
+				for range n {
+					s := strings.Repeat(string(rune('a'+r.IntN(26))), r.IntN(5))
+					if r.IntN(5) == 0 {
+						s += "µ"
+					}
+					d.Strings = append(d.Strings, s)
+				}
+			}
+			ds = append(ds, d)
+		}
+		f, err := OpenBytes(writeFile(t, ds, vals, 1+r.IntN(30)), "r.h5")
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		k := 0
+		for _, d := range ds {
+			v, err := f.Dataset(d.Name)
+			if err != nil {
+				t.Fatalf("round %d: %s: %v", round, d.Name, err)
+			}
+			if !slices.Equal(v.Dims(), d.Dims) {
+				t.Fatalf("round %d: %s: dims %v, want %v", round, d.Name, v.Dims(), d.Dims)
+			}
+			if d.numeric() {
+				got, err := v.Float64s()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, x := range got {
+					want := vals[k+i]
+					if d.Kind == Float32 {
+						want = float64(float32(want))
+					}
+					if x != want {
+						t.Fatalf("round %d: %s[%d] = %v, want %v", round, d.Name, i, x, want)
+					}
+				}
+				k += len(got)
+				continue
+			}
+			got, err := v.Strings()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, d.Strings) {
+				t.Fatalf("round %d: %s = %q, want %q", round, d.Name, got, d.Strings)
+			}
+		}
+	}
+}
