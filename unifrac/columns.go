@@ -23,6 +23,7 @@ import (
 // the same branches) is at distance exactly 0.
 type Columns struct {
 	method  Method
+	kind    Method // see kindOf
 	alpha   float64
 	workers int
 	prog    func(done, total int)
@@ -57,15 +58,19 @@ func NewColumns(t *tree.Tree, B *Table, m Method, opts *Options) (*Columns, erro
 	if err != nil {
 		return nil, err
 	}
-	c := &Columns{method: m, alpha: o.Alpha, workers: o.Workers, prog: o.Progress, nodes: t.Len()}
+	if o.BypassTips {
+		return nil, fmt.Errorf("unifrac: columns cannot bypass tips (the branches left out depend on the whole table)")
+	}
+	k := kindOf(m, &o)
+	c := &Columns{method: m, kind: k, alpha: o.Alpha, workers: o.Workers, prog: o.Progress, nodes: t.Len()}
 	if B.IDs != nil {
 		c.ids = append([]string(nil), B.IDs...)
 	}
 	ord := t.Order()
-	c.p = &prep{o: &ord, m: m, alpha: o.Alpha, raw: o.Raw, workers: o.Workers}
+	c.p = &prep{o: &ord, m: k, alpha: o.Alpha, raw: o.Raw, workers: o.Workers}
 	reach := c.p.reach(B)
 	if o.MaxBytes > 0 {
-		if need := columnsBytes(reach, B.Len(), m); need > o.MaxBytes {
+		if need := columnsBytes(reach, B.Len(), k); need > o.MaxBytes {
 			return nil, &MemoryError{Need: need, Limit: o.MaxBytes}
 		}
 	}
@@ -120,7 +125,7 @@ func (c *Columns) Bytes() int64 {
 
 // BytesPerWorker is the memory of one worker's workspace during a query,
 // in bytes.
-func (c *Columns) BytesPerWorker() int64 { return workspaceBytes(c.method) }
+func (c *Columns) BytesPerWorker() int64 { return workspaceBytes(c.kind) }
 
 // Query stores in dst[i·N + j] the distance between sample i of A and
 // column j, for the N = Len() columns. A's samples are validated as B's
@@ -154,7 +159,7 @@ func (c *Columns) Query(ctx context.Context, dst []float64, A *Table) error {
 		}
 		w, _ := c.spaces.Get().(*workspace)
 		if w == nil {
-			w = newWorkspace(c.method)
+			w = newWorkspace(c.kind)
 		}
 		c.tile(w, &a, t/nbB, t%nbB, dst)
 		c.spaces.Put(w)
@@ -175,7 +180,7 @@ func (c *Columns) tile(w *workspace, a *side, bi, bj int, dst []float64) {
 	clo, chi := bj*blockSize, min((bj+1)*blockSize, c.n)
 	acc := w.acc
 	clear(acc)
-	if c.method == Generalized {
+	if c.kind == Generalized {
 		clear(w.acc2)
 		sparseGeneralized(acc, w.acc2, &a.blocks[bi], &c.blocks[bj], c.wsp, c.alpha, false, false)
 	} else {

@@ -6,10 +6,11 @@
 // a_e = a(Γ(v_e)), the proportion of the sample in the subtree below it.
 // With branch lengths w_e (the tree's edge weights) the methods are
 //
-//	WeightedUnnormalized  Σ_e w_e |a_e − b_e|
-//	WeightedNormalized    Σ_e w_e |a_e − b_e| / Σ_e w_e (a_e + b_e)
-//	Unweighted            Σ_e w_e [a_e>0 ≠ b_e>0] / Σ_e w_e [a_e>0 ∨ b_e>0]
-//	Generalized(α)        Σ_e w_e (a_e+b_e)^α |a_e − b_e|/(a_e+b_e) / Σ_e w_e (a_e+b_e)^α
+//	WeightedUnnormalized    Σ_e w_e |a_e − b_e|
+//	WeightedNormalized      Σ_e w_e |a_e − b_e| / Σ_e w_e (a_e + b_e)
+//	Unweighted              Σ_e w_e [a_e>0 ≠ b_e>0] / Σ_e w_e [a_e>0 ∨ b_e>0]
+//	UnweightedUnnormalized  Σ_e w_e [a_e>0 ≠ b_e>0]
+//	Generalized(α)          Σ_e w_e (a_e+b_e)^α |a_e − b_e|/(a_e+b_e) / Σ_e w_e (a_e+b_e)^α
 //
 // (Lozupone & Knight 2005; Lozupone et al. 2007; Chen et al. 2012), the
 // generalized sums skipping the branches where a_e + b_e = 0. The
@@ -17,7 +18,11 @@
 // Σ_i d(root, i)·(a_i + b_i). The weighted unnormalized form is the
 // tree-Wasserstein distance of package tw between the two proportion
 // vectors. These are the definitions of Striped UniFrac (McDonald et al.
-// 2018), whose fp64 output the tests compare against.
+// 2018), whose fp64 output the tests compare against. Options select
+// Striped UniFrac's variants: counts as masses (Raw), variance-adjusted
+// UniFrac (VarianceAdjusted, Chang et al. 2011) and the approximation that
+// leaves out the tips' branches (BypassTips). FaithPD computes Faith's
+// phylogenetic diversity (Faith 1992) of every sample in one pass.
 //
 // # Algorithm
 //

@@ -21,11 +21,15 @@ const (
 	WeightedNormalized
 	Unweighted
 	Generalized
+	// UnweightedUnnormalized is the length of the branches that one
+	// sample of the pair reaches and the other does not, Unweighted's
+	// numerator without its division.
+	UnweightedUnnormalized
 )
 
 // String returns the method's name as Striped UniFrac spells it, without
 // the precision suffix: "weighted_unnormalized", "weighted_normalized",
-// "unweighted" or "generalized".
+// "unweighted", "generalized" or "unweighted_unnormalized".
 func (m Method) String() string {
 	switch m {
 	case WeightedUnnormalized:
@@ -36,6 +40,8 @@ func (m Method) String() string {
 		return "unweighted"
 	case Generalized:
 		return "generalized"
+	case UnweightedUnnormalized:
+		return "unweighted_unnormalized"
 	}
 	return fmt.Sprintf("Method(%d)", int(m))
 }
@@ -56,6 +62,27 @@ type Options struct {
 	// unnormalized distance is the tree-Wasserstein distance of package tw
 	// between the two count vectors, whatever their totals.
 	Raw bool
+	// VarianceAdjusted weighs each branch of a pair by the inverse of the
+	// standard deviation of its mass under random sampling (Chang et al.
+	// 2011): with c_e and d_e the counts of the two samples below branch
+	// e and C, D their totals, m_e = c_e + d_e and m = C + D, each term of
+	// the method's sums over branches (numerator and denominator, on the
+	// masses a_e, b_e) is divided by √(m_e (m − m_e)), and the branches
+	// where that is 0 (reached by neither sample, or holding all the
+	// counts of both) are left out. Generalized takes the divided sum
+	// (a_e + b_e)/√(m_e (m − m_e)) to the power α. The counts are those
+	// of the table whatever Raw says; Raw decides the masses only. It
+	// is Striped UniFrac's --vaw.
+	VarianceAdjusted bool
+	// BypassTips leaves out the branches above tips, as Striped UniFrac's
+	// -f does on its tree pruned to the table: the branch above node v is
+	// left out when the subtree of v holds exactly one of the nodes the
+	// table lists (those with an entry in some sample's row, a zero count
+	// included, and those of Table.Listed). That is the branch above each
+	// listed tip and, up from it, the branches above its ancestors that
+	// have no other listed node below them. New applies it; NewColumns
+	// refuses it, the branches depending on the whole table.
+	BypassTips bool
 	// MaxBytes, when positive, bounds the memory NewColumns prepares (see
 	// Columns.Bytes): a larger need is refused with a *MemoryError before
 	// the memory is allocated. New ignores it.
@@ -83,7 +110,10 @@ const defaultDense = 0.4
 // compute distances between its samples. It is immutable once built and
 // safe for concurrent use.
 type Engine struct {
-	method  Method
+	method Method
+	// kind is the method whose preparation and pair sums the engine
+	// uses (see kindOf).
+	kind    Method
 	alpha   float64
 	workers int
 	prog    func(done, total int)
@@ -160,16 +190,53 @@ func checkArgs(t *tree.Tree, tab *Table, m Method, opts *Options) (Options, erro
 	if opts != nil {
 		o = *opts
 	}
-	if m < WeightedUnnormalized || m > Generalized {
+	if m < WeightedUnnormalized || m > UnweightedUnnormalized {
 		return o, fmt.Errorf("unifrac: unknown method %d", int(m))
 	}
 	if m == Generalized && !(o.Alpha >= 0 && o.Alpha <= 1) { // also NaN
 		return o, fmt.Errorf("unifrac: generalized alpha %g is outside [0, 1]", o.Alpha)
 	}
+	if o.VarianceAdjusted {
+		return o, fmt.Errorf("unifrac: variance adjustment is not implemented yet")
+	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
 	return o, tab.check(t.Len(), o.Raw)
+}
+
+// kindOf returns the method whose preparation and pair sums method m
+// uses with options o: UnweightedUnnormalized shares Unweighted's (the
+// shared and total lengths), the others their own.
+func kindOf(m Method, o *Options) Method {
+	if m == UnweightedUnnormalized {
+		return Unweighted
+	}
+	return m
+}
+
+// bypassWeights returns the branch lengths of o with those that
+// Options.BypassTips leaves out set to zero: the branch above position k
+// when the subtree of k holds exactly one node that tab lists.
+func bypassWeights(o *tree.Order, tab *Table) []float64 {
+	L := len(o.Parent)
+	cnt := make([]int32, L)
+	for _, i := range tab.Indices {
+		cnt[o.Position[i]] = 1
+	}
+	for _, i := range tab.Listed {
+		cnt[o.Position[i]] = 1
+	}
+	for k := L - 1; k > 0; k-- {
+		cnt[o.Parent[k]] += cnt[k]
+	}
+	w := slices.Clone(o.Weight)
+	for k := 1; k < L; k++ {
+		if cnt[k] == 1 {
+			w[k] = 0
+		}
+	}
+	return w
 }
 
 // newEngine is New with the dense fraction: branches reached by at least
@@ -180,14 +247,18 @@ func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac floa
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{method: m, alpha: o.Alpha, workers: o.Workers, prog: o.Progress}
+	k := kindOf(m, &o)
+	e := &Engine{method: m, kind: k, alpha: o.Alpha, workers: o.Workers, prog: o.Progress}
 	if tab.IDs != nil {
 		e.ids = append([]string(nil), tab.IDs...)
 	}
 	ord := t.Order()
-	p := &prep{o: &ord, m: m, alpha: o.Alpha, raw: o.Raw, workers: o.Workers}
+	if o.BypassTips {
+		ord.Weight = bypassWeights(&ord, tab)
+	}
+	p := &prep{o: &ord, m: k, alpha: o.Alpha, raw: o.Raw, workers: o.Workers}
 	if group && tab.Len() > blockSize {
-		e.perm = cladeOrder(&ord, tab, o.Workers, m == Unweighted)
+		e.perm = cladeOrder(&ord, tab, o.Workers, k == Unweighted)
 		p.perm = e.perm
 	}
 	e.layout = p.classify(p.reach(tab), tab.Len(), denseFrac)

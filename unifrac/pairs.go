@@ -121,7 +121,7 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 		}
 		w, _ := e.spaces.Get().(*workspace)
 		if w == nil {
-			w = newWorkspace(e.method)
+			w = newWorkspace(e.kind)
 		}
 		e.tile(w, tiles[t], dst)
 		e.spaces.Put(w)
@@ -206,7 +206,7 @@ func (e *Engine) tile(w *workspace, t tile, dst out) {
 	upper := bi == bj
 	acc := w.acc
 	clear(acc)
-	if e.method == Generalized {
+	if e.kind == Generalized {
 		clear(w.acc2)
 		sparseGeneralized(acc, w.acc2, &e.blocks[bi], &e.blocks[bj], e.wsp, e.alpha, upper, upper)
 	} else {
@@ -239,7 +239,7 @@ func (e *Engine) runRows(ctx context.Context, dst out, i0, i1 int) error {
 		}
 		w, _ := e.spaces.Get().(*workspace)
 		if w == nil {
-			w = newWorkspace(e.method)
+			w = newWorkspace(e.kind)
 		}
 		e.rowsTile(w, &q, sel, t/nb, t%nb, dst)
 		e.spaces.Put(w)
@@ -272,7 +272,7 @@ func (e *Engine) gather(sel []int32) side {
 	var scratch []int32
 	for lo := 0; lo < n; lo += blockSize {
 		hi := min(lo+blockSize, n)
-		ent.reserve(room, e.method != Unweighted, e.method == Generalized)
+		ent.reserve(room, e.kind != Unweighted, e.kind == Generalized)
 		for r := lo; r < hi; {
 			// The samples of one engine block.
 			eb := int(sel[r]) / blockSize
@@ -318,7 +318,7 @@ func (e *Engine) rowsTile(w *workspace, q *side, sel []int32, ri, bj int, dst ou
 	acc := w.acc
 	clear(acc)
 	var acc2 []float64
-	if e.method == Generalized {
+	if e.kind == Generalized {
 		clear(w.acc2)
 		sparseGeneralized(acc, w.acc2, &q.blocks[ri], &e.blocks[bj], e.wsp, e.alpha, false, false)
 	} else {
@@ -331,7 +331,7 @@ func (e *Engine) rowsTile(w *workspace, q *side, sel []int32, ri, bj int, dst ou
 		k := int(sel[r])
 		base := (r - rlo) * blockSize
 		acc2 = nil
-		if e.method == Generalized {
+		if e.kind == Generalized {
 			acc2 = w.acc2[base : base+chi-clo]
 		}
 		d := row[:chi-clo]
@@ -638,6 +638,8 @@ func dist(meth Method, s, m, m2 float64) float64 {
 			return 0
 		}
 		d = (s - 2*m) / u
+	case UnweightedUnnormalized:
+		d = s - 2*m
 	case Generalized:
 		den := s - m2
 		if den == 0 {
@@ -663,7 +665,7 @@ func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool
 		}
 		base := (i-rlo)*blockSize - clo
 		var acc2 []float64
-		if e.method == Generalized {
+		if e.kind == Generalized {
 			acc2 = w.acc2[base+j0 : base+chi]
 		}
 		d := row[:chi-j0]

@@ -53,7 +53,7 @@ func (c *Columns) Self(ctx context.Context, dst, diag []float64) error {
 		}
 		w, _ := c.spaces.Get().(*workspace)
 		if w == nil {
-			w = newWorkspace(c.method)
+			w = newWorkspace(c.kind)
 		}
 		c.selfTile(w, int(tiles[t].bi), int(tiles[t].bj), dst)
 		c.spaces.Put(w)
@@ -79,7 +79,7 @@ func (c *Columns) selfTile(w *workspace, bi, bj int, dst []float64) {
 	upper := bi == bj
 	acc := w.acc
 	clear(acc)
-	if c.method == Generalized {
+	if c.kind == Generalized {
 		clear(w.acc2)
 		sparseGeneralized(acc, w.acc2, &c.blocks[bi], &c.blocks[bj], c.wsp, c.alpha, upper, upper)
 	} else {
@@ -127,7 +127,7 @@ func (c *Columns) diagonal(diag []float64) {
 			}
 		}
 		bk := &c.blocks[b]
-		if c.method == Unweighted {
+		if c.kind == Unweighted {
 			groupTotals(&acc, bk, c.wsp)
 			bk = &block{}
 		}
@@ -135,7 +135,7 @@ func (c *Columns) diagonal(diag []float64) {
 			for p := bk.ptr[k]; p < bk.ptr[k+1]; p++ {
 				l := bk.loc[p]
 				switch {
-				case c.method == Generalized:
+				case c.kind == Generalized:
 					a, pa := bk.val[p], bk.pw[p]
 					s := a + a
 					ws := c.wsp[br] * math.Pow(s, c.alpha)

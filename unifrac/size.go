@@ -18,7 +18,7 @@ func (s *side) bytes(nwsp int) int64 {
 
 // BytesPerWorker is the memory of one worker's workspace during a
 // computation, in bytes.
-func (e *Engine) BytesPerWorker() int64 { return workspaceBytes(e.method) }
+func (e *Engine) BytesPerWorker() int64 { return workspaceBytes(e.kind) }
 
 func workspaceBytes(m Method) int64 {
 	n := int64(blockSize * blockSize * 8)

@@ -122,6 +122,11 @@ func bruteForceRaw(tr *tree.Tree, tab *Table, m Method, alpha float64, raw bool)
 					if a > 0 || b > 0 {
 						den += w
 					}
+				case UnweightedUnnormalized:
+					if (a > 0) != (b > 0) {
+						num += w
+					}
+					den = 1
 				case Generalized:
 					if a+b > 0 {
 						num += w * math.Pow(a+b, alpha) * math.Abs(a-b) / (a + b)
@@ -146,7 +151,7 @@ func mustNew(t testing.TB, tr *tree.Tree, tab *Table, m Method, opts *Options, f
 	return e
 }
 
-var methods = []Method{WeightedUnnormalized, WeightedNormalized, Unweighted, Generalized}
+var methods = []Method{WeightedUnnormalized, WeightedNormalized, Unweighted, Generalized, UnweightedUnnormalized}
 
 func TestBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -1,0 +1,212 @@
+package unifrac
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/twl-ldl/twl/tree"
+)
+
+// tipTable returns n samples of up to k tips of tr each, counts 0 to 9
+// (some zero), a few samples empty when empty is set.
+func tipTable(rng *rand.Rand, tr *tree.Tree, n, k int, empty bool) *Table {
+	var tips []int32
+	for i := range tr.Len() {
+		if tr.IsLeaf(i) {
+			tips = append(tips, int32(i))
+		}
+	}
+	tab := &Table{Indptr: []int{0}}
+	for s := range n {
+		m := 1 + rng.IntN(k)
+		if empty && rng.IntN(8) == 0 {
+			m = 0
+		}
+		for range m {
+			tab.Indices = append(tab.Indices, tips[rng.IntN(len(tips))])
+			tab.Values = append(tab.Values, float64(rng.IntN(10)))
+		}
+		if m > 0 && !empty {
+			tab.Indices = append(tab.Indices, tips[rng.IntN(len(tips))])
+			tab.Values = append(tab.Values, float64(1+rng.IntN(9)))
+		}
+		tab.Indptr = append(tab.Indptr, len(tab.Indices))
+		tab.IDs = append(tab.IDs, "s"+itoa(s))
+	}
+	return tab
+}
+
+// checkMatrix compares got with want: within tol relative to the larger of
+// |want| and the matrix's largest value times 1e-3; a NaN of the
+// reference (0/0: two samples reaching no branch of positive weight) must
+// be 0.
+func checkMatrix(t *testing.T, what string, n int, got, want []float64, tol float64) {
+	t.Helper()
+	big := 0.0
+	for _, x := range want {
+		if !math.IsNaN(x) {
+			big = max(big, math.Abs(x))
+		}
+	}
+	for k := range got {
+		w := want[k]
+		if math.IsNaN(w) {
+			w = 0
+		}
+		if diff := math.Abs(got[k] - w); diff > tol*max(math.Abs(w), 1e-3*big) && diff > 1e-300 {
+			t.Fatalf("%s: pair (%d, %d) = %.17g, want %.17g", what, k/n, k%n, got[k], want[k])
+		}
+	}
+}
+
+// TestOptionsReference compares every method, with and without Raw and
+// BypassTips, to reference on random trees (zero-length branches, nodes
+// with one child) and tables of tips, some samples sharing nothing, and
+// checks that the values do not depend on the number of workers.
+func TestOptionsReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 1))
+	ctx := context.Background()
+	for _, c := range underRace([]struct{ L, n, k int }{{6, 5, 2}, {50, 30, 6}, {200, 300, 20}}, 2) {
+		tr := randomTree(t, rng, c.L)
+		for _, raw := range []bool{false, true} {
+			tab := tipTable(rng, tr, c.n, c.k, raw)
+			for _, m := range methods {
+				for _, bypass := range []bool{false, true} {
+					o := Options{Alpha: 0.5, Raw: raw, BypassTips: bypass}
+					want := reference(tr, tab, m, o)
+					var first []float64
+					for _, workers := range []int{1, 3} {
+						o.Workers = workers
+						e, err := New(tr, tab, m, &o)
+						if err != nil {
+							t.Fatal(err)
+						}
+						got := make([]float64, c.n*c.n)
+						if err := e.Matrix(ctx, got); err != nil {
+							t.Fatal(err)
+						}
+						what := m.String()
+						if raw {
+							what += " raw"
+						}
+						if bypass {
+							what += " bypass"
+						}
+						checkMatrix(t, what, c.n, got, want, 1e-11)
+						if first == nil {
+							first = got
+						}
+						for k := range got {
+							if math.Float64bits(got[k]) != math.Float64bits(first[k]) {
+								t.Fatalf("%s: pair %d differs with %d workers", what, k, workers)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBypassListed checks the tips that a table lists without counts:
+// they keep their parent's branch in the pruned tree, as ssu keeps every
+// observation of its table, whether they come as zero entries or in
+// Listed. The tree ((A:1,B:2)x:3,(C:4,D:5)y:6); with S1 = {A:1, B:2,
+// D:5} and S2 = {B:3, D:1}: with C listed, y keeps its branch (6), and the
+// weighted unnormalized distance is |3/8 − 3/4|·3 + |5/8 − 1/4|·6 = 3.375;
+// without C, y and D merge into one tip branch and only x's is left:
+// 1.125. ssu 1.2 (-m weighted_unnormalized_fp64 -f) writes the same two
+// values for the BIOM tables with and without the all-zero observation C.
+func TestBypassListed(t *testing.T) {
+	tr, err := tree.FromParents([]int{-1, 0, 1, 1, 0, 4, 4}, []float64{0, 3, 1, 2, 6, 4, 5},
+		[]string{"r", "x", "A", "B", "y", "C", "D"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := Table{Indptr: []int{0, 3, 5}, Indices: []int32{2, 3, 6, 3, 6}, Values: []float64{1, 2, 5, 3, 1}}
+	zero := Table{Indptr: []int{0, 4, 6}, Indices: []int32{2, 3, 5, 6, 3, 6}, Values: []float64{1, 2, 0, 5, 3, 1}}
+	listed := base
+	listed.Listed = []int32{5}
+	for _, c := range []struct {
+		name string
+		tab  Table
+		want float64
+	}{{"without C", base, 1.125}, {"C as a zero entry", zero, 3.375}, {"C in Listed", listed, 3.375}} {
+		e, err := New(tr, &c.tab, WeightedUnnormalized, &Options{BypassTips: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := make([]float64, 1)
+		if err := e.Condensed(context.Background(), d); err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(d[0]-c.want) > 1e-15 {
+			t.Errorf("%s: %v, want %v", c.name, d[0], c.want)
+		}
+	}
+	if _, err := New(tr, &Table{Indptr: []int{0, 1}, Indices: []int32{2}, Values: []float64{1}, Listed: []int32{7}}, Unweighted, nil); err == nil {
+		t.Error("a listed node out of range is accepted")
+	}
+	if _, err := NewColumns(tr, &base, Unweighted, &Options{BypassTips: true}); err == nil {
+		t.Error("NewColumns accepts BypassTips")
+	}
+}
+
+// TestFaithPD compares with referenceFaith on random trees and tables
+// (counts on internal nodes, zero counts, repeated nodes, empty samples)
+// and checks that the values depend neither on the workers nor on the
+// order of a row's entries.
+func TestFaithPD(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 2))
+	for _, c := range []struct{ L, n, k int }{{1, 3, 1}, {7, 5, 3}, {300, 130, 20}, {2000, 200, 60}} {
+		tr := randomTree(t, rng, c.L)
+		tab := randomTable(rng, c.L, c.n, c.k)
+		tab.Values[tab.Indptr[1]-1] = 0 // the first sample may be empty
+		want := referenceFaith(tr, tab)
+		var first []float64
+		for _, workers := range []int{1, 2, 5} {
+			got := make([]float64, c.n)
+			if err := FaithPD(got, tr, tab, &Options{Workers: workers}); err != nil {
+				t.Fatal(err)
+			}
+			for s := range got {
+				if math.Abs(got[s]-want[s]) > 1e-12*want[s] {
+					t.Fatalf("L=%d sample %d: %v, want %v", c.L, s, got[s], want[s])
+				}
+			}
+			if first == nil {
+				first = got
+			}
+			for s := range got {
+				if math.Float64bits(got[s]) != math.Float64bits(first[s]) {
+					t.Fatalf("sample %d differs with %d workers", s, workers)
+				}
+			}
+		}
+		rev := *tab
+		rev.Indices = append([]int32(nil), tab.Indices...)
+		rev.Values = append([]float64(nil), tab.Values...)
+		for s := range tab.Len() {
+			lo, hi := tab.Indptr[s], tab.Indptr[s+1]
+			for a, b := lo, hi-1; a < b; a, b = a+1, b-1 {
+				rev.Indices[a], rev.Indices[b] = rev.Indices[b], rev.Indices[a]
+				rev.Values[a], rev.Values[b] = rev.Values[b], rev.Values[a]
+			}
+		}
+		got := make([]float64, c.n)
+		if err := FaithPD(got, tr, &rev, nil); err != nil {
+			t.Fatal(err)
+		}
+		for s := range got {
+			if got[s] != first[s] {
+				t.Fatalf("sample %d: %v with its row reversed, %v", s, got[s], first[s])
+			}
+		}
+	}
+	tr := randomTree(t, rng, 10)
+	if err := FaithPD(make([]float64, 1), tr, &Table{Indptr: []int{0, 1}, Indices: []int32{3}, Values: []float64{-1}}, nil); err == nil {
+		t.Error("a negative count is accepted")
+	}
+}
