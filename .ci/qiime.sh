@@ -33,7 +33,7 @@ tree=cmd/twl/testdata/ssu/small.nwk
 # What the build supports beyond the four methods: variance adjustment,
 # bypassing tips, Faith's PD.
 extra=""
-"$twl" ssu --help | grep -q -- '--vaw  ' && extra="$extra vaw"
+"$twl" ssu --help | grep -q -- '^  --vaw  ' && extra="$extra vaw"
 "$twl" ssu --help | grep -q -- '^  -f  ' && extra="$extra bypass"
 if "$twl" faithpd --help >/dev/null 2>&1; then
   ln -s twl "$work/bin/faithpd"

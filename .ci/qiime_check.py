@@ -25,9 +25,10 @@ twl_bin, table_path, tree_path = sys.argv[1:4]
 real_path = os.environ["PATH"]
 twl_path = twl_bin + os.pathsep + real_path
 
-for tool in ("ssu", "faithpd"):
+extra = os.environ.get("TWL_QIIME_EXTRA", "").split()
+for tool in ["ssu"] + (["faithpd"] if "faith" in extra else []):
     found = shutil.which(tool, path=twl_path)
-    if found and os.path.dirname(found) != twl_bin and tool == "ssu":
+    if not found or os.path.dirname(found) != twl_bin:
         sys.exit("%s on the twl path is %s, not twl's link" % (tool, found))
 
 table = qiime2.Artifact.import_data("FeatureTable[Frequency]", table_path, "BIOMV210Format")
@@ -40,12 +41,12 @@ BETA = [
     ("generalized", dict(metric="generalized_unifrac", alpha=0.5)),
 ]
 # Methods run only where the build supports them (see .ci/qiime.sh).
-for extra in os.environ.get("TWL_QIIME_EXTRA", "").split():
-    if extra == "vaw":
+for e in extra:
+    if e == "vaw":
         BETA += [("unweighted vaw", dict(metric="unweighted_unifrac", variance_adjusted=True)),
                  ("weighted_normalized vaw", dict(metric="weighted_normalized_unifrac", variance_adjusted=True)),
                  ("generalized vaw", dict(metric="generalized_unifrac", alpha=0.5, variance_adjusted=True))]
-    elif extra == "bypass":
+    elif e == "bypass":
         BETA += [("unweighted -f", dict(metric="unweighted_unifrac", bypass_tips=True)),
                  ("weighted_unnormalized -f", dict(metric="weighted_unifrac", bypass_tips=True))]
 
@@ -82,7 +83,7 @@ for name, kw in BETA:
         continue
     ok &= close(name, got.data, want.data)
 
-if "faith" in os.environ.get("TWL_QIIME_EXTRA", "").split():
+if "faith" in extra:
     action = diversity_lib.methods.faith_pd
     got = run(twl_path, action, table=table, phylogeny=tree).vector.view(pd.Series)
     want = run(real_path, action, table=table, phylogeny=tree).vector.view(pd.Series)

@@ -29,11 +29,12 @@ import (
 // maps them flag by flag.
 var compatCommands = []*command{
 	{"ssu", "Striped UniFrac's command line: ssu's flags, modes, outputs and exit statuses", runSSU},
+	{"faithpd", "Faith's phylogenetic diversity of every sample, with faithpd's command line", runFaithPD},
 }
 
 // compatOptions are the options of each compatible command line, and
 // whether each takes a value.
-var compatOptions = map[string]map[string]bool{"ssu": ssuOptions}
+var compatOptions = map[string]map[string]bool{"ssu": ssuOptions, "faithpd": faithpdOptions}
 
 func lookupCompat(name string) *command {
 	for _, c := range compatCommands {
@@ -626,9 +627,7 @@ func ssuModifiers(a *compatArgs, j *unifracJob) error {
 	if a.set["--vaw"] {
 		return compatUsage("--vaw is not supported yet")
 	}
-	if a.set["-f"] {
-		return compatUsage("-f is not supported yet")
-	}
+	j.opts.BypassTips = a.set["-f"]
 	return nil
 }
 

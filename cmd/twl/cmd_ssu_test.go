@@ -509,3 +509,133 @@ func TestUnifracArtifactAndHDF5(t *testing.T) {
 		t.Errorf("--format npy into an artifact: exit %d, %q", code, se)
 	}
 }
+
+// faithpd runs twl as faithpd in-process.
+func faithpd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = runAs(context.Background(), "faithpd", args, strings.NewReader(""), &out, &errb)
+	if s := errb.String(); strings.Contains(s, "goroutine ") || strings.Contains(s, "internal error") {
+		t.Fatalf("faithpd %q: panic or internal error:\n%s", args, s)
+	}
+	return code, out.String(), errb.String()
+}
+
+// TestFaithPD compares twl as faithpd with faithpd 1.2's recorded output:
+// the same header and ids in order, values within 1e-7 relative (faithpd
+// keeps branch lengths in float32; twl sums the lengths as read). A
+// sample without counts gets 0, as in faithpd; a .qza output is an
+// AlphaDiversity artifact holding the same table; errors exit 1.
+func TestFaithPD(t *testing.T) {
+	dir := t.TempDir()
+	table, tree := filepath.Join(ssuData, "small.biom"), filepath.Join(ssuData, "small.nwk")
+	out := filepath.Join(dir, "pd.tsv")
+	if code, so, se := faithpd(t, "-t", tree, "-o", out, "-i", table); code != 0 || so != "" || se != "" {
+		t.Fatalf("exit %d, %q, %q", code, so, se)
+	}
+	parse := func(text string) ([]string, []float64) {
+		lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		if lines[0] != "#SampleID\tfaith_pd" {
+			t.Fatalf("header %q", lines[0])
+		}
+		var ids []string
+		var v []float64
+		for _, l := range lines[1:] {
+			id, s, _ := strings.Cut(l, "\t")
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				t.Fatalf("line %q", l)
+			}
+			ids, v = append(ids, id), append(v, x)
+		}
+		return ids, v
+	}
+	got := readFile(t, out)
+	gi, g := parse(got)
+	wi, w := parse(readFile(t, filepath.Join(ssuData, "small.faithpd.tsv")))
+	if !slices.Equal(gi, wi) {
+		t.Fatalf("ids %v, faithpd's %v", gi, wi)
+	}
+	for k := range w {
+		if math.Abs(g[k]-w[k]) > 1e-7*w[k] {
+			t.Errorf("%s: %v, faithpd %v", gi[k], g[k], w[k])
+		}
+	}
+	if code, _, se := faithpd(t, "-i", table, "-t", tree, "-o", filepath.Join(dir, "pd.qza")); code != 0 {
+		t.Fatal(se)
+	}
+	data, _, err := qza.Payload([]byte(readFile(t, filepath.Join(dir, "pd.qza"))), "alpha-diversity.tsv")
+	if err != nil || string(data) != got {
+		t.Errorf("the artifact's table: %v", err)
+	}
+	// An empty sample, in a TSV table on the tree ((a:1,b:2):0.5,c:3);
+	dir2 := write(t, map[string]string{
+		"t.nwk": "((a:1,b:2):0.5,c:3);",
+		"t.tsv": "#OTU ID\tS1\tE\tS2\na\t1\t0\t0\nb\t2\t0\t0\nc\t0\t0\t4\n",
+	})
+	out2 := filepath.Join(dir2, "pd.tsv")
+	if code, _, se := faithpd(t, "-i", filepath.Join(dir2, "t.tsv"), "-t", filepath.Join(dir2, "t.nwk"), "-o", out2); code != 0 {
+		t.Fatal(se)
+	}
+	// By hand: S1 holds a and b: 1 + 2 + 0.5; S2 holds c: 3.
+	if s := readFile(t, out2); s != "#SampleID\tfaith_pd\nS1\t3.5\nE\t0\nS2\t3\n" {
+		t.Errorf("%q", s)
+	}
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-i", table, "-t", tree}, "-o (the output file) is required"},
+		{[]string{"-i", table, "-o", out2}, "-t (the tree) is required"},
+		{[]string{"-i", table, "-t", tree, "-o", out2, "-m", "x"}, `unknown argument "-m"`},
+		{[]string{"-i", filepath.Join(dir2, "t.tsv"), "-t", tree, "-o", out2}, "observation ids are not tips of tree"},
+		{[]string{"-i", table, "-t", tree, "-o", table}, "-o " + table + " is the file of -i"},
+	} {
+		code, so, se := faithpd(t, c.args...)
+		if code != 1 || so != "" || !strings.HasPrefix(se, "faithpd: ") || !strings.Contains(se, c.msg) {
+			t.Errorf("faithpd %q: exit %d, %q, %q; want exit 1 and %q", c.args, code, so, se, c.msg)
+		}
+	}
+	if code, so, _ := faithpd(t); code != 0 || !strings.HasPrefix(so, "Usage:\n  faithpd -i TABLE") {
+		t.Errorf("faithpd without arguments: exit %d, %.40q", code, so)
+	}
+}
+
+// TestSSUBypassTips compares ssu -f through twl with ssu's recorded -f
+// outputs on the same inputs (unifrac/testdata/ssu_small.out.*.f.tsv,
+// recorded with ssu 1.2, _fp64 methods: see unifrac/ssu_test.go), to 1e-7
+// relative; and unweighted_unnormalized, which ssu 1.2 lacks, equals twl
+// unifrac's byte for byte.
+func TestSSUBypassTips(t *testing.T) {
+	dir := t.TempDir()
+	table, tree := filepath.Join(ssuData, "small.biom"), filepath.Join(ssuData, "small.nwk")
+	for _, c := range []struct{ method, file string }{
+		{"unweighted", "unweighted"}, {"weighted_normalized", "weighted_normalized"},
+		{"weighted_unnormalized", "weighted_unnormalized"}, {"generalized", "generalized0.5"},
+	} {
+		out := filepath.Join(dir, c.file+".tsv")
+		if code, _, se := ssu(t, "-i", table, "-t", tree, "-m", c.method+"_fp64", "-a", "0.5", "-f", "-o", out); code != 0 {
+			t.Fatal(se)
+		}
+		gi, g := parseMatrix(t, readFile(t, out))
+		wi, w := parseMatrix(t, readFile(t, filepath.Join("..", "..", "unifrac", "testdata", "ssu_small.out."+c.file+".f.tsv")))
+		if !slices.Equal(gi, wi) {
+			t.Fatalf("%s: ids differ", c.method)
+		}
+		for k := range w {
+			if math.Abs(g[k]-w[k]) > 1e-7*math.Abs(w[k]) {
+				t.Errorf("%s -f: value %d: %v, ssu %v", c.method, k, g[k], w[k])
+			}
+		}
+	}
+	out := filepath.Join(dir, "uu.tsv")
+	if code, _, se := ssu(t, "-i", table, "-t", tree, "-m", "unweighted_unnormalized_fp64", "-o", out); code != 0 {
+		t.Fatal(se)
+	}
+	if code, _, se := twl(t, "", "unifrac", "--table", table, "--tree", tree, "--method", "unweighted_unnormalized", "--out", filepath.Join(dir, "uu2.tsv")); code != 0 {
+		t.Fatal(se)
+	}
+	if readFile(t, out) != readFile(t, filepath.Join(dir, "uu2.tsv")) {
+		t.Error("unweighted_unnormalized differs from twl unifrac's")
+	}
+}
