@@ -45,17 +45,15 @@ func lookupCompat(name string) *command {
 	return nil
 }
 
-// compatError is an error of a compatible command line: the tools exit
-// with status 1 for every error, a mistake in the command line included.
-type compatError struct {
-	msg   string
-	usage bool // a mistake in the command line: the message points to --help
-}
+// compatError is a mistake in a compatible command line: its message
+// points to --help. (The tools exit with status 1 for it, as for every
+// error.)
+type compatError struct{ msg string }
 
 func (e *compatError) Error() string { return e.msg }
 
 func compatUsage(format string, args ...any) error {
-	return &compatError{msg: fmt.Sprintf(format, args...), usage: true}
+	return &compatError{msg: fmt.Sprintf(format, args...)}
 }
 
 // runCompat runs the compatible command c as prog ("ssu", or "twl ssu")
@@ -77,7 +75,7 @@ func runCompat(e *env, c *command, prog string, args []string) (status int) {
 		}
 		fmt.Fprintf(e.stderr, "%s: %v\n", prog, context.Cause(e.ctx))
 		return 1
-	case errors.As(err, &ce) && ce.usage:
+	case errors.As(err, &ce):
 		fmt.Fprintf(e.stderr, "%s: %s\nsee '%s --help'\n", prog, ce.msg, prog)
 		return 1
 	default:
@@ -255,7 +253,7 @@ func ssuJob(e *env, a *compatArgs) (*unifracJob, ssuMethod, error) {
 		return nil, m, err
 	}
 	j := &unifracJob{fs: newFlags("ssu", ""), name: e.prog, treePath: a.str("-t"), tablePath: a.str("-i"),
-		method: m.method, alphaWord: "-", out: a.str("-o"), workers: ompWorkers(), maxMem: math.MaxInt64, quiet: true}
+		method: m.method, alphaWord: "-", out: a.str("-o"), workers: ompWorkers(), maxMem: math.MaxInt64, ssu: true}
 	if m.method == unifrac.Generalized {
 		j.opts.Alpha = 1
 		if s, ok := a.val["-a"]; ok {

@@ -111,7 +111,7 @@ type unifracJob struct {
 	rows           func(n int) (lo, hi int, err error)
 	pc             *pcoaFlags // twl unifrac's --pcoa, or nil
 	h5pcoa         int        // PCoA axes written in an HDF5 matrix (ssu --pcoa)
-	quiet          bool       // no progress lines (ssu shows none)
+	ssu            bool       // ssu's command line: no progress lines (ssu shows none), its options' names in messages
 	// Rarefaction before computing (ssu --subsample-depth): depth 0 for
 	// none.
 	depth   int64
@@ -133,7 +133,7 @@ func runUnifracJob(e *env, j *unifracJob) error {
 	if pc == nil {
 		pc = &pcoaFlags{fs: fs}
 	}
-	if j.quiet { // ssu's command line: its options' names
+	if j.ssu {
 		if err := compatNotInput(j.out, map[string]string{"-t": j.treePath, "-i": j.tablePath}); err != nil {
 			return err
 		}
@@ -219,7 +219,7 @@ func runUnifracJob(e *env, j *unifracJob) error {
 			N: n, IDHash: distmat.HashIDs(tab.IDs), Lo: lo, Hi: hi, Shard: j.shardI, Shards: j.shardN}
 	}
 	var progOut io.Writer = e.stderr
-	if j.quiet {
+	if j.ssu {
 		progOut = io.Discard
 	}
 	p := newProgress(progOut, j.name, "pairs")
