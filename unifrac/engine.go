@@ -113,7 +113,7 @@ type Engine struct {
 	method Method
 	// kind is the method whose preparation and pair sums the engine
 	// uses (see kindOf).
-	kind    Method
+	kind Method
 	// vw is the variance-adjusted state, nil for the other methods.
 	vw      *vaw
 	alpha   float64
