@@ -55,3 +55,33 @@ func minWin(acc []float64, rl []uint8, rv []float64, win []uint64, cv []float64,
 	}
 	minWinAVX512(&acc[0], &rl[0], &rv[0], len(rl), &win[0], len(win), &cv[0], t)
 }
+
+// oneSidedRowAVX512 and oneSidedRowAVX2 are oneSidedRowGo on raw
+// pointers, for n a positive multiple of 8 and of 4.
+//
+//go:noescape
+func oneSidedRowAVX512(row, cls *float64, n int, c, k, w float64)
+
+//go:noescape
+func oneSidedRowAVX2(row, cls *float64, n int, c, k, w float64)
+
+// oneSidedRow is oneSidedRowGo: the assembly takes the longest prefix of a
+// multiple of its width, the Go form the rest.
+func oneSidedRow(row, cls []float64, c, K, g float64) {
+	n := len(cls)
+	if len(row) < n {
+		panic("unifrac: kernel arguments out of bounds")
+	}
+	m := 0
+	switch {
+	case hasAVX512 && n >= 8:
+		m = n &^ 7
+		oneSidedRowAVX512(&row[0], &cls[0], m, c, K, g)
+	case hasAVX2 && n >= 4:
+		m = n &^ 3
+		oneSidedRowAVX2(&row[0], &cls[0], m, c, K, g)
+	}
+	if m < n {
+		oneSidedRowGo(row[m:n], cls[m:], c, K, g)
+	}
+}

@@ -49,3 +49,32 @@ func TestKernelBits(t *testing.T) {
 		}
 	}
 }
+
+// TestOneSidedRowBits checks that the assembly forms of oneSidedRow give
+// the Go reference's bits, for every length up to 40.
+func TestOneSidedRowBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 4))
+	saved512, saved2 := hasAVX512, hasAVX2
+	defer func() { hasAVX512, hasAVX2 = saved512, saved2 }()
+	for _, f := range []struct{ avx512, avx2 bool }{{saved512, saved2}, {false, saved2}} {
+		hasAVX512, hasAVX2 = f.avx512, f.avx2
+		for n := range 41 {
+			cls := make([]float64, n)
+			row, want := make([]float64, n+3), make([]float64, n+3)
+			for d := range cls {
+				cls[d] = float64(1 + rng.IntN(5000))
+				row[d] = rng.ExpFloat64()
+			}
+			copy(want, row)
+			c := float64(1 + rng.IntN(100))
+			K, g := float64(rng.IntN(4000)), rng.ExpFloat64()
+			oneSidedRow(row, cls, c, K, g)
+			oneSidedRowGo(want, cls, c, K, g)
+			for d := range row {
+				if math.Float64bits(row[d]) != math.Float64bits(want[d]) {
+					t.Fatalf("avx512=%v n=%d: row[%d] = %v, Go %v", f.avx512, n, d, row[d], want[d])
+				}
+			}
+		}
+	}
+}

@@ -12,3 +12,6 @@ func minSum2x4(acc []float64, ld int, x0, x1, y []float64, ys int) {
 func minWin(acc []float64, rl []uint8, rv []float64, win []uint64, cv []float64, tri bool) {
 	minWinGo(acc, rl, rv, win, cv, tri)
 }
+
+// oneSidedRow is oneSidedRowGo.
+func oneSidedRow(row, cls []float64, c, K, g float64) { oneSidedRowGo(row, cls, c, K, g) }

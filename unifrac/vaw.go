@@ -122,20 +122,50 @@ func (v *vaw) full(c1, a1, c2, a2, w, m float64) (num, den float64) {
 
 // oneSided sets dst[l*len(cls)+d] to U_s(cls[d]) for each sample s = lo+l
 // of block bk (whose total counts are tot[l]), the sums over the sample's
-// entries in increasing branch order.
+// entries in increasing branch order. The terms are those of one, with
+// its operations in the same order (the weighted and unweighted loops
+// compute one's expression with the branch's factors hoisted); a
+// class of total 0 (an empty sample, with Raw) goes through one itself.
 func (v *vaw) oneSided(dst []float64, bk *block, tot []float64, wsp, cls []float64) {
 	nd := len(cls)
 	clear(dst)
+	d0 := 0
+	if nd > 0 && !(cls[0] > 0) {
+		d0 = 1
+	}
 	for k, br := range bk.br {
 		w := wsp[br]
 		for j := bk.ptr[k]; j < bk.ptr[k+1]; j++ {
 			l := int(bk.loc[j])
 			c, a, cs := bk.val[j], bk.pw[j], tot[l]
 			row := dst[l*nd : (l+1)*nd]
-			for d, co := range cls {
-				row[d] += v.one(c, a, w, cs, co)
+			if d0 > 0 {
+				row[0] += v.one(c, a, w, cs, cls[0])
+			}
+			// c > 0 (the sample reaches the branch) and co > 0: the
+			// root is positive.
+			K := cs - c
+			switch v.form {
+			case vawWeighted:
+				g := a * w
+				oneSidedRow(row[d0:], cls[d0:], c, K, g)
+			case vawUnweighted:
+				oneSidedRow(row[d0:], cls[d0:], c, K, w)
+			default:
+				for d := d0; d < nd; d++ {
+					row[d] += v.one(c, a, w, cs, cls[d])
+				}
 			}
 		}
+	}
+}
+
+// oneSidedRowGo adds g/√(c·(K+cls[d])) to row[d] for each d: the weighted
+// (g = a·w) and unweighted (g = w) one-sided terms of one.
+func oneSidedRowGo(row, cls []float64, c, K, g float64) {
+	row = row[:len(cls)]
+	for d, co := range cls {
+		row[d] += g / math.Sqrt(c*(K+co))
 	}
 }
 
@@ -174,32 +204,78 @@ func (v *vaw) bytes() int64 {
 // terms less the two one-sided ones. ti and tj are the total counts of
 // the blocks' samples. With upper (the blocks are one), only pairs i < j.
 func (v *vaw) sparseVaw(num, den []float64, bi, bj *block, ti, tj, wsp []float64, upper bool) {
-	pair := func(p int32, bq *block, q0, q1 int32, w float64) {
-		l := bi.loc[p]
-		c1, a1, C1 := bi.val[p], bi.pw[p], ti[l]
-		off := int(l) * blockSize
-		for q := q0; q < q1; q++ {
-			lq := bq.loc[q]
-			c2, a2, C2 := bq.val[q], bq.pw[q], tj[lq]
-			fn, fd := v.full(c1, a1, c2, a2, w, C1+C2)
-			o := v.one(c1, a1, w, C1, C2) + v.one(c2, a2, w, C2, C1)
-			k := off + int(lq)
-			num[k] += fn - o
-			den[k] += fd - o
+	type rowFn func(p int32, bq *block, q0, q1 int32, w float64, tj []float64)
+	var pair rowFn
+	switch v.form {
+	case vawWeighted:
+		pair = func(p int32, bq *block, q0, q1 int32, w float64, tj []float64) {
+			l := bi.loc[p]
+			c1, a1, C1 := bi.val[p], bi.pw[p], ti[l]
+			g1, K1 := a1*w, C1-c1
+			r := (*[blockSize]float64)(num[int(l)*blockSize:])
+			s := (*[blockSize]float64)(den[int(l)*blockSize:])
+			for q := q0; q < q1; q++ {
+				lq := bq.loc[q]
+				c2, a2, C2 := bq.val[q], bq.pw[q], tj[lq]
+				// one's terms, as oneSided sums them.
+				o := g1/math.Sqrt(c1*(K1+C2)) + a2*w/math.Sqrt(c2*((C2-c2)+C1))
+				mi := c1 + c2
+				var fn, fd float64
+				if x := math.Sqrt(mi * ((C1 + C2) - mi)); x > 0 {
+					fn, fd = math.Abs(a1-a2)*w/x, (a1+a2)*w/x
+				}
+				r[lq] += fn - o
+				s[lq] += fd - o
+			}
+		}
+	case vawUnweighted:
+		pair = func(p int32, bq *block, q0, q1 int32, w float64, tj []float64) {
+			l := bi.loc[p]
+			c1, C1 := bi.val[p], ti[l]
+			K1 := C1 - c1
+			r := (*[blockSize]float64)(num[int(l)*blockSize:])
+			s := (*[blockSize]float64)(den[int(l)*blockSize:])
+			for q := q0; q < q1; q++ {
+				lq := bq.loc[q]
+				c2, C2 := bq.val[q], tj[lq]
+				o := w/math.Sqrt(c1*(K1+C2)) + w/math.Sqrt(c2*((C2-c2)+C1))
+				mi := c1 + c2
+				var fd float64
+				if x := math.Sqrt(mi * ((C1 + C2) - mi)); x > 0 {
+					fd = w / x
+				}
+				r[lq] -= o
+				s[lq] += fd - o
+			}
+		}
+	default:
+		pair = func(p int32, bq *block, q0, q1 int32, w float64, tj []float64) {
+			l := bi.loc[p]
+			c1, a1, C1 := bi.val[p], bi.pw[p], ti[l]
+			off := int(l) * blockSize
+			for q := q0; q < q1; q++ {
+				lq := bq.loc[q]
+				c2, a2, C2 := bq.val[q], bq.pw[q], tj[lq]
+				fn, fd := v.full(c1, a1, c2, a2, w, C1+C2)
+				o := v.one(c1, a1, w, C1, C2) + v.one(c2, a2, w, C2, C1)
+				k := off + int(lq)
+				num[k] += fn - o
+				den[k] += fd - o
+			}
 		}
 	}
 	if upper {
 		for k, br := range bi.br {
 			p0, p1 := bi.ptr[k], bi.ptr[k+1]
 			for p := p0; p < p1; p++ {
-				pair(p, bi, p+1, p1, wsp[br])
+				pair(p, bi, p+1, p1, wsp[br], tj)
 			}
 		}
 		return
 	}
 	eachShared(bi, bj, func(p, q int) {
 		for r := bi.ptr[p]; r < bi.ptr[p+1]; r++ {
-			pair(r, bj, bj.ptr[q], bj.ptr[q+1], wsp[bi.br[p]])
+			pair(r, bj, bj.ptr[q], bj.ptr[q+1], wsp[bi.br[p]], tj)
 		}
 	})
 }

@@ -30,6 +30,9 @@ func runUnifrac(e *env, args []string) error {
 	tablePath := fs.String("table", "", "the table of counts: BIOM (HDF5 or JSON), TSV or .qza `FILE`")
 	method := fs.String("method", "", "the UniFrac `variant`: "+unifrac.MethodNames())
 	alpha := fs.Float64("alpha", 1, "the exponent of --method generalized, in [0, 1]")
+	vaw := fs.Bool("variance-adjusted", false, "variance-adjusted UniFrac: divide each branch's term by the standard deviation of the pair's counts below it (Chang et al. 2011; ssu --vaw)")
+	bypass := fs.Bool("bypass-tips", false, "leave out the branches above the tips of the tree pruned to the table (ssu -f, an approximation)")
+	absolute := fs.Bool("absolute", false, "absolute quantification: the counts as they are, not each sample's proportions (ssu --normalize-sample-counts false)")
 	out := fs.OutFile("out", "write the matrix (or with --shard the partial file) to `FILE`; - for standard output (tsv only)")
 	format := fs.String("format", "", "the matrix `format`, tsv or npy (default: npy for an --out ending in .npy, else tsv)")
 	shard := fs.String("shard", "", "compute only row stripe `I/N` of the matrix into a partial file, for 'twl unifrac merge'")
@@ -148,13 +151,23 @@ func runUnifrac(e *env, args []string) error {
 	}
 	var head *distmat.Header // a partial file's
 	if shardN > 0 {
-		head = &distmat.Header{Tree: tr.Hash(), Table: unifrac.TableHash(tr, tab), Method: meth.String(), Alpha: alphaWord,
+		word := meth.String()
+		for _, o := range []struct {
+			on   bool
+			name string
+		}{{*vaw, "variance-adjusted"}, {*bypass, "bypass-tips"}, {*absolute, "absolute"}} {
+			if o.on {
+				word += "+" + o.name
+			}
+		}
+		head = &distmat.Header{Tree: tr.Hash(), Table: unifrac.TableHash(tr, tab), Method: word, Alpha: alphaWord,
 			N: n, IDHash: distmat.HashIDs(tab.IDs), Lo: lo, Hi: hi, Shard: shardI, Shards: shardN}
 	}
 	p := newProgress(e.stderr, "twl unifrac", "pairs")
 	done := 0 // pairs of the stripes before the current one
 	stripe := 0
 	eng, err := unifrac.New(tr, tab, meth, &unifrac.Options{Alpha: *alpha, Workers: *workers,
+		VarianceAdjusted: *vaw, BypassTips: *bypass, Raw: *absolute,
 		Progress: func(d, t int) { p.tick(done + int(int64(d)*int64(stripe*n)/int64(t))) }})
 	if err != nil {
 		return fmt.Errorf("table %s: %w", *tablePath, err)
@@ -249,6 +262,9 @@ func runUnifrac(e *env, args []string) error {
 	var pcoa *pcoaFiles
 	if pc.enabled() {
 		pc.title = meth.String() + " UniFrac, " + *tablePath
+		if *vaw {
+			pc.title = "variance-adjusted " + pc.title
+		}
 		if pcoa, err = pc.compute(e, names, full); err != nil {
 			return err
 		}
