@@ -204,78 +204,125 @@ func (v *vaw) bytes() int64 {
 // terms less the two one-sided ones. ti and tj are the total counts of
 // the blocks' samples. With upper (the blocks are one), only pairs i < j.
 func (v *vaw) sparseVaw(num, den []float64, bi, bj *block, ti, tj, wsp []float64, upper bool) {
-	type rowFn func(p int32, bq *block, q0, q1 int32, w float64, tj []float64)
-	var pair rowFn
-	switch v.form {
-	case vawWeighted:
-		pair = func(p int32, bq *block, q0, q1 int32, w float64, tj []float64) {
-			l := bi.loc[p]
-			c1, a1, C1 := bi.val[p], bi.pw[p], ti[l]
-			g1, K1 := a1*w, C1-c1
-			r := (*[blockSize]float64)(num[int(l)*blockSize:])
-			s := (*[blockSize]float64)(den[int(l)*blockSize:])
-			for q := q0; q < q1; q++ {
-				lq := bq.loc[q]
-				c2, a2, C2 := bq.val[q], bq.pw[q], tj[lq]
-				// one's terms, as oneSided sums them.
-				o := g1/math.Sqrt(c1*(K1+C2)) + a2*w/math.Sqrt(c2*((C2-c2)+C1))
-				mi := c1 + c2
-				var fn, fd float64
-				if x := math.Sqrt(mi * ((C1 + C2) - mi)); x > 0 {
-					fn, fd = math.Abs(a1-a2)*w/x, (a1+a2)*w/x
-				}
-				r[lq] += fn - o
-				s[lq] += fd - o
-			}
+	if v.form == vawGeneralized {
+		v.sparseGeneralizedVaw(num, den, bi, bj, ti, tj, wsp, upper)
+		return
+	}
+	// For each shared branch, the column entries' totals side by side;
+	// then, row entry by row entry, the terms of its pairs (vawTermsW or
+	// vawTermsU) added into the rows of num and den.
+	var t2, tn, td [blockSize]float64
+	branch := func(p0, p1 int32, bq *block, q0, q1 int32, w float64, tri bool) {
+		for q := q0; q < q1; q++ {
+			t2[q-q0] = tj[bq.loc[q]]
 		}
-	case vawUnweighted:
-		pair = func(p int32, bq *block, q0, q1 int32, w float64, tj []float64) {
+		for p := p0; p < p1; p++ {
+			qs := q0
+			if tri {
+				qs = p + 1
+			}
+			if qs >= q1 {
+				continue
+			}
 			l := bi.loc[p]
 			c1, C1 := bi.val[p], ti[l]
 			K1 := C1 - c1
+			m := int(q1 - qs)
+			cols, ct := bq.loc[qs:q1], t2[qs-q0:int(qs-q0)+m]
 			r := (*[blockSize]float64)(num[int(l)*blockSize:])
 			s := (*[blockSize]float64)(den[int(l)*blockSize:])
-			for q := q0; q < q1; q++ {
-				lq := bq.loc[q]
-				c2, C2 := bq.val[q], tj[lq]
-				o := w/math.Sqrt(c1*(K1+C2)) + w/math.Sqrt(c2*((C2-c2)+C1))
-				mi := c1 + c2
-				var fd float64
-				if x := math.Sqrt(mi * ((C1 + C2) - mi)); x > 0 {
-					fd = w / x
+			if v.form == vawWeighted {
+				a1 := bi.pw[p]
+				vawTermsW(tn[:m], td[:m], bq.val[qs:q1], bq.pw[qs:q1], ct, c1, a1, C1, w, a1*w, K1)
+				for t, lq := range cols {
+					r[lq] += tn[t]
+					s[lq] += td[t]
 				}
-				r[lq] -= o
-				s[lq] += fd - o
+			} else {
+				vawTermsU(tn[:m], td[:m], bq.val[qs:q1], ct, c1, C1, w, K1)
+				for t, lq := range cols {
+					r[lq] -= tn[t]
+					s[lq] += td[t]
+				}
 			}
 		}
-	default:
-		pair = func(p int32, bq *block, q0, q1 int32, w float64, tj []float64) {
-			l := bi.loc[p]
-			c1, a1, C1 := bi.val[p], bi.pw[p], ti[l]
-			off := int(l) * blockSize
-			for q := q0; q < q1; q++ {
-				lq := bq.loc[q]
-				c2, a2, C2 := bq.val[q], bq.pw[q], tj[lq]
-				fn, fd := v.full(c1, a1, c2, a2, w, C1+C2)
-				o := v.one(c1, a1, w, C1, C2) + v.one(c2, a2, w, C2, C1)
-				k := off + int(lq)
-				num[k] += fn - o
-				den[k] += fd - o
-			}
+	}
+	if upper {
+		for k, br := range bi.br {
+			branch(bi.ptr[k], bi.ptr[k+1], bi, bi.ptr[k], bi.ptr[k+1], wsp[br], true)
+		}
+		return
+	}
+	eachShared(bi, bj, func(p, q int) {
+		branch(bi.ptr[p], bi.ptr[p+1], bj, bj.ptr[q], bj.ptr[q+1], wsp[bi.br[p]], false)
+	})
+}
+
+// vawTermsWGo is the reference form of vawTermsW: for the weighted
+// methods, the correction of a row entry (count c1, mass a1, total C1 of
+// its sample; g1 = a1·w, K1 = C1 − c1) with each column entry t (c2[t],
+// a2[t], total t2[t]) on a branch of length w: the full terms less the two
+// one-sided ones, into num[t] and den[t].
+func vawTermsWGo(num, den, c2, a2, t2 []float64, c1, a1, C1, w, g1, K1 float64) {
+	n := len(num)
+	den, c2, a2, t2 = den[:n], c2[:n], a2[:n], t2[:n]
+	for t := range n {
+		// one's terms, as oneSided sums them.
+		o := g1/math.Sqrt(c1*(K1+t2[t])) + a2[t]*w/math.Sqrt(c2[t]*((t2[t]-c2[t])+C1))
+		mi := c1 + c2[t]
+		var fn, fd float64
+		if x := math.Sqrt(mi * ((C1 + t2[t]) - mi)); x > 0 {
+			fn, fd = math.Abs(a1-a2[t])*w/x, (a1+a2[t])*w/x
+		}
+		num[t], den[t] = fn-o, fd-o
+	}
+}
+
+// vawTermsUGo is the reference form of vawTermsU, the unweighted methods'
+// vawTermsWGo: o[t] the two one-sided terms (the numerator's correction
+// is −o[t]) and den[t] the full term less them.
+func vawTermsUGo(o, den, c2, t2 []float64, c1, C1, w, K1 float64) {
+	n := len(o)
+	den, c2, t2 = den[:n], c2[:n], t2[:n]
+	for t := range n {
+		ot := w/math.Sqrt(c1*(K1+t2[t])) + w/math.Sqrt(c2[t]*((t2[t]-c2[t])+C1))
+		mi := c1 + c2[t]
+		var fd float64
+		if x := math.Sqrt(mi * ((C1 + t2[t]) - mi)); x > 0 {
+			fd = w / x
+		}
+		o[t], den[t] = ot, fd-ot
+	}
+}
+
+// sparseGeneralizedVaw is sparseVaw for Generalized.
+func (v *vaw) sparseGeneralizedVaw(num, den []float64, bi, bj *block, ti, tj, wsp []float64, upper bool) {
+	pair := func(p int32, bq *block, q0, q1 int32, w float64) {
+		l := bi.loc[p]
+		c1, a1, C1 := bi.val[p], bi.pw[p], ti[l]
+		off := int(l) * blockSize
+		for q := q0; q < q1; q++ {
+			lq := bq.loc[q]
+			c2, a2, C2 := bq.val[q], bq.pw[q], tj[lq]
+			fn, fd := v.full(c1, a1, c2, a2, w, C1+C2)
+			o := v.one(c1, a1, w, C1, C2) + v.one(c2, a2, w, C2, C1)
+			k := off + int(lq)
+			num[k] += fn - o
+			den[k] += fd - o
 		}
 	}
 	if upper {
 		for k, br := range bi.br {
 			p0, p1 := bi.ptr[k], bi.ptr[k+1]
 			for p := p0; p < p1; p++ {
-				pair(p, bi, p+1, p1, wsp[br], tj)
+				pair(p, bi, p+1, p1, wsp[br])
 			}
 		}
 		return
 	}
 	eachShared(bi, bj, func(p, q int) {
 		for r := bi.ptr[p]; r < bi.ptr[p+1]; r++ {
-			pair(r, bj, bj.ptr[q], bj.ptr[q+1], wsp[bi.br[p]], tj)
+			pair(r, bj, bj.ptr[q], bj.ptr[q+1], wsp[bi.br[p]])
 		}
 	})
 }
