@@ -3,16 +3,23 @@ subprocesses found on PATH, run once with links to twl first on PATH and once
 with the real tools; their artifacts must agree to 1e-5 relative (ssu's
 default precision is float32).
 
-    /usr/bin/python3 .ci/qiime_check.py TWL_BIN_DIR TABLE.biom TREE.nwk
+    /usr/bin/python3 .ci/qiime_check.py TWL_BIN_DIR TABLE.biom TREE.nwk WORK
 
-Run by .ci/qiime.sh. The actions are called through QIIME 2's Python API, in
-one process (each qiime command line would start QIIME 2 anew, several
-seconds each); q2cli runs the same actions.
+Run by .ci/qiime.sh, which leaves in WORK what twl wrote itself: dm.qza and
+dm.tsv (twl unifrac), pd.qza and pd.tsv (twl faithpd), ssu.tsv (twl ssu -m
+weighted_normalized). The actions are called through QIIME 2's Python API,
+in one process (each qiime command line starts QIIME 2 anew, several seconds
+each; q2cli runs the same actions), and the command line once: qiime
+diversity-lib beta-phylogenetic-passthrough with twl first on PATH, whose
+artifact must hold ssu.tsv byte for byte. Then twl's own artifacts go
+through what qiime tools peek, validate and export call.
 """
 import contextlib
+import filecmp
 import io
 import os
 import shutil
+import subprocess
 import sys
 
 import numpy as np
@@ -21,12 +28,11 @@ import qiime2
 import skbio
 from qiime2.plugins import diversity_lib
 
-twl_bin, table_path, tree_path = sys.argv[1:4]
+twl_bin, table_path, tree_path, work = sys.argv[1:5]
 real_path = os.environ["PATH"]
 twl_path = twl_bin + os.pathsep + real_path
 
-extra = os.environ.get("TWL_QIIME_EXTRA", "").split()
-for tool in ["ssu"] + (["faithpd"] if "faith" in extra else []):
+for tool in ("ssu", "faithpd"):
     found = shutil.which(tool, path=twl_path)
     if not found or os.path.dirname(found) != twl_bin:
         sys.exit("%s on the twl path is %s, not twl's link" % (tool, found))
@@ -39,16 +45,13 @@ BETA = [
     ("weighted_normalized", dict(metric="weighted_normalized_unifrac")),
     ("weighted_unnormalized", dict(metric="weighted_unifrac")),
     ("generalized", dict(metric="generalized_unifrac", alpha=0.5)),
+    ("unweighted vaw", dict(metric="unweighted_unifrac", variance_adjusted=True)),
+    ("weighted_normalized vaw", dict(metric="weighted_normalized_unifrac", variance_adjusted=True)),
+    ("generalized vaw", dict(metric="generalized_unifrac", alpha=0.5, variance_adjusted=True)),
+    ("unweighted -f", dict(metric="unweighted_unifrac", bypass_tips=True)),
+    ("weighted_unnormalized -f", dict(metric="weighted_unifrac", bypass_tips=True)),
+    ("weighted_normalized vaw -f", dict(metric="weighted_normalized_unifrac", variance_adjusted=True, bypass_tips=True)),
 ]
-# Methods run only where the build supports them (see .ci/qiime.sh).
-for e in extra:
-    if e == "vaw":
-        BETA += [("unweighted vaw", dict(metric="unweighted_unifrac", variance_adjusted=True)),
-                 ("weighted_normalized vaw", dict(metric="weighted_normalized_unifrac", variance_adjusted=True)),
-                 ("generalized vaw", dict(metric="generalized_unifrac", alpha=0.5, variance_adjusted=True))]
-    elif e == "bypass":
-        BETA += [("unweighted -f", dict(metric="unweighted_unifrac", bypass_tips=True)),
-                 ("weighted_unnormalized -f", dict(metric="weighted_unifrac", bypass_tips=True))]
 
 
 def run(path, action, **kw):
@@ -83,14 +86,52 @@ for name, kw in BETA:
         continue
     ok &= close(name, got.data, want.data)
 
-if "faith" in extra:
-    action = diversity_lib.methods.faith_pd
-    got = run(twl_path, action, table=table, phylogeny=tree).vector.view(pd.Series)
-    want = run(real_path, action, table=table, phylogeny=tree).vector.view(pd.Series)
-    if list(got.index) != list(want.index) or got.name != want.name:
-        print("faith_pd                     FAIL  ids or name differ")
-        ok = False
-    else:
-        ok &= close("faith_pd", got.values, want.values)
+action = diversity_lib.methods.faith_pd
+got = run(twl_path, action, table=table, phylogeny=tree).vector.view(pd.Series)
+want = run(real_path, action, table=table, phylogeny=tree).vector.view(pd.Series)
+if list(got.index) != list(want.index) or got.name != want.name:
+    print("faith_pd                     FAIL  ids or name differ")
+    ok = False
+else:
+    ok &= close("faith_pd", got.values, want.values)
+
+
+def check(name, cond):
+    global ok
+    print("%-28s %s" % (name, "ok" if cond else "FAIL"))
+    ok &= bool(cond)
+
+
+# The command line, once.
+table.save(os.path.join(work, "table.qza"))
+tree.save(os.path.join(work, "tree.qza"))
+cli = subprocess.run(
+    ["qiime", "diversity-lib", "beta-phylogenetic-passthrough",
+     "--i-table", os.path.join(work, "table.qza"), "--i-phylogeny", os.path.join(work, "tree.qza"),
+     "--p-metric", "weighted_normalized_unifrac", "--o-distance-matrix", os.path.join(work, "cli.qza")],
+    env=dict(os.environ, PATH=twl_path), stdout=subprocess.DEVNULL)
+check("qiime command line", cli.returncode == 0)
+if cli.returncode == 0:
+    qiime2.Artifact.load(os.path.join(work, "cli.qza")).export_data(os.path.join(work, "cli"))
+    check("  holds twl ssu's matrix", filecmp.cmp(os.path.join(work, "cli", "distance-matrix.tsv"),
+                                               os.path.join(work, "ssu.tsv"), shallow=False))
+
+# twl's own artifacts: qiime tools peek, validate --level max, export.
+for qza, typ, payload, tsv in (("dm.qza", "DistanceMatrix", "distance-matrix.tsv", "dm.tsv"),
+                               ("pd.qza", "SampleData[AlphaDiversity]", "alpha-diversity.tsv", "pd.tsv")):
+    path = os.path.join(work, qza)
+    meta = qiime2.sdk.Result.peek(path)
+    check("%s peek: %s" % (qza, meta.type), str(meta.type) == typ)
+    art = qiime2.Artifact.load(path)
+    try:
+        art.validate(level="max")
+        valid = True
+    except Exception as e:
+        print(e)
+        valid = False
+    check("%s validate" % qza, valid)
+    out = os.path.join(work, qza + ".export")
+    art.export_data(out)
+    check("%s export" % qza, filecmp.cmp(os.path.join(out, payload), os.path.join(work, tsv), shallow=False))
 
 sys.exit(0 if ok else 1)

@@ -61,6 +61,9 @@ func NewColumns(t *tree.Tree, B *Table, m Method, opts *Options) (*Columns, erro
 	if o.BypassTips {
 		return nil, fmt.Errorf("unifrac: columns cannot bypass tips (the branches left out depend on the whole table)")
 	}
+	if o.VarianceAdjusted {
+		return nil, fmt.Errorf("unifrac: columns are not variance adjusted (use New)")
+	}
 	k := kindOf(m, &o)
 	c := &Columns{method: m, kind: k, alpha: o.Alpha, workers: o.Workers, prog: o.Progress, nodes: t.Len()}
 	if B.IDs != nil {

@@ -98,6 +98,24 @@
 // to a column is at distance exactly 0 for the weighted and unweighted
 // methods.
 //
+// # Variance adjustment, bypassed tips
+//
+// With Options.VarianceAdjusted each branch's term of a pair is divided by
+// √(m_e (m − m_e)), m_e the pair's counts below the branch and m their
+// totals (Chang et al. 2011, as ssu's --vaw computes it for each method).
+// The divisor depends on both samples, so the terms of a branch that only
+// one sample reaches are not a per-sample constant; they depend on the
+// other sample's total count only. Each sample's sum of them is computed
+// once per distinct total count of the table (an N×D table, D = 1 for a
+// rarefied table; per tile when N·D is large), its terms' square roots
+// eight at a time (AVX-512, or four with AVX2, beside a Go form giving the
+// same bits), and a pair adds the corrections of the branches its two
+// samples share (three square roots each): O(N·D·|paths| + shared) work,
+// where ssu's is O(N²·L). The sums are added in orders fixed by the two
+// samples, so the values do not depend on the number of workers; they are
+// not exactly 0 for equal samples (see vaw.go). Options.BypassTips gives
+// the branches it leaves out length zero.
+//
 // Options.Raw takes the counts as the masses, as they are, instead of
 // proportions: the weighted unnormalized distance is then the
 // tree-Wasserstein distance Σ_e w_e |a_e − b_e| between the count vectors
@@ -139,7 +157,9 @@
 // reached subtree, the lists being summed (for Unweighted, 8 bytes per
 // tree node for a walk and room for a block's entries, 5 bytes each,
 // before they are packed by group); a computation adds one tile's sums per
-// worker (BytesPerWorker).
+// worker (BytesPerWorker). Variance adjustment keeps 17 bytes per entry
+// (a count and a mass), 8·N·D bytes for the table of one-sided sums, and
+// four tiles of sums per worker.
 // Options.MaxBytes refuses prepared columns over a limit before allocating
 // them.
 //

@@ -113,7 +113,9 @@ type Engine struct {
 	method Method
 	// kind is the method whose preparation and pair sums the engine
 	// uses (see kindOf).
-	kind    Method
+	kind Method
+	// vw is the variance-adjusted state, nil for the other methods.
+	vw      *vaw
 	alpha   float64
 	workers int
 	prog    func(done, total int)
@@ -196,9 +198,6 @@ func checkArgs(t *tree.Tree, tab *Table, m Method, opts *Options) (Options, erro
 	if m == Generalized && !(o.Alpha >= 0 && o.Alpha <= 1) { // also NaN
 		return o, fmt.Errorf("unifrac: generalized alpha %g is outside [0, 1]", o.Alpha)
 	}
-	if o.VarianceAdjusted {
-		return o, fmt.Errorf("unifrac: variance adjustment is not implemented yet")
-	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -209,6 +208,9 @@ func checkArgs(t *tree.Tree, tab *Table, m Method, opts *Options) (Options, erro
 // uses with options o: UnweightedUnnormalized shares Unweighted's (the
 // shared and total lengths), the others their own.
 func kindOf(m Method, o *Options) Method {
+	if o.VarianceAdjusted {
+		return kindVaw
+	}
 	if m == UnweightedUnnormalized {
 		return Unweighted
 	}
@@ -264,6 +266,10 @@ func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac floa
 	e.layout = p.classify(p.reach(tab), tab.Len(), denseFrac)
 	e.side = p.fill(tab, &e.layout)
 	e.code = nil
+	if k == kindVaw {
+		e.vw = &vaw{form: formOf(m), alpha: o.Alpha}
+		e.vw.setup(&e.side, e.wsp, o.Workers)
+	}
 	return e, nil
 }
 
@@ -520,7 +526,7 @@ func sumCounts(counts [][]int32) []int32 {
 func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 	var lay layout
 	limit := denseFrac * float64(n)
-	if p.m == Generalized {
+	if p.m == Generalized || p.m == kindVaw {
 		limit = math.Inf(1)
 	}
 	var nd, ns int32
@@ -550,7 +556,7 @@ func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 		default:
 			lay.perSample += float64(r)
 			reach[k] = -2 - ns
-			if p.m == Generalized || p.m == Unweighted {
+			if p.m != WeightedNormalized && p.m != WeightedUnnormalized {
 				lay.wsp = append(lay.wsp, p.o.Weight[k])
 			}
 			ns++
@@ -599,6 +605,9 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 			p.sweep(w, tab, lay, &s, &bk, next, lo, hi)
 		}
 		s.blocks[b] = bk
+		if p.m == kindVaw {
+			return // the totals are the samples' total counts (sweep)
+		}
 		var t [blockSize]float64
 		for smp := lo; smp < hi; smp++ {
 			row := s.x[smp*dp : (smp+1)*dp]
@@ -780,7 +789,8 @@ func (p *prep) sweep(w *walker, tab *Table, lay *layout, s *side, bk *block, nex
 		}
 	}
 	ownAt[L] = int32(nown)
-	if !p.raw {
+	vw := p.m == kindVaw // masses summed as counts, proportions after
+	if !p.raw && !vw {
 		for j, l := range ownLoc[:nown] {
 			ownVal[j] /= sums[l]
 		}
@@ -854,9 +864,15 @@ func (p *prep) sweep(w *walker, tab *Table, lay *layout, s *side, bk *block, nex
 					continue
 				}
 				var x, pw float64
-				if gen {
+				switch {
+				case vw:
+					x, pw = a, a
+					if !p.raw {
+						pw = a / sums[l]
+					}
+				case gen:
 					x, pw = a, wt*math.Pow(a, p.alpha)
-				} else {
+				default:
 					x = wt * a
 				}
 				switch {
@@ -877,6 +893,9 @@ func (p *prep) sweep(w *walker, tab *Table, lay *layout, s *side, bk *block, nex
 			}
 			seen[g] = 0
 		}
+	}
+	if vw {
+		out = sums
 	}
 	for smp := lo; smp < hi; smp++ {
 		s.total[smp] = out[smp-lo]
@@ -938,7 +957,7 @@ func (p *prep) newBlock(w *walker, tab *Table, lay *layout, lo, hi int) (block, 
 	if p.m != Unweighted {
 		b.val = make([]float64, m)
 	}
-	if p.m == Generalized {
+	if p.m == Generalized || p.m == kindVaw {
 		b.pw = make([]float64, m)
 	}
 	var off int32

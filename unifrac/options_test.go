@@ -61,10 +61,12 @@ func checkMatrix(t *testing.T, what string, n int, got, want []float64, tol floa
 	}
 }
 
-// TestOptionsReference compares every method, with and without Raw and
-// BypassTips, to reference on random trees (zero-length branches, nodes
-// with one child) and tables of tips, some samples sharing nothing, and
-// checks that the values do not depend on the number of workers.
+// TestOptionsReference compares every method, with and without Raw,
+// BypassTips and VarianceAdjusted, to reference on random trees
+// (zero-length branches, nodes with one child) and tables of tips, some
+// samples sharing nothing, and checks that the values do not depend on
+// the number of workers, nor (variance adjusted) on whether the one-sided
+// sums are global or per tile.
 func TestOptionsReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 1))
 	ctx := context.Background()
@@ -73,13 +75,19 @@ func TestOptionsReference(t *testing.T) {
 		for _, raw := range []bool{false, true} {
 			tab := tipTable(rng, tr, c.n, c.k, raw)
 			for _, m := range methods {
-				for _, bypass := range []bool{false, true} {
-					o := Options{Alpha: 0.5, Raw: raw, BypassTips: bypass}
+				for _, c2 := range []struct{ bypass, vaw bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+					bypass := c2.bypass
+					o := Options{Alpha: 0.5, Raw: raw, BypassTips: bypass, VarianceAdjusted: c2.vaw}
 					want := reference(tr, tab, m, o)
 					var first []float64
 					for _, workers := range []int{1, 3} {
 						o.Workers = workers
+						saved := vawGlobalMax
+						if c2.vaw && workers == 3 {
+							vawGlobalMax = 0 // one-sided sums per tile
+						}
 						e, err := New(tr, tab, m, &o)
+						vawGlobalMax = saved
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -93,6 +101,9 @@ func TestOptionsReference(t *testing.T) {
 						}
 						if bypass {
 							what += " bypass"
+						}
+						if c2.vaw {
+							what += " vaw"
 						}
 						checkMatrix(t, what, c.n, got, want, 1e-11)
 						if first == nil {
@@ -208,5 +219,63 @@ func TestFaithPD(t *testing.T) {
 	tr := randomTree(t, rng, 10)
 	if err := FaithPD(make([]float64, 1), tr, &Table{Indptr: []int{0, 1}, Indices: []int32{3}, Values: []float64{-1}}, nil); err == nil {
 		t.Error("a negative count is accepted")
+	}
+}
+
+// TestVarianceAdjustedLayouts checks that Condensed, Rows in shards and
+// Matrix agree bit for bit for the variance-adjusted methods (the rows of
+// a shard gathered into blocks of their own), with the one-sided sums
+// global or per tile.
+func TestVarianceAdjustedLayouts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 3))
+	tr := randomTree(t, rng, 150)
+	tab := tipTable(rng, tr, 300, 12, false)
+	n := tab.Len()
+	ctx := context.Background()
+	saved := vawGlobalMax
+	defer func() { vawGlobalMax = saved }()
+	// Under the race detector, the two kernels' methods only.
+	for _, m := range underRace([]Method{WeightedNormalized, Unweighted, WeightedUnnormalized, UnweightedUnnormalized, Generalized}, 2) {
+		var ref []float64
+		for _, global := range []int{saved, 0} {
+			vawGlobalMax = global
+			e, err := New(tr, tab, m, &Options{Alpha: 0.5, VarianceAdjusted: true, Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			full := make([]float64, n*n)
+			if err := e.Matrix(ctx, full); err != nil {
+				t.Fatal(err)
+			}
+			if ref == nil {
+				ref = full
+			}
+			cond := make([]float64, n*(n-1)/2)
+			if err := e.Condensed(ctx, cond); err != nil {
+				t.Fatal(err)
+			}
+			rows := make([]float64, n*n)
+			for i0 := 0; i0 < n; i0 += 110 {
+				i1 := min(i0+110, n)
+				if err := e.Rows(ctx, rows[i0*n:i1*n], i0, i1); err != nil {
+					t.Fatal(err)
+				}
+			}
+			k := 0
+			for i := range n {
+				for j := range n {
+					x := full[i*n+j]
+					if math.Float64bits(x) != math.Float64bits(ref[i*n+j]) || math.Float64bits(rows[i*n+j]) != math.Float64bits(x) || x != full[j*n+i] {
+						t.Fatalf("%v global=%d: (%d, %d): matrix %v, first %v, rows %v, transposed %v", m, global, i, j, x, ref[i*n+j], rows[i*n+j], full[j*n+i])
+					}
+					if j > i {
+						if cond[k] != x {
+							t.Fatalf("%v: condensed (%d, %d) = %v, matrix %v", m, i, j, cond[k], x)
+						}
+						k++
+					}
+				}
+			}
+		}
 	}
 }

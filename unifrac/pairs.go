@@ -91,12 +91,14 @@ type tile struct{ bi, bj int32 }
 // workspace is one goroutine's scratch space.
 type workspace struct {
 	acc  []float64 // blockSize × blockSize pair sums
-	acc2 []float64 // second sums (Generalized)
+	acc2 []float64 // second sums (Generalized, variance adjusted)
+	vs   vawSums   // a tile's one-sided sums (variance adjusted)
+	tot  [blockSize]float64
 }
 
 func newWorkspace(m Method) *workspace {
 	w := &workspace{acc: make([]float64, blockSize*blockSize)}
-	if m == Generalized {
+	if m == Generalized || m == kindVaw {
 		w.acc2 = make([]float64, blockSize*blockSize)
 	}
 	return w
@@ -206,10 +208,17 @@ func (e *Engine) tile(w *workspace, t tile, dst out) {
 	upper := bi == bj
 	acc := w.acc
 	clear(acc)
-	if e.kind == Generalized {
+	switch e.kind {
+	case Generalized:
 		clear(w.acc2)
 		sparseGeneralized(acc, w.acc2, &e.blocks[bi], &e.blocks[bj], e.wsp, e.alpha, upper, upper)
-	} else {
+	case kindVaw:
+		clear(w.acc2)
+		e.vw.sparseVaw(acc, w.acc2, &e.blocks[bi], &e.blocks[bj], e.total[rlo:rhi], e.total[clo:chi], e.wsp, upper)
+		if e.vw.u == nil {
+			e.vw.tileSums(&w.vs, &e.blocks[bi], &e.blocks[bj], e.total[rlo:rhi], e.total[clo:chi], e.wsp)
+		}
+	default:
 		denseTile(acc, e.x, e.x, e.dp, rlo, rhi, clo, chi, upper)
 		sparseMin(acc, &e.blocks[bi], &e.blocks[bj], e.wsp, upper, upper)
 	}
@@ -272,7 +281,7 @@ func (e *Engine) gather(sel []int32) side {
 	var scratch []int32
 	for lo := 0; lo < n; lo += blockSize {
 		hi := min(lo+blockSize, n)
-		ent.reserve(room, e.kind != Unweighted, e.kind == Generalized)
+		ent.reserve(room, e.kind != Unweighted, e.kind == Generalized || e.kind == kindVaw)
 		for r := lo; r < hi; {
 			// The samples of one engine block.
 			eb := int(sel[r]) / blockSize
@@ -318,10 +327,21 @@ func (e *Engine) rowsTile(w *workspace, q *side, sel []int32, ri, bj int, dst ou
 	acc := w.acc
 	clear(acc)
 	var acc2 []float64
-	if e.kind == Generalized {
+	switch e.kind {
+	case Generalized:
 		clear(w.acc2)
 		sparseGeneralized(acc, w.acc2, &q.blocks[ri], &e.blocks[bj], e.wsp, e.alpha, false, false)
-	} else {
+	case kindVaw:
+		clear(w.acc2)
+		tr := w.tot[:rhi-rlo]
+		for r := rlo; r < rhi; r++ {
+			tr[r-rlo] = e.total[sel[r]]
+		}
+		e.vw.sparseVaw(acc, w.acc2, &q.blocks[ri], &e.blocks[bj], tr, e.total[clo:chi], e.wsp, false)
+		if e.vw.u == nil {
+			e.vw.tileSums(&w.vs, &q.blocks[ri], &e.blocks[bj], tr, e.total[clo:chi], e.wsp)
+		}
+	default:
 		denseTile(acc, q.x, e.x, e.dp, rlo, rhi, clo, chi, false)
 		sparseMin(acc, &q.blocks[ri], &e.blocks[bj], e.wsp, false, false)
 	}
@@ -335,7 +355,11 @@ func (e *Engine) rowsTile(w *workspace, q *side, sel []int32, ri, bj int, dst ou
 			acc2 = w.acc2[base : base+chi-clo]
 		}
 		d := row[:chi-clo]
-		distRow(e.method, d, e.total[k], e.total[clo:chi], acc[base:base+chi-clo], acc2)
+		if e.kind == kindVaw {
+			e.vawRow(w, d, k, r-rlo, clo, acc[base:base+chi-clo], w.acc2[base:base+chi-clo])
+		} else {
+			distRow(e.method, d, e.total[k], e.total[clo:chi], acc[base:base+chi-clo], acc2)
+		}
 		if clo <= k && k < chi {
 			d[k-clo] = 0
 		}
@@ -669,7 +693,11 @@ func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool
 			acc2 = w.acc2[base+j0 : base+chi]
 		}
 		d := row[:chi-j0]
-		distRow(e.method, d, e.total[i], e.total[j0:chi], w.acc[base+j0:base+chi], acc2)
+		if e.kind == kindVaw {
+			e.vawRow(w, d, i, i-rlo, j0, w.acc[base+j0:base+chi], w.acc2[base+j0:base+chi])
+		} else {
+			distRow(e.method, d, e.total[i], e.total[j0:chi], w.acc[base+j0:base+chi], acc2)
+		}
 		if j0 <= i && i < chi {
 			d[i-j0] = 0
 		}
@@ -693,6 +721,34 @@ func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool
 		if upper && dst.kind == full {
 			dst.set(oi*n+oi, 0)
 		}
+	}
+}
+
+// vawRow sets d[t] to the variance-adjusted distance between the engine's
+// samples i (row ri of the tile) and j0+t (a column of the tile's column
+// block), whose corrections are num[t] and den[t]: the one-sided sums come
+// from the global table or, without one, from the tile's (w.vs).
+func (e *Engine) vawRow(w *workspace, d []float64, i, ri, j0 int, num, den []float64) {
+	v := e.vw
+	num, den = num[:len(d)], den[:len(d)]
+	if v.u != nil {
+		nd := len(v.totals)
+		ui, ci := v.u[i*nd:(i+1)*nd], int(v.class[i])
+		for t := range d {
+			j := j0 + t
+			u := ui[v.class[j]] + v.u[j*nd+ci]
+			d[t] = vawDist(e.method, u+num[t], u+den[t])
+		}
+		return
+	}
+	vs := &w.vs
+	clo := j0 &^ (blockSize - 1)
+	ncc, ncr := len(vs.cc), len(vs.cr)
+	ui, ci := vs.ur[ri*ncc:(ri+1)*ncc], int(vs.kr[ri])
+	for t := range d {
+		jl := j0 + t - clo
+		u := ui[vs.kc[jl]] + vs.uc[jl*ncr+ci]
+		d[t] = vawDist(e.method, u+num[t], u+den[t])
 	}
 }
 

@@ -3,12 +3,14 @@ package unifrac
 import (
 	"bufio"
 	"context"
+	"errors"
 	"math"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/twl-ldl/twl/biom"
 	"github.com/twl-ldl/twl/newick"
 	"github.com/twl-ldl/twl/tree"
 )
@@ -565,4 +567,26 @@ func TestPeerFaithScikitBio(t *testing.T) {
 		t.Fatal(err)
 	}
 	within(t, "faith root not observed", 1, got, []float64{0.6, 2.3}, tol)
+}
+
+// TestPeerUnifracEdges reproduces two cases of biocore/unifrac's
+// unifrac/tests/test_api.py: test_faith_pd_zero_branches_omitted (branches
+// without a length count 0: [1, 1, 0, 0, 0] on
+// ((OTU1:0.5,OTU2:0.5),(OTU3:1.0,(OTU4:0.5,OTU5:0.75):1.0):1.0)root; has
+// PD 1.0) and test_ssu_table_not_subset_tree /
+// test_faith_pd_table_not_subset_tree (a table with an observation the
+// tree does not have is refused: here TableOf's *MissingTipsError).
+func TestPeerUnifracEdges(t *testing.T) {
+	tr := peerTree(t, "((OTU1:0.5,OTU2:0.5),(OTU3:1.0,(OTU4:0.5,OTU5:0.75):1.0):1.0)root;")
+	got := make([]float64, 1)
+	if err := FaithPD(got, tr, denseTable(t, tr, skObs1, [][]float64{{1, 1, 0, 0, 0}}), nil); err != nil || math.Abs(got[0]-1) > 5e-8 {
+		t.Errorf("faith with a branch without length: %v %v, want 1", got[0], err)
+	}
+	tr = peerTree(t, "((OTU1:0.5,OTU3:1.0):1.0)root;")
+	b := &biom.Table{Samples: []string{"foo"}, Observations: []string{"OTU1", "OTU2"},
+		Indptr: []int{0, 1}, Indices: []int32{0}, Data: []float64{1}}
+	var me *MissingTipsError
+	if _, err := TableOf(tr, b); !errors.As(err, &me) || me.Count != 1 || me.IDs[0] != "OTU2" {
+		t.Errorf("a table not covered by the tree: %v", err)
+	}
 }

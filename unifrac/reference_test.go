@@ -58,6 +58,9 @@ func reference(tr *tree.Tree, tab *Table, m Method, o Options) []float64 {
 			var num, den float64
 			for v := range L {
 				w := length[v]
+				if count[i][v] == 0 && count[j][v] == 0 {
+					continue // a branch neither reaches adds nothing
+				}
 				a, b := mass[i][v], mass[j][v]
 				r := 1.0
 				if o.VarianceAdjusted {

@@ -3,7 +3,7 @@ package unifrac
 // Bytes returns about how many bytes the engine holds: its per-sample
 // sums, the dense matrix of branch values and the sparse indexes, not
 // counting the workspaces of a computation (BytesPerWorker each).
-func (e *Engine) Bytes() int64 { return e.side.bytes(len(e.wsp)) }
+func (e *Engine) Bytes() int64 { return e.side.bytes(len(e.wsp)) + e.vw.bytes() }
 
 // bytes returns the memory of the side's sums, dense matrix and sparse
 // indexes, with nwsp sparse branch lengths.
@@ -22,8 +22,11 @@ func (e *Engine) BytesPerWorker() int64 { return workspaceBytes(e.kind) }
 
 func workspaceBytes(m Method) int64 {
 	n := int64(blockSize * blockSize * 8)
-	if m == Generalized {
+	switch m {
+	case Generalized:
 		n *= 2
+	case kindVaw:
+		n *= 4 // the second sums and a tile's one-sided sums
 	}
 	return n
 }

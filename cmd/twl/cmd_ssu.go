@@ -275,15 +275,6 @@ func ssuJob(e *env, a *compatArgs) (*unifracJob, ssuMethod, error) {
 	default:
 		return nil, m, compatUsage("--normalize-sample-counts %q: want true or false", s)
 	}
-	j.methodWord = m.name
-	for _, x := range []struct {
-		on   bool
-		word string
-	}{{a.set["--vaw"], "vaw"}, {a.set["-f"], "bypass-tips"}, {j.opts.Raw, "raw"}} {
-		if x.on {
-			j.methodWord += "+" + x.word
-		}
-	}
 	return j, m, nil
 }
 
@@ -350,8 +341,9 @@ func ssuPartial(e *env, a *compatArgs) error {
 		return err
 	}
 	// The parts hold the method's precision, so that their merge is the
-	// one-off matrix.
+	// one-off matrix; float64 parts are those of twl unifrac --shard.
 	j.fp32 = !m.fp64
+	j.methodWord = methodWord(j.method, j.opts.VarianceAdjusted, j.opts.BypassTips, j.opts.Raw, j.fp32)
 	if a.set["--subsample-depth"] {
 		return compatUsage("--subsample-depth cannot go with --mode partial (each part would draw its own table)")
 	}
@@ -622,9 +614,7 @@ func h5PCoA(e *env, ids []string, full []float64, k int) (*distmat.PCoA, error) 
 
 // ssuModifiers reads ssu's -f and --vaw into the job.
 func ssuModifiers(a *compatArgs, j *unifracJob) error {
-	if a.set["--vaw"] {
-		return compatUsage("--vaw is not supported yet")
-	}
+	j.opts.VarianceAdjusted = a.set["--vaw"]
 	j.opts.BypassTips = a.set["-f"]
 	return nil
 }

@@ -307,6 +307,18 @@ func TestSSUPartial(t *testing.T) {
 	if want := readFile(t, filepath.Join(ssuData, "check.txt")); code != 0 || strings.Replace(out, "5 partial", "2 partial", 1) != want {
 		t.Errorf("check-partial: exit %d, %q (%s), want %q", code, out, se, want)
 	}
+	// A float64 part of the same rows is another matrix: refused.
+	code, _, se = ssu(t, "-i", table, "-t", tree, "-m", "weighted_normalized_fp64", "--mode", "partial",
+		"--start", "0", "--stop", "2", "-o", filepath.Join(dir, "q.0.partial"))
+	if code != 0 {
+		t.Fatal(se)
+	}
+	code, _, se = ssu(t, "--mode", "merge-partial", "--partial-pattern", filepath.Join(dir, "[pq].*.partial"), "-o", filepath.Join(dir, "m3.tsv"))
+	if code != 1 || !strings.Contains(se, `method "weighted_normalized+fp32" differs from "weighted_normalized"`) &&
+		!strings.Contains(se, `method "weighted_normalized" differs from "weighted_normalized+fp32"`) {
+		t.Errorf("float32 and float64 parts: exit %d, %q", code, se)
+	}
+	os.Remove(filepath.Join(dir, "q.0.partial"))
 	if err := os.Remove(filepath.Join(dir, "p.2.partial")); err != nil {
 		t.Fatal(err)
 	}
@@ -601,30 +613,36 @@ func TestFaithPD(t *testing.T) {
 	}
 }
 
-// TestSSUBypassTips compares ssu -f through twl with ssu's recorded -f
-// outputs on the same inputs (unifrac/testdata/ssu_small.out.*.f.tsv,
+// TestSSUModifiers compares ssu -f, --vaw and both through twl with ssu's
+// recorded outputs on the same inputs (unifrac/testdata/ssu_small.out.*,
 // recorded with ssu 1.2, _fp64 methods: see unifrac/ssu_test.go), to 1e-7
 // relative; and unweighted_unnormalized, which ssu 1.2 lacks, equals twl
 // unifrac's byte for byte.
-func TestSSUBypassTips(t *testing.T) {
+func TestSSUModifiers(t *testing.T) {
 	dir := t.TempDir()
 	table, tree := filepath.Join(ssuData, "small.biom"), filepath.Join(ssuData, "small.nwk")
-	for _, c := range []struct{ method, file string }{
-		{"unweighted", "unweighted"}, {"weighted_normalized", "weighted_normalized"},
-		{"weighted_unnormalized", "weighted_unnormalized"}, {"generalized", "generalized0.5"},
-	} {
-		out := filepath.Join(dir, c.file+".tsv")
-		if code, _, se := ssu(t, "-i", table, "-t", tree, "-m", c.method+"_fp64", "-a", "0.5", "-f", "-o", out); code != 0 {
-			t.Fatal(se)
-		}
-		gi, g := parseMatrix(t, readFile(t, out))
-		wi, w := parseMatrix(t, readFile(t, filepath.Join("..", "..", "unifrac", "testdata", "ssu_small.out."+c.file+".f.tsv")))
-		if !slices.Equal(gi, wi) {
-			t.Fatalf("%s: ids differ", c.method)
-		}
-		for k := range w {
-			if math.Abs(g[k]-w[k]) > 1e-7*math.Abs(w[k]) {
-				t.Errorf("%s -f: value %d: %v, ssu %v", c.method, k, g[k], w[k])
+	for _, mod := range []struct {
+		args   []string
+		suffix string
+	}{{[]string{"-f"}, ".f"}, {[]string{"--vaw"}, ".vaw"}, {[]string{"--vaw", "-f"}, ".vaw.f"}} {
+		for _, c := range []struct{ method, file string }{
+			{"unweighted", "unweighted"}, {"weighted_normalized", "weighted_normalized"},
+			{"weighted_unnormalized", "weighted_unnormalized"}, {"generalized", "generalized0.5"},
+		} {
+			out := filepath.Join(dir, c.file+mod.suffix+".tsv")
+			args := append([]string{"-i", table, "-t", tree, "-m", c.method + "_fp64", "-a", "0.5", "-o", out}, mod.args...)
+			if code, _, se := ssu(t, args...); code != 0 {
+				t.Fatal(se)
+			}
+			gi, g := parseMatrix(t, readFile(t, out))
+			wi, w := parseMatrix(t, readFile(t, filepath.Join("..", "..", "unifrac", "testdata", "ssu_small.out."+c.file+mod.suffix+".tsv")))
+			if !slices.Equal(gi, wi) {
+				t.Fatalf("%s: ids differ", c.method)
+			}
+			for k := range w {
+				if math.Abs(g[k]-w[k]) > 1e-7*math.Abs(w[k]) {
+					t.Errorf("%s %v: value %d: %v, ssu %v", c.method, mod.args, k, g[k], w[k])
+				}
 			}
 		}
 	}

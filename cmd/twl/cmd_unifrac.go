@@ -32,6 +32,9 @@ func runUnifrac(e *env, args []string) error {
 	tablePath := fs.String("table", "", "the table of counts: BIOM (HDF5 or JSON), TSV or .qza `FILE`")
 	method := fs.String("method", "", "the UniFrac `variant`: "+unifrac.MethodNames())
 	alpha := fs.Float64("alpha", 1, "the exponent of --method generalized, in [0, 1]")
+	vaw := fs.Bool("variance-adjusted", false, "variance-adjusted UniFrac: divide each branch's term by the standard deviation of the pair's counts below it (Chang et al. 2011; ssu --vaw)")
+	bypass := fs.Bool("bypass-tips", false, "leave out the branches above the tips of the tree pruned to the table (ssu -f, an approximation)")
+	absolute := fs.Bool("absolute", false, "absolute quantification: the counts as they are, not each sample's proportions (ssu --normalize-sample-counts false)")
 	out := fs.OutFile("out", "write the matrix (or with --shard the partial file) to `FILE`; - for standard output (not npy); a name ending in .qza writes a QIIME 2 DistanceMatrix artifact")
 	format := fs.String("format", "", "the matrix `format`, tsv, npy or hdf5 (default: npy for an --out ending in .npy, hdf5 for .h5 or .hdf5, else tsv)")
 	shard := fs.String("shard", "", "compute only row stripe `I/N` of the matrix into a partial file, for 'twl unifrac merge'")
@@ -60,8 +63,10 @@ func runUnifrac(e *env, args []string) error {
 	if err != nil {
 		return fs.fail("unknown --method %q (available: %s)", *method, unifrac.MethodNames())
 	}
-	j := &unifracJob{fs: fs, treePath: *treePath, tablePath: *tablePath, method: meth, methodWord: meth.String(),
-		alphaWord: "-", out: *out, workers: *workers, maxMem: int64(maxMem), pc: pc, name: "twl unifrac"}
+	j := &unifracJob{fs: fs, treePath: *treePath, tablePath: *tablePath, method: meth,
+		methodWord: methodWord(meth, *vaw, *bypass, *absolute, false),
+		alphaWord:  "-", out: *out, workers: *workers, maxMem: int64(maxMem), pc: pc, name: "twl unifrac"}
+	j.opts.VarianceAdjusted, j.opts.BypassTips, j.opts.Raw = *vaw, *bypass, *absolute
 	if meth == unifrac.Generalized {
 		if !(*alpha >= 0 && *alpha <= 1) { // also NaN
 			return fs.fail("--alpha %v: the exponent of generalized UniFrac is in [0, 1]", *alpha)
@@ -120,6 +125,22 @@ type unifracJob struct {
 }
 
 func (j *unifracJob) partial() bool { return j.shardN > 0 || j.rows != nil }
+
+// methodWord returns the method of a partial file's header: its name and
+// the options that change its values, so that only parts of one
+// computation merge ("unweighted+bypass-tips+fp32").
+func methodWord(m unifrac.Method, vaw, bypass, absolute, fp32 bool) string {
+	word := m.String()
+	for _, o := range []struct {
+		on   bool
+		name string
+	}{{vaw, "variance-adjusted"}, {bypass, "bypass-tips"}, {absolute, "absolute"}, {fp32, "fp32"}} {
+		if o.on {
+			word += "+" + o.name
+		}
+	}
+	return word
+}
 
 // isQZA reports whether the output file name is a QIIME 2 artifact's.
 func isQZA(name string) bool { return strings.EqualFold(filepath.Ext(name), ".qza") }
@@ -365,6 +386,9 @@ func runUnifracJob(e *env, j *unifracJob) error {
 	var pcoa *pcoaFiles
 	if pc.enabled() {
 		pc.title = j.method.String() + " UniFrac, " + j.tablePath
+		if j.opts.VarianceAdjusted {
+			pc.title = "variance-adjusted " + pc.title
+		}
 		if pcoa, err = pc.compute(e, names, full); err != nil {
 			return err
 		}
