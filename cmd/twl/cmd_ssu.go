@@ -265,9 +265,8 @@ func ssuJob(e *env, a *compatArgs) (*unifracJob, ssuMethod, error) {
 		}
 		j.alphaWord = strconv.FormatFloat(j.opts.Alpha, 'g', -1, 64)
 	}
-	if err := ssuModifiers(a, j); err != nil {
-		return nil, m, err
-	}
+	j.opts.VarianceAdjusted = a.set["--vaw"]
+	j.opts.BypassTips = a.set["-f"]
 	switch s := a.str("--normalize-sample-counts"); s {
 	case "", "true":
 	case "false":
@@ -316,10 +315,10 @@ func ssuOneOff(e *env, a *compatArgs) error {
 	if err != nil {
 		return err
 	}
+	// Without --subsample-depth, --seed and --subsample-replacement have
+	// nothing to act on here (ssu's --seed also seeds its randomized PCoA;
+	// twl's does not depend on a seed).
 	j.seed = uint64(seed)
-	if j.depth == 0 && (a.set["--subsample-replacement"] || a.set["--seed"]) {
-		return compatUsage("--subsample-replacement and --seed go with --subsample-depth")
-	}
 	return runUnifracJob(e, j)
 }
 
@@ -610,13 +609,6 @@ func h5PCoA(e *env, ids []string, full []float64, k int) (*distmat.PCoA, error) 
 		}
 	}
 	return p, e.stopped()
-}
-
-// ssuModifiers reads ssu's -f and --vaw into the job.
-func ssuModifiers(a *compatArgs, j *unifracJob) error {
-	j.opts.VarianceAdjusted = a.set["--vaw"]
-	j.opts.BypassTips = a.set["-f"]
-	return nil
 }
 
 // compatNotInput refuses an output -o that is one of the inputs (by
