@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -393,11 +394,31 @@ func ssuParts(a *compatArgs) ([]*distmat.Part, error) {
 			for _, q := range parts {
 				q.Close()
 			}
+			if isSSUPartial(name) {
+				return nil, fmt.Errorf("%s is a partial file of Striped UniFrac's own ssu, whose format twl does not read: merge ssu's parts with ssu, or compute every part with twl", name)
+			}
 			return nil, err
 		}
 		parts = append(parts, p)
 	}
 	return parts, nil
+}
+
+// ssuPartialMagic begins the partial files of ssu (unifrac-binaries'
+// write_partial: the 32-bit magic 0x088ABA02, little-endian).
+const ssuPartialMagic = "\x02\xba\x8a\x08"
+
+// isSSUPartial reports whether the file name begins as ssu's partial
+// files do.
+func isSSUPartial(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b := make([]byte, len(ssuPartialMagic))
+	_, err = io.ReadFull(f, b)
+	return err == nil && string(b) == ssuPartialMagic
 }
 
 // ssuMerge merges partial files into the matrix (ssu --mode

@@ -319,6 +319,16 @@ func TestSSUPartial(t *testing.T) {
 		t.Errorf("float32 and float64 parts: exit %d, %q", code, se)
 	}
 	os.Remove(filepath.Join(dir, "q.0.partial"))
+	// A partial file of ssu itself (its first bytes) is named as such.
+	ssuPart := filepath.Join(dir, "p.9.partial")
+	if err := os.WriteFile(ssuPart, []byte("\x02\xba\x8a\x08\x0c\x00\x00\x00rest"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, se = ssu(t, "--mode", "merge-partial", "--partial-pattern", filepath.Join(dir, "p.*.partial"), "-o", filepath.Join(dir, "m4.tsv"))
+	if code != 1 || !strings.Contains(se, "p.9.partial is a partial file of Striped UniFrac's own ssu") {
+		t.Errorf("ssu's partial file: exit %d, %q", code, se)
+	}
+	os.Remove(ssuPart)
 	if err := os.Remove(filepath.Join(dir, "p.2.partial")); err != nil {
 		t.Fatal(err)
 	}
