@@ -72,7 +72,8 @@ type Options struct {
 	// counts of both) are left out. Generalized takes the divided sum
 	// (a_e + b_e)/√(m_e (m − m_e)) to the power α. The counts are those
 	// of the table whatever Raw says; Raw decides the masses only. It
-	// is Striped UniFrac's --vaw.
+	// is Striped UniFrac's --vaw. New applies it (see vaw.go for how);
+	// NewColumns refuses it.
 	VarianceAdjusted bool
 	// BypassTips leaves out the branches above tips, as Striped UniFrac's
 	// -f does on its tree pruned to the table: the branch above node v is

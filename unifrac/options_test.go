@@ -163,6 +163,9 @@ func TestBypassListed(t *testing.T) {
 	if _, err := NewColumns(tr, &base, Unweighted, &Options{BypassTips: true}); err == nil {
 		t.Error("NewColumns accepts BypassTips")
 	}
+	if _, err := NewColumns(tr, &base, Unweighted, &Options{VarianceAdjusted: true}); err == nil {
+		t.Error("NewColumns accepts VarianceAdjusted")
+	}
 }
 
 // TestFaithPD compares with referenceFaith on random trees and tables
