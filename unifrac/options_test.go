@@ -82,12 +82,9 @@ func TestOptionsReference(t *testing.T) {
 					var first []float64
 					for _, workers := range []int{1, 3} {
 						o.Workers = workers
-						saved := vawGlobalMax
-						if c2.vaw && workers == 3 {
-							vawGlobalMax = 0 // one-sided sums per tile
-						}
+						vawPerTile = c2.vaw && workers == 3 // one-sided sums per tile
 						e, err := New(tr, tab, m, &o)
-						vawGlobalMax = saved
+						vawPerTile = false
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -235,13 +232,12 @@ func TestVarianceAdjustedLayouts(t *testing.T) {
 	tab := tipTable(rng, tr, 300, 12, false)
 	n := tab.Len()
 	ctx := context.Background()
-	saved := vawGlobalMax
-	defer func() { vawGlobalMax = saved }()
+	defer func() { vawPerTile = false }()
 	// Under the race detector, the two kernels' methods only.
 	for _, m := range underRace([]Method{WeightedNormalized, Unweighted, WeightedUnnormalized, UnweightedUnnormalized, Generalized}, 2) {
 		var ref []float64
-		for _, global := range []int{saved, 0} {
-			vawGlobalMax = global
+		for _, perTile := range []bool{false, true} {
+			vawPerTile = perTile
 			e, err := New(tr, tab, m, &Options{Alpha: 0.5, VarianceAdjusted: true, Workers: 2})
 			if err != nil {
 				t.Fatal(err)
@@ -269,7 +265,7 @@ func TestVarianceAdjustedLayouts(t *testing.T) {
 				for j := range n {
 					x := full[i*n+j]
 					if math.Float64bits(x) != math.Float64bits(ref[i*n+j]) || math.Float64bits(rows[i*n+j]) != math.Float64bits(x) || x != full[j*n+i] {
-						t.Fatalf("%v global=%d: (%d, %d): matrix %v, first %v, rows %v, transposed %v", m, global, i, j, x, ref[i*n+j], rows[i*n+j], full[j*n+i])
+						t.Fatalf("%v per tile %v: (%d, %d): matrix %v, first %v, rows %v, transposed %v", m, perTile, i, j, x, ref[i*n+j], rows[i*n+j], full[j*n+i])
 					}
 					if j > i {
 						if cond[k] != x {
@@ -279,6 +275,22 @@ func TestVarianceAdjustedLayouts(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestVarianceAdjustedInternal compares the variance-adjusted methods with
+// reference on tables with counts on internal nodes, repeated nodes and
+// zero counts (randomTable), with and without Raw.
+func TestVarianceAdjustedInternal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 6))
+	tr := randomTree(t, rng, 120)
+	tab := randomTable(rng, 120, 280, 10)
+	for _, m := range methods {
+		for _, raw := range []bool{false, true} {
+			o := Options{Alpha: 0.5, Raw: raw, VarianceAdjusted: true}
+			got := matrixOf(t, tr, tab, m, &o)
+			checkMatrix(t, m.String()+" internal", tab.Len(), got, reference(tr, tab, m, o), 1e-11)
 		}
 	}
 }

@@ -28,9 +28,12 @@ import (
 // total count C of the table (a class): U is an N×D table, D the number
 // of distinct totals (1 for a rarefied table). The pair's own work is
 // then on the branches its two samples share, as for the other methods,
-// at three square roots each. When N·D exceeds vawGlobalMax values, the
+// at three square roots each. When the table would take more than
+// vawGlobalMax values and more than the prepared samples' own memory, the
 // one-sided sums are computed for each tile instead, for the distinct
-// totals of its other block: the same sums, bit for bit, at more work.
+// totals of its other block: the same sums, bit for bit, at more work
+// (as much as the global table's when D is near N, up to N/256 times
+// more when D is small).
 //
 // Each term is computed by one function of its operands and each sum
 // added in a fixed order (U_s over the sample's branches in increasing
@@ -48,8 +51,14 @@ import (
 // count.
 const kindVaw Method = 1 << 8
 
-// vawGlobalMax bounds the size of the global table of one-sided sums.
-var vawGlobalMax = 1 << 24
+// vawGlobalMax is the number of values (64 MiB) that the global table of
+// one-sided sums may always take; beyond, it may take as much memory as
+// the prepared samples.
+var vawGlobalMax = 1 << 23
+
+// vawPerTile makes every engine compute the one-sided sums per tile (for
+// the tests).
+var vawPerTile = false
 
 // vawForm is the shape of a method's variance-adjusted terms.
 type vawForm int
@@ -169,8 +178,8 @@ func oneSidedRowGo(row, cls []float64, c, K, g float64) {
 	}
 }
 
-// setup computes the classes of the totals of side s and, when N·D is at
-// most vawGlobalMax, the global table of one-sided sums.
+// setup computes the classes of the totals of side s and, unless it is
+// too large (see vawGlobalMax), the global table of one-sided sums.
 func (v *vaw) setup(s *side, wsp []float64, workers int) {
 	v.totals = slices.Clone(s.total)
 	slices.Sort(v.totals)
@@ -181,7 +190,7 @@ func (v *vaw) setup(s *side, wsp []float64, workers int) {
 		v.class[i] = int32(d)
 	}
 	nd := len(v.totals)
-	if s.n*nd > vawGlobalMax {
+	if need := int64(s.n) * int64(nd); vawPerTile || need > int64(vawGlobalMax) && 8*need > s.bytes(len(wsp)) {
 		return
 	}
 	v.u = make([]float64, s.n*nd)
