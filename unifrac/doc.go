@@ -112,9 +112,12 @@
 // same bits), and a pair adds the corrections of the branches its two
 // samples share (three square roots each): O(N·D·|paths| + shared) work,
 // where ssu's is O(N²·L). The sums are added in orders fixed by the two
-// samples, so the values do not depend on the number of workers; they are
-// not exactly 0 for equal samples (see vaw.go). Options.BypassTips gives
-// the branches it leaves out length zero.
+// samples, so the values do not depend on the number of workers, and two
+// samples that reach the same branches (equal samples, at distance 0
+// exactly) are summed over their shared branches alone, without the
+// cancellation (see vaw.go). Columns computes the same values, bit for
+// bit, its one-sided sums per tile. Options.BypassTips gives the branches
+// it leaves out length zero.
 //
 // Options.Raw takes the counts as the masses, as they are, instead of
 // proportions: the weighted unnormalized distance is then the

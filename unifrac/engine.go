@@ -72,7 +72,7 @@ type Options struct {
 	// counts of both) are left out. Generalized takes the divided sum
 	// (a_e + b_e)/√(m_e (m − m_e)) to the power α. The counts are those
 	// of the table whatever Raw says; Raw decides the masses only. It
-	// is Striped UniFrac's --vaw.
+	// is Striped UniFrac's --vaw. See vaw.go for how it is computed.
 	VarianceAdjusted bool
 	// BypassTips leaves out the branches above tips, as Striped UniFrac's
 	// -f does on its tree pruned to the table: the branch above node v is
@@ -157,6 +157,9 @@ type side struct {
 	x []float64
 	// blocks index the sparse branches, by block of blockSize samples.
 	blocks []block
+	// nent[s] is the number of entries of sample s (variance adjusted
+	// only).
+	nent []int32
 }
 
 // block is the inverted index of the sparse branches of samples
@@ -405,6 +408,10 @@ type prep struct {
 	alpha   float64
 	raw     bool
 	workers int
+	// allSparse makes every branch of positive length sparse, reached by
+	// the samples classified or not (variance-adjusted columns: a query's
+	// branches that no column reaches count in its one-sided sums).
+	allSparse bool
 
 	// kids[k] is the first child of position k, and depth[k] its depth,
 	// with depth[L] = −1 (see children).
@@ -548,7 +555,7 @@ func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 		}
 		r := reach[k]
 		switch {
-		case r == 0:
+		case r == 0 && !(p.allSparse && k > 0 && p.o.Weight[k] > 0):
 			reach[k] = -1
 		case float64(r) >= limit:
 			reach[k] = nd
@@ -580,6 +587,9 @@ func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 func (p *prep) fill(tab *Table, lay *layout) side {
 	n := tab.Len()
 	s := side{n: n, total: make([]float64, n)}
+	if p.m == kindVaw {
+		s.nent = make([]int32, n)
+	}
 	if lay.dp > 0 {
 		s.x = make([]float64, n*lay.dp)
 	}
@@ -606,7 +616,11 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 		}
 		s.blocks[b] = bk
 		if p.m == kindVaw {
-			return // the totals are the samples' total counts (sweep)
+			// The totals are the samples' total counts (sweep).
+			for _, l := range bk.loc {
+				s.nent[lo+int(l)]++
+			}
+			return
 		}
 		var t [blockSize]float64
 		for smp := lo; smp < hi; smp++ {

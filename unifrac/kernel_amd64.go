@@ -90,40 +90,40 @@ func oneSidedRow(row, cls []float64, c, K, g float64) {
 // raw pointers, for n a positive multiple of 8.
 //
 //go:noescape
-func vawTermsWAVX512(num, den, c2, a2, t2 *float64, n int, c1, a1, cs1, w, g1, k1 float64)
+func vawTermsWAVX512(fn, fd, o, c2, a2, t2 *float64, n int, c1, a1, cs1, w, g1, k1 float64)
 
 //go:noescape
-func vawTermsUAVX512(o, den, c2, t2 *float64, n int, c1, cs1, w, k1 float64)
+func vawTermsUAVX512(fd, o, c2, t2 *float64, n int, c1, cs1, w, k1 float64)
 
 // vawTermsW is vawTermsWGo: the assembly takes the longest prefix of a
 // multiple of 8 entries, the Go form the rest.
-func vawTermsW(num, den, c2, a2, t2 []float64, c1, a1, C1, w, g1, K1 float64) {
-	n := len(num)
-	if len(den) < n || len(c2) < n || len(a2) < n || len(t2) < n {
+func vawTermsW(fn, fd, o, c2, a2, t2 []float64, c1, a1, C1, w, g1, K1 float64) {
+	n := len(fn)
+	if len(fd) < n || len(o) < n || len(c2) < n || len(a2) < n || len(t2) < n {
 		panic("unifrac: kernel arguments out of bounds")
 	}
 	m := 0
 	if hasAVX512 && n >= 8 {
 		m = n &^ 7
-		vawTermsWAVX512(&num[0], &den[0], &c2[0], &a2[0], &t2[0], m, c1, a1, C1, w, g1, K1)
+		vawTermsWAVX512(&fn[0], &fd[0], &o[0], &c2[0], &a2[0], &t2[0], m, c1, a1, C1, w, g1, K1)
 	}
 	if m < n {
-		vawTermsWGo(num[m:], den[m:n], c2[m:n], a2[m:n], t2[m:n], c1, a1, C1, w, g1, K1)
+		vawTermsWGo(fn[m:], fd[m:n], o[m:n], c2[m:n], a2[m:n], t2[m:n], c1, a1, C1, w, g1, K1)
 	}
 }
 
 // vawTermsU is vawTermsUGo, as vawTermsW is vawTermsWGo.
-func vawTermsU(o, den, c2, t2 []float64, c1, C1, w, K1 float64) {
-	n := len(o)
-	if len(den) < n || len(c2) < n || len(t2) < n {
+func vawTermsU(fd, o, c2, t2 []float64, c1, C1, w, K1 float64) {
+	n := len(fd)
+	if len(o) < n || len(c2) < n || len(t2) < n {
 		panic("unifrac: kernel arguments out of bounds")
 	}
 	m := 0
 	if hasAVX512 && n >= 8 {
 		m = n &^ 7
-		vawTermsUAVX512(&o[0], &den[0], &c2[0], &t2[0], m, c1, C1, w, K1)
+		vawTermsUAVX512(&fd[0], &o[0], &c2[0], &t2[0], m, c1, C1, w, K1)
 	}
 	if m < n {
-		vawTermsUGo(o[m:], den[m:n], c2[m:n], t2[m:n], c1, C1, w, K1)
+		vawTermsUGo(fd[m:], o[m:n], c2[m:n], t2[m:n], c1, C1, w, K1)
 	}
 }

@@ -99,14 +99,14 @@ func TestVawTermsBits(t *testing.T) {
 			a2[k] = c2[k] / t2[k]
 		}
 		w := rng.ExpFloat64()
-		got, want := make([][]float64, 4), make([][]float64, 4)
+		got, want := make([][]float64, 5), make([][]float64, 5)
 		for i := range got {
 			got[i], want[i] = make([]float64, n), make([]float64, n)
 		}
-		vawTermsW(got[0], got[1], c2, a2, t2, c1, a1, C1, w, a1*w, C1-c1)
-		vawTermsWGo(want[0], want[1], c2, a2, t2, c1, a1, C1, w, a1*w, C1-c1)
-		vawTermsU(got[2], got[3], c2, t2, c1, C1, w, C1-c1)
-		vawTermsUGo(want[2], want[3], c2, t2, c1, C1, w, C1-c1)
+		vawTermsW(got[0], got[1], got[2], c2, a2, t2, c1, a1, C1, w, a1*w, C1-c1)
+		vawTermsWGo(want[0], want[1], want[2], c2, a2, t2, c1, a1, C1, w, a1*w, C1-c1)
+		vawTermsU(got[3], got[4], c2, t2, c1, C1, w, C1-c1)
+		vawTermsUGo(want[3], want[4], c2, t2, c1, C1, w, C1-c1)
 		for i := range got {
 			for k := range got[i] {
 				if math.Float64bits(got[i][k]) != math.Float64bits(want[i][k]) {

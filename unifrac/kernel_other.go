@@ -17,11 +17,11 @@ func minWin(acc []float64, rl []uint8, rv []float64, win []uint64, cv []float64,
 func oneSidedRow(row, cls []float64, c, K, g float64) { oneSidedRowGo(row, cls, c, K, g) }
 
 // vawTermsW is vawTermsWGo.
-func vawTermsW(num, den, c2, a2, t2 []float64, c1, a1, C1, w, g1, K1 float64) {
-	vawTermsWGo(num, den, c2, a2, t2, c1, a1, C1, w, g1, K1)
+func vawTermsW(fn, fd, o, c2, a2, t2 []float64, c1, a1, C1, w, g1, K1 float64) {
+	vawTermsWGo(fn, fd, o, c2, a2, t2, c1, a1, C1, w, g1, K1)
 }
 
 // vawTermsU is vawTermsUGo.
-func vawTermsU(o, den, c2, t2 []float64, c1, C1, w, K1 float64) {
-	vawTermsUGo(o, den, c2, t2, c1, C1, w, K1)
+func vawTermsU(fd, o, c2, t2 []float64, c1, C1, w, K1 float64) {
+	vawTermsUGo(fd, o, c2, t2, c1, C1, w, K1)
 }

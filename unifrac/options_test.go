@@ -82,12 +82,9 @@ func TestOptionsReference(t *testing.T) {
 					var first []float64
 					for _, workers := range []int{1, 3} {
 						o.Workers = workers
-						saved := vawGlobalMax
-						if c2.vaw && workers == 3 {
-							vawGlobalMax = 0 // one-sided sums per tile
-						}
+						vawPerTile = c2.vaw && workers == 3 // one-sided sums per tile
 						e, err := New(tr, tab, m, &o)
-						vawGlobalMax = saved
+						vawPerTile = false
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -232,13 +229,12 @@ func TestVarianceAdjustedLayouts(t *testing.T) {
 	tab := tipTable(rng, tr, 300, 12, false)
 	n := tab.Len()
 	ctx := context.Background()
-	saved := vawGlobalMax
-	defer func() { vawGlobalMax = saved }()
+	defer func() { vawPerTile = false }()
 	// Under the race detector, the two kernels' methods only.
 	for _, m := range underRace([]Method{WeightedNormalized, Unweighted, WeightedUnnormalized, UnweightedUnnormalized, Generalized}, 2) {
 		var ref []float64
-		for _, global := range []int{saved, 0} {
-			vawGlobalMax = global
+		for _, perTile := range []bool{false, true} {
+			vawPerTile = perTile
 			e, err := New(tr, tab, m, &Options{Alpha: 0.5, VarianceAdjusted: true, Workers: 2})
 			if err != nil {
 				t.Fatal(err)
@@ -266,7 +262,7 @@ func TestVarianceAdjustedLayouts(t *testing.T) {
 				for j := range n {
 					x := full[i*n+j]
 					if math.Float64bits(x) != math.Float64bits(ref[i*n+j]) || math.Float64bits(rows[i*n+j]) != math.Float64bits(x) || x != full[j*n+i] {
-						t.Fatalf("%v global=%d: (%d, %d): matrix %v, first %v, rows %v, transposed %v", m, global, i, j, x, ref[i*n+j], rows[i*n+j], full[j*n+i])
+						t.Fatalf("%v per tile %v: (%d, %d): matrix %v, first %v, rows %v, transposed %v", m, perTile, i, j, x, ref[i*n+j], rows[i*n+j], full[j*n+i])
 					}
 					if j > i {
 						if cond[k] != x {
@@ -278,4 +274,140 @@ func TestVarianceAdjustedLayouts(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestVarianceAdjustedInternal compares the variance-adjusted methods with
+// reference on tables with counts on internal nodes, repeated nodes and
+// zero counts (randomTable), with and without Raw.
+func TestVarianceAdjustedInternal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 6))
+	tr := randomTree(t, rng, 120)
+	tab := randomTable(rng, 120, 280, 10)
+	for _, m := range methods {
+		for _, raw := range []bool{false, true} {
+			o := Options{Alpha: 0.5, Raw: raw, VarianceAdjusted: true}
+			got := matrixOf(t, tr, tab, m, &o)
+			checkMatrix(t, m.String()+" internal", tab.Len(), got, reference(tr, tab, m, o), 1e-11)
+		}
+	}
+}
+
+// TestColumnsVarianceAdjusted checks the variance-adjusted Columns: Query
+// of a table A against columns B gives the engine's values for the pairs
+// of A and B, bit for bit (the engine of the joined table), and the
+// reference's; Self gives Query's values of B against itself, bit for bit,
+// diagonal included; the values do not depend on how A is cut into calls.
+func TestColumnsVarianceAdjusted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 7))
+	tr := randomTree(t, rng, 100)
+	A, B := tipTable(rng, tr, 60, 10, false), tipTable(rng, tr, 270, 10, false)
+	all := join(A, B)
+	nA, nB, n := A.Len(), B.Len(), all.Len()
+	ctx := context.Background()
+	for _, m := range underRace([]Method{WeightedNormalized, Unweighted, WeightedUnnormalized, UnweightedUnnormalized, Generalized}, 2) {
+		for _, raw := range []bool{false, true} {
+			o := Options{Alpha: 0.5, Raw: raw, VarianceAdjusted: true}
+			eng := matrixOf(t, tr, all, m, &o)
+			want := reference(tr, all, m, o)
+			cols, err := NewColumns(tr, B, m, &o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make([]float64, nA*nB)
+			const cut = 25
+			if err := cols.Query(ctx, got[:cut*nB], &Table{Indptr: A.Indptr[:cut+1], Indices: A.Indices[:A.Indptr[cut]], Values: A.Values[:A.Indptr[cut]]}); err != nil {
+				t.Fatal(err)
+			}
+			rest := &Table{Indptr: make([]int, nA-cut+1), Indices: A.Indices[A.Indptr[cut]:], Values: A.Values[A.Indptr[cut]:]}
+			for k := range rest.Indptr {
+				rest.Indptr[k] = A.Indptr[cut+k] - A.Indptr[cut]
+			}
+			if err := cols.Query(ctx, got[cut*nB:], rest); err != nil {
+				t.Fatal(err)
+			}
+			for i := range nA {
+				for j := range nB {
+					g, e := got[i*nB+j], eng[i*n+nA+j]
+					if math.Float64bits(g) != math.Float64bits(e) {
+						t.Fatalf("%v raw=%v: Query (%d, %d) = %v, engine %v", m, raw, i, j, g, e)
+					}
+				}
+			}
+			checkMatrix(t, m.String()+" columns", n, eng, want, 1e-11)
+			q := queryAll(t, cols, B)
+			cond, diag := selfOf(t, cols)
+			for i := range nB {
+				if math.Float64bits(diag[i]) != math.Float64bits(q[i*nB+i]) || diag[i] > 1e-12 {
+					t.Fatalf("%v raw=%v: diagonal %d = %v, Query %v", m, raw, i, diag[i], q[i*nB+i])
+				}
+				for j := i + 1; j < nB; j++ {
+					g := cond[i*nB-i*(i+1)/2+j-i-1]
+					if math.Float64bits(g) != math.Float64bits(q[i*nB+j]) || math.Float64bits(g) != math.Float64bits(q[j*nB+i]) {
+						t.Fatalf("%v raw=%v: Self (%d, %d) = %v, Query %v and %v", m, raw, i, j, g, q[i*nB+j], q[j*nB+i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestVarianceAdjustedEqual checks that equal samples (the same counts,
+// listed in another order) are at distance exactly 0 with variance
+// adjustment, for every method, in the engine and in Columns, and so are
+// two samples on one tip, whose every branch holds all their counts (a
+// zero divisor everywhere: 0/0, which ssu writes as NaN).
+func TestVarianceAdjustedEqual(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 8))
+	tr := randomTree(t, rng, 200)
+	tab := tipTable(rng, tr, 280, 15, false)
+	// Sample 2k+1 is sample 2k with its row reversed.
+	for s := 0; s+1 < tab.Len(); s += 2 {
+		lo, hi := tab.Indptr[s], tab.Indptr[s+1]
+		row := &Table{Indptr: []int{0}}
+		for k := hi - 1; k >= lo; k-- {
+			row.Indices = append(row.Indices, tab.Indices[k])
+			row.Values = append(row.Values, tab.Values[k])
+		}
+		tab = splice(tab, s+1, row)
+	}
+	for _, m := range methods {
+		o := &Options{Alpha: 0.5, VarianceAdjusted: true}
+		d := matrixOf(t, tr, tab, m, o)
+		n := tab.Len()
+		cols, err := NewColumns(tr, tab, m, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := queryAll(t, cols, tab)
+		for s := 0; s+1 < n; s += 2 {
+			if d[s*n+s+1] != 0 || q[s*n+s+1] != 0 || q[s*n+s] != 0 {
+				t.Fatalf("%v: equal samples %d and %d at %v (Query %v, itself %v)", m, s, s+1, d[s*n+s+1], q[s*n+s+1], q[s*n+s])
+			}
+		}
+	}
+	tip := int32(0)
+	for !tr.IsLeaf(int(tip)) {
+		tip++
+	}
+	one := &Table{Indptr: []int{0, 1, 2}, Indices: []int32{tip, tip}, Values: []float64{3, 5}}
+	for _, m := range methods {
+		if d := matrixOf(t, tr, one, m, &Options{Alpha: 0.5, VarianceAdjusted: true})[1]; d != 0 {
+			t.Errorf("%v: two samples on one tip at %v", m, d)
+		}
+	}
+}
+
+// splice returns tab with sample s's row replaced by row's first.
+func splice(tab *Table, s int, row *Table) *Table {
+	out := &Table{Indptr: []int{0}, IDs: tab.IDs}
+	for i := range tab.Len() {
+		idx, val := tab.Indices[tab.Indptr[i]:tab.Indptr[i+1]], tab.Values[tab.Indptr[i]:tab.Indptr[i+1]]
+		if i == s {
+			idx, val = row.Indices, row.Values
+		}
+		out.Indices = append(out.Indices, idx...)
+		out.Values = append(out.Values, val...)
+		out.Indptr = append(out.Indptr, len(out.Indices))
+	}
+	return out
 }

@@ -91,14 +91,15 @@ type tile struct{ bi, bj int32 }
 // workspace is one goroutine's scratch space.
 type workspace struct {
 	acc  []float64 // blockSize × blockSize pair sums
-	acc2 []float64 // second sums (Generalized, variance adjusted)
+	acc2 []float64 // second sums (Generalized)
+	va   vawAcc    // a tile's shared sums (variance adjusted)
 	vs   vawSums   // a tile's one-sided sums (variance adjusted)
 	tot  [blockSize]float64
 }
 
 func newWorkspace(m Method) *workspace {
 	w := &workspace{acc: make([]float64, blockSize*blockSize)}
-	if m == Generalized || m == kindVaw {
+	if m == Generalized {
 		w.acc2 = make([]float64, blockSize*blockSize)
 	}
 	return w
@@ -213,8 +214,8 @@ func (e *Engine) tile(w *workspace, t tile, dst out) {
 		clear(w.acc2)
 		sparseGeneralized(acc, w.acc2, &e.blocks[bi], &e.blocks[bj], e.wsp, e.alpha, upper, upper)
 	case kindVaw:
-		clear(w.acc2)
-		e.vw.sparseVaw(acc, w.acc2, &e.blocks[bi], &e.blocks[bj], e.total[rlo:rhi], e.total[clo:chi], e.wsp, upper)
+		w.va.reset()
+		e.vw.sparseVaw(&w.va, &e.blocks[bi], &e.blocks[bj], e.total[rlo:rhi], e.total[clo:chi], e.wsp, upper)
 		if e.vw.u == nil {
 			e.vw.tileSums(&w.vs, &e.blocks[bi], &e.blocks[bj], e.total[rlo:rhi], e.total[clo:chi], e.wsp)
 		}
@@ -332,12 +333,12 @@ func (e *Engine) rowsTile(w *workspace, q *side, sel []int32, ri, bj int, dst ou
 		clear(w.acc2)
 		sparseGeneralized(acc, w.acc2, &q.blocks[ri], &e.blocks[bj], e.wsp, e.alpha, false, false)
 	case kindVaw:
-		clear(w.acc2)
+		w.va.reset()
 		tr := w.tot[:rhi-rlo]
 		for r := rlo; r < rhi; r++ {
 			tr[r-rlo] = e.total[sel[r]]
 		}
-		e.vw.sparseVaw(acc, w.acc2, &q.blocks[ri], &e.blocks[bj], tr, e.total[clo:chi], e.wsp, false)
+		e.vw.sparseVaw(&w.va, &q.blocks[ri], &e.blocks[bj], tr, e.total[clo:chi], e.wsp, false)
 		if e.vw.u == nil {
 			e.vw.tileSums(&w.vs, &q.blocks[ri], &e.blocks[bj], tr, e.total[clo:chi], e.wsp)
 		}
@@ -356,7 +357,7 @@ func (e *Engine) rowsTile(w *workspace, q *side, sel []int32, ri, bj int, dst ou
 		}
 		d := row[:chi-clo]
 		if e.kind == kindVaw {
-			e.vawRow(w, d, k, r-rlo, clo, acc[base:base+chi-clo], w.acc2[base:base+chi-clo])
+			e.vawRow(w, d, k, r-rlo, clo)
 		} else {
 			distRow(e.method, d, e.total[k], e.total[clo:chi], acc[base:base+chi-clo], acc2)
 		}
@@ -694,7 +695,7 @@ func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool
 		}
 		d := row[:chi-j0]
 		if e.kind == kindVaw {
-			e.vawRow(w, d, i, i-rlo, j0, w.acc[base+j0:base+chi], w.acc2[base+j0:base+chi])
+			e.vawRow(w, d, i, i-rlo, j0)
 		} else {
 			distRow(e.method, d, e.total[i], e.total[j0:chi], w.acc[base+j0:base+chi], acc2)
 		}
@@ -726,30 +727,29 @@ func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool
 
 // vawRow sets d[t] to the variance-adjusted distance between the engine's
 // samples i (row ri of the tile) and j0+t (a column of the tile's column
-// block), whose corrections are num[t] and den[t]: the one-sided sums come
-// from the global table or, without one, from the tile's (w.vs).
-func (e *Engine) vawRow(w *workspace, d []float64, i, ri, j0 int, num, den []float64) {
+// block), from the tile's shared sums (w.va) and the one-sided sums of the
+// global table or, without one, of the tile (w.vs).
+func (e *Engine) vawRow(w *workspace, d []float64, i, ri, j0 int) {
 	v := e.vw
-	num, den = num[:len(d)], den[:len(d)]
+	clo := j0 &^ (blockSize - 1)
+	base := ri*blockSize + j0 - clo
+	nent := e.nent[j0 : j0+len(d)]
 	if v.u != nil {
 		nd := len(v.totals)
 		ui, ci := v.u[i*nd:(i+1)*nd], int(v.class[i])
-		for t := range d {
+		v.rowDists(e.method, d, &w.va, base, e.nent[i], nent, func(t int) float64 {
 			j := j0 + t
-			u := ui[v.class[j]] + v.u[j*nd+ci]
-			d[t] = vawDist(e.method, u+num[t], u+den[t])
-		}
+			return ui[v.class[j]] + v.u[j*nd+ci]
+		})
 		return
 	}
 	vs := &w.vs
-	clo := j0 &^ (blockSize - 1)
 	ncc, ncr := len(vs.cc), len(vs.cr)
 	ui, ci := vs.ur[ri*ncc:(ri+1)*ncc], int(vs.kr[ri])
-	for t := range d {
+	v.rowDists(e.method, d, &w.va, base, e.nent[i], nent, func(t int) float64 {
 		jl := j0 + t - clo
-		u := ui[vs.kc[jl]] + vs.uc[jl*ncr+ci]
-		d[t] = vawDist(e.method, u+num[t], u+den[t])
-	}
+		return ui[vs.kc[jl]] + vs.uc[jl*ncr+ci]
+	})
 }
 
 // distRow sets d[t] = dist(meth, ti+tot[t], acc[t], acc2[t]) (acc2 only

@@ -26,7 +26,9 @@ func workspaceBytes(m Method) int64 {
 	case Generalized:
 		n *= 2
 	case kindVaw:
-		n *= 4 // the second sums and a tile's one-sided sums
+		// A tile's shared sums (three and a count) and one-sided sums
+		// (two), beside the unused first sums.
+		n = blockSize * blockSize * (8*6 + 4)
 	}
 	return n
 }

@@ -21,26 +21,32 @@ import (
 // the same in the numerator and the denominator, a function of sample s
 // and the other sample's total C_t only. So
 //
-//	num(s, t) = U_s(C_t) + U_t(C_s) + Σ_{e reached by both} (full_e − (o_s(e; C_t) + o_t(e; C_s)))
+//	num(s, t) = (U_s(C_t) + U_t(C_s) − Σ_{e reached by both} (o_s(e; C_t) + o_t(e; C_s))) + Σ_{e reached by both} full_e
 //
 // (the same for the denominator with its full terms), where U_s(C) =
 // Σ_{e reached by s} o_s(e; C) is summed once per sample and distinct
 // total count C of the table (a class): U is an N×D table, D the number
 // of distinct totals (1 for a rarefied table). The pair's own work is
 // then on the branches its two samples share, as for the other methods,
-// at three square roots each. When N·D exceeds vawGlobalMax values, the
+// at three square roots each, with the number of those branches. When the table would take more than
+// vawGlobalMax values and more than the prepared samples' own memory, the
 // one-sided sums are computed for each tile instead, for the distinct
-// totals of its other block: the same sums, bit for bit, at more work.
+// totals of its other block: the same sums, bit for bit, at more work
+// (as much as the global table's when D is near N, up to N/256 times
+// more when D is small).
 //
 // Each term is computed by one function of its operands and each sum
 // added in a fixed order (U_s over the sample's branches in increasing
 // order; the corrections over the shared branches in increasing order;
-// then U_s(C_t) + U_t(C_s), then that plus the corrections), all
-// symmetric in s and t, so the values do not depend on the tiling or the
-// number of workers. As for the plain methods, the subtraction can
-// cancel when two samples are nearly equal: the error is relative to
-// U_s + U_t, and equal samples are at a distance of a few units of
-// rounding of it rather than exactly 0.
+// then U_s(C_t) + U_t(C_s), then that less the shared one-sided terms,
+// then plus the full terms), all symmetric in s and t, so the values do
+// not depend on the tiling or the number of workers. The difference
+// U_s + U_t − Σ_shared (o_s + o_t) is the sum over the branches that one
+// sample reaches and the other does not: when there are none (the two
+// samples reach the same branches, as equal samples do) it is 0 and the
+// pair's sums are its full terms alone, so equal samples are at distance
+// exactly 0; otherwise its error is relative to U_s + U_t, as the plain
+// methods' is to S_s + S_t.
 
 // kindVaw is the kind (see kindOf) of the variance-adjusted methods: every
 // branch sparse, each entry holding the sample's count c below the
@@ -48,8 +54,14 @@ import (
 // count.
 const kindVaw Method = 1 << 8
 
-// vawGlobalMax bounds the size of the global table of one-sided sums.
-var vawGlobalMax = 1 << 24
+// vawGlobalMax is the number of values (64 MiB) that the global table of
+// one-sided sums may always take; beyond, it may take as much memory as
+// the prepared samples.
+var vawGlobalMax = 1 << 23
+
+// vawPerTile makes every engine compute the one-sided sums per tile (for
+// the tests).
+var vawPerTile = false
 
 // vawForm is the shape of a method's variance-adjusted terms.
 type vawForm int
@@ -169,8 +181,8 @@ func oneSidedRowGo(row, cls []float64, c, K, g float64) {
 	}
 }
 
-// setup computes the classes of the totals of side s and, when N·D is at
-// most vawGlobalMax, the global table of one-sided sums.
+// setup computes the classes of the totals of side s and, unless it is
+// too large (see vawGlobalMax), the global table of one-sided sums.
 func (v *vaw) setup(s *side, wsp []float64, workers int) {
 	v.totals = slices.Clone(s.total)
 	slices.Sort(v.totals)
@@ -181,7 +193,7 @@ func (v *vaw) setup(s *side, wsp []float64, workers int) {
 		v.class[i] = int32(d)
 	}
 	nd := len(v.totals)
-	if s.n*nd > vawGlobalMax {
+	if need := int64(s.n) * int64(nd); vawPerTile || need > int64(vawGlobalMax) && 8*need > s.bytes(len(wsp)) {
 		return
 	}
 	v.u = make([]float64, s.n*nd)
@@ -199,19 +211,58 @@ func (v *vaw) bytes() int64 {
 	return int64(len(v.class))*4 + int64(len(v.totals)+len(v.u))*8
 }
 
-// sparseVaw adds, for each branch reached by samples of both blocks, the
-// corrections of the variance-adjusted sums into num and den: the full
-// terms less the two one-sided ones. ti and tj are the total counts of
-// the blocks' samples. With upper (the blocks are one), only pairs i < j.
-func (v *vaw) sparseVaw(num, den []float64, bi, bj *block, ti, tj, wsp []float64, upper bool) {
+// vawAcc holds a tile's variance-adjusted sums over the branches that
+// the pair's two samples share, each blockSize × blockSize: the full
+// terms of the numerator (fn) and denominator (fd), the one-sided terms
+// (o, the two samples' added), and the number of those branches (cnt).
+type vawAcc struct {
+	fn, fd, o []float64
+	cnt       []int32
+}
+
+// reset makes the sums zero, allocating them on first use.
+func (a *vawAcc) reset() {
+	if a.fn == nil {
+		a.fn = make([]float64, blockSize*blockSize)
+		a.fd = make([]float64, blockSize*blockSize)
+		a.o = make([]float64, blockSize*blockSize)
+		a.cnt = make([]int32, blockSize*blockSize)
+		return
+	}
+	clear(a.fn)
+	clear(a.fd)
+	clear(a.o)
+	clear(a.cnt)
+}
+
+// dist returns the distance by method m of a pair whose one-sided sums
+// add up to u, with shared sums fn, fd, o over cnt branches, the samples
+// reaching ns and nt branches. When both reach only the shared branches,
+// u − o is 0 exactly (every one-sided term is subtracted again) and the
+// full terms alone are the sums: no cancellation, so equal samples are at
+// distance 0 exactly.
+func (v *vaw) dist(m Method, u, fn, fd, o float64, cnt, ns, nt int32) float64 {
+	num, den := fn, fd
+	if cnt != ns || cnt != nt {
+		r := u - o
+		num, den = r+fn, r+fd
+	}
+	return vawDist(m, num, den)
+}
+
+// sparseVaw adds into a, for each branch reached by samples of both
+// blocks, its full and one-sided terms and counts it. ti and tj are the
+// total counts of the blocks' samples. With upper (the blocks are one),
+// only pairs i < j.
+func (v *vaw) sparseVaw(a *vawAcc, bi, bj *block, ti, tj, wsp []float64, upper bool) {
 	if v.form == vawGeneralized {
-		v.sparseGeneralizedVaw(num, den, bi, bj, ti, tj, wsp, upper)
+		v.sparseGeneralizedVaw(a, bi, bj, ti, tj, wsp, upper)
 		return
 	}
 	// For each shared branch, the column entries' totals side by side;
 	// then, row entry by row entry, the terms of its pairs (vawTermsW or
-	// vawTermsU) added into the rows of num and den.
-	var t2, tn, td [blockSize]float64
+	// vawTermsU) added into the row's cells.
+	var t2, tn, td, to [blockSize]float64
 	branch := func(p0, p1 int32, bq *block, q0, q1 int32, w float64, tri bool) {
 		for q := q0; q < q1; q++ {
 			t2[q-q0] = tj[bq.loc[q]]
@@ -229,20 +280,26 @@ func (v *vaw) sparseVaw(num, den []float64, bi, bj *block, ti, tj, wsp []float64
 			K1 := C1 - c1
 			m := int(q1 - qs)
 			cols, ct := bq.loc[qs:q1], t2[qs-q0:int(qs-q0)+m]
-			r := (*[blockSize]float64)(num[int(l)*blockSize:])
-			s := (*[blockSize]float64)(den[int(l)*blockSize:])
+			off := int(l) * blockSize
+			fn := (*[blockSize]float64)(a.fn[off:])
+			fd := (*[blockSize]float64)(a.fd[off:])
+			fo := (*[blockSize]float64)(a.o[off:])
+			cn := (*[blockSize]int32)(a.cnt[off:])
 			if v.form == vawWeighted {
 				a1 := bi.pw[p]
-				vawTermsW(tn[:m], td[:m], bq.val[qs:q1], bq.pw[qs:q1], ct, c1, a1, C1, w, a1*w, K1)
+				vawTermsW(tn[:m], td[:m], to[:m], bq.val[qs:q1], bq.pw[qs:q1], ct, c1, a1, C1, w, a1*w, K1)
 				for t, lq := range cols {
-					r[lq] += tn[t]
-					s[lq] += td[t]
+					fn[lq] += tn[t]
+					fd[lq] += td[t]
+					fo[lq] += to[t]
+					cn[lq]++
 				}
 			} else {
-				vawTermsU(tn[:m], td[:m], bq.val[qs:q1], ct, c1, C1, w, K1)
+				vawTermsU(td[:m], to[:m], bq.val[qs:q1], ct, c1, C1, w, K1)
 				for t, lq := range cols {
-					r[lq] -= tn[t]
-					s[lq] += td[t]
+					fd[lq] += td[t]
+					fo[lq] += to[t]
+					cn[lq]++
 				}
 			}
 		}
@@ -259,44 +316,43 @@ func (v *vaw) sparseVaw(num, den []float64, bi, bj *block, ti, tj, wsp []float64
 }
 
 // vawTermsWGo is the reference form of vawTermsW: for the weighted
-// methods, the correction of a row entry (count c1, mass a1, total C1 of
-// its sample; g1 = a1·w, K1 = C1 − c1) with each column entry t (c2[t],
-// a2[t], total t2[t]) on a branch of length w: the full terms less the two
-// one-sided ones, into num[t] and den[t].
-func vawTermsWGo(num, den, c2, a2, t2 []float64, c1, a1, C1, w, g1, K1 float64) {
-	n := len(num)
-	den, c2, a2, t2 = den[:n], c2[:n], a2[:n], t2[:n]
+// methods, the terms of a row entry (count c1, mass a1, total C1 of its
+// sample; g1 = a1·w, K1 = C1 − c1) with each column entry t (c2[t],
+// a2[t], total t2[t]) on a branch of length w: the full terms fn[t],
+// fd[t] (0 where the divisor is 0) and the two one-sided ones added, o[t].
+func vawTermsWGo(fn, fd, o, c2, a2, t2 []float64, c1, a1, C1, w, g1, K1 float64) {
+	n := len(fn)
+	fd, o, c2, a2, t2 = fd[:n], o[:n], c2[:n], a2[:n], t2[:n]
 	for t := range n {
 		// one's terms, as oneSided sums them.
-		o := g1/math.Sqrt(c1*(K1+t2[t])) + a2[t]*w/math.Sqrt(c2[t]*((t2[t]-c2[t])+C1))
+		o[t] = g1/math.Sqrt(c1*(K1+t2[t])) + a2[t]*w/math.Sqrt(c2[t]*((t2[t]-c2[t])+C1))
 		mi := c1 + c2[t]
-		var fn, fd float64
+		var n, d float64
 		if x := math.Sqrt(mi * ((C1 + t2[t]) - mi)); x > 0 {
-			fn, fd = math.Abs(a1-a2[t])*w/x, (a1+a2[t])*w/x
+			n, d = math.Abs(a1-a2[t])*w/x, (a1+a2[t])*w/x
 		}
-		num[t], den[t] = fn-o, fd-o
+		fn[t], fd[t] = n, d
 	}
 }
 
 // vawTermsUGo is the reference form of vawTermsU, the unweighted methods'
-// vawTermsWGo: o[t] the two one-sided terms (the numerator's correction
-// is −o[t]) and den[t] the full term less them.
-func vawTermsUGo(o, den, c2, t2 []float64, c1, C1, w, K1 float64) {
-	n := len(o)
-	den, c2, t2 = den[:n], c2[:n], t2[:n]
+// vawTermsWGo (whose full numerator term is 0): fd[t] and o[t].
+func vawTermsUGo(fd, o, c2, t2 []float64, c1, C1, w, K1 float64) {
+	n := len(fd)
+	o, c2, t2 = o[:n], c2[:n], t2[:n]
 	for t := range n {
-		ot := w/math.Sqrt(c1*(K1+t2[t])) + w/math.Sqrt(c2[t]*((t2[t]-c2[t])+C1))
+		o[t] = w/math.Sqrt(c1*(K1+t2[t])) + w/math.Sqrt(c2[t]*((t2[t]-c2[t])+C1))
 		mi := c1 + c2[t]
-		var fd float64
+		var d float64
 		if x := math.Sqrt(mi * ((C1 + t2[t]) - mi)); x > 0 {
-			fd = w / x
+			d = w / x
 		}
-		o[t], den[t] = ot, fd-ot
+		fd[t] = d
 	}
 }
 
 // sparseGeneralizedVaw is sparseVaw for Generalized.
-func (v *vaw) sparseGeneralizedVaw(num, den []float64, bi, bj *block, ti, tj, wsp []float64, upper bool) {
+func (v *vaw) sparseGeneralizedVaw(a *vawAcc, bi, bj *block, ti, tj, wsp []float64, upper bool) {
 	pair := func(p int32, bq *block, q0, q1 int32, w float64) {
 		l := bi.loc[p]
 		c1, a1, C1 := bi.val[p], bi.pw[p], ti[l]
@@ -305,10 +361,11 @@ func (v *vaw) sparseGeneralizedVaw(num, den []float64, bi, bj *block, ti, tj, ws
 			lq := bq.loc[q]
 			c2, a2, C2 := bq.val[q], bq.pw[q], tj[lq]
 			fn, fd := v.full(c1, a1, c2, a2, w, C1+C2)
-			o := v.one(c1, a1, w, C1, C2) + v.one(c2, a2, w, C2, C1)
 			k := off + int(lq)
-			num[k] += fn - o
-			den[k] += fd - o
+			a.fn[k] += fn
+			a.fd[k] += fd
+			a.o[k] += v.one(c1, a1, w, C1, C2) + v.one(c2, a2, w, C2, C1)
+			a.cnt[k]++
 		}
 	}
 	if upper {
@@ -325,6 +382,19 @@ func (v *vaw) sparseGeneralizedVaw(num, den []float64, bi, bj *block, ti, tj, ws
 			pair(r, bj, bj.ptr[q], bj.ptr[q+1], wsp[bi.br[p]])
 		}
 	})
+}
+
+// rowDists sets d[t] to the distance by method m between a row sample
+// (total count ct, n entries) and the column j0+t (totals tot[t], entry
+// counts nent[t]), from the tile's shared sums at cells base+t and the
+// one-sided sums u(t).
+func (v *vaw) rowDists(m Method, d []float64, a *vawAcc, base int, nr int32, nent []int32, u func(t int) float64) {
+	n := len(d)
+	fn, fd, o, cnt := a.fn[base:base+n], a.fd[base:base+n], a.o[base:base+n], a.cnt[base:base+n]
+	nent = nent[:n]
+	for t := range d {
+		d[t] = v.dist(m, u(t), fn[t], fd[t], o[t], cnt[t], nr, nent[t])
+	}
 }
 
 // vawSums holds a tile's one-sided sums when they are not global: those

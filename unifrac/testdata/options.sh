@@ -24,8 +24,9 @@
 # 10000:1000:300:3). For each case, variant and run, ssu (or faithpd) then
 # twl, each timed whole-process by /usr/bin/time with
 # OMP_WAIT_POLICY=passive, each writing a file that does not exist yet;
-# one line per run as scaling.sh writes them (summarize.py makes the
-# tables), then the largest relative difference of the two outputs. Needs
+# one line per run, CASE VARIANT ssu|twl WALL_S USER_S SYS_S PEAK_KB
+# (summarize.py makes the tables), then the largest relative difference
+# of the two outputs. Needs
 # what scaling.sh needs.
 set -e
 dir=$1 runs=${2:-3} variants=$3
@@ -55,14 +56,14 @@ for c in $cases; do
 		for r in $(seq "$runs"); do
 			rm -f ssu.tsv twl.tsv
 			if [ "$v" = faith ]; then
-				OMP_WAIT_POLICY=passive /usr/bin/time -f "$c $v ssu %e %U %M" \
+				OMP_WAIT_POLICY=passive /usr/bin/time -f "$c $v ssu %e %U %S %M" \
 					faithpd -i "$name.biom" -t "$name.nwk" -o ssu.tsv 2>&1 >/dev/null | tail -1
-				/usr/bin/time -f "$c $v twl %e %U %M" \
+				/usr/bin/time -f "$c $v twl %e %U %S %M" \
 					"$TWL_FAITHPD" faithpd -i "$name.biom" -t "$name.nwk" -o twl.tsv 2>&1 | tail -1
 			else
-				OMP_WAIT_POLICY=passive /usr/bin/time -f "$c $v ssu %e %U %M" \
+				OMP_WAIT_POLICY=passive /usr/bin/time -f "$c $v ssu %e %U %S %M" \
 					ssu -i "$name.biom" -t "$name.nwk" $s -o ssu.tsv 2>&1 >/dev/null | tail -1
-				/usr/bin/time -f "$c $v twl %e %U %M" \
+				/usr/bin/time -f "$c $v twl %e %U %S %M" \
 					./twl unifrac --tree "$name.nwk" --table "$name.biom" $t --out twl.tsv 2>&1 | tail -1
 			fi
 		done
