@@ -49,9 +49,12 @@ type blurbReader struct {
 }
 
 func readBlurb(r io.Reader, file string, lb *labeler, opts Options, c *Corpus) ([]Doc, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(io.LimitReader(r, MaxBlurb+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if len(data) > MaxBlurb {
+		return nil, &Error{File: file, Err: ErrTooLarge, Msg: fmt.Sprintf("BlurbGenreCollection records are read whole, up to %d MiB", MaxBlurb>>20)}
 	}
 	p := &blurbReader{file: file, data: data, line: 1, lb: lb, opts: opts, c: c, d0: -1}
 	if err := p.checkText(); err != nil {

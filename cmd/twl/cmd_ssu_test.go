@@ -437,7 +437,7 @@ func TestSSUOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, _, err := qza.Payload(b, "distance-matrix.tsv")
+	data, _, err := qza.Payload(b, "distance-matrix.tsv", 0)
 	if err != nil || string(data) != base {
 		t.Errorf("the artifact's matrix: %v", err)
 	}
@@ -505,7 +505,7 @@ func TestUnifracArtifactAndHDF5(t *testing.T) {
 	}
 	tsv := readFile(t, p("d.tsv"))
 	for _, name := range []string{"d.qza", "m.qza"} {
-		data, _, err := qza.Payload([]byte(readFile(t, p(name))), "distance-matrix.tsv")
+		data, _, err := qza.Payload([]byte(readFile(t, p(name))), "distance-matrix.tsv", 0)
 		if err != nil || string(data) != tsv {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -586,7 +586,7 @@ func TestFaithPD(t *testing.T) {
 	if code, _, se := faithpd(t, "-i", table, "-t", tree, "-o", filepath.Join(dir, "pd.qza")); code != 0 {
 		t.Fatal(se)
 	}
-	data, _, err := qza.Payload([]byte(readFile(t, filepath.Join(dir, "pd.qza"))), "alpha-diversity.tsv")
+	data, _, err := qza.Payload([]byte(readFile(t, filepath.Join(dir, "pd.qza"))), "alpha-diversity.tsv", 0)
 	if err != nil || string(data) != got {
 		t.Errorf("the artifact's table: %v", err)
 	}

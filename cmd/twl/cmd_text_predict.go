@@ -35,7 +35,11 @@ func runTextPredict(e *env, args []string) error {
 	case !(*minMass >= 0 && *minMass < 1):
 		return fs.fail("--min-mass %g: must be in [0, 1)", *minMass)
 	}
-	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"--model": *modelPath, "--data": *data, "--tree": *treeSpec}); err != nil {
+	files := fs.files()
+	files.Input("--model", *modelPath)
+	files.Input("--data", *data)
+	inputTree(files, "--tree", *treeSpec)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	m, err := textmodel.ReadFile(*modelPath)

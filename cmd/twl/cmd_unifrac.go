@@ -23,7 +23,7 @@ import (
 	"github.com/twl-ldl/twl/unifrac"
 )
 
-func runUnifrac(e *env, args []string) error {
+func runUnifrac(e *env, args []string) (err error) {
 	if len(args) > 0 && args[0] == "merge" {
 		return runUnifracMerge(e, args[1:])
 	}
@@ -38,14 +38,15 @@ func runUnifrac(e *env, args []string) error {
 	out := fs.OutFile("out", "write the matrix (or with --shard the partial file) to `FILE`; - for standard output (not npy); a name ending in .qza writes a QIIME 2 DistanceMatrix artifact")
 	format := fs.String("format", "", "the matrix `format`, tsv, npy or hdf5 (default: npy for an --out ending in .npy, hdf5 for .h5 or .hdf5, else tsv)")
 	shard := fs.String("shard", "", "compute only row stripe `I/N` of the matrix into a partial file, for 'twl unifrac merge'")
-	maxMem := byteSize(4 << 30)
-	fs.Var(&maxMem, "max-memory", "refuse to run if the engine and a stripe of rows need more than `SIZE`")
+	maxMemFlag := fs.maxMemoryFlag(4<<30, "refuse to run if reading the tree or the table, or the engine and a stripe of rows, need more than `SIZE`")
 	workers := fs.Int("workers", 0, "goroutines that compute and format (0: all cores); the output does not depend on it")
 	pc := addPCoAFlags(fs)
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
 	}
+	maxMem := *maxMemFlag
+	defer func() { err = memErr(err, maxMem) }()
 	if err := pc.checkFlags(); err != nil {
 		return err
 	}
@@ -65,7 +66,7 @@ func runUnifrac(e *env, args []string) error {
 	}
 	j := &unifracJob{fs: fs, treePath: *treePath, tablePath: *tablePath, method: meth,
 		methodWord: methodWord(meth, *vaw, *bypass, *absolute, false),
-		alphaWord:  "-", out: *out, workers: *workers, maxMem: int64(maxMem), pc: pc, name: "twl unifrac"}
+		alphaWord:  "-", out: *out, workers: *workers, maxMem: int64(maxMem), readMax: fs.maxMemory(), pc: pc, name: "twl unifrac"}
 	j.opts.VarianceAdjusted, j.opts.BypassTips, j.opts.Raw = *vaw, *bypass, *absolute
 	if meth == unifrac.Generalized {
 		if !(*alpha >= 0 && *alpha <= 1) { // also NaN
@@ -110,6 +111,7 @@ type unifracJob struct {
 	fp32                bool // distances rounded to float32 (ssu's _fp32 methods)
 	workers             int
 	maxMem              int64
+	readMax             int64 // the limit of reading the tree and the table (biom and newick Options.MaxBytes)
 	// A partial file: shard shardI of shardN (twl unifrac --shard), or
 	// with rows set the rows it returns for N samples (ssu's stripes).
 	shardI, shardN int
@@ -125,6 +127,31 @@ type unifracJob struct {
 }
 
 func (j *unifracJob) partial() bool { return j.shardN > 0 || j.rows != nil }
+
+// checkFiles refuses an output that is an input or another output
+// (atomicfile.Files), before anything is read or written: twl unifrac's
+// as a mistake on its command line (status 2), ssu's as ssu's errors
+// (status 1), its options' names in the message.
+func (j *unifracJob) checkFiles(pc *pcoaFlags) error {
+	if j.ssu {
+		files := new(atomicfile.Files)
+		files.Input("-t", j.treePath)
+		files.Input("-i", j.tablePath)
+		files.Output("-o", j.out)
+		if err := files.Check(); err != nil {
+			return compatUsage("%v", err)
+		}
+		return nil
+	}
+	files := j.fs.files()
+	files.Input("--tree", j.treePath)
+	files.Input("--table", j.tablePath)
+	if !j.partial() {
+		matrixFiles(files, j.out, j.format)
+	}
+	pc.addFiles(files, j.out)
+	return j.fs.checkFiles(files)
+}
 
 // methodWord returns the method of a partial file's header: its name and
 // the options that change its values, so that only parts of one
@@ -154,11 +181,10 @@ func runUnifracJob(e *env, j *unifracJob) error {
 	if pc == nil {
 		pc = &pcoaFlags{fs: fs}
 	}
-	if j.ssu {
-		if err := compatNotInput(j.out, map[string]string{"-t": j.treePath, "-i": j.tablePath}); err != nil {
-			return err
-		}
-	} else if err := checkNotInput(fs, map[string]string{"out": j.out}, map[string]string{"tree": j.treePath, "table": j.tablePath}); err != nil {
+	if !j.ssu {
+		gc.maxMemory(j.maxMem)
+	}
+	if err := j.checkFiles(pc); err != nil {
 		return err
 	}
 	// The outputs first: an unwritable destination fails before any work.
@@ -180,9 +206,9 @@ func runUnifracJob(e *env, j *unifracJob) error {
 	tableRead := make(chan struct{})
 	go func() {
 		defer close(tableRead)
-		bt, tableErr = biom.ReadFile(j.tablePath, nil)
+		bt, tableErr = biom.ReadFile(j.tablePath, &biom.Options{MaxBytes: j.readMax})
 	}()
-	tr, err := newick.ReadFile(j.treePath, nil)
+	tr, err := newick.ReadFile(j.treePath, &newick.Options{MaxBytes: j.readMax})
 	<-tableRead
 	if err != nil {
 		return err
@@ -250,6 +276,9 @@ func runUnifracJob(e *env, j *unifracJob) error {
 	opts.Workers = j.workers
 	opts.Progress = func(d, t int) { p.tick(done + int(int64(d)*int64(stripe*n)/int64(t))) }
 	eng, err := unifrac.New(tr, tab, j.method, &opts)
+	if errors.Is(err, unifrac.ErrUnderflow) {
+		return fmt.Errorf("tree %s and table %s: %s", j.treePath, j.tablePath, strings.TrimPrefix(err.Error(), "unifrac: "))
+	}
 	if err != nil {
 		return fmt.Errorf("table %s: %w", j.tablePath, err)
 	}
@@ -452,15 +481,18 @@ type lazyGC struct {
 	stopped bool
 	pct     int   // the GC percent to restore, or -2
 	limit   int64 // the memory limit to restore, or -1
+	ceiling int64 // the memory limit once the 30% rule is on: --max-memory, or none (math.MaxInt64)
+	env     bool  // GOMEMLIMIT is set: its limit is obeyed
 }
 
 // startLazyGC sets the collector for a run; the caller calls stop at its
 // end.
 func startLazyGC() *lazyGC {
-	g := &lazyGC{on: true, pct: -2, limit: -1}
+	g := &lazyGC{on: true, pct: -2, limit: -1, ceiling: math.MaxInt64}
+	g.env = debug.SetMemoryLimit(-1) != math.MaxInt64 // GOMEMLIMIT
 	switch {
 	case os.Getenv("GOGC") != "":
-	case debug.SetMemoryLimit(-1) != math.MaxInt64: // GOMEMLIMIT
+	case g.env:
 		g.pct = debug.SetGCPercent(30)
 	default:
 		g.on = false
@@ -472,6 +504,28 @@ func startLazyGC() *lazyGC {
 		g.watch()
 	}
 	return g
+}
+
+// maxMemory sets the runtime's memory limit, once the 30% rule is on (and
+// now, if it is), to n bytes (--max-memory): a run that needs more than it
+// estimated collects garbage harder as it nears n, instead of growing past
+// it (minMemory at least). GOMEMLIMIT, when set, is obeyed instead.
+func (g *lazyGC) maxMemory(n int64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.env || n <= 0 {
+		return
+	}
+	n = max(n, minMemory)
+	g.ceiling = n
+	if g.limit < 0 {
+		g.limit = debug.SetMemoryLimit(-1) // restored by stop
+	}
+	if g.on {
+		debug.SetMemoryLimit(n)
+	} else {
+		debug.SetMemoryLimit(min(lazyHeap, n))
+	}
 }
 
 // watch calls collected after the next collection.
@@ -509,7 +563,7 @@ func (g *lazyGC) turnOn() {
 func (g *lazyGC) switchOn() {
 	g.on = true
 	debug.SetGCPercent(30)
-	debug.SetMemoryLimit(g.limit)
+	debug.SetMemoryLimit(g.ceiling)
 }
 
 // big reports whether the 30% rule (or GOGC or GOMEMLIMIT) is in force:
@@ -588,6 +642,14 @@ func unifracCreate(e *env, fs *flags, out string, f distmat.Format, partial bool
 	return w, ids, nil
 }
 
+// matrixFiles adds the ids' sidecar of an npy matrix written to out (not
+// a partial file) to files, the overwrite check.
+func matrixFiles(files *atomicfile.Files, out string, f distmat.Format) {
+	if f == distmat.NPY && out != "-" && out != "" {
+		files.Output("the ids of --out", distmat.IDsPath(out))
+	}
+}
+
 // sidecar is the ids file of an npy matrix, or nothing.
 type sidecar struct{ f *atomicfile.File }
 
@@ -639,11 +701,12 @@ func runUnifracMerge(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	inputs := map[string]string{}
-	for i, name := range names {
-		inputs[fmt.Sprintf("partial file %d", i+1)] = name
+	files := fs.files()
+	for _, name := range names {
+		files.Input("the partial file", name)
 	}
-	if err := checkNotInput(fs, map[string]string{"out": *out}, inputs); err != nil {
+	matrixFiles(files, *out, f)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	w, ids, err := unifracCreate(e, fs, *out, f, false)

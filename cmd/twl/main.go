@@ -21,6 +21,7 @@
 //	unifrac    UniFrac between all pairs of samples on a phylogeny; unifrac merge
 //	ssu        Striped UniFrac's command line, on twl's UniFrac
 //	faithpd    Faith's phylogenetic diversity with faithpd's command line
+//	permanova  PERMANOVA on a distance matrix: pseudo-F, permutation p-value
 //
 // Run through a link named ssu or faithpd (as busybox is), twl is that
 // command: the arguments are the tool's, every error exits with status 1,

@@ -183,7 +183,9 @@ func TestStopped(t *testing.T) {
 		{"synth", "--nodes", "10", "--samples", "3", "--test", "2", "--quiet", "--out", p("synth")},
 		{"bench", "--labels", "50", "--time", "1ms"},
 		{"bench", "lstm", "--labels", "3", "--batch", "2", "--len", "3", "--dim", "2", "--hidden", "2", "--vocab", "10", "--time", "1ms"},
-		{"text", "train", "--train", p("docs.jsonl"), "--tree", p("g.tree"), "--hidden", "4", "--emb-dim", "3", "--epochs", "2",
+		{"text", "train", "--model", "lstm", "--train", p("docs.jsonl"), "--tree", p("g.tree"), "--hidden", "4", "--emb-dim", "3", "--epochs", "2",
+			"--min-count", "1", "--quiet", "--checkpoint", p("tck"), "--out", p("tm")},
+		{"text", "train", "--train", p("docs.jsonl"), "--tree", p("g.tree"), "--emb-dim", "3", "--epochs", "2",
 			"--min-count", "1", "--quiet", "--checkpoint", p("tck"), "--out", p("tm")},
 		{"experiment", "synthetic", "--nodes", "5", "--epochs", "1", "--seeds", "1", "--train", "4", "--test", "4", "--quiet", "--out", p("rep")},
 		{"experiment", "efficiency", "--labels", "10", "--repeats", "1", "--no-rss", "--out", p("rep")},
@@ -278,9 +280,16 @@ func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full")
 // TestMain runs the command line it is given instead of the tests when it
 // is started as a child of 'twl bench cli' (benchChildEnv set), so that the
 // benchmark can run the test binary as it runs twl.
+//
+// A child that has peakFileEnv set writes its peak resident memory there
+// as it ends (see peakRSS).
 func TestMain(m *testing.M) {
 	if os.Getenv(benchChildEnv) == "1" {
-		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		if p := os.Getenv(peakFileEnv); p != "" {
+			writePeak(p)
+		}
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }

@@ -39,7 +39,7 @@ func TestWriteArtifact(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	data, name, err := Payload(b.Bytes(), "distance-matrix.tsv")
+	data, name, err := Payload(b.Bytes(), "distance-matrix.tsv", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
