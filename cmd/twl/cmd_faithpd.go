@@ -8,6 +8,7 @@ import (
 
 	"github.com/twl-ldl/twl/biom"
 	"github.com/twl-ldl/twl/distmat"
+	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/internal/qza"
 	"github.com/twl-ldl/twl/newick"
 	"github.com/twl-ldl/twl/unifrac"
@@ -36,7 +37,11 @@ func runFaithPD(e *env, args []string) error {
 			return compatUsage("%s (the %s) is required", o.flag, o.what)
 		}
 	}
-	if err := compatNotInput(out, map[string]string{"-i": tablePath, "-t": treePath}); err != nil {
+	files := new(atomicfile.Files)
+	files.Input("-i", tablePath)
+	files.Input("-t", treePath)
+	files.Output("-o", out)
+	if err := checkCompatFiles(files); err != nil {
 		return err
 	}
 	w, err := e.create(out)
@@ -51,9 +56,9 @@ func runFaithPD(e *env, args []string) error {
 	tableRead := make(chan struct{})
 	go func() {
 		defer close(tableRead)
-		bt, tableErr = biom.ReadFile(tablePath, nil)
+		bt, tableErr = biom.ReadFile(tablePath, &biom.Options{MaxBytes: compatReadMax()})
 	}()
-	tr, err := newick.ReadFile(treePath, nil)
+	tr, err := newick.ReadFile(treePath, &newick.Options{MaxBytes: compatReadMax()})
 	<-tableRead
 	if err != nil {
 		return err

@@ -6,17 +6,19 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/twl-ldl/twl/biom"
 	"github.com/twl-ldl/twl/distmat"
+	"github.com/twl-ldl/twl/internal/atomicfile"
+	"github.com/twl-ldl/twl/internal/fileerr"
 	"github.com/twl-ldl/twl/ordination"
 	"github.com/twl-ldl/twl/rarefaction"
 	"github.com/twl-ldl/twl/unifrac"
@@ -80,7 +82,7 @@ func runCompat(e *env, c *command, prog string, args []string) (status int) {
 		fmt.Fprintf(e.stderr, "%s: %s\nsee '%s --help'\n", prog, ce.msg, prog)
 		return 1
 	default:
-		fmt.Fprintf(e.stderr, "%s: %v\n", prog, err)
+		fmt.Fprintf(e.stderr, "%s: %v\n", prog, compatMemErr(err))
 		return 1
 	}
 }
@@ -254,7 +256,8 @@ func ssuJob(e *env, a *compatArgs) (*unifracJob, ssuMethod, error) {
 		return nil, m, err
 	}
 	j := &unifracJob{fs: newFlags("ssu", ""), name: e.prog, treePath: a.str("-t"), tablePath: a.str("-i"),
-		method: m.method, alphaWord: "-", out: a.str("-o"), workers: ompWorkers(), maxMem: math.MaxInt64, ssu: true}
+		method: m.method, alphaWord: "-", out: a.str("-o"), workers: ompWorkers(), maxMem: math.MaxInt64,
+		readMax: compatReadMax(), ssu: true}
 	if m.method == unifrac.Generalized {
 		j.opts.Alpha = 1
 		if s, ok := a.val["-a"]; ok {
@@ -370,6 +373,15 @@ func ssuPartial(e *env, a *compatArgs) error {
 
 // ssuParts opens the partial files that --partial-pattern names.
 func ssuParts(a *compatArgs) ([]*distmat.Part, error) {
+	names, err := ssuPartNames(a)
+	if err != nil {
+		return nil, err
+	}
+	return openSSUParts(names)
+}
+
+// ssuPartNames returns the files that --partial-pattern names, sorted.
+func ssuPartNames(a *compatArgs) ([]string, error) {
 	pat := a.str("--partial-pattern")
 	if pat == "" {
 		return nil, compatUsage("--partial-pattern is required: a pattern such as 'unifrac.*.partial' that names the partial files")
@@ -387,6 +399,11 @@ func ssuParts(a *compatArgs) ([]*distmat.Part, error) {
 		return nil, fmt.Errorf("no file matches --partial-pattern %q", pat)
 	}
 	slices.Sort(names)
+	return names, nil
+}
+
+// openSSUParts opens the partial files names.
+func openSSUParts(names []string) ([]*distmat.Part, error) {
 	var parts []*distmat.Part
 	for _, name := range names {
 		p, err := distmat.OpenPart(name)
@@ -450,7 +467,23 @@ func ssuMerge(e *env, a *compatArgs) error {
 	if err != nil {
 		return err
 	}
-	parts, err := ssuParts(a)
+	qz := isQZA(out)
+	if qz && f != distmat.TSV {
+		return compatUsage("-o %s: a QIIME 2 artifact holds the matrix as ascii, not -r %s", out, fstr)
+	}
+	names, err := ssuPartNames(a)
+	if err != nil {
+		return err
+	}
+	files := new(atomicfile.Files)
+	for _, name := range names {
+		files.Input("a partial file of --partial-pattern", name)
+	}
+	files.Output("-o", out)
+	if err := checkCompatFiles(files); err != nil {
+		return err
+	}
+	parts, err := openSSUParts(names)
 	if err != nil {
 		return err
 	}
@@ -461,17 +494,6 @@ func ssuMerge(e *env, a *compatArgs) error {
 	}()
 	if err := distmat.CheckParts(parts); err != nil {
 		return err
-	}
-	inputs := map[string]string{}
-	for _, p := range parts {
-		inputs["--partial-pattern ("+p.Name+")"] = p.Name
-	}
-	if err := compatNotInput(out, inputs); err != nil {
-		return err
-	}
-	qz := isQZA(out)
-	if qz && f != distmat.TSV {
-		return compatUsage("-o %s: a QIIME 2 artifact holds the matrix as ascii, not -r %s", out, fstr)
 	}
 	w, err := e.create(out)
 	if err != nil {
@@ -553,7 +575,7 @@ func ssuReport(e *env, a *compatArgs) error {
 	if err != nil {
 		return err
 	}
-	bt, err := biom.ReadFile(table, nil)
+	bt, err := biom.ReadFile(table, &biom.Options{MaxBytes: compatReadMax()})
 	if err != nil {
 		return err
 	}
@@ -632,18 +654,35 @@ func h5PCoA(e *env, ids []string, full []float64, k int) (*distmat.PCoA, error) 
 	return p, e.stopped()
 }
 
-// compatNotInput refuses an output -o that is one of the inputs (by
-// os.SameFile: also through another path or a link), named by their
-// options.
-func compatNotInput(out string, inputs map[string]string) error {
-	ofi, err := os.Stat(out)
-	if err != nil || out == "-" {
-		return nil // it does not exist yet: it is no input
-	}
-	for _, o := range slices.Sorted(maps.Keys(inputs)) {
-		if ifi, err := os.Stat(inputs[o]); err == nil && os.SameFile(ofi, ifi) {
-			return compatUsage("-o %s is the file of %s: writing it would destroy the input", out, o)
-		}
+// checkCompatFiles refuses an output that is an input or another output
+// (atomicfile.Files), before anything is read or written, as the tools
+// report every error: exit status 1, the message and a line pointing to
+// --help.
+func checkCompatFiles(files *atomicfile.Files) error {
+	if err := files.Check(); err != nil {
+		return compatUsage("%v", err)
 	}
 	return nil
+}
+
+// compatReadMax is the most memory ssu and faithpd may take to read a
+// table or a tree (biom and newick Options.MaxBytes; a .qza's payload
+// inflates to 256 MiB at most whatever it is). These command lines have
+// no --max-memory: it is the runtime's memory limit where GOMEMLIMIT sets
+// one, else 4 GiB, twl unifrac's default --max-memory.
+func compatReadMax() int64 {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		if l := debug.SetMemoryLimit(-1); l > 0 && l < math.MaxInt64 {
+			return max(l, minMemory)
+		}
+	}
+	return 4 << 30
+}
+
+// compatMemErr says which limit an input past compatReadMax passed.
+func compatMemErr(err error) error {
+	if err != nil && errors.Is(err, fileerr.ErrTooLarge) {
+		return fmt.Errorf("%w (the limit is GOMEMLIMIT, or 4GiB where it is not set)", err)
+	}
+	return err
 }

@@ -611,7 +611,7 @@ func TestFaithPD(t *testing.T) {
 		{[]string{"-i", table, "-o", out2}, "-t (the tree) is required"},
 		{[]string{"-i", table, "-t", tree, "-o", out2, "-m", "x"}, `unknown argument "-m"`},
 		{[]string{"-i", filepath.Join(dir2, "t.tsv"), "-t", tree, "-o", out2}, "observation ids are not tips of tree"},
-		{[]string{"-i", table, "-t", tree, "-o", table}, "-o " + table + " is the file of -i"},
+		{[]string{"-i", table, "-t", tree, "-o", table}, "-o " + table + " would overwrite -i " + table},
 	} {
 		code, so, se := faithpd(t, c.args...)
 		if code != 1 || so != "" || !strings.HasPrefix(se, "faithpd: ") || !strings.Contains(se, c.msg) {

@@ -138,10 +138,7 @@ func (j *unifracJob) checkFiles(pc *pcoaFlags) error {
 		files.Input("-t", j.treePath)
 		files.Input("-i", j.tablePath)
 		files.Output("-o", j.out)
-		if err := files.Check(); err != nil {
-			return compatUsage("%v", err)
-		}
-		return nil
+		return checkCompatFiles(files)
 	}
 	files := j.fs.files()
 	files.Input("--tree", j.treePath)
