@@ -84,8 +84,13 @@
 // and at the ends of lines are ignored; the rows must follow the header's
 // ids, each with N values, and every value must be a finite number.
 // ReadNPY reads .npy files of float64 or float32, in C or Fortran order,
-// with the ids of the sidecar file (ReadIDs), ReadFile either by the file
-// name. Errors name the file and the 1-based line.
+// with the ids of the sidecar file (ReadIDs). ReadQZA reads a QIIME 2
+// DistanceMatrix artifact's TSV as it inflates (its declared size, which
+// deflate must be able to reach from the compressed one, sizes the matrix
+// as a file's size does; more or fewer bytes than declared are refused),
+// and ReadHDF5 ssu's HDF5 layout, float64 or float32. ReadFile reads any
+// of them: NPY by the file name, the others by their first bytes. Errors
+// name the file and the 1-based line.
 //
 // The text is read in blocks of whole lines that workers parse into the
 // rows, so a matrix costs its 8·N² bytes and a few blocks, and the
