@@ -12,11 +12,14 @@ in one process (each qiime command line starts QIIME 2 anew, several seconds
 each; q2cli runs the same actions), and the command line once: qiime
 diversity-lib beta-phylogenetic-passthrough with twl first on PATH, whose
 artifact must hold ssu.tsv byte for byte. Then twl's own artifacts go
-through what qiime tools peek, validate and export call.
+through what qiime tools peek, validate and export call. Last, twl permanova
+reads the command line's artifact and the real ssu's HDF5 matrix with QIIME
+2-style metadata, and its pseudo-F must be scikit-bio's to 1e-12.
 """
 import contextlib
 import filecmp
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -133,5 +136,43 @@ for qza, typ, payload, tsv in (("dm.qza", "DistanceMatrix", "distance-matrix.tsv
     out = os.path.join(work, qza + ".export")
     art.export_data(out)
     check("%s export" % qza, filecmp.cmp(os.path.join(out, payload), os.path.join(work, tsv), shallow=False))
+
+# twl permanova reads what QIIME 2 and ssu write: the DistanceMatrix
+# artifact of the command line above, and the real ssu's HDF5 matrix
+# (-r hdf5_fp64), with metadata in QIIME 2's layout. Its pseudo-F must be
+# scikit-bio's permanova (which QIIME 2's beta-group-significance runs) on
+# the same matrix, to 1e-12 relative.
+def permanova_f(dm, meta):
+    r = subprocess.run([os.path.join(twl_bin, "twl"), "permanova", "--dm", dm, "--metadata", meta,
+                        "--column", "group", "--permutations", "0", "--format", "json"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        print(r.stderr.strip())
+        return float("nan")
+    return json.loads(r.stdout)["test_statistic"]
+
+
+if cli.returncode == 0:
+    cli_dm = qiime2.Artifact.load(os.path.join(work, "cli.qza")).view(skbio.DistanceMatrix)
+    meta = os.path.join(work, "metadata.tsv")
+    with open(meta, "w") as f:
+        f.write("sample-id\tgroup\n#q2:types\tcategorical\n")
+        for i, sid in enumerate(cli_dm.ids):
+            f.write("%s\t%s\n" % (sid, "abc"[i % 3]))
+    groups = ["abc"[i % 3] for i in range(len(cli_dm.ids))]
+    want = skbio.stats.distance.permanova(cli_dm, groups, permutations=0)["test statistic"]
+    got = permanova_f(os.path.join(work, "cli.qza"), meta)
+    check("permanova --dm cli.qza", abs(got - want) <= 1e-12 * abs(want))
+    h5 = os.path.join(work, "ssu.h5")
+    os.environ["PATH"] = real_path
+    subprocess.run(["ssu", "-i", table_path, "-t", tree_path, "-m", "unweighted_fp64", "-r", "hdf5_fp64",
+                    "--pcoa", "0", "-o", h5], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["ssu", "-i", table_path, "-t", tree_path, "-m", "unweighted_fp64", "-o", h5 + ".tsv"],
+                   check=True, stdout=subprocess.DEVNULL)
+    real = skbio.DistanceMatrix.read(h5 + ".tsv")
+    group_of = dict(zip(cli_dm.ids, groups))
+    want = skbio.stats.distance.permanova(real, [group_of[i] for i in real.ids], permutations=0)["test statistic"]
+    got = permanova_f(h5, meta)
+    check("permanova --dm ssu's HDF5", abs(got - want) <= 1e-12 * abs(want))
 
 sys.exit(0 if ok else 1)
