@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -221,6 +222,15 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 // runAs runs the compatible command name (ssu, faithpd) as the program of
 // that name, as when twl is run through a link of that name: the
 // arguments are the tool's, and messages name it.
+// linkedAs returns the tool twl is run as when arg0, the name it was run
+// under, names one (a link named ssu or faithpd to the binary), or "".
+func linkedAs(arg0 string) string {
+	if name := filepath.Base(arg0); lookupCompat(name) != nil {
+		return name
+	}
+	return ""
+}
+
 func runAs(ctx context.Context, name string, args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
 	defer func() {

@@ -50,7 +50,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -83,7 +82,7 @@ func main() {
 		os.Exit(signalStatus(s))
 	}()
 	// Run through a link named ssu or faithpd, twl is that tool.
-	if name := filepath.Base(os.Args[0]); lookupCompat(name) != nil {
+	if name := linkedAs(os.Args[0]); name != "" {
 		os.Exit(runAs(ctx, name, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(runContext(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
