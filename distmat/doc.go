@@ -24,6 +24,17 @@
 // in the file: WriteIDs writes them, one per line, to a sidecar file whose
 // name IDsPath gives (D.npy → D.ids.txt).
 //
+// HDF5 is the HDF5 layout of ssu (unifrac-binaries'
+// write_mat_from_matrix_hdf5), which the unifrac Python package's
+// h5unifrac and h5pcoa read: in the root group, "format" ("BDSM") and
+// "version" ("2020.12"), fixed-length strings of one element; "order", the
+// N sample ids as variable-length strings; "matrix", the N×N values,
+// float64 or (Options.Float32) float32, rounded to nearest. With
+// Options.PCoA, also "pcoa_method" (a string), "pcoa_eigvals" and
+// "pcoa_proportion_explained" (K values) and "pcoa_samples" (N×K), of the
+// matrix's type. The file is written by package internal/hdf5 as a
+// stream: the structures and ids first, then the rows as they come.
+//
 // Sample ids must not hold a tab, a line feed or a carriage return (no
 // table format of the field allows them in an id).
 //
@@ -41,7 +52,7 @@
 //	alpha <a parameter of the method, or ->
 //	samples <N> <sha256 hex of the ids, HashIDs>
 //	rows <Lo> <Hi>
-//	shard <I>/<S>
+//	shard <I>/<S>   (or "shard -" for rows not cut as shard I of S)
 //
 // followed by an empty line, the N ids each on a line, then (Hi−Lo)·N·8
 // bytes of values. The first line names the format and its version; a
@@ -73,8 +84,13 @@
 // and at the ends of lines are ignored; the rows must follow the header's
 // ids, each with N values, and every value must be a finite number.
 // ReadNPY reads .npy files of float64 or float32, in C or Fortran order,
-// with the ids of the sidecar file (ReadIDs), ReadFile either by the file
-// name. Errors name the file and the 1-based line.
+// with the ids of the sidecar file (ReadIDs). ReadQZA reads a QIIME 2
+// DistanceMatrix artifact's TSV as it inflates (its declared size, which
+// deflate must be able to reach from the compressed one, sizes the matrix
+// as a file's size does; more or fewer bytes than declared are refused),
+// and ReadHDF5 ssu's HDF5 layout, float64 or float32. ReadFile reads any
+// of them: NPY by the file name, the others by their first bytes. Errors
+// name the file and the 1-based line.
 //
 // The text is read in blocks of whole lines that workers parse into the
 // rows, so a matrix costs its 8·N² bytes and a few blocks, and the

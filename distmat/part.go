@@ -35,7 +35,7 @@ type Header struct {
 	IDHash string // hex SHA-256 of the sample ids (HashIDs)
 	Lo, Hi int    // the stripe: rows [Lo, Hi)
 	Shard  int    // 1-based shard number
-	Shards int    // number of shards
+	Shards int    // number of shards; 0 (and Shard 0) for rows not cut as shard I of N
 }
 
 // ErrPart is wrapped by the errors of a malformed partial file.
@@ -107,6 +107,7 @@ func (h *Header) check() error {
 		return fmt.Errorf("%d samples, out of range [0, %d]", h.N, maxSamples)
 	case h.Lo < 0 || h.Hi < h.Lo || h.Hi > h.N:
 		return fmt.Errorf("rows [%d, %d) out of range [0, %d]", h.Lo, h.Hi, h.N)
+	case h.Shards == 0 && h.Shard == 0:
 	case h.Shards < 1 || h.Shard < 1 || h.Shard > h.Shards:
 		return fmt.Errorf("shard %d/%d out of range", h.Shard, h.Shards)
 	}
@@ -114,8 +115,12 @@ func (h *Header) check() error {
 }
 
 func (h *Header) appendText(b []byte) []byte {
-	return fmt.Appendf(b, "%s %d\ntree %s\ntable %s\nmethod %s\nalpha %s\nsamples %d %s\nrows %d %d\nshard %d/%d\n\n",
-		partMagic, PartVersion, h.Tree, h.Table, h.Method, h.Alpha, h.N, h.IDHash, h.Lo, h.Hi, h.Shard, h.Shards)
+	b = fmt.Appendf(b, "%s %d\ntree %s\ntable %s\nmethod %s\nalpha %s\nsamples %d %s\nrows %d %d\n",
+		partMagic, PartVersion, h.Tree, h.Table, h.Method, h.Alpha, h.N, h.IDHash, h.Lo, h.Hi)
+	if h.Shards == 0 {
+		return append(b, "shard -\n\n"...)
+	}
+	return fmt.Appendf(b, "shard %d/%d\n\n", h.Shard, h.Shards)
 }
 
 // NewPartWriter starts the partial file of the stripe h describes on w: it
@@ -253,14 +258,20 @@ func ReadHeader(r *bufio.Reader, file string) (*Header, []string, error) {
 		return nil, nil, err
 	}
 	a, b, ok := strings.Cut(strings.Join(f, " "), "/")
-	if len(f) != 1 || !ok {
-		return nil, nil, fail("the shard line must be I/N")
-	}
-	if h.Shard, err = num(a); err != nil {
-		return nil, nil, err
-	}
-	if h.Shards, err = num(b); err != nil {
-		return nil, nil, err
+	switch {
+	case len(f) == 1 && f[0] == "-":
+	case len(f) != 1 || !ok:
+		return nil, nil, fail("the shard line must be I/N or -")
+	default:
+		if h.Shard, err = num(a); err != nil {
+			return nil, nil, err
+		}
+		if h.Shards, err = num(b); err != nil {
+			return nil, nil, err
+		}
+		if h.Shards == 0 {
+			return nil, nil, fail("shard %d/0 out of range", h.Shard)
+		}
 	}
 	if err := h.check(); err != nil {
 		return nil, nil, fail("%v", err)
@@ -336,6 +347,9 @@ func OpenPart(name string) (*Part, error) {
 // its header's rows need want: rows are 1-based, as a user counts them.
 func sizeError(name string, h *Header, got, want int64) error {
 	holds := fmt.Sprintf("shard %d/%d holds rows %d to %d of %d", h.Shard, h.Shards, h.Lo+1, h.Hi, h.N)
+	if h.Shards == 0 {
+		holds = fmt.Sprintf("it holds rows %d to %d of %d", h.Lo+1, h.Hi, h.N)
+	}
 	if got > want {
 		return &partError{fmt.Sprintf("%s: %d bytes more than its rows need (%s): damaged or not a partial file", name, got-want, holds)}
 	}
@@ -425,6 +439,9 @@ func isAre(lo, hi int) string {
 }
 
 func missingHint(parts []*Part, _ int) string {
+	if parts[0].Shards == 0 {
+		return "a part is missing"
+	}
 	have := make([]bool, parts[0].Shards+1)
 	for _, p := range parts {
 		if p.Shards == parts[0].Shards {
@@ -466,6 +483,20 @@ func Merge(ctx context.Context, w io.Writer, f Format, parts []*Part, opts *Opti
 	if err != nil {
 		return err
 	}
+	if err := MergeRows(ctx, parts, mw.WriteRows); err != nil {
+		return err
+	}
+	return mw.Close()
+}
+
+// MergeRows checks the parts (CheckParts) and calls fn with the rows of
+// the whole matrix, in order, a few at a time (row-major, a multiple of N
+// values; the slice is reused between calls). It returns fn's first error,
+// or ctx's if ctx is cancelled. It does not close the parts.
+func MergeRows(ctx context.Context, parts []*Part, fn func(rows []float64) error) error {
+	if err := CheckParts(parts); err != nil {
+		return err
+	}
 	n := parts[0].N
 	stripe := max(1, (8<<20)/(8*max(n, 1)))
 	buf := make([]float64, stripe*n)
@@ -484,12 +515,12 @@ func Merge(ctx context.Context, w io.Writer, f Format, parts []*Part, opts *Opti
 			for i := range v {
 				v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
 			}
-			if err := mw.WriteRows(v); err != nil {
+			if err := fn(v); err != nil {
 				return err
 			}
 		}
 	}
-	return mw.Close()
+	return nil
 }
 
 // ParseShard reads "I/N", shard I (1-based) of N.

@@ -17,7 +17,9 @@ import (
 	"unsafe"
 
 	"github.com/twl-ldl/twl/internal/fileerr"
+	"github.com/twl-ldl/twl/internal/hdf5"
 	"github.com/twl-ldl/twl/internal/hugepage"
+	"github.com/twl-ldl/twl/internal/qza"
 )
 
 // ErrInvalid is wrapped by the errors of a matrix file that cannot be read
@@ -37,7 +39,9 @@ type Matrix struct {
 }
 
 // ReadFile reads the matrix file name: NPY, with its ids from the sidecar
-// file IDsPath(name), for a name ending in .npy; TSV otherwise.
+// file IDsPath(name), for a name ending in .npy; otherwise, by its first
+// bytes, ssu's HDF5 layout (ReadHDF5), a QIIME 2 DistanceMatrix artifact
+// (.qza: ReadQZA), or TSV.
 func ReadFile(name string, opts *Options) (*Matrix, error) {
 	f, err := os.Open(name)
 	if err != nil {
@@ -45,6 +49,17 @@ func ReadFile(name string, opts *Options) (*Matrix, error) {
 	}
 	defer f.Close()
 	if FormatOf(name) != NPY {
+		head := make([]byte, len(hdf5.Magic))
+		k, _ := io.ReadFull(f, head)
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		switch size := sizeOf(f); {
+		case string(head[:k]) == hdf5.Magic && size >= 0:
+			return ReadHDF5(f, size, name)
+		case qza.IsZip(head[:k]) && size >= 0:
+			return ReadQZA(f, size, name, opts)
+		}
 		return Read(f, name, opts)
 	}
 	idsName := IDsPath(name)

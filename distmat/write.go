@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/twl-ldl/twl/internal/hdf5"
 	"github.com/twl-ldl/twl/internal/parallel"
 )
 
@@ -25,39 +26,50 @@ const (
 	// NPY is a NumPy .npy file of N×N float64 values; the ids go to a
 	// sidecar file (WriteIDs).
 	NPY
+	// HDF5 is ssu's HDF5 matrix: datasets "matrix" (N×N float64, or
+	// float32 with Options.Float32) and "order" (the ids), and the
+	// principal coordinates of Options.PCoA.
+	HDF5
 	// part is a partial file: header, ids and raw rows.
 	part
 )
 
-// String returns "tsv" or "npy".
+// String returns "tsv", "npy" or "hdf5".
 func (f Format) String() string {
 	switch f {
 	case TSV:
 		return "tsv"
 	case NPY:
 		return "npy"
+	case HDF5:
+		return "hdf5"
 	case part:
 		return "part"
 	}
 	return fmt.Sprintf("Format(%d)", int(f))
 }
 
-// ParseFormat returns the Format named "tsv" or "npy".
+// ParseFormat returns the Format named "tsv", "npy" or "hdf5".
 func ParseFormat(s string) (Format, error) {
 	switch s {
 	case "tsv":
 		return TSV, nil
 	case "npy":
 		return NPY, nil
+	case "hdf5":
+		return HDF5, nil
 	}
-	return 0, fmt.Errorf("unknown matrix format %q (available: tsv, npy)", s)
+	return 0, fmt.Errorf("unknown matrix format %q (available: tsv, npy, hdf5)", s)
 }
 
 // FormatOf guesses the format from a file name: NPY for a name ending in
-// .npy, TSV otherwise.
+// .npy, HDF5 for .h5 or .hdf5, TSV otherwise.
 func FormatOf(name string) Format {
-	if strings.EqualFold(filepath.Ext(name), ".npy") {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".npy":
 		return NPY
+	case ".h5", ".hdf5":
+		return HDF5
 	}
 	return TSV
 }
@@ -80,6 +92,22 @@ type Options struct {
 	// spend on the text of all pairs (25 bytes a pair); a matrix that
 	// needs more is written by stripes. The output does not depend on it.
 	MaxBytes int64
+	// Float32 stores an HDF5 matrix (and its PCoA) as float32, each value
+	// rounded to nearest. Other formats ignore it.
+	Float32 bool
+	// PCoA, when not nil, is written with an HDF5 matrix. Other formats
+	// ignore it.
+	PCoA *PCoA
+}
+
+// PCoA is a principal coordinates analysis of the matrix's samples on K
+// axes, as ssu writes it in its HDF5 files: the datasets "pcoa_method"
+// (Method), "pcoa_eigvals" (K), "pcoa_proportion_explained" (K) and
+// "pcoa_samples" (N×K, row-major).
+type PCoA struct {
+	Method                  string
+	Eigenvalues, Proportion []float64
+	Coords                  []float64
 }
 
 // CheckIDs returns an error for ids that cannot be written: an id holding
@@ -126,6 +154,8 @@ type Writer struct {
 	maxText int64    // Options.MaxBytes
 	bufs    [][]byte // per-row text buffers (TSV)
 	bin     []byte   // encoded values (NPY, part)
+	h5      *hdf5.Writer
+	pcoa    *PCoA
 	err     error
 }
 
@@ -135,13 +165,16 @@ type Writer struct {
 // calls Close. It returns an error for ids that CheckIDs refuses or for a
 // failed write.
 func NewWriter(w io.Writer, f Format, ids []string, opts *Options) (*Writer, error) {
-	if f != TSV && f != NPY {
+	if f != TSV && f != NPY && f != HDF5 {
 		return nil, fmt.Errorf("distmat: unknown format %v", f)
 	}
 	if err := CheckIDs(ids); err != nil {
 		return nil, err
 	}
 	mw := newWriter(w, f, ids, 0, len(ids), opts)
+	if f == HDF5 {
+		return mw, mw.startHDF5(opts)
+	}
 	var head []byte
 	if f == TSV {
 		for _, id := range ids {
@@ -208,6 +241,14 @@ func (w *Writer) WriteRows(rows []float64) error {
 	if err := w.checkFinite(rows); err != nil {
 		w.err = err
 		return err
+	}
+	if w.f == HDF5 {
+		if err := w.h5.WriteFloats(rows); err != nil {
+			w.err = err
+			return err
+		}
+		w.next += k
+		return nil
 	}
 	if w.f != TSV {
 		const chunk = 1 << 16 // values per write
@@ -414,6 +455,9 @@ func (w *Writer) Close() error {
 	}
 	if w.next != w.end {
 		return fmt.Errorf("distmat: %d of %d rows written", w.next, w.end)
+	}
+	if w.f == HDF5 {
+		return w.closeHDF5()
 	}
 	return nil
 }

@@ -65,8 +65,9 @@ func (e *SampleError) Error() string { return fmt.Sprintf("sample %q: %s", e.Sam
 // with a negative or non-finite count, is a *SampleError: UniFrac is not
 // defined for an empty sample (ssu gives it distances as to an empty
 // community; here it must be removed from the table). Counts that sum to
-// infinity are refused as well, and so is a table without samples. b is not modified and the result shares
-// nothing with it.
+// infinity are refused as well, and so is a table without samples. The
+// tips of observations without any count go to the result's Listed. b is
+// not modified and the result shares nothing with it.
 func TableOf(t *tree.Tree, b *biom.Table) (*Table, error) {
 	// The ids are looked up, and the samples checked and copied, on all
 	// processors; errors are those a pass in order meets first.
@@ -137,6 +138,17 @@ func TableOf(t *tree.Tree, b *biom.Table) (*Table, error) {
 			return nil, fmt.Errorf("unifrac: biom table rows decrease at sample %d", good+1)
 		}
 		return nil, fmt.Errorf("unifrac: biom table row of sample %d runs past its %d counts", good+1, len(b.Data))
+	}
+	// The observations without an entry in any row (all counts zero) are
+	// listed all the same, for Options.BypassTips.
+	has := make([]bool, len(node))
+	for _, o := range b.Indices {
+		has[o] = true
+	}
+	for o, ok := range has {
+		if !ok {
+			tab.Listed = append(tab.Listed, node[o])
+		}
 	}
 	return tab, nil
 }

@@ -98,7 +98,7 @@ func TestParseMethod(t *testing.T) {
 			t.Errorf("%v: %v %v", m, got, err)
 		}
 	}
-	if _, err := ParseMethod("weighted"); err == nil || !strings.Contains(err.Error(), "available: weighted_normalized, weighted_unnormalized, unweighted, generalized") {
+	if _, err := ParseMethod("weighted"); err == nil || !strings.Contains(err.Error(), "available: weighted_normalized, weighted_unnormalized, unweighted, unweighted_unnormalized, generalized") {
 		t.Errorf("unknown method: %v", err)
 	}
 }

@@ -23,6 +23,8 @@ import (
 // the same branches) is at distance exactly 0.
 type Columns struct {
 	method  Method
+	kind    Method // see kindOf
+	vw      *vaw   // variance-adjusted state (its one-sided sums are per tile)
 	alpha   float64
 	workers int
 	prog    func(done, total int)
@@ -57,20 +59,27 @@ func NewColumns(t *tree.Tree, B *Table, m Method, opts *Options) (*Columns, erro
 	if err != nil {
 		return nil, err
 	}
-	c := &Columns{method: m, alpha: o.Alpha, workers: o.Workers, prog: o.Progress, nodes: t.Len()}
+	if o.BypassTips {
+		return nil, fmt.Errorf("unifrac: columns cannot bypass tips (the branches left out depend on the whole table)")
+	}
+	k := kindOf(m, &o)
+	c := &Columns{method: m, kind: k, alpha: o.Alpha, workers: o.Workers, prog: o.Progress, nodes: t.Len()}
 	if B.IDs != nil {
 		c.ids = append([]string(nil), B.IDs...)
 	}
 	ord := t.Order()
-	c.p = &prep{o: &ord, m: m, alpha: o.Alpha, raw: o.Raw, workers: o.Workers}
+	c.p = &prep{o: &ord, m: k, alpha: o.Alpha, raw: o.Raw, workers: o.Workers, allSparse: k == kindVaw}
 	reach := c.p.reach(B)
 	if o.MaxBytes > 0 {
-		if need := columnsBytes(reach, B.Len(), m); need > o.MaxBytes {
+		if need := columnsBytes(reach, B.Len(), k); need > o.MaxBytes {
 			return nil, &MemoryError{Need: need, Limit: o.MaxBytes}
 		}
 	}
 	c.layout = c.p.classify(reach, B.Len(), defaultDense)
 	c.side = c.p.fill(B, &c.layout)
+	if k == kindVaw {
+		c.vw = &vaw{form: formOf(m), alpha: o.Alpha}
+	}
 	return c, nil
 }
 
@@ -94,8 +103,11 @@ func columnsBytes(reach []int32, n int, m Method) int64 {
 	switch m {
 	case WeightedUnnormalized, WeightedNormalized:
 		per += 8
-	case Generalized:
+	case Generalized, kindVaw:
 		per += 16
+	}
+	if m == kindVaw {
+		sparse = int64(len(reach)) // every branch is sparse
 	}
 	blocks := int64(n+blockSize-1) / blockSize
 	return 4*int64(len(reach)) + 8*sparse + 8*int64(n)*(1+dp) + per*entries + 8*blocks
@@ -120,7 +132,7 @@ func (c *Columns) Bytes() int64 {
 
 // BytesPerWorker is the memory of one worker's workspace during a query,
 // in bytes.
-func (c *Columns) BytesPerWorker() int64 { return workspaceBytes(c.method) }
+func (c *Columns) BytesPerWorker() int64 { return workspaceBytes(c.kind) }
 
 // Query stores in dst[i·N + j] the distance between sample i of A and
 // column j, for the N = Len() columns. A's samples are validated as B's
@@ -154,7 +166,7 @@ func (c *Columns) Query(ctx context.Context, dst []float64, A *Table) error {
 		}
 		w, _ := c.spaces.Get().(*workspace)
 		if w == nil {
-			w = newWorkspace(c.method)
+			w = newWorkspace(c.kind)
 		}
 		c.tile(w, &a, t/nbB, t%nbB, dst)
 		c.spaces.Put(w)
@@ -175,10 +187,17 @@ func (c *Columns) tile(w *workspace, a *side, bi, bj int, dst []float64) {
 	clo, chi := bj*blockSize, min((bj+1)*blockSize, c.n)
 	acc := w.acc
 	clear(acc)
-	if c.method == Generalized {
+	switch c.kind {
+	case Generalized:
 		clear(w.acc2)
 		sparseGeneralized(acc, w.acc2, &a.blocks[bi], &c.blocks[bj], c.wsp, c.alpha, false, false)
-	} else {
+	case kindVaw:
+		c.vawTile(w, a, bi, bj, false)
+		for i := rlo; i < rhi; i++ {
+			c.vawRow(w, dst[i*c.n+clo:i*c.n+chi], a.nent[i], i-rlo, clo)
+		}
+		return
+	default:
 		denseTile(acc, a.x, c.x, c.dp, rlo, rhi, clo, chi, false)
 		sparseMin(acc, &a.blocks[bi], &c.blocks[bj], c.wsp, false, false)
 	}
@@ -193,4 +212,29 @@ func (c *Columns) tile(w *workspace, a *side, bi, bj int, dst []float64) {
 			row[j] = dist(c.method, a.total[i]+c.total[j], acc[k+j-clo], m2)
 		}
 	}
+}
+
+// vawTile computes the variance-adjusted sums of block bi of side a (rows)
+// with block bj of the columns into w: the corrections of their shared
+// branches (only pairs i < j with upper) and the tile's one-sided sums.
+func (c *Columns) vawTile(w *workspace, a *side, bi, bj int, upper bool) {
+	rlo, rhi := bi*blockSize, min((bi+1)*blockSize, a.n)
+	clo, chi := bj*blockSize, min((bj+1)*blockSize, c.n)
+	w.va.reset()
+	c.vw.sparseVaw(&w.va, &a.blocks[bi], &c.blocks[bj], a.total[rlo:rhi], c.total[clo:chi], c.wsp, upper)
+	c.vw.tileSums(&w.vs, &a.blocks[bi], &c.blocks[bj], a.total[rlo:rhi], c.total[clo:chi], c.wsp)
+}
+
+// vawRow sets d[t] to the variance-adjusted distance between row ri of
+// the tile that vawTile computed (a sample with nr entries) and column
+// j0+t, from the tile's shared and one-sided sums.
+func (c *Columns) vawRow(w *workspace, d []float64, nr int32, ri, j0 int) {
+	vs := &w.vs
+	clo := j0 &^ (blockSize - 1)
+	ncc, ncr := len(vs.cc), len(vs.cr)
+	ui, ci := vs.ur[ri*ncc:(ri+1)*ncc], int(vs.kr[ri])
+	c.vw.rowDists(c.method, d, &w.va, ri*blockSize+j0-clo, nr, c.nent[j0:j0+len(d)], func(t int) float64 {
+		jl := j0 + t - clo
+		return ui[vs.kc[jl]] + vs.uc[jl*ncr+ci]
+	})
 }

@@ -64,7 +64,8 @@ func TestColumnsBruteForce(t *testing.T) {
 					if m != Generalized && alpha != 0 {
 						continue
 					}
-					want := bruteForceRaw(tr, all, m, alpha, raw)
+					// Only the pairs of a query and a column are compared.
+					want := bruteForcePairs(tr, all, m, alpha, raw, func(i, j int) bool { return i < c.nA && j >= c.nA })
 					cols, err := NewColumns(tr, B, m, &Options{Alpha: alpha, Raw: raw})
 					if err != nil {
 						t.Fatal(err)

@@ -6,10 +6,11 @@
 // a_e = a(Γ(v_e)), the proportion of the sample in the subtree below it.
 // With branch lengths w_e (the tree's edge weights) the methods are
 //
-//	WeightedUnnormalized  Σ_e w_e |a_e − b_e|
-//	WeightedNormalized    Σ_e w_e |a_e − b_e| / Σ_e w_e (a_e + b_e)
-//	Unweighted            Σ_e w_e [a_e>0 ≠ b_e>0] / Σ_e w_e [a_e>0 ∨ b_e>0]
-//	Generalized(α)        Σ_e w_e (a_e+b_e)^α |a_e − b_e|/(a_e+b_e) / Σ_e w_e (a_e+b_e)^α
+//	WeightedUnnormalized    Σ_e w_e |a_e − b_e|
+//	WeightedNormalized      Σ_e w_e |a_e − b_e| / Σ_e w_e (a_e + b_e)
+//	Unweighted              Σ_e w_e [a_e>0 ≠ b_e>0] / Σ_e w_e [a_e>0 ∨ b_e>0]
+//	UnweightedUnnormalized  Σ_e w_e [a_e>0 ≠ b_e>0]
+//	Generalized(α)          Σ_e w_e (a_e+b_e)^α |a_e − b_e|/(a_e+b_e) / Σ_e w_e (a_e+b_e)^α
 //
 // (Lozupone & Knight 2005; Lozupone et al. 2007; Chen et al. 2012), the
 // generalized sums skipping the branches where a_e + b_e = 0. The
@@ -17,7 +18,11 @@
 // Σ_i d(root, i)·(a_i + b_i). The weighted unnormalized form is the
 // tree-Wasserstein distance of package tw between the two proportion
 // vectors. These are the definitions of Striped UniFrac (McDonald et al.
-// 2018), whose fp64 output the tests compare against.
+// 2018), whose fp64 output the tests compare against. Options select
+// Striped UniFrac's variants: counts as masses (Raw), variance-adjusted
+// UniFrac (VarianceAdjusted, Chang et al. 2011) and the approximation that
+// leaves out the tips' branches (BypassTips). FaithPD computes Faith's
+// phylogenetic diversity (Faith 1992) of every sample in one pass.
 //
 // # Algorithm
 //
@@ -93,6 +98,27 @@
 // to a column is at distance exactly 0 for the weighted and unweighted
 // methods.
 //
+// # Variance adjustment, bypassed tips
+//
+// With Options.VarianceAdjusted each branch's term of a pair is divided by
+// √(m_e (m − m_e)), m_e the pair's counts below the branch and m their
+// totals (Chang et al. 2011, as ssu's --vaw computes it for each method).
+// The divisor depends on both samples, so the terms of a branch that only
+// one sample reaches are not a per-sample constant; they depend on the
+// other sample's total count only. Each sample's sum of them is computed
+// once per distinct total count of the table (an N×D table, D = 1 for a
+// rarefied table; per tile when N·D is large), its terms' square roots
+// eight at a time (AVX-512, or four with AVX2, beside a Go form giving the
+// same bits), and a pair adds the corrections of the branches its two
+// samples share (three square roots each): O(N·D·|paths| + shared) work,
+// where ssu's is O(N²·L). The sums are added in orders fixed by the two
+// samples, so the values do not depend on the number of workers, and two
+// samples that reach the same branches (equal samples, at distance 0
+// exactly) are summed over their shared branches alone, without the
+// cancellation (see vaw.go). Columns computes the same values, bit for
+// bit, its one-sided sums per tile. Options.BypassTips gives the branches
+// it leaves out length zero.
+//
 // Options.Raw takes the counts as the masses, as they are, instead of
 // proportions: the weighted unnormalized distance is then the
 // tree-Wasserstein distance Σ_e w_e |a_e − b_e| between the count vectors
@@ -134,7 +160,9 @@
 // reached subtree, the lists being summed (for Unweighted, 8 bytes per
 // tree node for a walk and room for a block's entries, 5 bytes each,
 // before they are packed by group); a computation adds one tile's sums per
-// worker (BytesPerWorker).
+// worker (BytesPerWorker). Variance adjustment keeps 17 bytes per entry
+// (a count and a mass), 8·N·D bytes for the table of one-sided sums, and
+// four tiles of sums per worker.
 // Options.MaxBytes refuses prepared columns over a limit before allocating
 // them.
 //

@@ -22,11 +22,15 @@ const (
 	WeightedNormalized
 	Unweighted
 	Generalized
+	// UnweightedUnnormalized is the length of the branches that one
+	// sample of the pair reaches and the other does not, Unweighted's
+	// numerator without its division.
+	UnweightedUnnormalized
 )
 
 // String returns the method's name as Striped UniFrac spells it, without
 // the precision suffix: "weighted_unnormalized", "weighted_normalized",
-// "unweighted" or "generalized".
+// "unweighted", "generalized" or "unweighted_unnormalized".
 func (m Method) String() string {
 	switch m {
 	case WeightedUnnormalized:
@@ -37,6 +41,8 @@ func (m Method) String() string {
 		return "unweighted"
 	case Generalized:
 		return "generalized"
+	case UnweightedUnnormalized:
+		return "unweighted_unnormalized"
 	}
 	return fmt.Sprintf("Method(%d)", int(m))
 }
@@ -57,6 +63,27 @@ type Options struct {
 	// unnormalized distance is the tree-Wasserstein distance of package tw
 	// between the two count vectors, whatever their totals.
 	Raw bool
+	// VarianceAdjusted weighs each branch of a pair by the inverse of the
+	// standard deviation of its mass under random sampling (Chang et al.
+	// 2011): with c_e and d_e the counts of the two samples below branch
+	// e and C, D their totals, m_e = c_e + d_e and m = C + D, each term of
+	// the method's sums over branches (numerator and denominator, on the
+	// masses a_e, b_e) is divided by √(m_e (m − m_e)), and the branches
+	// where that is 0 (reached by neither sample, or holding all the
+	// counts of both) are left out. Generalized takes the divided sum
+	// (a_e + b_e)/√(m_e (m − m_e)) to the power α. The counts are those
+	// of the table whatever Raw says; Raw decides the masses only. It
+	// is Striped UniFrac's --vaw. See vaw.go for how it is computed.
+	VarianceAdjusted bool
+	// BypassTips leaves out the branches above tips, as Striped UniFrac's
+	// -f does on its tree pruned to the table: the branch above node v is
+	// left out when the subtree of v holds exactly one of the nodes the
+	// table lists (those with an entry in some sample's row, a zero count
+	// included, and those of Table.Listed). That is the branch above each
+	// listed tip and, up from it, the branches above its ancestors that
+	// have no other listed node below them. New applies it; NewColumns
+	// refuses it, the branches depending on the whole table.
+	BypassTips bool
 	// MaxBytes, when positive, bounds the memory NewColumns prepares (see
 	// Columns.Bytes): a larger need is refused with a *MemoryError before
 	// the memory is allocated. New ignores it.
@@ -84,7 +111,12 @@ const defaultDense = 0.4
 // compute distances between its samples. It is immutable once built and
 // safe for concurrent use.
 type Engine struct {
-	method  Method
+	method Method
+	// kind is the method whose preparation and pair sums the engine
+	// uses (see kindOf).
+	kind Method
+	// vw is the variance-adjusted state, nil for the other methods.
+	vw      *vaw
 	alpha   float64
 	workers int
 	prog    func(done, total int)
@@ -126,6 +158,9 @@ type side struct {
 	x []float64
 	// blocks index the sparse branches, by block of blockSize samples.
 	blocks []block
+	// nent[s] is the number of entries of sample s (variance adjusted
+	// only).
+	nent []int32
 }
 
 // block is the inverted index of the sparse branches of samples
@@ -161,7 +196,7 @@ func checkArgs(t *tree.Tree, tab *Table, m Method, opts *Options) (Options, erro
 	if opts != nil {
 		o = *opts
 	}
-	if m < WeightedUnnormalized || m > Generalized {
+	if m < WeightedUnnormalized || m > UnweightedUnnormalized {
 		return o, fmt.Errorf("unifrac: unknown method %d", int(m))
 	}
 	if m == Generalized && !(o.Alpha >= 0 && o.Alpha <= 1) { // also NaN
@@ -231,6 +266,43 @@ func checkUnderflow(t *tree.Tree, tab *Table, m Method, raw bool) error {
 	return nil
 }
 
+// kindOf returns the method whose preparation and pair sums method m
+// uses with options o: UnweightedUnnormalized shares Unweighted's (the
+// shared and total lengths), the others their own.
+func kindOf(m Method, o *Options) Method {
+	if o.VarianceAdjusted {
+		return kindVaw
+	}
+	if m == UnweightedUnnormalized {
+		return Unweighted
+	}
+	return m
+}
+
+// bypassWeights returns the branch lengths of o with those that
+// Options.BypassTips leaves out set to zero: the branch above position k
+// when the subtree of k holds exactly one node that tab lists.
+func bypassWeights(o *tree.Order, tab *Table) []float64 {
+	L := len(o.Parent)
+	cnt := make([]int32, L)
+	for _, i := range tab.Indices {
+		cnt[o.Position[i]] = 1
+	}
+	for _, i := range tab.Listed {
+		cnt[o.Position[i]] = 1
+	}
+	for k := L - 1; k > 0; k-- {
+		cnt[o.Parent[k]] += cnt[k]
+	}
+	w := slices.Clone(o.Weight)
+	for k := 1; k < L; k++ {
+		if cnt[k] == 1 {
+			w[k] = 0
+		}
+	}
+	return w
+}
+
 // newEngine is New with the dense fraction: branches reached by at least
 // denseFrac·N samples are dense (0 makes every reached branch dense, a
 // value above 1 none); group orders the samples by clade (cladeOrder).
@@ -239,19 +311,27 @@ func newEngine(t *tree.Tree, tab *Table, m Method, opts *Options, denseFrac floa
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{method: m, alpha: o.Alpha, workers: o.Workers, prog: o.Progress}
+	k := kindOf(m, &o)
+	e := &Engine{method: m, kind: k, alpha: o.Alpha, workers: o.Workers, prog: o.Progress}
 	if tab.IDs != nil {
 		e.ids = append([]string(nil), tab.IDs...)
 	}
 	ord := t.Order()
-	p := &prep{o: &ord, m: m, alpha: o.Alpha, raw: o.Raw, workers: o.Workers}
+	if o.BypassTips {
+		ord.Weight = bypassWeights(&ord, tab)
+	}
+	p := &prep{o: &ord, m: k, alpha: o.Alpha, raw: o.Raw, workers: o.Workers}
 	if group && tab.Len() > blockSize {
-		e.perm = cladeOrder(&ord, tab, o.Workers, m == Unweighted)
+		e.perm = cladeOrder(&ord, tab, o.Workers, k == Unweighted)
 		p.perm = e.perm
 	}
 	e.layout = p.classify(p.reach(tab), tab.Len(), denseFrac)
 	e.side = p.fill(tab, &e.layout)
 	e.code = nil
+	if k == kindVaw {
+		e.vw = &vaw{form: formOf(m), alpha: o.Alpha}
+		e.vw.setup(&e.side, e.wsp, o.Workers)
+	}
 	return e, nil
 }
 
@@ -387,6 +467,10 @@ type prep struct {
 	alpha   float64
 	raw     bool
 	workers int
+	// allSparse makes every branch of positive length sparse, reached by
+	// the samples classified or not (variance-adjusted columns: a query's
+	// branches that no column reaches count in its one-sided sums).
+	allSparse bool
 
 	// kids[k] is the first child of position k, and depth[k] its depth,
 	// with depth[L] = −1 (see children).
@@ -508,7 +592,7 @@ func sumCounts(counts [][]int32) []int32 {
 func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 	var lay layout
 	limit := denseFrac * float64(n)
-	if p.m == Generalized {
+	if p.m == Generalized || p.m == kindVaw {
 		limit = math.Inf(1)
 	}
 	var nd, ns int32
@@ -530,7 +614,7 @@ func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 		}
 		r := reach[k]
 		switch {
-		case r == 0:
+		case r == 0 && !(p.allSparse && k > 0 && p.o.Weight[k] > 0):
 			reach[k] = -1
 		case float64(r) >= limit:
 			reach[k] = nd
@@ -538,7 +622,7 @@ func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 		default:
 			lay.perSample += float64(r)
 			reach[k] = -2 - ns
-			if p.m == Generalized || p.m == Unweighted {
+			if p.m != WeightedNormalized && p.m != WeightedUnnormalized {
 				lay.wsp = append(lay.wsp, p.o.Weight[k])
 			}
 			ns++
@@ -562,6 +646,9 @@ func (p *prep) classify(reach []int32, n int, denseFrac float64) layout {
 func (p *prep) fill(tab *Table, lay *layout) side {
 	n := tab.Len()
 	s := side{n: n, total: make([]float64, n)}
+	if p.m == kindVaw {
+		s.nent = make([]int32, n)
+	}
 	if lay.dp > 0 {
 		s.x = make([]float64, n*lay.dp)
 	}
@@ -587,6 +674,13 @@ func (p *prep) fill(tab *Table, lay *layout) side {
 			p.sweep(w, tab, lay, &s, &bk, next, lo, hi)
 		}
 		s.blocks[b] = bk
+		if p.m == kindVaw {
+			// The totals are the samples' total counts (sweep).
+			for _, l := range bk.loc {
+				s.nent[lo+int(l)]++
+			}
+			return
+		}
 		var t [blockSize]float64
 		for smp := lo; smp < hi; smp++ {
 			row := s.x[smp*dp : (smp+1)*dp]
@@ -768,7 +862,8 @@ func (p *prep) sweep(w *walker, tab *Table, lay *layout, s *side, bk *block, nex
 		}
 	}
 	ownAt[L] = int32(nown)
-	if !p.raw {
+	vw := p.m == kindVaw // masses summed as counts, proportions after
+	if !p.raw && !vw {
 		for j, l := range ownLoc[:nown] {
 			ownVal[j] /= sums[l]
 		}
@@ -842,9 +937,15 @@ func (p *prep) sweep(w *walker, tab *Table, lay *layout, s *side, bk *block, nex
 					continue
 				}
 				var x, pw float64
-				if gen {
+				switch {
+				case vw:
+					x, pw = a, a
+					if !p.raw {
+						pw = a / sums[l]
+					}
+				case gen:
 					x, pw = a, wt*math.Pow(a, p.alpha)
-				} else {
+				default:
 					x = wt * a
 				}
 				switch {
@@ -865,6 +966,9 @@ func (p *prep) sweep(w *walker, tab *Table, lay *layout, s *side, bk *block, nex
 			}
 			seen[g] = 0
 		}
+	}
+	if vw {
+		out = sums
 	}
 	for smp := lo; smp < hi; smp++ {
 		s.total[smp] = out[smp-lo]
@@ -926,7 +1030,7 @@ func (p *prep) newBlock(w *walker, tab *Table, lay *layout, lo, hi int) (block, 
 	if p.m != Unweighted {
 		b.val = make([]float64, m)
 	}
-	if p.m == Generalized {
+	if p.m == Generalized || p.m == kindVaw {
 		b.pw = make([]float64, m)
 	}
 	var off int32

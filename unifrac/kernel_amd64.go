@@ -55,3 +55,75 @@ func minWin(acc []float64, rl []uint8, rv []float64, win []uint64, cv []float64,
 	}
 	minWinAVX512(&acc[0], &rl[0], &rv[0], len(rl), &win[0], len(win), &cv[0], t)
 }
+
+// oneSidedRowAVX512 and oneSidedRowAVX2 are oneSidedRowGo on raw
+// pointers, for n a positive multiple of 8 and of 4.
+//
+//go:noescape
+func oneSidedRowAVX512(row, cls *float64, n int, c, k, w float64)
+
+//go:noescape
+func oneSidedRowAVX2(row, cls *float64, n int, c, k, w float64)
+
+// oneSidedRow is oneSidedRowGo: the assembly takes the longest prefix of a
+// multiple of its width, the Go form the rest.
+func oneSidedRow(row, cls []float64, c, K, g float64) {
+	n := len(cls)
+	if len(row) < n {
+		panic("unifrac: kernel arguments out of bounds")
+	}
+	m := 0
+	switch {
+	case hasAVX512 && n >= 8:
+		m = n &^ 7
+		oneSidedRowAVX512(&row[0], &cls[0], m, c, K, g)
+	case hasAVX2 && n >= 4:
+		m = n &^ 3
+		oneSidedRowAVX2(&row[0], &cls[0], m, c, K, g)
+	}
+	if m < n {
+		oneSidedRowGo(row[m:n], cls[m:], c, K, g)
+	}
+}
+
+// vawTermsWAVX512 and vawTermsUAVX512 are vawTermsWGo and vawTermsUGo on
+// raw pointers, for n a positive multiple of 8.
+//
+//go:noescape
+func vawTermsWAVX512(fn, fd, o, c2, a2, t2 *float64, n int, c1, a1, cs1, w, g1, k1 float64)
+
+//go:noescape
+func vawTermsUAVX512(fd, o, c2, t2 *float64, n int, c1, cs1, w, k1 float64)
+
+// vawTermsW is vawTermsWGo: the assembly takes the longest prefix of a
+// multiple of 8 entries, the Go form the rest.
+func vawTermsW(fn, fd, o, c2, a2, t2 []float64, c1, a1, C1, w, g1, K1 float64) {
+	n := len(fn)
+	if len(fd) < n || len(o) < n || len(c2) < n || len(a2) < n || len(t2) < n {
+		panic("unifrac: kernel arguments out of bounds")
+	}
+	m := 0
+	if hasAVX512 && n >= 8 {
+		m = n &^ 7
+		vawTermsWAVX512(&fn[0], &fd[0], &o[0], &c2[0], &a2[0], &t2[0], m, c1, a1, C1, w, g1, K1)
+	}
+	if m < n {
+		vawTermsWGo(fn[m:], fd[m:n], o[m:n], c2[m:n], a2[m:n], t2[m:n], c1, a1, C1, w, g1, K1)
+	}
+}
+
+// vawTermsU is vawTermsUGo, as vawTermsW is vawTermsWGo.
+func vawTermsU(fd, o, c2, t2 []float64, c1, C1, w, K1 float64) {
+	n := len(fd)
+	if len(o) < n || len(c2) < n || len(t2) < n {
+		panic("unifrac: kernel arguments out of bounds")
+	}
+	m := 0
+	if hasAVX512 && n >= 8 {
+		m = n &^ 7
+		vawTermsUAVX512(&fd[0], &o[0], &c2[0], &t2[0], m, c1, C1, w, K1)
+	}
+	if m < n {
+		vawTermsUGo(fd[m:], o[m:n], c2[m:n], t2[m:n], c1, C1, w, K1)
+	}
+}

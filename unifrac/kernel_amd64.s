@@ -222,3 +222,166 @@ next:
 done:
 	VZEROUPPER
 	RET
+
+// func oneSidedRowAVX512(row, cls *float64, n int, c, k, w float64)
+//
+// The assembly form of oneSidedRowGo for n a positive multiple of 8:
+// row[d] += w / √(c·(k + cls[d])), eight d at a time, each lane's
+// operations those of the Go form (IEEE sums, product, square root and
+// quotient, each rounded once).
+TEXT ·oneSidedRowAVX512(SB), NOSPLIT, $0-48
+	MOVQ         row+0(FP), DI
+	MOVQ         cls+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSD c+24(FP), Z1
+	VBROADCASTSD k+32(FP), Z2
+	VBROADCASTSD w+40(FP), Z3
+	SHLQ         $3, CX
+	XORQ         AX, AX
+
+osr512:
+	VADDPD  (SI)(AX*1), Z2, Z4
+	VMULPD  Z4, Z1, Z4
+	VSQRTPD Z4, Z4
+	VDIVPD  Z4, Z3, Z5
+	VADDPD  (DI)(AX*1), Z5, Z5
+	VMOVUPD Z5, (DI)(AX*1)
+	ADDQ    $64, AX
+	CMPQ    AX, CX
+	JLT     osr512
+	VZEROUPPER
+	RET
+
+// func oneSidedRowAVX2(row, cls *float64, n int, c, k, w float64)
+//
+// oneSidedRowAVX512 four d at a time, for n a positive multiple of 4.
+TEXT ·oneSidedRowAVX2(SB), NOSPLIT, $0-48
+	MOVQ         row+0(FP), DI
+	MOVQ         cls+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSD c+24(FP), Y1
+	VBROADCASTSD k+32(FP), Y2
+	VBROADCASTSD w+40(FP), Y3
+	SHLQ         $3, CX
+	XORQ         AX, AX
+
+osr256:
+	VADDPD  (SI)(AX*1), Y2, Y4
+	VMULPD  Y4, Y1, Y4
+	VSQRTPD Y4, Y4
+	VDIVPD  Y4, Y3, Y5
+	VADDPD  (DI)(AX*1), Y5, Y5
+	VMOVUPD Y5, (DI)(AX*1)
+	ADDQ    $32, AX
+	CMPQ    AX, CX
+	JLT     osr256
+	VZEROUPPER
+	RET
+
+// func vawTermsWAVX512(fn, fd, o, c2, a2, t2 *float64, n int, c1, a1, cs1, w, g1, k1 float64)
+//
+// The assembly form of vawTermsWGo for n a positive multiple of 8, eight
+// column entries at a time, each lane's operations those of the Go form
+// in its order; the full terms are divided under the mask x > 0 and are
+// zero elsewhere, as the Go form leaves them.
+TEXT ·vawTermsWAVX512(SB), NOSPLIT, $0-104
+	MOVQ         fn+0(FP), DI
+	MOVQ         fd+8(FP), SI
+	MOVQ         o+16(FP), DX
+	MOVQ         c2+24(FP), R8
+	MOVQ         a2+32(FP), R9
+	MOVQ         t2+40(FP), R10
+	MOVQ         n+48(FP), CX
+	VBROADCASTSD c1+56(FP), Z20
+	VBROADCASTSD a1+64(FP), Z21
+	VBROADCASTSD cs1+72(FP), Z22
+	VBROADCASTSD w+80(FP), Z23
+	VBROADCASTSD g1+88(FP), Z24
+	VBROADCASTSD k1+96(FP), Z25
+	VPTERNLOGQ   $0xff, Z26, Z26, Z26
+	VPSRLQ       $1, Z26, Z26               // |x| mask
+	VPXORQ       Z27, Z27, Z27              // 0
+	SHLQ         $3, CX
+	XORQ         AX, AX
+
+vtw:
+	VMOVUPD  (R8)(AX*1), Z0  // c2
+	VMOVUPD  (R9)(AX*1), Z1  // a2
+	VMOVUPD  (R10)(AX*1), Z2 // t2
+	VADDPD   Z2, Z25, Z3     // K1 + t2
+	VMULPD   Z3, Z20, Z3     // c1·(K1 + t2)
+	VSQRTPD  Z3, Z3
+	VDIVPD   Z3, Z24, Z3     // g1 / √…
+	VSUBPD   Z0, Z2, Z4      // t2 − c2
+	VADDPD   Z22, Z4, Z4     // (t2 − c2) + C1
+	VMULPD   Z4, Z0, Z4      // c2·(…)
+	VSQRTPD  Z4, Z4
+	VMULPD   Z23, Z1, Z5     // a2·w
+	VDIVPD   Z4, Z5, Z5      // a2·w / √…
+	VADDPD   Z5, Z3, Z3      // o
+	VADDPD   Z0, Z20, Z6     // mi = c1 + c2
+	VADDPD   Z2, Z22, Z7     // C1 + t2
+	VSUBPD   Z6, Z7, Z7      // (C1 + t2) − mi
+	VMULPD   Z7, Z6, Z7      // mi·(…)
+	VSQRTPD  Z7, Z7          // x
+	VCMPPD   $0x1e, Z27, Z7, K1 // x > 0 (ordered: not for NaN)
+	VSUBPD   Z1, Z21, Z8     // a1 − a2
+	VPANDQ   Z26, Z8, Z8     // |a1 − a2|
+	VMULPD   Z23, Z8, Z8
+	VDIVPD.Z Z7, Z8, K1, Z8  // fn
+	VADDPD   Z1, Z21, Z9     // a1 + a2
+	VMULPD   Z23, Z9, Z9
+	VDIVPD.Z Z7, Z9, K1, Z9  // fd
+	VMOVUPD  Z8, (DI)(AX*1)
+	VMOVUPD  Z9, (SI)(AX*1)
+	VMOVUPD  Z3, (DX)(AX*1)
+	ADDQ     $64, AX
+	CMPQ     AX, CX
+	JLT      vtw
+	VZEROUPPER
+	RET
+
+// func vawTermsUAVX512(fd, o, c2, t2 *float64, n int, c1, cs1, w, k1 float64)
+//
+// The assembly form of vawTermsUGo for n a positive multiple of 8.
+TEXT ·vawTermsUAVX512(SB), NOSPLIT, $0-72
+	MOVQ         fd+0(FP), SI
+	MOVQ         o+8(FP), DI
+	MOVQ         c2+16(FP), R8
+	MOVQ         t2+24(FP), R10
+	MOVQ         n+32(FP), CX
+	VBROADCASTSD c1+40(FP), Z20
+	VBROADCASTSD cs1+48(FP), Z22
+	VBROADCASTSD w+56(FP), Z23
+	VBROADCASTSD k1+64(FP), Z25
+	VPXORQ       Z27, Z27, Z27
+	SHLQ         $3, CX
+	XORQ         AX, AX
+
+vtu:
+	VMOVUPD  (R8)(AX*1), Z0  // c2
+	VMOVUPD  (R10)(AX*1), Z2 // t2
+	VADDPD   Z2, Z25, Z3     // K1 + t2
+	VMULPD   Z3, Z20, Z3
+	VSQRTPD  Z3, Z3
+	VDIVPD   Z3, Z23, Z3     // w / √…
+	VSUBPD   Z0, Z2, Z4      // t2 − c2
+	VADDPD   Z22, Z4, Z4     // + C1
+	VMULPD   Z4, Z0, Z4
+	VSQRTPD  Z4, Z4
+	VDIVPD   Z4, Z23, Z5     // w / √…
+	VADDPD   Z5, Z3, Z3      // o
+	VADDPD   Z0, Z20, Z6     // mi
+	VADDPD   Z2, Z22, Z7     // C1 + t2
+	VSUBPD   Z6, Z7, Z7
+	VMULPD   Z7, Z6, Z7
+	VSQRTPD  Z7, Z7          // x
+	VCMPPD   $0x1e, Z27, Z7, K1
+	VDIVPD.Z Z7, Z23, K1, Z9 // fd = w / x
+	VMOVUPD  Z9, (SI)(AX*1)
+	VMOVUPD  Z3, (DI)(AX*1)
+	ADDQ     $64, AX
+	CMPQ     AX, CX
+	JLT      vtu
+	VZEROUPPER
+	RET

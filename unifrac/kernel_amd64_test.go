@@ -49,3 +49,70 @@ func TestKernelBits(t *testing.T) {
 		}
 	}
 }
+
+// TestOneSidedRowBits checks that the assembly forms of oneSidedRow give
+// the Go reference's bits, for every length up to 40.
+func TestOneSidedRowBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 4))
+	saved512, saved2 := hasAVX512, hasAVX2
+	defer func() { hasAVX512, hasAVX2 = saved512, saved2 }()
+	for _, f := range []struct{ avx512, avx2 bool }{{saved512, saved2}, {false, saved2}} {
+		hasAVX512, hasAVX2 = f.avx512, f.avx2
+		for n := range 41 {
+			cls := make([]float64, n)
+			row, want := make([]float64, n+3), make([]float64, n+3)
+			for d := range cls {
+				cls[d] = float64(1 + rng.IntN(5000))
+				row[d] = rng.ExpFloat64()
+			}
+			copy(want, row)
+			c := float64(1 + rng.IntN(100))
+			K, g := float64(rng.IntN(4000)), rng.ExpFloat64()
+			oneSidedRow(row, cls, c, K, g)
+			oneSidedRowGo(want, cls, c, K, g)
+			for d := range row {
+				if math.Float64bits(row[d]) != math.Float64bits(want[d]) {
+					t.Fatalf("avx512=%v n=%d: row[%d] = %v, Go %v", f.avx512, n, d, row[d], want[d])
+				}
+			}
+		}
+	}
+}
+
+// TestVawTermsBits checks that the assembly forms of vawTermsW and
+// vawTermsU give the Go references' bits, for every length up to 40 and
+// column entries that hold all the counts of both samples (a zero
+// divisor) among others.
+func TestVawTermsBits(t *testing.T) {
+	if !hasAVX512 {
+		t.Skip("no AVX-512")
+	}
+	rng := rand.New(rand.NewPCG(29, 5))
+	for n := range 41 {
+		c2, a2, t2 := make([]float64, n), make([]float64, n), make([]float64, n)
+		c1 := float64(1 + rng.IntN(50))
+		C1 := c1 + float64(rng.IntN(3)*rng.IntN(100))
+		a1 := c1 / C1
+		for k := range n {
+			c2[k] = float64(1 + rng.IntN(50))
+			t2[k] = c2[k] + float64(rng.IntN(3)*rng.IntN(100))
+			a2[k] = c2[k] / t2[k]
+		}
+		w := rng.ExpFloat64()
+		got, want := make([][]float64, 5), make([][]float64, 5)
+		for i := range got {
+			got[i], want[i] = make([]float64, n), make([]float64, n)
+		}
+		vawTermsW(got[0], got[1], got[2], c2, a2, t2, c1, a1, C1, w, a1*w, C1-c1)
+		vawTermsWGo(want[0], want[1], want[2], c2, a2, t2, c1, a1, C1, w, a1*w, C1-c1)
+		vawTermsU(got[3], got[4], c2, t2, c1, C1, w, C1-c1)
+		vawTermsUGo(want[3], want[4], c2, t2, c1, C1, w, C1-c1)
+		for i := range got {
+			for k := range got[i] {
+				if math.Float64bits(got[i][k]) != math.Float64bits(want[i][k]) {
+					t.Fatalf("n=%d output %d entry %d: %v, Go %v", n, i, k, got[i][k], want[i][k])
+				}
+			}
+		}
+	}
+}

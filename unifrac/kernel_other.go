@@ -12,3 +12,16 @@ func minSum2x4(acc []float64, ld int, x0, x1, y []float64, ys int) {
 func minWin(acc []float64, rl []uint8, rv []float64, win []uint64, cv []float64, tri bool) {
 	minWinGo(acc, rl, rv, win, cv, tri)
 }
+
+// oneSidedRow is oneSidedRowGo.
+func oneSidedRow(row, cls []float64, c, K, g float64) { oneSidedRowGo(row, cls, c, K, g) }
+
+// vawTermsW is vawTermsWGo.
+func vawTermsW(fn, fd, o, c2, a2, t2 []float64, c1, a1, C1, w, g1, K1 float64) {
+	vawTermsWGo(fn, fd, o, c2, a2, t2, c1, a1, C1, w, g1, K1)
+}
+
+// vawTermsU is vawTermsUGo.
+func vawTermsU(fd, o, c2, t2 []float64, c1, C1, w, K1 float64) {
+	vawTermsUGo(fd, o, c2, t2, c1, C1, w, K1)
+}

@@ -6,7 +6,7 @@ import (
 )
 
 // Methods lists the methods in the order of their documentation.
-var Methods = []Method{WeightedNormalized, WeightedUnnormalized, Unweighted, Generalized}
+var Methods = []Method{WeightedNormalized, WeightedUnnormalized, Unweighted, UnweightedUnnormalized, Generalized}
 
 // MethodNames returns the names of Methods, comma-separated.
 func MethodNames() string {

@@ -92,6 +92,9 @@ type tile struct{ bi, bj int32 }
 type workspace struct {
 	acc  []float64 // blockSize × blockSize pair sums
 	acc2 []float64 // second sums (Generalized)
+	va   vawAcc    // a tile's shared sums (variance adjusted)
+	vs   vawSums   // a tile's one-sided sums (variance adjusted)
+	tot  [blockSize]float64
 }
 
 func newWorkspace(m Method) *workspace {
@@ -121,7 +124,7 @@ func (e *Engine) run(ctx context.Context, dst out, i0, i1 int) error {
 		}
 		w, _ := e.spaces.Get().(*workspace)
 		if w == nil {
-			w = newWorkspace(e.method)
+			w = newWorkspace(e.kind)
 		}
 		e.tile(w, tiles[t], dst)
 		e.spaces.Put(w)
@@ -206,10 +209,17 @@ func (e *Engine) tile(w *workspace, t tile, dst out) {
 	upper := bi == bj
 	acc := w.acc
 	clear(acc)
-	if e.method == Generalized {
+	switch e.kind {
+	case Generalized:
 		clear(w.acc2)
 		sparseGeneralized(acc, w.acc2, &e.blocks[bi], &e.blocks[bj], e.wsp, e.alpha, upper, upper)
-	} else {
+	case kindVaw:
+		w.va.reset()
+		e.vw.sparseVaw(&w.va, &e.blocks[bi], &e.blocks[bj], e.total[rlo:rhi], e.total[clo:chi], e.wsp, upper)
+		if e.vw.u == nil {
+			e.vw.tileSums(&w.vs, &e.blocks[bi], &e.blocks[bj], e.total[rlo:rhi], e.total[clo:chi], e.wsp)
+		}
+	default:
 		denseTile(acc, e.x, e.x, e.dp, rlo, rhi, clo, chi, upper)
 		sparseMin(acc, &e.blocks[bi], &e.blocks[bj], e.wsp, upper, upper)
 	}
@@ -239,7 +249,7 @@ func (e *Engine) runRows(ctx context.Context, dst out, i0, i1 int) error {
 		}
 		w, _ := e.spaces.Get().(*workspace)
 		if w == nil {
-			w = newWorkspace(e.method)
+			w = newWorkspace(e.kind)
 		}
 		e.rowsTile(w, &q, sel, t/nb, t%nb, dst)
 		e.spaces.Put(w)
@@ -272,7 +282,7 @@ func (e *Engine) gather(sel []int32) side {
 	var scratch []int32
 	for lo := 0; lo < n; lo += blockSize {
 		hi := min(lo+blockSize, n)
-		ent.reserve(room, e.method != Unweighted, e.method == Generalized)
+		ent.reserve(room, e.kind != Unweighted, e.kind == Generalized || e.kind == kindVaw)
 		for r := lo; r < hi; {
 			// The samples of one engine block.
 			eb := int(sel[r]) / blockSize
@@ -318,10 +328,21 @@ func (e *Engine) rowsTile(w *workspace, q *side, sel []int32, ri, bj int, dst ou
 	acc := w.acc
 	clear(acc)
 	var acc2 []float64
-	if e.method == Generalized {
+	switch e.kind {
+	case Generalized:
 		clear(w.acc2)
 		sparseGeneralized(acc, w.acc2, &q.blocks[ri], &e.blocks[bj], e.wsp, e.alpha, false, false)
-	} else {
+	case kindVaw:
+		w.va.reset()
+		tr := w.tot[:rhi-rlo]
+		for r := rlo; r < rhi; r++ {
+			tr[r-rlo] = e.total[sel[r]]
+		}
+		e.vw.sparseVaw(&w.va, &q.blocks[ri], &e.blocks[bj], tr, e.total[clo:chi], e.wsp, false)
+		if e.vw.u == nil {
+			e.vw.tileSums(&w.vs, &q.blocks[ri], &e.blocks[bj], tr, e.total[clo:chi], e.wsp)
+		}
+	default:
 		denseTile(acc, q.x, e.x, e.dp, rlo, rhi, clo, chi, false)
 		sparseMin(acc, &q.blocks[ri], &e.blocks[bj], e.wsp, false, false)
 	}
@@ -331,11 +352,15 @@ func (e *Engine) rowsTile(w *workspace, q *side, sel []int32, ri, bj int, dst ou
 		k := int(sel[r])
 		base := (r - rlo) * blockSize
 		acc2 = nil
-		if e.method == Generalized {
+		if e.kind == Generalized {
 			acc2 = w.acc2[base : base+chi-clo]
 		}
 		d := row[:chi-clo]
-		distRow(e.method, d, e.total[k], e.total[clo:chi], acc[base:base+chi-clo], acc2)
+		if e.kind == kindVaw {
+			e.vawRow(w, d, k, r-rlo, clo)
+		} else {
+			distRow(e.method, d, e.total[k], e.total[clo:chi], acc[base:base+chi-clo], acc2)
+		}
 		if clo <= k && k < chi {
 			d[k-clo] = 0
 		}
@@ -638,6 +663,8 @@ func dist(meth Method, s, m, m2 float64) float64 {
 			return 0
 		}
 		d = (s - 2*m) / u
+	case UnweightedUnnormalized:
+		d = s - 2*m
 	case Generalized:
 		den := s - m2
 		if den == 0 {
@@ -663,11 +690,15 @@ func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool
 		}
 		base := (i-rlo)*blockSize - clo
 		var acc2 []float64
-		if e.method == Generalized {
+		if e.kind == Generalized {
 			acc2 = w.acc2[base+j0 : base+chi]
 		}
 		d := row[:chi-j0]
-		distRow(e.method, d, e.total[i], e.total[j0:chi], w.acc[base+j0:base+chi], acc2)
+		if e.kind == kindVaw {
+			e.vawRow(w, d, i, i-rlo, j0)
+		} else {
+			distRow(e.method, d, e.total[i], e.total[j0:chi], w.acc[base+j0:base+chi], acc2)
+		}
 		if j0 <= i && i < chi {
 			d[i-j0] = 0
 		}
@@ -692,6 +723,33 @@ func (e *Engine) write(w *workspace, dst out, rlo, rhi, clo, chi int, upper bool
 			dst.set(oi*n+oi, 0)
 		}
 	}
+}
+
+// vawRow sets d[t] to the variance-adjusted distance between the engine's
+// samples i (row ri of the tile) and j0+t (a column of the tile's column
+// block), from the tile's shared sums (w.va) and the one-sided sums of the
+// global table or, without one, of the tile (w.vs).
+func (e *Engine) vawRow(w *workspace, d []float64, i, ri, j0 int) {
+	v := e.vw
+	clo := j0 &^ (blockSize - 1)
+	base := ri*blockSize + j0 - clo
+	nent := e.nent[j0 : j0+len(d)]
+	if v.u != nil {
+		nd := len(v.totals)
+		ui, ci := v.u[i*nd:(i+1)*nd], int(v.class[i])
+		v.rowDists(e.method, d, &w.va, base, e.nent[i], nent, func(t int) float64 {
+			j := j0 + t
+			return ui[v.class[j]] + v.u[j*nd+ci]
+		})
+		return
+	}
+	vs := &w.vs
+	ncc, ncr := len(vs.cc), len(vs.cr)
+	ui, ci := vs.ur[ri*ncc:(ri+1)*ncc], int(vs.kr[ri])
+	v.rowDists(e.method, d, &w.va, base, e.nent[i], nent, func(t int) float64 {
+		jl := j0 + t - clo
+		return ui[vs.kc[jl]] + vs.uc[jl*ncr+ci]
+	})
 }
 
 // distRow sets d[t] = dist(meth, ti+tot[t], acc[t], acc2[t]) (acc2 only

@@ -1,9 +1,11 @@
 package unifrac
 
-// underRace returns the first keep cases under the race detector, all of
-// them otherwise.
+import "testing"
+
+// underRace returns the first keep cases under the race detector or with
+// -short, all of them otherwise.
 func underRace[T any](cases []T, keep int) []T {
-	if raceDetector {
+	if raceDetector || testing.Short() {
 		return cases[:keep]
 	}
 	return cases

@@ -73,5 +73,11 @@ func refTableOf(t *tree.Tree, b *biom.Table) (*Table, error) {
 			return nil, &SampleError{b.Samples[s], "the counts sum to infinity"}
 		}
 	}
+	// Observations without any entry are listed, in their order.
+	for o := range b.Observations {
+		if !slices.Contains(b.Indices, int32(o)) {
+			tab.Listed = append(tab.Listed, node[o])
+		}
+	}
 	return tab, nil
 }

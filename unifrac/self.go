@@ -53,7 +53,7 @@ func (c *Columns) Self(ctx context.Context, dst, diag []float64) error {
 		}
 		w, _ := c.spaces.Get().(*workspace)
 		if w == nil {
-			w = newWorkspace(c.method)
+			w = newWorkspace(c.kind)
 		}
 		c.selfTile(w, int(tiles[t].bi), int(tiles[t].bj), dst)
 		c.spaces.Put(w)
@@ -79,7 +79,22 @@ func (c *Columns) selfTile(w *workspace, bi, bj int, dst []float64) {
 	upper := bi == bj
 	acc := w.acc
 	clear(acc)
-	if c.method == Generalized {
+	if c.kind == kindVaw {
+		c.vawTile(w, &c.side, bi, bj, upper)
+		for i := rlo; i < rhi; i++ {
+			j0 := clo
+			if upper {
+				j0 = i + 1
+			}
+			if j0 >= chi {
+				continue
+			}
+			k0 := i*n - i*(i+1)/2 - i - 1
+			c.vawRow(w, dst[k0+j0:k0+chi], c.nent[i], i-rlo, j0)
+		}
+		return
+	}
+	if c.kind == Generalized {
 		clear(w.acc2)
 		sparseGeneralized(acc, w.acc2, &c.blocks[bi], &c.blocks[bj], c.wsp, c.alpha, upper, upper)
 	} else {
@@ -113,6 +128,10 @@ func (c *Columns) selfTile(w *workspace, bi, bj int, dst []float64) {
 // sparse branch the sample reaches, in increasing branch order (for
 // Unweighted, each group's term, in increasing group order).
 func (c *Columns) diagonal(diag []float64) {
+	if c.kind == kindVaw {
+		c.vawDiagonal(diag)
+		return
+	}
 	var acc, acc2 [blockSize]float64
 	dp := c.dp
 	for b := range c.blocks {
@@ -127,7 +146,7 @@ func (c *Columns) diagonal(diag []float64) {
 			}
 		}
 		bk := &c.blocks[b]
-		if c.method == Unweighted {
+		if c.kind == Unweighted {
 			groupTotals(&acc, bk, c.wsp)
 			bk = &block{}
 		}
@@ -135,7 +154,7 @@ func (c *Columns) diagonal(diag []float64) {
 			for p := bk.ptr[k]; p < bk.ptr[k+1]; p++ {
 				l := bk.loc[p]
 				switch {
-				case c.method == Generalized:
+				case c.kind == Generalized:
 					a, pa := bk.val[p], bk.pw[p]
 					s := a + a
 					ws := c.wsp[br] * math.Pow(s, c.alpha)
@@ -148,6 +167,47 @@ func (c *Columns) diagonal(diag []float64) {
 		}
 		for i := lo; i < hi; i++ {
 			diag[i] = dist(c.method, c.total[i]+c.total[i], acc[i-lo], acc2[i-lo])
+		}
+	}
+}
+
+// vawDiagonal is diagonal for the variance-adjusted methods: a sample
+// reaches the same branches as itself, so its distance to itself is that
+// of its full terms alone (see vaw.dist), each branch's computed as
+// sparseVaw computes it, in increasing branch order.
+func (c *Columns) vawDiagonal(diag []float64) {
+	v := c.vw
+	var fn, fd [blockSize]float64
+	var one, tn, td, to [1]float64
+	for b := range c.blocks {
+		lo, hi := b*blockSize, min((b+1)*blockSize, c.n)
+		clear(fn[:])
+		clear(fd[:])
+		bk := &c.blocks[b]
+		tot := c.total[lo:hi]
+		for k, br := range bk.br {
+			w := c.wsp[br]
+			for p := bk.ptr[k]; p < bk.ptr[k+1]; p++ {
+				l := bk.loc[p]
+				c1, a1, C1 := bk.val[p], bk.pw[p], tot[l]
+				one[0] = C1
+				switch v.form {
+				case vawWeighted:
+					vawTermsWGo(tn[:], td[:], to[:], bk.val[p:p+1], bk.pw[p:p+1], one[:], c1, a1, C1, w, a1*w, C1-c1)
+					fn[l] += tn[0]
+					fd[l] += td[0]
+				case vawUnweighted:
+					vawTermsUGo(td[:], to[:], bk.val[p:p+1], one[:], c1, C1, w, C1-c1)
+					fd[l] += td[0]
+				default:
+					n, d := v.full(c1, a1, c1, a1, w, C1+C1)
+					fn[l] += n
+					fd[l] += d
+				}
+			}
+		}
+		for l := range hi - lo {
+			diag[lo+l] = v.dist(c.method, 0, fn[l], fd[l], 0, 0, 0, 0)
 		}
 	}
 }

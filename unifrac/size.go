@@ -3,7 +3,7 @@ package unifrac
 // Bytes returns about how many bytes the engine holds: its per-sample
 // sums, the dense matrix of branch values and the sparse indexes, not
 // counting the workspaces of a computation (BytesPerWorker each).
-func (e *Engine) Bytes() int64 { return e.side.bytes(len(e.wsp)) }
+func (e *Engine) Bytes() int64 { return e.side.bytes(len(e.wsp)) + e.vw.bytes() }
 
 // bytes returns the memory of the side's sums, dense matrix and sparse
 // indexes, with nwsp sparse branch lengths.
@@ -18,12 +18,17 @@ func (s *side) bytes(nwsp int) int64 {
 
 // BytesPerWorker is the memory of one worker's workspace during a
 // computation, in bytes.
-func (e *Engine) BytesPerWorker() int64 { return workspaceBytes(e.method) }
+func (e *Engine) BytesPerWorker() int64 { return workspaceBytes(e.kind) }
 
 func workspaceBytes(m Method) int64 {
 	n := int64(blockSize * blockSize * 8)
-	if m == Generalized {
+	switch m {
+	case Generalized:
 		n *= 2
+	case kindVaw:
+		// A tile's shared sums (three and a count) and one-sided sums
+		// (two), beside the unused first sums.
+		n = blockSize * blockSize * (8*6 + 4)
 	}
 	return n
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,7 +19,11 @@ import (
 //	ssu -i ssu_small.biom -t ssu_small.nwk -m generalized_fp64 -a 0.5 -o ssu_small.out.generalized0.5.tsv
 //
 // for METHOD weighted_normalized, weighted_unnormalized and unweighted
-// (ssu_small.tsv holds the counts of ssu_small.biom as triplets). The
+// (ssu_small.tsv holds the counts of ssu_small.biom as triplets), and
+// the same commands with -f (bypass tips), --vaw (variance adjusted) and
+// both into ssu_small.out.*.f.tsv, *.vaw.tsv and *.vaw.f.tsv (ssu 1.2 of
+// unifrac-tools 1.2-2). ssu_small.biom lists all 40 tips,
+// 4 of them without counts: for -f they are in the table's Listed. The
 // values in ssu_small.out.*.tsv are ssu's, printed to 16 significant
 // digits; they must agree to 1e-7 relative. They agree to about 1e-8:
 // ssu keeps branch lengths in float32 (rounding the lengths read here to
@@ -32,18 +37,38 @@ func TestSSU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		m     Method
-		alpha float64
-		file  string
-	}{
-		{WeightedNormalized, 0, "weighted_normalized"},
-		{WeightedUnnormalized, 0, "weighted_unnormalized"},
-		{Unweighted, 0, "unweighted"},
-		{Generalized, 0.5, "generalized0.5"},
+	listed := &Table{}
+	*listed = *tab
+	for i := range tr.Len() {
+		if tr.IsLeaf(i) && !slices.Contains(tab.Indices, int32(i)) {
+			listed.Listed = append(listed.Listed, int32(i))
+		}
+	}
+	if len(listed.Listed) != 4 {
+		t.Fatalf("%d tips without counts, want 4", len(listed.Listed))
+	}
+	type ssuCase struct {
+		m           Method
+		alpha       float64
+		file        string
+		bypass, vaw bool
+	}
+	var cases []ssuCase
+	for _, c := range []ssuCase{
+		{WeightedNormalized, 0, "weighted_normalized", false, false},
+		{WeightedUnnormalized, 0, "weighted_unnormalized", false, false},
+		{Unweighted, 0, "unweighted", false, false},
+		{Generalized, 0.5, "generalized0.5", false, false},
 	} {
+		f, vf, vff := c, c, c
+		f.file, f.bypass = c.file+".f", true
+		vf.file, vf.vaw = c.file+".vaw", true
+		vff.file, vff.bypass, vff.vaw = c.file+".vaw.f", true, true
+		cases = append(cases, c, f, vf, vff)
+	}
+	for _, c := range cases {
 		ids, want := readMatrix(t, "testdata/ssu_small.out."+c.file+".tsv")
-		e, err := New(tr, tab, c.m, &Options{Alpha: c.alpha})
+		e, err := New(tr, listed, c.m, &Options{Alpha: c.alpha, BypassTips: c.bypass, VarianceAdjusted: c.vaw})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,12 @@ type Table struct {
 	Indptr  []int
 	Indices []int32
 	Values  []float64
+	// Listed holds further nodes that the table names without any entry
+	// in a row: the observations of a BIOM table whose counts are all
+	// zero. Only Options.BypassTips looks at them (a listed tip keeps its
+	// parent's branch in the tree that ssu prunes to the table). It may be
+	// nil.
+	Listed []int32
 }
 
 // Len returns the number of samples.
@@ -36,6 +42,11 @@ func (t *Table) check(nodes int, raw bool) error {
 	}
 	if len(t.Indices) != len(t.Values) {
 		return fmt.Errorf("unifrac: table has %d indices and %d values", len(t.Indices), len(t.Values))
+	}
+	for _, i := range t.Listed {
+		if i < 0 || int(i) >= nodes {
+			return fmt.Errorf("unifrac: table lists node %d, out of range [0, %d)", i, nodes)
+		}
 	}
 	if t.Indptr[0] != 0 || t.Indptr[n] != len(t.Indices) {
 		return fmt.Errorf("unifrac: table Indptr does not span [0, %d)", len(t.Indices))

@@ -22,7 +22,8 @@ import (
 // 0, AB 1 and 1/3, C 0 and 2/3; Σ b·|a−b| = 5/12 + 3/12 + 8/12 + 2·(8/12)
 // = 8/3 (weighted unnormalized); each sample's Σ b·a is 2, so weighted
 // normalized is (8/3)/4 = 2/3, and so is generalized with α = 1; unweighted
-// is the unshared length, B and C, 3, over the length reached, 5: 0.6.
+// is the unshared length, B and C, 3, over the length reached, 5: 0.6;
+// unweighted unnormalized is that unshared length, 3.
 func TestTinyBranchLengths(t *testing.T) {
 	build := func(unit float64) *tree.Tree {
 		tr, err := tree.FromParents([]int{-1, 0, 1, 1, 0}, []float64{0, unit, unit, unit, 2 * unit},
@@ -48,7 +49,7 @@ func TestTinyBranchLengths(t *testing.T) {
 		return d[0], e.Condensed(context.Background(), d)
 	}
 	hand := map[unifrac.Method]float64{unifrac.WeightedUnnormalized: 8.0 / 3, unifrac.WeightedNormalized: 2.0 / 3,
-		unifrac.Generalized: 2.0 / 3, unifrac.Unweighted: 0.6}
+		unifrac.Generalized: 2.0 / 3, unifrac.Unweighted: 0.6, unifrac.UnweightedUnnormalized: 3}
 	for _, m := range unifrac.Methods {
 		one, err := dist(build(1), m)
 		if err != nil {
@@ -59,9 +60,9 @@ func TestTinyBranchLengths(t *testing.T) {
 		}
 		// 2⁻¹⁰⁰⁰: the least product, 2⁻¹⁰⁰⁰·1/4, is normal. Scaling by a
 		// power of two is exact, so the distance is the unit one's bit for
-		// bit (times the scale for weighted unnormalized).
+		// bit (times the scale for the unnormalized methods).
 		want := one
-		if m == unifrac.WeightedUnnormalized {
+		if m == unifrac.WeightedUnnormalized || m == unifrac.UnweightedUnnormalized {
 			want = one * 0x1p-1000
 		}
 		if got, err := dist(build(0x1p-1000), m); err != nil || got != want {
@@ -69,13 +70,16 @@ func TestTinyBranchLengths(t *testing.T) {
 		}
 		// 2⁻¹⁰²¹: the length of B times S1's mass 1/4 is 2⁻¹⁰²³,
 		// subnormal. The ratios are refused; unweighted sums lengths
-		// alone, exactly; weighted unnormalized is 8/3·2⁻¹⁰²¹ to within a
-		// few units of 2⁻¹⁰⁷⁴, the spacing of float64 there.
+		// alone, exactly (unweighted unnormalized 3·2⁻¹⁰²¹, normal);
+		// weighted unnormalized is 8/3·2⁻¹⁰²¹ to within a few units of
+		// 2⁻¹⁰⁷⁴, the spacing of float64 there.
 		got, err := dist(build(0x1p-1021), m)
 		ratio := m == unifrac.WeightedNormalized || m == unifrac.Generalized
 		switch {
 		case m == unifrac.Unweighted && (err != nil || got != one):
 			t.Errorf("unweighted, lengths 2⁻¹⁰²¹: %v, %v; want %v (sums of lengths alone)", got, err, one)
+		case m == unifrac.UnweightedUnnormalized && (err != nil || got != one*0x1p-1021):
+			t.Errorf("unweighted unnormalized, lengths 2⁻¹⁰²¹: %v, %v; want %v (sums of lengths alone)", got, err, one*0x1p-1021)
 		case m == unifrac.WeightedUnnormalized && (err != nil || math.Abs(got-one*0x1p-1021) > 8*0x1p-1074):
 			t.Errorf("weighted unnormalized, lengths 2⁻¹⁰²¹: %v, %v; want %v", got, err, one*0x1p-1021)
 		case ratio && !errors.Is(err, unifrac.ErrUnderflow):

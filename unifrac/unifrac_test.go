@@ -78,6 +78,12 @@ func bruteForce(tr *tree.Tree, tab *Table, m Method, alpha float64) []float64 {
 // bruteForceRaw is bruteForce with the counts used as masses as they are
 // when raw is set.
 func bruteForceRaw(tr *tree.Tree, tab *Table, m Method, alpha float64, raw bool) []float64 {
+	return bruteForcePairs(tr, tab, m, alpha, raw, nil)
+}
+
+// bruteForcePairs is bruteForceRaw for the pairs (i, j) for which pair
+// returns true (all pairs when pair is nil); the others are left 0.
+func bruteForcePairs(tr *tree.Tree, tab *Table, m Method, alpha float64, raw bool, pair func(i, j int) bool) []float64 {
 	L := tr.Len()
 	n := tab.Len()
 	mass := make([][]float64, n)
@@ -101,6 +107,9 @@ func bruteForceRaw(tr *tree.Tree, tab *Table, m Method, alpha float64, raw bool)
 	d := make([]float64, n*n)
 	for i := range n {
 		for j := range n {
+			if pair != nil && !pair(i, j) {
+				continue
+			}
 			var num, den float64
 			for v := range L {
 				w := tr.Weight(v)
@@ -122,6 +131,11 @@ func bruteForceRaw(tr *tree.Tree, tab *Table, m Method, alpha float64, raw bool)
 					if a > 0 || b > 0 {
 						den += w
 					}
+				case UnweightedUnnormalized:
+					if (a > 0) != (b > 0) {
+						num += w
+					}
+					den = 1
 				case Generalized:
 					if a+b > 0 {
 						num += w * math.Pow(a+b, alpha) * math.Abs(a-b) / (a + b)
@@ -146,7 +160,7 @@ func mustNew(t testing.TB, tr *tree.Tree, tab *Table, m Method, opts *Options, f
 	return e
 }
 
-var methods = []Method{WeightedUnnormalized, WeightedNormalized, Unweighted, Generalized}
+var methods = []Method{WeightedUnnormalized, WeightedNormalized, Unweighted, Generalized, UnweightedUnnormalized}
 
 func TestBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -30,6 +31,9 @@ type env struct {
 	// onFlags, when set (by tests), sees the flag set of every command
 	// that parses its arguments.
 	onFlags func(*flags)
+	// prog is the program's name in messages of the compatible command
+	// lines: "ssu" when run as ssu, "twl ssu" as twl ssu.
+	prog string
 }
 
 // stopped returns the context's error once the process has been asked to
@@ -131,6 +135,9 @@ Commands:
 			line(c.name+" "+sub.name, sub.summary)
 		}
 	}
+	for _, c := range compatCommands {
+		line(c.name, c.summary)
+	}
 	line("help", "show the help of a command")
 	line("version", "print twl's version (also twl --version)")
 	fmt.Fprint(w, `
@@ -180,6 +187,9 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			mainUsage(stdout)
 			return 0
 		}
+		if c := lookupCompat(args[1]); c != nil && len(args) == 2 {
+			return runCompat(e, c, "twl "+c.name, []string{"--help"})
+		}
 		c := lookup(args[1])
 		isSub := func(s *command) bool { return s.name == args[2] }
 		if c == nil || len(args) > 3 || len(args) == 3 && !slices.ContainsFunc(allSubcommands(c.name), isSub) {
@@ -200,12 +210,39 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fmt.Fprintln(stdout, versionLine())
 		return 0
 	}
+	if c := lookupCompat(name); c != nil {
+		return runCompat(e, c, "twl "+name, args[1:])
+	}
 	c := lookup(name)
 	if c == nil {
 		fmt.Fprintf(stderr, "twl: unknown command %q\nsee 'twl help'\n", name)
 		return 2
 	}
 	return report(e, c.name, c.run(e, args[1:]))
+}
+
+// runAs runs the compatible command name (ssu, faithpd) as the program of
+// that name, as when twl is run through a link of that name: the
+// arguments are the tool's, and messages name it.
+// linkedAs returns the tool twl is run as when arg0, the name it was run
+// under, names one (a link named ssu or faithpd to the binary), or "".
+func linkedAs(arg0 string) string {
+	if name := filepath.Base(arg0); lookupCompat(name) != nil {
+		return name
+	}
+	return ""
+}
+
+func runAs(ctx context.Context, name string, args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "%s (twl): internal error: %v\n"+
+				"This is a bug in twl; please report it with the command line that caused it.\n", name, r)
+			status = 1
+		}
+	}()
+	return runCompat(e, lookupCompat(name), name, args)
 }
 
 // versionLine returns what twl version prints: "twl VERSION", VERSION the

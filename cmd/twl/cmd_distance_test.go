@@ -238,7 +238,11 @@ func TestDistanceGarbage(t *testing.T) {
 		`null`, "\n", "\r\n", "\t", " ", "\x00", "\xff", "\ufeff", `"\u0063at"`, `"\`, `0`, `[0,0,0,0,1,0,0]`, "#", "a\tb"}
 	rng := rand.New(rand.NewPCG(3, 4))
 	dir := write(t, map[string]string{"t.tree": fig1Tree, "b.jsonl": `{"cat": 1}`})
-	for i := range 500 {
+	runs := 500
+	if testing.Short() || raceDetector {
+		runs = 100 // a child process each, several times slower under race
+	}
+	for i := range runs {
 		var sb strings.Builder
 		for range rng.IntN(12) {
 			sb.WriteString(frags[rng.IntN(len(frags))])

@@ -20,8 +20,8 @@ import (
 
 func runPermanova(e *env, args []string) error {
 	fs := newFlags("permanova", "twl permanova --dm D.tsv --metadata M.tsv --column COLUMN [flags]")
-	dm := fs.String("dm", "", "the distance matrix `FILE`: TSV as ssu, scikit-bio and QIIME 2 write it, or D.npy with its ids in D.ids.txt (required)")
-	meta := fs.String("metadata", "", "QIIME 2 style sample metadata `FILE` (TSV, sample id first) (required)")
+	dm := fs.String("dm", "", "the distance matrix `FILE`: TSV as ssu, scikit-bio and QIIME 2 write it, a QIIME 2 DistanceMatrix .qza, ssu's HDF5, or D.npy with its ids in D.ids.txt (required)")
+	meta := fs.String("metadata", "", "QIIME 2 sample metadata `FILE` (TSV, sample id first; #q2:types and comment lines allowed) (required)")
 	column := fs.String("column", "", "the metadata `COLUMN` whose values group the samples (required)")
 	perms := fs.Int("permutations", permanova.DefaultPermutations, "the number `P` of permutations for the p-value; 0 for none (the p-value is then NaN)")
 	seed := fs.Uint64("seed", 1, "`S` seeds the permutations")

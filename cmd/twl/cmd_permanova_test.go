@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -9,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/twl-ldl/twl/distmat"
+	"github.com/twl-ldl/twl/internal/qza"
 )
 
 // The matrix of scikit-bio's test_call_unequal_group_sizes (its
@@ -234,5 +238,85 @@ func TestDocumentedPermanova(t *testing.T) {
 	args = append(args, "--format", "json", "--permutations", "9999", "--seed", "7")
 	if code, got, errOut := twl(t, "", args...); code != 0 || got != want {
 		t.Errorf("%s: %q: exit %d %s\n%s\nthe page shows\n%s", page, args, code, errOut, got, want)
+	}
+}
+
+// TestPermanovaQIIMEInputs: --dm reads a QIIME 2 DistanceMatrix artifact
+// and ssu's HDF5 matrix, and --metadata QIIME 2's metadata layout (a
+// #q2:types line, the id column named as QIIME 2 allows): the result is
+// that of the TSV matrix above (checked against scikit-bio in
+// TestPermanovaCLI), bit for bit.
+func TestPermanovaQIIMEInputs(t *testing.T) {
+	dir := write(t, map[string]string{"d.tsv": permanovaDM, "m.tsv": permanovaMeta})
+	run := func(dm, meta string) string {
+		t.Helper()
+		code, js, errOut := twl(t, "", "permanova", "--dm", dm, "--metadata", meta, "--column", "group", "--format", "json", "--seed", "9")
+		if code != 0 {
+			t.Fatalf("--dm %s --metadata %s: exit %d: %s", dm, meta, code, errOut)
+		}
+		return js
+	}
+	want := run(filepath.Join(dir, "d.tsv"), filepath.Join(dir, "m.tsv"))
+	m, err := distmat.Read(strings.NewReader(permanovaDM), "d.tsv", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The artifact as twl unifrac --out D.qza writes it.
+	var art bytes.Buffer
+	qw, err := qza.NewWriter(&art, qza.DistanceMatrix, &qza.Options{Tool: "twl test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(qw, permanovaDM)
+	if err := qw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// HDF5 as ssu -r hdf5_fp64 writes it.
+	var h5 bytes.Buffer
+	hw, err := distmat.NewWriter(&h5, distmat.HDF5, m.IDs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw.WriteRows(m.D)
+	if err := hw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The metadata as QIIME 2 keeps it: a #q2:types line, comments, and
+	// the id column named id, #SampleID or sample-id.
+	body := strings.SplitN(permanovaMeta, "\n", 2)[1]
+	files := map[string]string{"d.qza": art.String(), "d.h5": h5.String()}
+	for i, head := range []string{"id\tgroup\tother\n#q2:types\tcategorical\tcategorical\n",
+		"#SampleID\tgroup\tother\n#q2:types\tcategorical\tcategorical\n# a comment\n",
+		"sample-id\tgroup\tother\n#q2:types\tcategorical\n"} {
+		files[fmt.Sprintf("q2-%d.tsv", i)] = head + body
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, dm := range []string{"d.tsv", "d.qza", "d.h5"} {
+		for _, meta := range []string{"m.tsv", "q2-0.tsv", "q2-1.tsv", "q2-2.tsv"} {
+			if got := run(filepath.Join(dir, dm), filepath.Join(dir, meta)); got != want {
+				t.Errorf("--dm %s --metadata %s: %s; the TSVs: %s", dm, meta, got, want)
+			}
+		}
+	}
+
+	// An artifact made by QIIME 2 itself (distmat/testdata: qiime tools
+	// import of ssu's TSV) gives the TSV's result.
+	tsv := filepath.Join("..", "..", "distmat", "testdata", "small.unweighted.tsv")
+	q2 := filepath.Join("..", "..", "distmat", "testdata", "small.unweighted.qza")
+	var meta strings.Builder
+	meta.WriteString("sample-id\tbody-site\n#q2:types\tcategorical\n")
+	for i := range 12 {
+		fmt.Fprintf(&meta, "S%d\t%s\n", i, []string{"gut", "skin", "gut", "tongue"}[i%4])
+	}
+	mp := filepath.Join(dir, "small-meta.tsv")
+	os.WriteFile(mp, []byte(meta.String()), 0o644)
+	code, a, errA := twl(t, "", "permanova", "--dm", tsv, "--metadata", mp, "--column", "body-site", "--format", "json")
+	code2, b, errB := twl(t, "", "permanova", "--dm", q2, "--metadata", mp, "--column", "body-site", "--format", "json")
+	if code != 0 || code2 != 0 || a != b {
+		t.Errorf("QIIME 2's artifact: exit %d %q %s; its TSV: exit %d %q %s", code2, b, errB, code, a, errA)
 	}
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -16,6 +18,7 @@ import (
 	"github.com/twl-ldl/twl/distmat"
 	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/internal/hugepage"
+	"github.com/twl-ldl/twl/internal/qza"
 	"github.com/twl-ldl/twl/newick"
 	"github.com/twl-ldl/twl/unifrac"
 )
@@ -24,15 +27,16 @@ func runUnifrac(e *env, args []string) (err error) {
 	if len(args) > 0 && args[0] == "merge" {
 		return runUnifracMerge(e, args[1:])
 	}
-	gc := startLazyGC()
-	defer gc.stop()
 	fs := newFlags("unifrac", "twl unifrac --tree T.nwk --table T.biom --method M --out D.tsv [flags]\n  twl unifrac merge PART... --out D.tsv")
 	treePath := fs.String("tree", "", "the phylogeny: Newick or QIIME 2 .qza `FILE`")
 	tablePath := fs.String("table", "", "the table of counts: BIOM (HDF5 or JSON), TSV or .qza `FILE`")
 	method := fs.String("method", "", "the UniFrac `variant`: "+unifrac.MethodNames())
 	alpha := fs.Float64("alpha", 1, "the exponent of --method generalized, in [0, 1]")
-	out := fs.OutFile("out", "write the matrix (or with --shard the partial file) to `FILE`; - for standard output (tsv only)")
-	format := fs.String("format", "", "the matrix `format`, tsv or npy (default: npy for an --out ending in .npy, else tsv)")
+	vaw := fs.Bool("variance-adjusted", false, "variance-adjusted UniFrac: divide each branch's term by the standard deviation of the pair's counts below it (Chang et al. 2011; ssu --vaw)")
+	bypass := fs.Bool("bypass-tips", false, "leave out the branches above the tips of the tree pruned to the table (ssu -f, an approximation)")
+	absolute := fs.Bool("absolute", false, "absolute quantification: the counts as they are, not each sample's proportions (ssu --normalize-sample-counts false)")
+	out := fs.OutFile("out", "write the matrix (or with --shard the partial file) to `FILE`; - for standard output (not npy); a name ending in .qza writes a QIIME 2 DistanceMatrix artifact")
+	format := fs.String("format", "", "the matrix `format`, tsv, npy or hdf5 (default: npy for an --out ending in .npy, hdf5 for .h5 or .hdf5, else tsv)")
 	shard := fs.String("shard", "", "compute only row stripe `I/N` of the matrix into a partial file, for 'twl unifrac merge'")
 	maxMemFlag := fs.maxMemoryFlag(4<<30, "refuse to run if reading the tree or the table, or the engine and a stripe of rows, need more than `SIZE`")
 	workers := fs.Int("workers", 0, "goroutines that compute and format (0: all cores); the output does not depend on it")
@@ -43,7 +47,6 @@ func runUnifrac(e *env, args []string) (err error) {
 	}
 	maxMem := *maxMemFlag
 	defer func() { err = memErr(err, maxMem) }()
-	gc.maxMemory(int64(maxMem))
 	if err := pc.checkFlags(); err != nil {
 		return err
 	}
@@ -61,18 +64,21 @@ func runUnifrac(e *env, args []string) (err error) {
 	if err != nil {
 		return fs.fail("unknown --method %q (available: %s)", *method, unifrac.MethodNames())
 	}
-	alphaWord := "-"
+	j := &unifracJob{fs: fs, treePath: *treePath, tablePath: *tablePath, method: meth,
+		methodWord: methodWord(meth, *vaw, *bypass, *absolute, false),
+		alphaWord:  "-", out: *out, workers: *workers, maxMem: int64(maxMem), readMax: fs.maxMemory(), pc: pc, name: "twl unifrac"}
+	j.opts.VarianceAdjusted, j.opts.BypassTips, j.opts.Raw = *vaw, *bypass, *absolute
 	if meth == unifrac.Generalized {
 		if !(*alpha >= 0 && *alpha <= 1) { // also NaN
 			return fs.fail("--alpha %v: the exponent of generalized UniFrac is in [0, 1]", *alpha)
 		}
-		alphaWord = strconv.FormatFloat(*alpha, 'g', -1, 64)
+		j.alphaWord = strconv.FormatFloat(*alpha, 'g', -1, 64)
 	} else if fs.isSet("alpha") {
 		return fs.fail("--alpha is the exponent of --method generalized, not of %s", *method)
 	}
-	shardI, shardN := 0, 0
+	j.opts.Alpha = *alpha
 	if *shard != "" {
-		if shardI, shardN, err = distmat.ParseShard(*shard); err != nil {
+		if j.shardI, j.shardN, err = distmat.ParseShard(*shard); err != nil {
 			return fs.fail("--shard %v", err)
 		}
 		if *format != "" {
@@ -82,27 +88,109 @@ func runUnifrac(e *env, args []string) (err error) {
 			return fs.fail("--pcoa needs the whole matrix: run it without --shard")
 		}
 	}
-	f, err := unifracFormat(fs, *format, *out)
-	if err != nil {
+	j.qza = isQZA(*out) && j.shardN == 0
+	if j.format, err = unifracFormat(fs, *format, *out, j.qza); err != nil {
 		return err
 	}
-	files := fs.files()
-	files.Input("--tree", *treePath)
-	files.Input("--table", *tablePath)
-	if shardN == 0 {
-		matrixFiles(files, *out, f)
+	return runUnifracJob(e, j)
+}
+
+// unifracJob is one run of the UniFrac engine: that of twl unifrac, or of
+// its ssu command line.
+type unifracJob struct {
+	fs                  *flags // for usage errors
+	name                string // the command, for the progress line
+	treePath, tablePath string
+	method              unifrac.Method
+	opts                unifrac.Options // Alpha, Raw and the like; Workers and Progress are set by the run
+	methodWord          string          // the method of a partial file's header
+	alphaWord           string          // its alpha, or "-"
+	out                 string
+	format              distmat.Format
+	qza                 bool // out is a QIIME 2 DistanceMatrix artifact (TSV inside)
+	fp32                bool // distances rounded to float32 (ssu's _fp32 methods)
+	workers             int
+	maxMem              int64
+	readMax             int64 // the limit of reading the tree and the table (biom and newick Options.MaxBytes)
+	// A partial file: shard shardI of shardN (twl unifrac --shard), or
+	// with rows set the rows it returns for N samples (ssu's stripes).
+	shardI, shardN int
+	rows           func(n int) (lo, hi int, err error)
+	pc             *pcoaFlags // twl unifrac's --pcoa, or nil
+	h5pcoa         int        // PCoA axes written in an HDF5 matrix (ssu --pcoa)
+	ssu            bool       // ssu's command line: no progress lines (ssu shows none), its options' names in messages
+	// Rarefaction before computing (ssu --subsample-depth): depth 0 for
+	// none.
+	depth   int64
+	replace bool
+	seed    uint64
+}
+
+func (j *unifracJob) partial() bool { return j.shardN > 0 || j.rows != nil }
+
+// checkFiles refuses an output that is an input or another output
+// (atomicfile.Files), before anything is read or written: twl unifrac's
+// as a mistake on its command line (status 2), ssu's as ssu's errors
+// (status 1), its options' names in the message.
+func (j *unifracJob) checkFiles(pc *pcoaFlags) error {
+	if j.ssu {
+		files := new(atomicfile.Files)
+		files.Input("-t", j.treePath)
+		files.Input("-i", j.tablePath)
+		files.Output("-o", j.out)
+		return checkCompatFiles(files)
 	}
-	pc.addFiles(files, *out)
-	if err := fs.checkFiles(files); err != nil {
+	files := j.fs.files()
+	files.Input("--tree", j.treePath)
+	files.Input("--table", j.tablePath)
+	if !j.partial() {
+		matrixFiles(files, j.out, j.format)
+	}
+	pc.addFiles(files, j.out)
+	return j.fs.checkFiles(files)
+}
+
+// methodWord returns the method of a partial file's header: its name and
+// the options that change its values, so that only parts of one
+// computation merge ("unweighted+bypass-tips+fp32").
+func methodWord(m unifrac.Method, vaw, bypass, absolute, fp32 bool) string {
+	word := m.String()
+	for _, o := range []struct {
+		on   bool
+		name string
+	}{{vaw, "variance-adjusted"}, {bypass, "bypass-tips"}, {absolute, "absolute"}, {fp32, "fp32"}} {
+		if o.on {
+			word += "+" + o.name
+		}
+	}
+	return word
+}
+
+// isQZA reports whether the output file name is a QIIME 2 artifact's.
+func isQZA(name string) bool { return strings.EqualFold(filepath.Ext(name), ".qza") }
+
+// runUnifracJob reads the tree and table, computes the distances and
+// writes the matrix (or partial file, or artifact) and the PCoA asked for.
+func runUnifracJob(e *env, j *unifracJob) error {
+	gc := startLazyGC()
+	defer gc.stop()
+	fs, pc := j.fs, j.pc
+	if pc == nil {
+		pc = &pcoaFlags{fs: fs}
+	}
+	if !j.ssu {
+		gc.maxMemory(j.maxMem)
+	}
+	if err := j.checkFiles(pc); err != nil {
 		return err
 	}
 	// The outputs first: an unwritable destination fails before any work.
-	for _, o := range pc.outputs(*out) {
+	for _, o := range pc.outputs(j.out) {
 		if err := atomicfile.CheckWritable(o); err != nil { // also the derived name of the PCoA table
 			return err
 		}
 	}
-	w, ids, err := unifracCreate(e, fs, *out, f, shardN > 0)
+	w, ids, err := unifracCreate(e, fs, j.out, j.format, j.partial())
 	if err != nil {
 		return err
 	}
@@ -115,9 +203,9 @@ func runUnifrac(e *env, args []string) (err error) {
 	tableRead := make(chan struct{})
 	go func() {
 		defer close(tableRead)
-		bt, tableErr = biom.ReadFile(*tablePath, &biom.Options{MaxBytes: fs.maxMemory()})
+		bt, tableErr = biom.ReadFile(j.tablePath, &biom.Options{MaxBytes: j.readMax})
 	}()
-	tr, err := newick.ReadFile(*treePath, &newick.Options{MaxBytes: fs.maxMemory()})
+	tr, err := newick.ReadFile(j.treePath, &newick.Options{MaxBytes: j.readMax})
 	<-tableRead
 	if err != nil {
 		return err
@@ -125,13 +213,18 @@ func runUnifrac(e *env, args []string) (err error) {
 	if tableErr != nil {
 		return tableErr
 	}
+	if j.depth > 0 {
+		if bt, err = subsampleTable(bt, j); err != nil {
+			return err
+		}
+	}
 	tab, err := unifrac.TableOf(tr, bt)
 	var me *unifrac.MissingTipsError
 	switch {
 	case errors.As(err, &me):
-		return fmt.Errorf("table %s: %s not tips of tree %s: %s (ssu refuses them too)", *tablePath, me.What(), *treePath, me.List())
+		return fmt.Errorf("table %s: %s not tips of tree %s: %s (ssu refuses them too)", j.tablePath, me.What(), j.treePath, me.List())
 	case err != nil:
-		return fmt.Errorf("table %s: %w", *tablePath, err)
+		return fmt.Errorf("table %s: %w", j.tablePath, err)
 	}
 	bt = nil // the file's copy of the table is garbage: freed before the engine is built
 	if m := tab.Len(); 4*int64(m)*int64(m-1) >= lazyHeap/2 {
@@ -146,31 +239,45 @@ func runUnifrac(e *env, args []string) (err error) {
 		runtime.GC()
 	}
 	if err := distmat.CheckIDs(tab.IDs); err != nil {
-		return fmt.Errorf("table %s: %w", *tablePath, err)
+		return fmt.Errorf("table %s: %w", j.tablePath, err)
 	}
 	if err := pc.check(tab.IDs); err != nil {
 		return err
 	}
 	n := tab.Len()
+	if j.h5pcoa > 0 && n < 2 {
+		return fmt.Errorf("table %s: a PCoA needs at least 2 samples, the table has %d (--pcoa 0 writes none)", j.tablePath, n)
+	}
 	lo, hi := 0, n
-	if shardN > 0 {
-		lo, hi = distmat.Stripe(shardI, shardN, n, unifrac.RowBlock())
+	switch {
+	case j.rows != nil:
+		if lo, hi, err = j.rows(n); err != nil {
+			return err
+		}
+	case j.shardN > 0:
+		lo, hi = distmat.Stripe(j.shardI, j.shardN, n, unifrac.RowBlock())
 	}
 	var head *distmat.Header // a partial file's
-	if shardN > 0 {
-		head = &distmat.Header{Tree: tr.Hash(), Table: unifrac.TableHash(tr, tab), Method: meth.String(), Alpha: alphaWord,
-			N: n, IDHash: distmat.HashIDs(tab.IDs), Lo: lo, Hi: hi, Shard: shardI, Shards: shardN}
+	if j.partial() {
+		head = &distmat.Header{Tree: tr.Hash(), Table: unifrac.TableHash(tr, tab), Method: j.methodWord, Alpha: j.alphaWord,
+			N: n, IDHash: distmat.HashIDs(tab.IDs), Lo: lo, Hi: hi, Shard: j.shardI, Shards: j.shardN}
 	}
-	p := newProgress(e.stderr, "twl unifrac", "pairs")
+	var progOut io.Writer = e.stderr
+	if j.ssu {
+		progOut = io.Discard
+	}
+	p := newProgress(progOut, j.name, "pairs")
 	done := 0 // pairs of the stripes before the current one
 	stripe := 0
-	eng, err := unifrac.New(tr, tab, meth, &unifrac.Options{Alpha: *alpha, Workers: *workers,
-		Progress: func(d, t int) { p.tick(done + int(int64(d)*int64(stripe*n)/int64(t))) }})
+	opts := j.opts
+	opts.Workers = j.workers
+	opts.Progress = func(d, t int) { p.tick(done + int(int64(d)*int64(stripe*n)/int64(t))) }
+	eng, err := unifrac.New(tr, tab, j.method, &opts)
 	if errors.Is(err, unifrac.ErrUnderflow) {
-		return fmt.Errorf("tree %s and table %s: %s", *treePath, *tablePath, strings.TrimPrefix(err.Error(), "unifrac: "))
+		return fmt.Errorf("tree %s and table %s: %s", j.treePath, j.tablePath, strings.TrimPrefix(err.Error(), "unifrac: "))
 	}
 	if err != nil {
-		return fmt.Errorf("table %s: %w", *tablePath, err)
+		return fmt.Errorf("table %s: %w", j.tablePath, err)
 	}
 	// The engine holds what the pairs need: past this point the tree and
 	// the counts are garbage, and their memory serves the matrix and its
@@ -181,34 +288,50 @@ func runUnifrac(e *env, args []string) (err error) {
 	if gc.big() {
 		debug.FreeOSMemory()
 	}
+	maxMem := j.maxMem
 	var full []float64 // the whole matrix, for --pcoa
-	if pc.enabled() {
+	if pc.enabled() || j.h5pcoa > 0 {
 		need := int64(n) * distmat.RowBytes(n)
-		if need > int64(maxMem)-eng.Bytes() {
+		if need > maxMem-eng.Bytes() {
 			return fmt.Errorf("--pcoa holds the %d×%d matrix, %s, and the engine %s: more than --max-memory %s",
 				n, n, formatBytes(float64(need)), formatBytes(float64(eng.Bytes())), byteSize(maxMem))
 		}
 		full = make([]float64, n*n)
-		maxMem -= byteSize(need)
+		maxMem -= need
 	}
-	stripe, err = unifracStripe(eng, n, hi-lo, *workers, int64(maxMem))
+	stripe, err = unifracStripe(eng, n, hi-lo, j.workers, maxMem)
 	if err != nil {
 		return err
+	}
+	// The matrix goes to w, or into an artifact on w.
+	var dst io.Writer = w
+	var art *qza.Writer
+	if j.qza {
+		if art, err = qza.NewWriter(w, qza.DistanceMatrix, &qza.Options{Tool: versionLine(), Citations: unifracCitations}); err != nil {
+			return err
+		}
+		dst = art
 	}
 	var mw *distmat.Writer
-	if shardN > 0 {
-		mw, err = distmat.NewPartWriter(w, head, names)
-	} else {
-		// WriteCondensed's text may take what a stripe's rows would,
-		// less the pairs' values.
-		text := max(int64(stripe)*distmat.RowBytes(n)-4*int64(n)*int64(n-1), 1)
-		mw, err = distmat.NewWriter(w, f, names, &distmat.Options{Workers: *workers, MaxBytes: text})
-	}
-	if err != nil {
+	newWriter := func(text int64, pcoa *distmat.PCoA) error {
+		var err error
+		if j.partial() {
+			mw, err = distmat.NewPartWriter(dst, head, names)
+		} else {
+			mw, err = distmat.NewWriter(dst, j.format, names, &distmat.Options{Workers: j.workers, MaxBytes: text, Float32: j.fp32, PCoA: pcoa})
+		}
 		return err
 	}
+	// WriteCondensed's text may take what a stripe's rows would, less the
+	// pairs' values.
+	text := max(int64(stripe)*distmat.RowBytes(n)-4*int64(n)*int64(n-1), 1)
+	if j.h5pcoa == 0 { // else the PCoA comes first, from the whole matrix
+		if err := newWriter(text, nil); err != nil {
+			return err
+		}
+	}
 	var cond []float64
-	if shardN == 0 && int64(n-1)/2 <= int64(stripe) {
+	if !j.partial() && int64(n-1)/2 <= int64(stripe) {
 		// All pairs fit in less memory than a stripe of rows takes: compute
 		// each pair once, then write the rows from them.
 		cond = make([]float64, n*(n-1)/2)
@@ -216,6 +339,9 @@ func runUnifrac(e *env, args []string) (err error) {
 		stripe = n // for the progress: the whole matrix
 		if err := eng.Condensed(e.ctx, cond); err != nil {
 			return err
+		}
+		if j.fp32 {
+			round32(cond)
 		}
 		stripe = min(s, unifrac.RowBlock())
 		if gc.big() {
@@ -240,11 +366,18 @@ func runUnifrac(e *env, args []string) (err error) {
 		stripe = min(stripe, hi-r)
 		if cond != nil {
 			distmat.ExpandRows(buf[:stripe*n], cond, n, r, r+stripe)
-		} else if err := eng.Rows(e.ctx, buf[:stripe*n], r, r+stripe); err != nil {
-			return err
+		} else {
+			if err := eng.Rows(e.ctx, buf[:stripe*n], r, r+stripe); err != nil {
+				return err
+			}
+			if j.fp32 {
+				round32(buf[:stripe*n])
+			}
 		}
-		if err := mw.WriteRows(buf[:stripe*n]); err != nil {
-			return err
+		if mw != nil {
+			if err := mw.WriteRows(buf[:stripe*n]); err != nil {
+				return err
+			}
 		}
 		if full != nil {
 			copy(full[r*n:], buf[:stripe*n])
@@ -254,14 +387,34 @@ func runUnifrac(e *env, args []string) (err error) {
 			return err
 		}
 	}
+	if j.h5pcoa > 0 {
+		pcoa, err := h5PCoA(e, names, full, j.h5pcoa)
+		if err != nil {
+			return err
+		}
+		if err := newWriter(text, pcoa); err != nil {
+			return err
+		}
+		if err := mw.WriteRows(full); err != nil {
+			return err
+		}
+	}
 	if err := mw.Close(); err != nil {
 		return err
+	}
+	if art != nil {
+		if err := art.Close(); err != nil {
+			return err
+		}
 	}
 	// All is computed before anything is written: a failed output then
 	// takes back the files this run wrote before it.
 	var pcoa *pcoaFiles
 	if pc.enabled() {
-		pc.title = meth.String() + " UniFrac, " + *tablePath
+		pc.title = j.method.String() + " UniFrac, " + j.tablePath
+		if j.opts.VarianceAdjusted {
+			pc.title = "variance-adjusted " + pc.title
+		}
 		if pcoa, err = pc.compute(e, names, full); err != nil {
 			return err
 		}
@@ -271,9 +424,9 @@ func runUnifrac(e *env, args []string) (err error) {
 	}
 	if pcoa != nil {
 		if err := pc.commit(e, pcoa); err != nil {
-			removeWritten(*out)
-			if f == distmat.NPY {
-				removeWritten(distmat.IDsPath(*out))
+			removeWritten(j.out)
+			if j.format == distmat.NPY {
+				removeWritten(distmat.IDsPath(j.out))
 			}
 			return err
 		}
@@ -281,6 +434,26 @@ func runUnifrac(e *env, args []string) (err error) {
 	p.done(done)
 	return nil
 }
+
+// round32 rounds each value to the nearest float32.
+func round32(v []float64) {
+	for i, x := range v {
+		v[i] = float64(float32(x))
+	}
+}
+
+// unifracCitations is the BibTeX of a UniFrac artifact's provenance.
+const unifracCitations = `@article{lozupone2005unifrac,
+ author = {Lozupone, Catherine and Knight, Rob},
+ title = {UniFrac: a new phylogenetic method for comparing microbial communities},
+ journal = {Applied and Environmental Microbiology},
+ volume = {71},
+ number = {12},
+ pages = {8228--8235},
+ year = {2005},
+ doi = {10.1128/AEM.71.12.8228-8235.2005}
+}
+`
 
 // lazyHeap is the heap below which twl unifrac does not collect garbage
 // while the live data is small.
@@ -427,14 +600,21 @@ func unifracStripe(eng *unifrac.Engine, n, rows, workers int, maxMem int64) (int
 	return s, nil
 }
 
-// unifracFormat returns the matrix format of --format, or of --out's name.
-func unifracFormat(fs *flags, format, out string) (distmat.Format, error) {
+// unifracFormat returns the matrix format of --format, or of --out's
+// name; an artifact (qza) holds TSV.
+func unifracFormat(fs *flags, format, out string, qza bool) (distmat.Format, error) {
 	if format == "" {
+		if qza {
+			return distmat.TSV, nil
+		}
 		return distmat.FormatOf(out), nil
 	}
 	f, err := distmat.ParseFormat(format)
 	if err != nil {
-		return 0, fs.fail("--format %q: tsv or npy", format)
+		return 0, fs.fail("--format %q: tsv, npy or hdf5", format)
+	}
+	if qza && f != distmat.TSV {
+		return 0, fs.fail("--format %s: a QIIME 2 artifact (--out %s) holds the matrix as tsv", format, out)
 	}
 	return f, nil
 }
@@ -497,9 +677,9 @@ func unifracCommit(w *stream, ids *sidecar, names []string) error {
 }
 
 func runUnifracMerge(e *env, args []string) error {
-	fs := newFlags("unifrac merge", "twl unifrac merge PART... --out D.tsv [--format tsv|npy]")
-	out := fs.OutFile("out", "write the matrix to `FILE`; - for standard output (tsv only)")
-	format := fs.String("format", "", "the matrix `format`, tsv or npy (default: npy for an --out ending in .npy, else tsv)")
+	fs := newFlags("unifrac merge", "twl unifrac merge PART... --out D.tsv [--format tsv|npy|hdf5]")
+	out := fs.OutFile("out", "write the matrix to `FILE`; - for standard output (not npy); a name ending in .qza writes a QIIME 2 DistanceMatrix artifact")
+	format := fs.String("format", "", "the matrix `format`, tsv, npy or hdf5 (default: npy for an --out ending in .npy, hdf5 for .h5 or .hdf5, else tsv)")
 	workers := fs.Int("workers", 0, "goroutines that format (0: all cores); the output does not depend on it")
 	names, err := fs.parse(e, args)
 	if err != nil {
@@ -513,7 +693,8 @@ func runUnifracMerge(e *env, args []string) error {
 	case *workers < 0:
 		return fs.fail("--workers %d is negative", *workers)
 	}
-	f, err := unifracFormat(fs, *format, *out)
+	qz := isQZA(*out)
+	f, err := unifracFormat(fs, *format, *out, qz)
 	if err != nil {
 		return err
 	}
@@ -544,8 +725,28 @@ func runUnifracMerge(e *env, args []string) error {
 		}
 		parts = append(parts, p)
 	}
-	if err := distmat.Merge(e.ctx, w, f, parts, &distmat.Options{Workers: *workers}); err != nil {
+	if err := mergeTo(e, w, f, parts, &distmat.Options{Workers: *workers}, qz); err != nil {
 		return err
 	}
 	return unifracCommit(w, ids, parts[0].IDs)
+}
+
+// mergeTo merges the parts into a matrix of format f on w, or into a
+// QIIME 2 artifact on w.
+func mergeTo(e *env, w io.Writer, f distmat.Format, parts []*distmat.Part, opts *distmat.Options, qz bool) error {
+	var art *qza.Writer
+	if qz {
+		var err error
+		if art, err = qza.NewWriter(w, qza.DistanceMatrix, &qza.Options{Tool: versionLine(), Citations: unifracCitations}); err != nil {
+			return err
+		}
+		w = art
+	}
+	if err := distmat.Merge(e.ctx, w, f, parts, opts); err != nil {
+		return err
+	}
+	if art != nil {
+		return art.Close()
+	}
+	return nil
 }

@@ -436,7 +436,7 @@ func TestUnifracBadInput(t *testing.T) {
 		{run("t.nwk", "ok.tsv", "--shard", "x/y"), 2, `--shard "x/y" is not I/N`},
 		{run("t.nwk", "ok.tsv", "--alpha", "0.5"), 2, "--alpha is the exponent of --method generalized, not of unweighted"},
 		{[]string{"unifrac", "--tree", p("t.nwk"), "--table", p("ok.tsv"), "--method", "bray", "--out", out}, 2,
-			`unknown --method "bray" (available: weighted_normalized, weighted_unnormalized, unweighted, generalized)`},
+			`unknown --method "bray" (available: weighted_normalized, weighted_unnormalized, unweighted, unweighted_unnormalized, generalized)`},
 		{run("t.nwk", "ok.tsv", "--max-memory", "1KiB"), 1, "more than --max-memory 1KiB"},
 		{run("t.nwk", "ok.tsv", "--format", "csv"), 2, `--format "csv"`},
 		{[]string{"unifrac", "--tree", p("t.nwk"), "--table", p("ok.tsv"), "--method", "unweighted", "--out", p("t.nwk")}, 2, "would overwrite --tree " + p("t.nwk")},

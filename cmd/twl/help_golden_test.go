@@ -25,6 +25,9 @@ func TestHelpGolden(t *testing.T) {
 	for _, g := range groups {
 		paths = append(paths, []string{g.name, "--help"})
 	}
+	for _, c := range compatCommands {
+		paths = append(paths, []string{c.name, "--help"})
+	}
 	seen := map[string]bool{}
 	for _, p := range paths {
 		name := strings.Join(slices.DeleteFunc(slices.Clone(p), func(s string) bool { return s == "--help" }), "-")
@@ -86,6 +89,9 @@ func TestHelpWidth(t *testing.T) {
 	}
 	for _, g := range groups {
 		paths = append(paths, []string{g.name, "--help"})
+	}
+	for _, c := range compatCommands {
+		paths = append(paths, []string{c.name, "--help"})
 	}
 	for _, p := range paths {
 		_, out, _ := twl(t, "", p...)

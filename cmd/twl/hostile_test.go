@@ -25,6 +25,7 @@ type hostileCase struct {
 	args  []string
 	rss   int64  // the bound of the peak resident memory, bytes (per input byte where that is the bound)
 	file  string // the input the error must name
+	env   []string
 }
 
 // hostileCases are the reading cases of a probe of twl as an attacker
@@ -60,11 +61,27 @@ func hostileCases(full bool) []hostileCase {
 	add(hostileCase{"zip bomb", func() map[string][]byte {
 		return map[string][]byte{"t.nwk": tree, "bomb.qza": hostile.Artifact("feature-table.biom", bomb, bomb)}
 	},
-		unifrac("1GiB", "t.nwk", "bomb.qza"), 64 * MB, "bomb.qza"})
+		unifrac("1GiB", "t.nwk", "bomb.qza"), 64 * MB, "bomb.qza", nil})
 	add(hostileCase{"zip bomb, lying header", func() map[string][]byte {
 		return map[string][]byte{"t.nwk": tree, "bomb.qza": hostile.Artifact("feature-table.biom", bomb, 4096)}
 	},
-		unifrac("1GiB", "t.nwk", "bomb.qza"), 64 * MB, "bomb.qza"})
+		unifrac("1GiB", "t.nwk", "bomb.qza"), 64 * MB, "bomb.qza", nil})
+	// ssu's and faithpd's command lines read through the same readers,
+	// without --max-memory: under 4 GiB, or GOMEMLIMIT where it is set.
+	ssu := func(tree, table string) []string {
+		return []string{"ssu", "-i", "$D/" + table, "-t", "$D/" + tree, "-m", "unweighted", "-o", "$O/d.tsv"}
+	}
+	faithpd := func(tree, table string) []string {
+		return []string{"faithpd", "-i", "$D/" + table, "-t", "$D/" + tree, "-o", "$O/pd.tsv"}
+	}
+	add(hostileCase{"zip bomb, ssu", func() map[string][]byte {
+		return map[string][]byte{"t.nwk": tree, "bomb.qza": hostile.Artifact("feature-table.biom", bomb, 4096)}
+	},
+		ssu("t.nwk", "bomb.qza"), 64 * MB, "bomb.qza", nil})
+	add(hostileCase{"zip bomb tree, faithpd", func() map[string][]byte {
+		return map[string][]byte{"bomb.qza": hostile.Artifact("tree.nwk", bomb, bomb), "t.biom": table}
+	},
+		faithpd("bomb.qza", "t.biom"), 64 * MB, "bomb.qza", nil})
 	// A Newick tree of one unterminated line (a,a,a,… of 20 MB [200 MB]).
 	n := scale(20, 200) * MB
 	newickMem := "1GiB"
@@ -74,18 +91,26 @@ func hostileCases(full bool) []hostileCase {
 	add(hostileCase{"newick unterminated", func() map[string][]byte {
 		return map[string][]byte{"t.nwk": []byte("(" + strings.Repeat("a,", n/2)), "t.biom": table}
 	},
-		unifrac(newickMem, "t.nwk", "t.biom"), 2*int64(n) + 32*MB, "t.nwk"})
+		unifrac(newickMem, "t.nwk", "t.biom"), 2*int64(n) + 32*MB, "t.nwk", nil})
 	// A Newick text of '(' alone, 30 MB [300 MB].
 	m := scale(30, 300) * MB
 	add(hostileCase{"newick parentheses", func() map[string][]byte {
 		return map[string][]byte{"t.nwk": bytes.Repeat([]byte("("), m), "t.biom": table}
 	},
-		unifrac(newickMem, "t.nwk", "t.biom"), 2*int64(m) + 32*MB, "t.nwk"})
+		unifrac(newickMem, "t.nwk", "t.biom"), 2*int64(m) + 32*MB, "t.nwk", nil})
+	add(hostileCase{"newick parentheses, ssu", func() map[string][]byte {
+		return map[string][]byte{"t.nwk": bytes.Repeat([]byte("("), m), "t.biom": table}
+	},
+		ssu("t.nwk", "t.biom"), 2*int64(m) + 32*MB, "t.nwk", []string{"GOMEMLIMIT=" + newickMem}})
+	add(hostileCase{"newick unterminated, faithpd", func() map[string][]byte {
+		return map[string][]byte{"t.nwk": []byte("(" + strings.Repeat("a,", n/2)), "t.biom": table}
+	},
+		faithpd("t.nwk", "t.biom"), 2*int64(n) + 32*MB, "t.nwk", []string{"GOMEMLIMIT=" + newickMem}})
 	// BIOM 2.1 files declaring far more than they hold (biom's tests
 	// describe them), under --max-memory 100MB.
 	for name, b := range hostileTables(full) {
 		add(hostileCase{"biom " + name, func() map[string][]byte { return map[string][]byte{"t.nwk": tree, "t.biom": b} },
-			unifrac("100MB", "t.nwk", "t.biom"), 48 * MB, "t.biom"})
+			unifrac("100MB", "t.nwk", "t.biom"), 48 * MB, "t.biom", nil})
 	}
 	// A JSON Lines row of 10⁶ labels, 17 MB [10⁷, 169 MB], under
 	// --max-memory 64MB [100MB]: longer than its line limit.
@@ -105,10 +130,10 @@ func hostileCases(full bool) []hostileCase {
 	add(hostileCase{"long row", func() map[string][]byte {
 		return map[string][]byte{"t.tree": small, "a.jsonl": []byte(row.String()), "b.jsonl": []byte(`{"a":1}` + "\n")}
 	},
-		[]string{"distance", "--tree", "$D/t.tree", "--max-memory", maxMem, "--out", "$O/d.txt", "$D/a.jsonl", "$D/b.jsonl"}, limit, "a.jsonl"})
+		[]string{"distance", "--tree", "$D/t.tree", "--max-memory", maxMem, "--out", "$O/d.txt", "$D/a.jsonl", "$D/b.jsonl"}, limit, "a.jsonl", nil})
 	// A generated tree of 10⁷ labels under --max-memory 100MB.
 	add(hostileCase{"star tree", func() map[string][]byte { return map[string][]byte{"a.jsonl": []byte(`{"0":1}` + "\n")} },
-		[]string{"distance", "--tree", "star:10000000", "--max-memory", "100MB", "--out", "$O/d.txt", "$D/a.jsonl", "$D/a.jsonl"}, 48 * MB, "star:10000000"})
+		[]string{"distance", "--tree", "star:10000000", "--max-memory", "100MB", "--out", "$O/d.txt", "$D/a.jsonl", "$D/a.jsonl"}, 48 * MB, "star:10000000", nil})
 	// A line of 32 MB [1 GB] without a newline, in each reader of text.
 	long := bytes.Repeat([]byte("a"), scale(32, 1024)*MB)
 	longJSON := append([]byte(`{"text": "`), long...)
@@ -116,21 +141,21 @@ func hostileCases(full bool) []hostileCase {
 	add(hostileCase{"long line, distance", func() map[string][]byte {
 		return map[string][]byte{"t.tree": small, "a.jsonl": long, "b.jsonl": []byte(`{"a":1}` + "\n")}
 	},
-		[]string{"distance", "--tree", "$D/t.tree", "--out", "$O/d.txt", "$D/a.jsonl", "$D/b.jsonl"}, 3*held + 32*MB, "a.jsonl"})
+		[]string{"distance", "--tree", "$D/t.tree", "--out", "$O/d.txt", "$D/a.jsonl", "$D/b.jsonl"}, 3*held + 32*MB, "a.jsonl", nil})
 	add(hostileCase{"long line, eval", func() map[string][]byte {
 		return map[string][]byte{"t.tree": small, "p.jsonl": long, "y.jsonl": []byte(`{"a":1}` + "\n")}
 	},
-		[]string{"eval", "--tree", "$D/t.tree", "--out", "$O/e.txt", "$D/p.jsonl", "$D/y.jsonl"}, 3*held + 32*MB, "p.jsonl"})
+		[]string{"eval", "--tree", "$D/t.tree", "--out", "$O/e.txt", "$D/p.jsonl", "$D/y.jsonl"}, 3*held + 32*MB, "p.jsonl", nil})
 	add(hostileCase{"long line, edge list", func() map[string][]byte {
 		return map[string][]byte{"t.tree": append([]byte("r\ta\n"), long...), "a.jsonl": []byte(`{"a":1}` + "\n")}
 	},
-		[]string{"distance", "--tree", "$D/t.tree", "--out", "$O/d.txt", "$D/a.jsonl", "$D/a.jsonl"}, 48 * MB, "t.tree"})
+		[]string{"distance", "--tree", "$D/t.tree", "--out", "$O/d.txt", "$D/a.jsonl", "$D/a.jsonl"}, 48 * MB, "t.tree", nil})
 	add(hostileCase{"long line, text stats", func() map[string][]byte { return map[string][]byte{"c.jsonl": longJSON} },
-		[]string{"text", "stats", "--data", "$D/c.jsonl", "--out", "$O/s.txt"}, 4*held + 32*MB, "c.jsonl"})
+		[]string{"text", "stats", "--data", "$D/c.jsonl", "--out", "$O/s.txt"}, 4*held + 32*MB, "c.jsonl", nil})
 	add(hostileCase{"long line, tree build", func() map[string][]byte {
 		return map[string][]byte{"v.vec": []byte("2 2\nab 1 0\ncd 0 1\n"), "labels.txt": append([]byte("ab\n"), long...)}
 	},
-		[]string{"tree", "build", "--emb", "$D/v.vec", "--labels", "$D/labels.txt", "--quiet", "--out", "$O/t.tree"}, 48 * MB, "labels.txt"})
+		[]string{"tree", "build", "--emb", "$D/v.vec", "--labels", "$D/labels.txt", "--quiet", "--out", "$O/t.tree"}, 48 * MB, "labels.txt", nil})
 	// A MAT-file of 64 KB [98 KB] whose compressed features are 64 MiB
 	// [100 MiB] of uint8 zeros, 512 MiB [800 MiB] as float64.
 	side := 8192
@@ -141,7 +166,7 @@ func hostileCases(full bool) []hostileCase {
 		side = 4096
 	}
 	add(hostileCase{"mat zeros", func() map[string][]byte { return map[string][]byte{"z.mat": hostile.MATZeros(side, side, 2)} },
-		[]string{"train", "--data", "$D/z.mat", "--tree", "star", "--out", "$O/m.json"}, int64(side*side) + 64*MB, "z.mat"})
+		[]string{"train", "--data", "$D/z.mat", "--tree", "star", "--out", "$O/m.json"}, int64(side*side) + 64*MB, "z.mat", nil})
 	return out
 }
 
@@ -254,11 +279,11 @@ func writePeak(path string) {
 // runChild runs twl with args in a child process (this test binary, see
 // TestMain), with TMPDIR set to tmp, and reads its peak memory (writePeak)
 // from a file outside tmp.
-func runChild(t *testing.T, tmp string, args []string) hostileResult {
+func runChild(t *testing.T, tmp string, args []string, env ...string) hostileResult {
 	t.Helper()
 	peak := filepath.Join(t.TempDir(), "peak")
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), benchChildEnv+"=1", "TMPDIR="+tmp, peakFileEnv+"="+peak)
+	cmd.Env = append(append(os.Environ(), benchChildEnv+"=1", "TMPDIR="+tmp, peakFileEnv+"="+peak), env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	start := time.Now()
@@ -296,16 +321,20 @@ func checkHostile(t *testing.T, c hostileCase) hostileResult {
 	for i, a := range c.args {
 		args[i] = strings.NewReplacer("$D", dir, "$O", outDir).Replace(a)
 	}
-	r := runChild(t, tmp, args)
+	r := runChild(t, tmp, args, c.env...)
 	file := c.file
+	prefix := "twl: "
+	if lookupCompat(c.args[0]) != nil {
+		prefix = "twl " + c.args[0] + ": "
+	}
 	if !strings.Contains(file, ":") {
 		file = filepath.Join(dir, c.file)
 	}
 	switch {
 	case r.code != 1:
 		t.Errorf("%s: exit status %d, want 1; stderr %.300q", c.name, r.code, r.stderr)
-	case strings.Count(r.stderr, "\n") != 1 || !strings.HasSuffix(r.stderr, "\n") || !strings.HasPrefix(r.stderr, "twl: "):
-		t.Errorf("%s: stderr is not one line \"twl: …\": %.500q", c.name, r.stderr)
+	case strings.Count(r.stderr, "\n") != 1 || !strings.HasSuffix(r.stderr, "\n") || !strings.HasPrefix(r.stderr, prefix):
+		t.Errorf("%s: stderr is not one line \"%s…\": %.500q", c.name, prefix, r.stderr)
 	case !strings.Contains(r.stderr, file):
 		t.Errorf("%s: stderr does not name %s: %q", c.name, file, r.stderr)
 	}

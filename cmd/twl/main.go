@@ -21,7 +21,14 @@
 //	text       labelled text: text stats, text train, text predict
 //	tree       label trees built from points: tree build
 //	unifrac    UniFrac between all pairs of samples on a phylogeny; unifrac merge
+//	ssu        Striped UniFrac's command line, on twl's UniFrac
+//	faithpd    Faith's phylogenetic diversity with faithpd's command line
 //	permanova  PERMANOVA on a distance matrix: pseudo-F, permutation p-value
+//
+// Run through a link named ssu or faithpd (as busybox is), twl is that
+// command: the arguments are the tool's, every error exits with status 1,
+// and a directory holding the two links first on PATH makes QIIME 2 and
+// scripts written for Striped UniFrac run on twl.
 //
 // Run "twl help <command>" for a command's flags and examples. A command's
 // description and examples are the text of help/NAME.txt beside this file.
@@ -76,5 +83,9 @@ func main() {
 		fmt.Fprintf(os.Stderr, "twl: stopped at once, %s; no file is left half-written\n", why)
 		os.Exit(signalStatus(s))
 	}()
+	// Run through a link named ssu or faithpd, twl is that tool.
+	if name := linkedAs(os.Args[0]); name != "" {
+		os.Exit(runAs(ctx, name, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	os.Exit(runContext(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

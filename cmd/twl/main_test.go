@@ -285,7 +285,14 @@ func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full")
 // as it ends (see peakRSS).
 func TestMain(m *testing.M) {
 	if os.Getenv(benchChildEnv) == "1" {
-		code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		// The test binary is twl, and through a link named ssu or
+		// faithpd that tool, as main makes it.
+		var code int
+		if name := linkedAs(os.Args[0]); name != "" {
+			code = runAs(context.Background(), name, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		} else {
+			code = run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		}
 		if p := os.Getenv(peakFileEnv); p != "" {
 			writePeak(p)
 		}

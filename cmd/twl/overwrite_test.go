@@ -15,9 +15,10 @@ import (
 // name, through a symbolic link, a hard link or "..", and the files a
 // command writes beside the one named (the ids of an npy matrix, the
 // default PCoA table), and each file of an output folder. Each run must be
-// refused as a mistake on the command line (exit 2) with the message
-// naming both, and leave the folder exactly as it was: every input byte
-// for byte, no file added (no temporary file either).
+// refused as a mistake on the command line (exit 2; 1 for ssu's and
+// faithpd's command lines, whose every error exits 1, as the tools' do)
+// with the message naming both, and leave the folder exactly as it was:
+// every input byte for byte, no file added (no temporary file either).
 //
 // The unifrac cases read a valid tree and table, so that without the
 // check they would run and overwrite (as they did: exit 0); the other
@@ -58,8 +59,8 @@ func TestNoOutputOverwrites(t *testing.T) {
 				if code != 0 {
 					t.Fatalf("exit %d: %s", code, errOut)
 				}
-				// The runs that succeed are of unifrac: its inputs are
-				// as they were.
+				// The runs that succeed are of unifrac, ssu and faithpd:
+				// their inputs are as they were.
 				after := snapshot(t, dir)
 				for _, name := range []string{"t.nwk", "table.tsv"} {
 					if after[name] != before[name] {
@@ -69,8 +70,12 @@ func TestNoOutputOverwrites(t *testing.T) {
 				return
 			}
 			want := "twl " + strings.Join(c.args[:commandWords(c.args)], " ") + ": " + strings.ReplaceAll(c.msg, "$D", dir)
-			if code != 2 || stdout != "" || !strings.HasPrefix(errOut, want) || strings.Count(errOut, "\n") != 2 {
-				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q, then the help line", code, stdout, errOut, want)
+			status := 2
+			if lookupCompat(c.args[0]) != nil {
+				status = 1
+			}
+			if code != status || stdout != "" || !strings.HasPrefix(errOut, want) || strings.Count(errOut, "\n") != 2 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q, then the help line", code, stdout, errOut, status, want)
 			}
 			if after := snapshot(t, dir); !maps.Equal(before, after) {
 				t.Errorf("the folder changed:\nbefore %q\nafter  %q", before, after)
@@ -117,6 +122,9 @@ func overwriteCases() []overwriteCase {
 	}
 	uni := func(extra ...string) []string {
 		return append([]string{"unifrac", "--tree", "$D/t.nwk", "--table", "$D/table.tsv", "--method", "unweighted"}, extra...)
+	}
+	ssu := func(extra ...string) []string {
+		return append([]string{"ssu", "-i", "$D/table.tsv", "-t", "$D/t.nwk", "-m", "unweighted"}, extra...)
 	}
 	exp := func(name string, extra ...string) []string {
 		return append([]string{"experiment", name, "--quiet"}, extra...)
@@ -166,6 +174,34 @@ func overwriteCases() []overwriteCase {
 			"--out $D/p2.part would overwrite the partial file $D/p2.part"},
 		{"unifrac merge: the ids over a part", nil, []string{"unifrac", "merge", "$D/m.ids.txt", "--out", "$D/m.npy"},
 			"the ids of --out $D/m.ids.txt would overwrite the partial file $D/m.ids.txt"},
+		{"unifrac merge: an artifact over a part", []func(*testing.T, string){link("p1.part", "m.qza")},
+			[]string{"unifrac", "merge", "$D/p1.part", "$D/p2.part", "--out", "$D/m.qza"},
+			"--out $D/m.qza would overwrite the partial file $D/p1.part (the same file)"},
+		{"unifrac: HDF5 over the tree through ..", []func(*testing.T, string){mkdir("sub"), link("t.nwk", "t.h5")}, uni("--out", "$D/sub/../t.h5"),
+			"--out $D/sub/../t.h5 would overwrite --tree $D/t.nwk (the same file)"},
+		{"unifrac: an artifact over the table through a hard link", []func(*testing.T, string){hard("table.tsv", "d.qza")}, uni("--out", "$D/d.qza"),
+			"--out $D/d.qza would overwrite --table $D/table.tsv (the same file)"},
+
+		// ssu and faithpd: as the tools report every error, exit 1.
+		{"ssu: -o over -i", nil, ssu("-o", "$D/table.tsv"), "-o $D/table.tsv would overwrite -i $D/table.tsv"},
+		{"ssu: -o over -t through a symbolic link", []func(*testing.T, string){link("t.nwk", "l.tsv")}, ssu("-o", "$D/l.tsv"),
+			"-o $D/l.tsv would overwrite -t $D/t.nwk (the same file)"},
+		{"ssu: HDF5 over -t through a hard link", []func(*testing.T, string){hard("t.nwk", "d.h5")}, ssu("-r", "hdf5", "-o", "$D/d.h5"),
+			"-o $D/d.h5 would overwrite -t $D/t.nwk (the same file)"},
+		{"ssu: an artifact over -i through ..", []func(*testing.T, string){mkdir("sub"), link("table.tsv", "d.qza")}, ssu("-o", "$D/sub/../d.qza"),
+			"-o $D/sub/../d.qza would overwrite -i $D/table.tsv (the same file)"},
+		{"ssu: a partial file over -i", nil, ssu("--mode", "partial", "--start", "0", "--stop", "1", "-o", "$D/table.tsv"),
+			"-o $D/table.tsv would overwrite -i $D/table.tsv"},
+		{"ssu: merge-partial over a part", nil,
+			[]string{"ssu", "--mode", "merge-partial", "--partial-pattern", "$D/p*.part", "-o", "$D/p2.part"},
+			"-o $D/p2.part would overwrite a partial file of --partial-pattern $D/p2.part"},
+		{"ssu: a distinct -o", nil, ssu("-o", "$D/d.tsv"), ""}, // runs
+		{"faithpd: -o over -t", nil, []string{"faithpd", "-i", "$D/table.tsv", "-t", "$D/t.nwk", "-o", "$D/t.nwk"},
+			"-o $D/t.nwk would overwrite -t $D/t.nwk"},
+		{"faithpd: an artifact over -i through a symbolic link", []func(*testing.T, string){link("table.tsv", "pd.qza")},
+			[]string{"faithpd", "-i", "$D/table.tsv", "-t", "$D/t.nwk", "-o", "$D/pd.qza"},
+			"-o $D/pd.qza would overwrite -i $D/table.tsv (the same file)"},
+		{"faithpd: a distinct -o", nil, []string{"faithpd", "-i", "$D/table.tsv", "-t", "$D/t.nwk", "-o", "$D/pd.tsv"}, ""},
 
 		// One case or more for every other command that writes a file.
 		{"distance", nil, []string{"distance", "--tree", "$D/g.tree", "--out", "$D/q.jsonl", "$D/p.jsonl", "$D/q.jsonl"},
@@ -255,12 +291,20 @@ func TestEveryWriterHasOverwriteCase(t *testing.T) {
 			t.Errorf("twl %s writes %s but has no case in overwriteCases: check its files with fs.files and fs.checkFiles, and add one", name, strings.Join(outputs, ", "))
 		}
 	}
+	// The tools' command lines (ssu, faithpd) parse no flags of twl's:
+	// each writes -o, so each has a case.
+	for _, c := range compatCommands {
+		if !tested[c.name] {
+			t.Errorf("twl %s writes -o but has no case in overwriteCases: check its files with checkCompatFiles, and add one", c.name)
+		}
+	}
 }
 
 // commandWords returns how many of args name the command: 2 for a
-// subcommand (text train, unifrac merge, experiment docknn), else 1.
+// subcommand (text train, unifrac merge, experiment docknn), else 1 (and
+// for ssu and faithpd, whose arguments are the tools').
 func commandWords(args []string) int {
-	if len(args) > 1 && !strings.HasPrefix(args[1], "-") {
+	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && lookupCompat(args[0]) == nil {
 		return 2
 	}
 	return 1

@@ -400,6 +400,20 @@ func TestDocumentedCommandLinesParse(t *testing.T) {
 			return nil
 		}
 		name := args[0]
+		if opts := compatOptions[name]; opts != nil {
+			// ssu's options: each a word of its own, a value after some.
+			for i := 1; i < len(args); i++ {
+				if a := args[i]; strings.HasPrefix(a, "-") && len(a) > 1 {
+					takes, ok := opts[a]
+					if !ok {
+						problems = append(problems, fmt.Sprintf("twl %s has no option %s", name, a))
+					} else if takes {
+						i++
+					}
+				}
+			}
+			return problems
+		}
 		if subcommands(name) != nil {
 			if len(args) < 2 || strings.HasPrefix(args[1], "<") || strings.HasPrefix(args[1], "-") || strings.Contains(args[1], "…") {
 				return nil // the group itself, or a placeholder: twl text …: warning

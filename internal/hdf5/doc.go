@@ -1,7 +1,8 @@
 // Package hdf5 reads the subset of HDF5 that BIOM 2.1 tables use, as
 // h5py and the HDF5 library write them: groups, attributes and
 // one-dimensional or small n-dimensional datasets of integers, floats and
-// strings. It is written from "HDF5 File Format Specification Version 3.0"
+// strings. It also writes files of float and string datasets in the root
+// group (Writer), such as the distance matrices of Striped UniFrac. It is written from "HDF5 File Format Specification Version 3.0"
 // (The HDF Group, https://docs.hdfgroup.org/hdf5/develop/_f_m_t3.html);
 // section numbers below refer to it.
 //
@@ -37,6 +38,21 @@
 // are not copied. DatasetNumbers converts the floats and integers of a
 // chunked one-dimensional dataset to their Go types as each chunk is
 // inflated, with no copy of the dataset's bytes.
+//
+// # What is written
+//
+// Writer writes the layout the HDF5 library writes with its default
+// settings (libver "earliest", readable by HDF5 1.8 and later, h5py
+// included): a version 0 superblock; the root group as a symbol table (a
+// version 1 B-tree whose one leaf points to one symbol table node, the
+// names in a local heap); each dataset a version 1 object header with a
+// version 1 dataspace, a datatype (IEEE little-endian float32 or float64,
+// fixed-length space-padded strings, or variable-length strings), a
+// version 2 fill value message and a version 3 contiguous layout; the
+// variable-length strings in global heap collections of at most 65,535
+// objects. The structures and strings come first and the numeric values
+// last, in the order the datasets are declared, so that a matrix is
+// written as a stream of rows. Nothing is compressed or chunked.
 //
 // # Errors and limits
 //

@@ -1,7 +1,9 @@
 // Package qza finds files inside QIIME 2 artifacts (.qza): zip archives
 // that hold one top-level directory named by the artifact's UUID, with the
 // payload under UUID/data/ (for example UUID/data/feature-table.biom for a
-// FeatureTable, UUID/data/tree.nwk for a Phylogeny).
+// FeatureTable, UUID/data/tree.nwk for a Phylogeny); and writes
+// DistanceMatrix and SampleData[AlphaDiversity] artifacts (Writer), which
+// QIIME 2 loads, validates and exports as it does the ones it imports.
 //
 // The payload is inflated in memory, never written to disk: the names of
 // an archive's entries are only compared with the one wanted, never used
@@ -46,18 +48,9 @@ func Payload(b []byte, name string, limit int64) ([]byte, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("not a readable zip archive: %v", err)
 	}
-	var found *zip.File
-	for _, f := range zr.File {
-		parts := strings.Split(f.Name, "/")
-		if len(parts) == 3 && parts[1] == "data" && parts[2] == name {
-			if found != nil {
-				return nil, "", fmt.Errorf("two files %s and %s in the archive", found.Name, f.Name)
-			}
-			found = f
-		}
-	}
-	if found == nil {
-		return nil, "", fmt.Errorf("no file */data/%s in the archive (not a QIIME 2 artifact of that type?)", name)
+	found, err := find(zr, name)
+	if err != nil {
+		return nil, "", err
 	}
 	tooLarge := func() error {
 		return &sizeError{fmt.Sprintf("%s inflates to more than %s, the most read from an archive", found.Name, human.Bytes(float64(limit)))}
@@ -97,6 +90,86 @@ func Payload(b []byte, name string, limit int64) ([]byte, string, error) {
 	}
 	return data, found.Name, nil
 }
+
+// find returns the one file UUID/data/name of the archive.
+func find(zr *zip.Reader, name string) (*zip.File, error) {
+	var found *zip.File
+	for _, f := range zr.File {
+		parts := strings.Split(f.Name, "/")
+		if len(parts) == 3 && parts[1] == "data" && parts[2] == name {
+			if found != nil {
+				return nil, fmt.Errorf("two files %s and %s in the archive", found.Name, f.Name)
+			}
+			found = f
+		}
+	}
+	if found == nil {
+		return nil, fmt.Errorf("no file */data/%s in the archive (not a QIIME 2 artifact of that type?)", name)
+	}
+	return found, nil
+}
+
+// maxRatio is deflate's largest ratio of inflated to compressed bytes
+// (1032), with a little room for the blocks' headers.
+const maxRatio = 1100
+
+// Stream is the payload of an artifact read as it inflates (Open): an
+// io.Reader whose Len is the size declared for what is left, so that a
+// reader can size what it allocates by it. More bytes than declared, or
+// fewer, are an error of Read.
+type Stream struct {
+	rc   io.ReadCloser
+	left int64
+	// Name is the payload's path inside the archive.
+	Name string
+}
+
+// Open opens the one file UUID/data/name of the zip archive r of size
+// bytes, to be read as it inflates, for payloads too large to hold twice
+// (a distance matrix). Its declared size must be one deflate can reach
+// from the compressed size (at most 1100 times it) and at most limit
+// (when positive), or the error wraps fileerr.ErrTooLarge; the bytes
+// inflated are counted against it as they are read.
+func Open(r io.ReaderAt, size int64, name string, limit int64) (*Stream, error) {
+	zr, err := zip.NewReader(r, size)
+	if err != nil {
+		return nil, fmt.Errorf("not a readable zip archive: %v", err)
+	}
+	found, err := find(zr, name)
+	if err != nil {
+		return nil, err
+	}
+	declared := found.UncompressedSize64
+	if declared > maxRatio*max(found.CompressedSize64, 1) {
+		return nil, &sizeError{fmt.Sprintf("%s declares %s inflated from %s compressed, more than deflate can make of it", found.Name,
+			human.Bytes(float64(declared)), human.Bytes(float64(found.CompressedSize64)))}
+	}
+	if limit > 0 && declared > uint64(limit) {
+		return nil, &sizeError{fmt.Sprintf("%s inflates to %s, more than the %s allowed", found.Name, human.Bytes(float64(declared)), human.Bytes(float64(limit)))}
+	}
+	rc, err := found.Open()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", found.Name, err)
+	}
+	return &Stream{rc: rc, left: int64(declared), Name: found.Name}, nil
+}
+
+// Len returns the bytes declared and not read yet.
+func (s *Stream) Len() int { return int(max(s.left, 0)) }
+
+// Read reads the payload as it inflates; past the declared size, or short
+// of it, it returns an error (archive/zip checks both, and the checksum).
+func (s *Stream) Read(p []byte) (int, error) {
+	n, err := s.rc.Read(p)
+	s.left -= int64(n)
+	if s.left < 0 {
+		return n, &sizeError{fmt.Sprintf("%s inflates to more than it declares", s.Name)}
+	}
+	return n, err
+}
+
+// Close closes the payload.
+func (s *Stream) Close() error { return s.rc.Close() }
 
 // sizeError is the error of a payload past the limit; it wraps
 // fileerr.ErrTooLarge.

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"io"
 	"runtime"
 	"testing"
 
@@ -79,6 +80,20 @@ func FuzzPayload(f *testing.F) {
 	const limit = 1 << 20
 	f.Fuzz(func(t *testing.T, b []byte) {
 		data, name, err := Payload(b, "tree.nwk", limit)
+		// Open streams the same bytes, or fails; it never reads past the
+		// size it declares.
+		if s, oerr := Open(bytes.NewReader(b), int64(len(b)), "tree.nwk", limit); oerr == nil {
+			declared := s.Len()
+			var got bytes.Buffer
+			_, rerr := got.ReadFrom(io.LimitReader(s, int64(declared)+1))
+			s.Close()
+			if got.Len() > declared {
+				t.Fatalf("Open read %d bytes, declared %d", got.Len(), declared)
+			}
+			if rerr == nil && err == nil && !bytes.Equal(got.Bytes(), data) {
+				t.Fatalf("Open read %d bytes, Payload %d", got.Len(), len(data))
+			}
+		}
 		if err != nil {
 			return
 		}
