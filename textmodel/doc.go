@@ -30,8 +30,8 @@
 //
 // Load reads the data of a run (Sources: the training documents, the
 // validation documents or the fraction held out of the training ones, if
-// any — DefaultBagVal and DefaultLSTMVal are 'twl text train''s defaults —,
-// the word vectors); Options.OnBatch reports the progress within each epoch and
+// any, whose defaults in the command line are DefaultBagVal and
+// DefaultLSTMVal; the word vectors); Options.OnBatch reports the progress within each epoch and
 // Options.OnResume a resumed checkpoint, for a caller to show. Model.Report
 // describes how training went.
 //
