@@ -146,3 +146,42 @@ func TestReadLabelTree(t *testing.T) {
 		"taxonomy:"+filepath.Join(dir, "c.taxonomy"), "--out", filepath.Join(dir, "c.taxonomy"))
 	expectFailure(t, code, out, errOut, 2, []string{"would destroy the input"}, dir, false)
 }
+
+// TestTextFastTextCorpus checks that a corpus in fastText's supervised
+// format is read as the same documents written as JSON Lines: 'twl text
+// stats' and 'twl eval --multilabel' print the same for both.
+func TestTextFastTextCorpus(t *testing.T) {
+	dir := write(t, map[string]string{
+		"g.tree": "Fiction\tFantasy\nFantasy\tEpic_Fantasy\nNonfiction\tCooking\n",
+		"d.jsonl": `{"text": "Dragons and kings, dragons!", "labels": ["Epic_Fantasy"]}
+{"text": "Soup for kings.", "labels": ["Cooking"]}
+{"text": "Kings cook", "labels": ["Fantasy", "Cooking"]}
+`,
+		// The same: labels first, last and among the words.
+		"d.txt": "__label__Epic_Fantasy Dragons and kings, dragons!\nSoup for kings. __label__Cooking\n__label__Fantasy Kings __label__Cooking cook\n",
+		"p.jsonl": `{"Epic_Fantasy": 0.5, "Cooking": 0.5}
+{"Cooking": 1}
+{"Fantasy": 0.25, "Fiction": 0.25, "Nonfiction": 0.5}
+`,
+	})
+	run := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := twl(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, errOut)
+		}
+		return out
+	}
+	tr := filepath.Join(dir, "g.tree")
+	for _, args := range [][]string{
+		{"text", "stats", "--tree", tr, "--min-count", "1", "--data"},
+		{"eval", "--multilabel", "--k", "2", "--tree", tr, filepath.Join(dir, "p.jsonl")},
+	} {
+		jl := run(append(args, filepath.Join(dir, "d.jsonl"))...)
+		ft := run(append(args, filepath.Join(dir, "d.txt"))...)
+		ft = strings.ReplaceAll(strings.ReplaceAll(ft, "d.txt (fasttext)", "d.jsonl (jsonl)"), "d.txt", "d.jsonl")
+		if jl != ft || !strings.Contains(jl, "3 documents") && !strings.Contains(jl, "pseudo_recall") {
+			t.Errorf("%q: JSON Lines:\n%s\nfastText:\n%s", args, jl, ft)
+		}
+	}
+}
