@@ -56,9 +56,13 @@ head -n 400 "$ng/train.jsonl" > ng-train.jsonl
 head -n 150 "$ng/test.jsonl" > ng-test.jsonl
 run text-stats  text stats --data ng-train.jsonl --tree "$ng/20ng.tree"
 run text-stats-aapd text stats --data "data/text/aapd/val.jsonl" --tree "data/text/aapd/aapd.taxonomy"
-run text-train  text train --train ng-train.jsonl --tree "$ng/20ng.tree" --loss kl+tw --epochs 2 --hidden 16 --emb-dim 12 --batch 50 --seed 1 --out ng.model --quiet
+run text-train  text train --model lstm --train ng-train.jsonl --tree "$ng/20ng.tree" --loss kl+tw --epochs 2 --hidden 16 --emb-dim 12 --batch 50 --seed 1 --out ng.model --quiet
 run text-predict text predict --model ng.model --data ng-test.jsonl --out ng-pred.jsonl
 run eval-multilabel eval --multilabel --k 5 --tree "$ng/20ng.tree" ng-pred.jsonl ng-test.jsonl
+# the bag of n-grams (the default model), with character n-grams too
+run text-train-bag text train --train ng-train.jsonl --tree "$ng/20ng.tree" --loss kl+tw --epochs 3 --emb-dim 12 --maxn 4 --buckets 50000 --seed 1 --out ng-bag.model --quiet
+run text-predict-bag text predict --model ng-bag.model --data ng-test.jsonl --out ng-bag-pred.jsonl
+run eval-multilabel-bag eval --multilabel --k 5 --tree "$ng/20ng.tree" ng-bag-pred.jsonl ng-test.jsonl
 
 # trees from points, the tree-sliced distance, KL + TSW
 emb=data/embeddings/glove-twitter-25d-12k.txt

@@ -8,7 +8,7 @@ package embedding
 // that is not valid UTF-8 are cut as fastText cuts them); the n-grams "<"
 // and ">" of one character alone are left out. h is hash(w[i:j]). The
 // padded word is never built, so ngrams allocates nothing.
-func ngrams(word string, minn, maxn int, yield func(h uint32, i, j int)) {
+func ngrams[S string | []byte](word S, minn, maxn int, yield func(h uint32, i, j int)) {
 	n := len(word) + 2
 	at := func(k int) byte {
 		switch k {
@@ -52,10 +52,23 @@ func fnvStep(h uint32, c byte) uint32 {
 }
 
 // hash is fastText's Dictionary::hash of s.
-func hash(s string) uint32 {
+func hash[S string | []byte](s S) uint32 {
 	h := uint32(fnvOffset)
 	for i := 0; i < len(s); i++ {
 		h = fnvStep(h, s[i])
 	}
 	return h
+}
+
+// Hash is fastText's 32-bit FNV-1a hash of s (each byte sign-extended from
+// int8 before the xor, as fastText's Dictionary::hash does): the hash that
+// places character n-grams in the buckets of a fastText model.
+func Hash[S string | []byte](s S) uint32 { return hash(s) }
+
+// Ngrams calls yield(h) with the hash (Hash) of each character n-gram of
+// "<"+word+">" of minn to maxn characters, in fastText's order (by start,
+// then by length), "<" and ">" alone left out, a UTF-8 character never cut.
+// It allocates nothing.
+func Ngrams[S string | []byte](word S, minn, maxn int, yield func(h uint32)) {
+	ngrams(word, minn, maxn, func(h uint32, _, _ int) { yield(h) })
 }

@@ -1,19 +1,29 @@
 // Package textmodel is a trained text classifier as a whole: how text
-// becomes token IDs (a vocab.Tokenizer and vocab.Vocab), the labels of the
-// tree it predicts over, and the network (package lstm); its file format;
+// becomes the network's inputs (a vocab.Tokenizer and vocab.Vocab), the
+// labels of the tree it predicts over, and the network; its file format;
 // prediction from raw text; and training from labelled corpora.
+//
+// # Networks
+//
+// The network is a Network, of one of two kinds: the paper's LSTM (package
+// lstm, KindLSTM), which reads token IDs, or a bag of n-grams (package bag,
+// KindBag), fastText's kind of model, which reads the rows of its table of
+// word and n-gram vectors. Options.Model chooses the kind to train; the
+// zero Options train the LSTM, 'twl text train' the bag.
 //
 // # Training
 //
 // Prepare counts the vocabulary on the training documents only, encodes
-// the training and validation documents and makes their target
-// distributions (corpus.Target). Prepared.Fit then draws a network from a
-// seed (lstm.Model.Init, then the word vectors of Options.Emb where it has
-// them, embedding.NewTable's seeded random rows for the other words) and
-// trains it with package train: Adam on shuffled mini-batches, the
-// validation loss each epoch, the weights of the best epoch kept, early
-// stopping and resumable checkpoints. Fit does both. An experiment that
-// trains several losses on the same data prepares it once.
+// the training and validation documents (for the bag: their features, and
+// the n-gram buckets of the training documents that get a row) and makes
+// their target distributions (corpus.Target). Prepared.Fit then draws a
+// network from a seed (the word vectors of Options.Emb where it has them,
+// embedding.NewTable's seeded random rows for the other words) and trains
+// it with package train: Adam on shuffled mini-batches for the LSTM, SGD
+// with a linearly decaying learning rate for the bag, the validation loss
+// each epoch, the weights of the best epoch kept, early stopping and
+// resumable checkpoints. Fit does both. An experiment that trains several
+// losses on the same data prepares it once.
 //
 // Load reads the data of a run (Sources: the training documents, the
 // validation documents or the fraction held out of the training ones, the
@@ -30,18 +40,19 @@
 //
 // # The file format
 //
-// A model file (version 2) is a first line "twl-text-model"; a second line
-// "# " and Model.Summary, for people; a third line holding a JSON header
-// (Header: the format version, the network's sizes, the tokenizer's
-// settings, the labels, the SHA-256 of the label tree, the source and
-// SHA-256 of the word vectors and how many words they covered, the loss and
-// how training went); a fourth line holding the vocabulary, a JSON array;
-// and then the parameters: float32 little-endian, the tensors in the order
-// of lstm.TensorNames, as many bytes as the header says, with their
-// SHA-256. `head -2` shows what a model is, `head -3` its settings; the
-// numbers are binary because a vocabulary's word vectors run to millions
-// of values. Read also reads version 1 (no summary line, the vocabulary in
-// the header). Read checks everything (magic line, version, unknown header
+// A model file (version 2 for the LSTM, 3 for the bag) is a first line
+// "twl-text-model"; a second line "# " and Model.Summary, for people; a
+// third line holding a JSON header (Header: the format version, the kind
+// of network and its sizes, the tokenizer's settings, the labels, the
+// SHA-256 of the label tree, the source and SHA-256 of the word vectors and
+// how many words they covered, the loss and how training went); a fourth
+// line holding the vocabulary, a JSON array; and then the parameters as
+// the network writes them (for the LSTM float32 little-endian, the tensors
+// in the order of lstm.TensorNames), as many bytes as the header says,
+// with their SHA-256. `head -2` shows what a model is, `head -3` its
+// settings; the numbers are binary because a vocabulary's word vectors run
+// to millions of values. Read also reads version 1 (no summary line, the
+// vocabulary in the header). Read checks everything (magic line, version, unknown header
 // fields, sizes, length, checksum, finite values) and reports a damaged
 // file as such; KindOf tells a text model from a model of package model by
 // its first bytes.

@@ -4,34 +4,41 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
-	"math"
 	"os"
 	"strings"
 
 	"github.com/twl-ldl/twl/internal/atomicfile"
-	"github.com/twl-ldl/twl/lstm"
+	"github.com/twl-ldl/twl/internal/f32le"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/vocab"
 )
 
-// The file format (version 2): a first line "twl-text-model"; a second
-// line "# " and a summary for people (Model.Summary); a third line holding
-// the header, one JSON object (Header) without the vocabulary; a fourth
+// The file format (versions 2 and 3): a first line "twl-text-model"; a
+// second line "# " and a summary for people (Model.Summary); a third line
+// holding the header, one JSON object (Header) without the vocabulary,
+// whose "model" names the kind of network and "config" its sizes; a fourth
 // line holding the vocabulary, a JSON array of the words by ID; and then
-// the parameters, float32 little-endian, the tensors in the order of
-// lstm.TensorNames, each row-major: exactly header.payload_bytes bytes,
-// whose SHA-256 is header.payload_sha256. `head -2 model` shows what a
-// model is, `head -3` its settings. Version 1, which Read still reads, had
-// no summary line and the vocabulary in the header.
+// the parameters as the network writes them (Network.AppendPayload):
+// exactly header.payload_bytes bytes, whose SHA-256 is
+// header.payload_sha256. An LSTM's are float32 little-endian, the tensors
+// in the order of lstm.TensorNames, each row-major; a bag's are
+// bag.Model.AppendPayload's. `head -2 model` shows what a model is,
+// `head -3` its settings.
+//
+// An LSTM model is written as version 2, which every release since
+// version 2 reads; a model of another kind as version 3, so that a release
+// that knows only the LSTM says it cannot read the file rather than
+// stumbling on its sizes. Version 1, which Read still reads, had no
+// summary line and the vocabulary in the header.
 const (
 	Magic   = "twl-text-model"
-	Version = 2
+	Version = 3 // the latest version; LSTM models are written as version 2
 )
 
 // Sentinel errors wrapped by *Error.
@@ -75,8 +82,8 @@ type EmbeddingRef struct {
 type Header struct {
 	Format        string          `json:"format"`  // Magic
 	Version       int             `json:"version"` // Version
-	Model         string          `json:"model"`   // "lstm"
-	Config        lstm.Config     `json:"config"`
+	Model         string          `json:"model"`   // the kind of network: KindLSTM or KindBag
+	Config        json.RawMessage `json:"config"`  // its sizes (Network.Sizes): an lstm.Config or a bag.Config
 	Tokenizer     vocab.Tokenizer `json:"tokenizer"`
 	Vocab         []string        `json:"vocab,omitempty"` // word of each ID, "<unk>" first; version 1 only (version 2: its own line)
 	Labels        []string        `json:"labels"`
@@ -101,36 +108,43 @@ type TrainInfo struct {
 	Stopped   bool     `json:"stopped_early"`
 	Batch     int      `json:"batch"`
 	LR        float64  `json:"lr"`
+	Schedule  string   `json:"lr_schedule,omitempty"` // "linear": decayed linearly to 0 over the epochs (the bag); "": constant
 	Seed      uint64   `json:"seed"`
 	TrainLoss float64  `json:"train_loss"`
 	ValLoss   *float64 `json:"val_loss,omitempty"`
 	Seconds   float64  `json:"seconds"`
 }
 
-// Model is a trained text classifier: how text becomes token IDs, the
-// labels, and the network.
+// Model is a trained text classifier: how text becomes the network's
+// inputs (a tokenizer and a vocabulary), the labels, and the network.
 type Model struct {
 	Header // the header, payload fields excepted, which Write sets
 	Vocab  *vocab.Vocab
-	Net    *lstm.Model
+	Net    Network
 }
 
 // Write writes m to w in the file format.
+// The parameters are streamed twice, for their checksum and then to w,
+// and never held as bytes in memory.
 func Write(w io.Writer, m *Model) error {
-	var payload bytes.Buffer
-	payload.Grow(4 * len(m.Net.Params))
-	var b [4]byte
-	for _, v := range m.Net.Params {
-		binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
-		payload.Write(b[:])
+	cw := &countWriter{w: sha256.New()}
+	if err := m.Net.WritePayload(cw); err != nil {
+		return err
 	}
-	sum := sha256.Sum256(payload.Bytes())
+	sum := cw.w.(hash.Hash).Sum(nil)
 	h := m.Header
-	h.Format, h.Version, h.Model = Magic, Version, "lstm"
-	h.Config = m.Net.Config
+	h.Format, h.Version, h.Model = Magic, Version, m.Net.Kind()
+	if h.Model == KindLSTM {
+		h.Version = 2
+	}
+	sizes, err := json.Marshal(m.Net.Sizes())
+	if err != nil {
+		return fmt.Errorf("textmodel: %w", err)
+	}
+	h.Config = sizes
 	h.Vocab = nil
-	h.PayloadBytes = int64(payload.Len())
-	h.PayloadSHA256 = hex.EncodeToString(sum[:])
+	h.PayloadBytes = cw.n
+	h.PayloadSHA256 = hex.EncodeToString(sum)
 	head, err := json.Marshal(h)
 	if err != nil {
 		return fmt.Errorf("textmodel: %w", err)
@@ -145,8 +159,22 @@ func Write(w io.Writer, m *Model) error {
 	bw.WriteByte('\n')
 	bw.Write(words)
 	bw.WriteByte('\n')
-	bw.Write(payload.Bytes())
+	if err := m.Net.WritePayload(bw); err != nil {
+		return err
+	}
 	return bw.Flush()
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // maxHeader bounds the header line: 256 MiB holds the vocabulary of
@@ -207,10 +235,12 @@ func Read(r io.Reader, file string) (*Model, error) {
 	switch {
 	case h.Format != Magic:
 		return nil, bad(ErrNotModel, "header format %q", h.Format)
-	case h.Version != 1 && h.Version != Version:
-		return nil, bad(ErrVersion, "version %d; this twl reads versions 1 and %d", h.Version, Version)
-	case h.Model != "lstm":
-		return nil, bad(ErrVersion, "model %q; this twl knows \"lstm\"", h.Model)
+	case h.Version < 1 || h.Version > Version:
+		return nil, bad(ErrVersion, "version %d; this twl reads versions 1 to %d", h.Version, Version)
+	case h.Model != KindLSTM && h.Model != KindBag:
+		return nil, bad(ErrVersion, "model %q; this twl knows %q and %q", h.Model, KindLSTM, KindBag)
+	case h.Model != KindLSTM && h.Version < 3:
+		return nil, bad(ErrInvalid, "a version %d header for a %q model (version 3 or later)", h.Version, h.Model)
 	case summary != (h.Version >= 2):
 		return nil, bad(ErrInvalid, "a version %d header %s a summary line", h.Version, map[bool]string{true: "after", false: "without"}[summary])
 	}
@@ -226,15 +256,15 @@ func Read(r io.Reader, file string) (*Model, error) {
 			return nil, bad(ErrInvalid, "the vocabulary line: %v", err)
 		}
 	}
-	c := h.Config
-	if c.Vocab < 1 || c.Dim < 1 || c.Hidden < 1 || c.Labels < 1 || c.Vocab > 1<<28 || c.Dim > 1<<16 || c.Hidden > 1<<16 || c.Labels > 1<<24 {
-		return nil, bad(ErrInvalid, "sizes out of range: vocabulary %d, word vectors %d, hidden %d, labels %d", c.Vocab, c.Dim, c.Hidden, c.Labels)
+	want, err := payloadSize(h.Model, h.Config)
+	if err != nil {
+		return nil, bad(ErrInvalid, "%v", err)
 	}
-	if len(h.Vocab) != c.Vocab {
-		return nil, bad(ErrInvalid, "%d vocabulary words for a vocabulary of %d", len(h.Vocab), c.Vocab)
+	if n := vocabOf(h.Model, h.Config); len(h.Vocab) != n {
+		return nil, bad(ErrInvalid, "%d vocabulary words for a vocabulary of %d", len(h.Vocab), n)
 	}
-	if len(h.Labels) != c.Labels {
-		return nil, bad(ErrInvalid, "%d labels for %d outputs", len(h.Labels), c.Labels)
+	if n := labelsOf(h.Model, h.Config); len(h.Labels) != n {
+		return nil, bad(ErrInvalid, "%d labels for %d outputs", len(h.Labels), n)
 	}
 	if h.Tokenizer.MaxLen < 0 || (h.Tokenizer.Keep != vocab.First && h.Tokenizer.Keep != vocab.Last) {
 		return nil, bad(ErrInvalid, "tokenizer: max_len %d, keep %q", h.Tokenizer.MaxLen, h.Tokenizer.Keep)
@@ -243,35 +273,61 @@ func Read(r io.Reader, file string) (*Model, error) {
 	if err != nil {
 		return nil, bad(ErrInvalid, "%v", err)
 	}
-	want := 4 * int64(c.NumParams())
 	if h.PayloadBytes != want {
 		return nil, bad(ErrInvalid, "payload of %d bytes; the sizes need %d", h.PayloadBytes, want)
 	}
-	// Read what is there, up to one byte more than the header promises,
-	// growing as the bytes arrive: a header that lies about the sizes
-	// cannot make Read allocate more than the file holds.
-	payload, err := io.ReadAll(io.LimitReader(br, want+1))
-	switch {
-	case err != nil:
-		return nil, bad(ErrInvalid, "reading the parameters: %v", err)
-	case int64(len(payload)) < want:
-		return nil, bad(ErrInvalid, "the parameters are cut short: %d bytes of %d", len(payload), want)
-	case int64(len(payload)) > want:
-		return nil, bad(ErrInvalid, "data after the parameters")
-	}
-	if sum := sha256.Sum256(payload); hex.EncodeToString(sum[:]) != h.PayloadSHA256 {
-		return nil, bad(ErrInvalid, "the parameters' checksum does not match (a damaged file)")
-	}
-	net := lstm.NewModel(c)
-	for i := range net.Params {
-		x := math.Float32frombits(binary.LittleEndian.Uint32(payload[4*i:]))
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return nil, bad(ErrInvalid, "parameter %d is %v", i, x)
+	// The parameters are decoded as they arrive, through the checksum. A
+	// header that lies about the sizes must not make Read allocate more
+	// than the file holds: a file of known size too small for them is cut
+	// short at once; input of unknown size is read first (up to one byte
+	// more than the header promises, growing as the bytes arrive).
+	var src io.Reader = br
+	if size, ok := sizeOf(r); ok {
+		if size < want {
+			return nil, bad(ErrInvalid, "the parameters are cut short: the file has %d bytes, the parameters alone %d", size, want)
 		}
-		net.Params[i] = x
+	} else {
+		payload, err := io.ReadAll(io.LimitReader(br, want+1))
+		if err != nil {
+			return nil, bad(ErrInvalid, "reading the parameters: %v", err)
+		}
+		if int64(len(payload)) < want {
+			return nil, bad(ErrInvalid, "the parameters are cut short: %d bytes of %d", len(payload), want)
+		}
+		src = bytes.NewReader(payload)
+	}
+	sum := sha256.New()
+	cr := &countReader{r: io.TeeReader(io.LimitReader(src, want), sum)}
+	net, err := readPayload(h.Model, h.Config, cr)
+	if err != nil && !errors.Is(err, f32le.ErrShort) {
+		io.Copy(io.Discard, cr) // the rest, for the checksum
+	}
+	switch {
+	case errors.Is(err, f32le.ErrShort) || cr.n < want:
+		return nil, bad(ErrInvalid, "the parameters are cut short: %d bytes of %d", cr.n, want)
+	case hex.EncodeToString(sum.Sum(nil)) != h.PayloadSHA256:
+		return nil, bad(ErrInvalid, "the parameters' checksum does not match (a damaged file)")
+	case err != nil:
+		return nil, bad(ErrInvalid, "%v", err)
+	}
+	if n, _ := io.CopyN(io.Discard, src, 1); n > 0 {
+		return nil, bad(ErrInvalid, "data after the parameters")
 	}
 	h.PayloadBytes, h.PayloadSHA256 = 0, ""
 	return &Model{Header: h, Vocab: v, Net: net}, nil
+}
+
+// sizeOf returns the size of r when r is a file that knows it.
+func sizeOf(r io.Reader) (int64, bool) {
+	f, ok := r.(interface{ Stat() (os.FileInfo, error) })
+	if !ok {
+		return 0, false
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0, false
+	}
+	return fi.Size(), true
 }
 
 // Summary describes m in one line: the network's sizes, the vocabulary
@@ -287,19 +343,36 @@ func (m *Model) Summary() string {
 	return s
 }
 
-// Shape describes the network of m: "LSTM D→H, V words, L labels, loss NAME".
+// Shape describes the network of m: "LSTM D→H, V words, L labels, loss
+// NAME" (Network.Shape, the labels and the loss).
 func (m *Model) Shape() string {
-	return fmt.Sprintf("LSTM %d→%d, %s, %s, loss %s", m.Net.Dim, m.Net.Hidden, plural(m.Net.Vocab, "word"), plural(m.Net.Labels, "label"), m.Loss)
+	return fmt.Sprintf("%s, %s, loss %s", m.Net.Shape(), plural(m.Net.Outputs(), "label"), m.Loss)
 }
 
 // WriteFile writes m to the file at path, all or nothing: to a temporary
 // file renamed to path once complete.
 func WriteFile(path string, m *Model) error {
-	var b bytes.Buffer
-	if err := Write(&b, m); err != nil {
+	f, err := atomicfile.Create(path, 0o644)
+	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
+	if err := Write(f, m); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// countReader counts the bytes read through it.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // CheckTree returns an error when m was trained on another tree than t

@@ -1,12 +1,14 @@
 package textmodel
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 
+	"github.com/twl-ldl/twl/bag"
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/loss"
@@ -19,11 +21,18 @@ import (
 
 // Options control Fit. The zero value gives the paper's model and
 // training (hidden size 200, 100 epochs, batch 100, Adam at 1e-3) with
-// random 100-dimensional word vectors.
+// random 100-dimensional word vectors; Model KindBag gives the bag of
+// n-grams with the defaults of DefaultBag.
 type Options struct {
+	// Model is the kind of network: KindLSTM ("" means it) or KindBag.
+	Model string
+	// Bag holds the settings of the bag of n-grams that Options has not;
+	// its zero fields mean DefaultBag's.
+	Bag BagOptions
+
 	Tokenizer vocab.Tokenizer
 	Vocab     vocab.Options
-	Hidden    int // H; 0 means 200, the paper's
+	Hidden    int // the LSTM's H; 0 means 200, the paper's
 
 	// Emb gives the initial word vectors; nil: random vectors of EmbDim
 	// (0 means 100) dimensions. EmbRef records their source in the model
@@ -31,16 +40,23 @@ type Options struct {
 	Emb      embedding.Source
 	EmbDim   int
 	EmbRef   EmbeddingRef
-	TrainEmb bool // train the word vectors; default: frozen
+	TrainEmb bool // the LSTM: train the word vectors; default: frozen (the bag always trains them)
 
-	Target   corpus.Target // how label sets become target distributions
-	AsGiven  bool          // the label sets were read as given (recorded in the model file)
-	Loss     loss.Loss     // the training loss; nil means KL
-	Epochs   int           // 0 means 100
-	Batch    int           // 0 means 100
-	LR       float64       // Adam's step size; 0 means 1e-3
-	Patience int           // early stopping on the validation loss; 0: never
-	Seed     uint64        // initialization and mini-batches
+	Target  corpus.Target // how label sets become target distributions
+	AsGiven bool          // the label sets were read as given (recorded in the model file)
+	Loss    loss.Loss     // the training loss; nil means KL
+	// Epochs, Batch and LR: 0 means the kind's default: for the LSTM 100
+	// epochs, batch 100 and Adam's step size 1e-3; for the bag those of
+	// DefaultBag, LR being the initial learning rate of SGD, which decays
+	// linearly to 0 over the epochs.
+	Epochs int
+	Batch  int
+	LR     float64
+	// Patience stops training after that many epochs without a better
+	// validation loss. For the LSTM 0 means never; for the bag 0 means
+	// DefaultBag's (never), and a negative Patience never stops early.
+	Patience int
+	Seed     uint64 // initialization and mini-batches
 
 	Progress   io.Writer               // one line per epoch, when not nil
 	OnBatch    func(BatchProgress)     // called after every mini-batch, when not nil
@@ -58,9 +74,11 @@ type Options struct {
 // validation) and their targets. Fit makes it; experiments that train
 // several losses on the same data make it once with Prepare.
 type Prepared struct {
-	tree    *tree.Tree
-	Vocab   *vocab.Vocab
-	Docs    [][]int32
+	tree  *tree.Tree
+	Vocab *vocab.Vocab
+	// Index maps the bag's features to its rows (nil for the LSTM).
+	Index   *bag.Index
+	Docs    [][]int32 // the network's inputs (Network.Encode)
 	Y       []float64
 	NTrain  int // the first NTrain documents are the training ones
 	Tokens  int // tokens of the training documents
@@ -87,6 +105,15 @@ func Prepare(trainSet, val *corpus.Corpus, opts Options) (*Prepared, error) {
 	if val != nil {
 		sets = append(sets, val)
 	}
+	if opts.Model == KindBag {
+		if err := p.prepareBag(sets); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+	if opts.Model != "" && opts.Model != KindLSTM {
+		return nil, fmt.Errorf("textmodel: unknown model %q", opts.Model)
+	}
 	for k, c := range sets {
 		for _, d := range c.Docs {
 			ids := v.Encode(nil, &tk, d.Text)
@@ -100,7 +127,49 @@ func Prepare(trainSet, val *corpus.Corpus, opts Options) (*Prepared, error) {
 	return p, nil
 }
 
-// NewNet returns the network for p, initialized from seed: lstm.Model.Init,
+// prepareBag encodes the documents of sets (training first) as the bag's
+// features: their raw features, the buckets of the training documents'
+// that occur often enough to get a row (bag.KeepBuckets), then the rows.
+func (p *Prepared) prepareBag(sets []*corpus.Corpus) error {
+	o := p.options.Bag.withDefaults()
+	tk := p.options.Tokenizer
+	V := p.Vocab.Len()
+	var raw [][]int32
+	for k, c := range sets {
+		for _, d := range c.Docs {
+			f, n := bag.AppendRaw(nil, o.Features, p.Vocab, &tk, d.Text)
+			if k == 0 {
+				p.Tokens += n
+			}
+			raw = append(raw, f)
+		}
+		p.Y = append(p.Y, c.Targets(p.options.Target)...)
+	}
+	kept := bag.KeepBuckets(raw[:p.NTrain], V, o.Features, o.MinCount)
+	x, err := bag.NewIndex(V, o.Features, kept)
+	if err != nil {
+		return fmt.Errorf("textmodel: %w", err)
+	}
+	p.Index = x
+	p.Docs = make([][]int32, len(raw))
+	for i, r := range raw {
+		p.Docs[i] = x.MapRaw(make([]int32, 0, len(r)), r)
+		raw[i] = nil
+	}
+	return nil
+}
+
+// Encode returns the network's inputs for text: token IDs for the LSTM,
+// rows of the bag's table for the bag.
+func (p *Prepared) Encode(text string) []int32 {
+	tk := p.options.Tokenizer
+	if p.Index != nil {
+		return p.Index.Encode(nil, p.Vocab, &tk, text)
+	}
+	return p.Vocab.Encode(nil, &tk, text)
+}
+
+// NewNet returns the LSTM for p, initialized from seed: lstm.Model.Init,
 // then the word vectors of opts.Emb where it has them (embedding.NewTable,
 // random rows for the others, from the same seed).
 func (p *Prepared) NewNet(seed uint64) (*lstm.Model, EmbeddingRef) {
@@ -176,21 +245,37 @@ func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 	if l.Labels() != len(p.Labels) {
 		return nil, train.History{}, fmt.Errorf("textmodel: the loss has %d labels, the data %d", l.Labels(), len(p.Labels))
 	}
-	net, ref := p.NewNet(seed)
-	ln := lstm.NewLearner(net, p.Docs, p.Y, lstm.LearnerOptions{Adam: optim.Adam32{LR: o.LR}, TrainEmb: o.TrainEmb})
 	var valRows []int
 	for r := p.NTrain; r < len(p.Docs); r++ {
 		valRows = append(valRows, r)
 	}
-	batch := o.Batch
-	if batch == 0 {
-		batch = 100
+	epochs, batch, lr, patience := cmp.Or(o.Epochs, 100), cmp.Or(o.Batch, 100), cmp.Or(o.LR, 1e-3), max(o.Patience, 0)
+	var (
+		net      Network
+		ln       train.Learner
+		ref      EmbeddingRef
+		schedule string
+	)
+	if p.Index != nil {
+		d := DefaultBag
+		epochs, batch, lr, schedule = cmp.Or(o.Epochs, d.Epochs), cmp.Or(o.Batch, d.Batch), cmp.Or(o.LR, d.LR), "linear"
+		patience = cmp.Or(o.Patience, d.Patience)
+		if patience < 0 || len(valRows) == 0 {
+			patience = 0
+		}
+		steps := epochs * ((p.NTrain + batch - 1) / batch)
+		if o.Bag.ConstantLR {
+			steps, schedule = 0, ""
+		}
+		var bn *bag.Model
+		bn, ref = p.newBag(seed)
+		net, ln = bn, bag.NewLearner(bn, p.Docs, p.Y, bag.LearnerOptions{LR: lr, Steps: steps})
+	} else {
+		var ln1 *lstm.Model
+		ln1, ref = p.NewNet(seed)
+		net, ln = ln1, lstm.NewLearner(ln1, p.Docs, p.Y, lstm.LearnerOptions{Adam: optim.Adam32{LR: o.LR}, TrainEmb: o.TrainEmb})
 	}
-	epochs := o.Epochs
-	if epochs == 0 {
-		epochs = 100
-	}
-	cfg := train.Config{Epochs: epochs, Batch: batch, Seed: seed, ValRows: valRows, Patience: o.Patience,
+	cfg := train.Config{Epochs: epochs, Batch: batch, Seed: seed, ValRows: valRows, Patience: patience,
 		Progress: run.Progress, Checkpoint: run.Checkpoint, CheckpointEvery: run.CheckpointEvery, Context: run.Context, Tag: o.Tree.SHA256}
 	if f := run.OnBatch; f != nil {
 		cfg.BatchEnd = func(epoch, rows int) { f(BatchProgress{epoch, epochs, rows, p.NTrain}) }
@@ -202,17 +287,13 @@ func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 	if err != nil {
 		return nil, h, err
 	}
-	lr := o.LR
-	if lr == 0 {
-		lr = 1e-3
-	}
 	// The time of every epoch run, those before a resume included.
 	var seconds float64
 	for _, e := range h.Epochs {
 		seconds += e.Seconds
 	}
 	info := &TrainInfo{Data: o.Data, Docs: p.NTrain, ValDocs: len(valRows), Epochs: epochs, EpochsRun: len(h.Epochs),
-		BestEpoch: h.BestEpoch, Stopped: h.Stopped, Batch: batch, LR: lr, Seed: seed, Seconds: seconds}
+		BestEpoch: h.BestEpoch, Stopped: h.Stopped, Batch: batch, LR: lr, Schedule: schedule, Seed: seed, Seconds: seconds}
 	if n := len(h.Epochs); n > 0 {
 		info.TrainLoss = h.Epochs[n-1].TrainLoss
 		if len(valRows) > 0 && h.BestEpoch > 0 {
@@ -226,4 +307,25 @@ func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 		Vocab: p.Vocab, Net: net,
 	}
 	return m, h, nil
+}
+
+// newBag returns the bag of n-grams for p, initialized from seed: the word
+// rows from the word vectors of opts.Emb where it has them and random rows
+// for the other words (embedding.NewTable), the n-gram rows uniform on
+// ±BagOptions.NgramScale, the output layer zero.
+func (p *Prepared) newBag(seed uint64) (*bag.Model, EmbeddingRef) {
+	o := p.options
+	b := o.Bag.withDefaults()
+	dim := cmp.Or(o.EmbDim, 100)
+	if o.Emb != nil {
+		dim = o.Emb.Dim()
+	}
+	net := bag.New(p.Index, dim, len(p.Labels))
+	ref := o.EmbRef
+	ref.Trained = true
+	tab := embedding.NewTable(p.Vocab.Words(), o.Emb, rand.NewPCG(seed, 0x656d62), &embedding.TableOptions{Dim: dim, Scale: b.WordScale}) // "emb"
+	net.SetWords(tab.Data)
+	ref.InVocab, ref.Subword, ref.Random = tab.Coverage.InVocab, tab.Coverage.Subword, tab.Coverage.Random
+	net.InitNgrams(rand.NewPCG(seed, 0x6e6772616d), b.NgramScale) // "ngram"
+	return net, ref
 }

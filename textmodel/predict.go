@@ -9,42 +9,42 @@ import (
 	"strconv"
 
 	"github.com/twl-ldl/twl/corpus"
-
-	"github.com/twl-ldl/twl/lstm"
 )
 
-// Encode returns the token IDs of text under the model's tokenizer and
-// vocabulary.
+// Encode returns the network's inputs for text under the model's tokenizer
+// and vocabulary (Network.Encode).
 func (m *Model) Encode(text string) []int32 {
-	return m.Vocab.Encode(nil, &m.Tokenizer, text)
+	return m.Net.Encode(nil, m.Vocab, &m.Tokenizer, text)
 }
 
 // Predictor computes the label distributions of texts in batches, reusing
 // its memory. It is not safe for concurrent use.
 type Predictor struct {
-	m    *Model
-	ws   *lstm.Workspace
-	docs [][]int32
-	z    []float64
+	m      *Model
+	logits func(dst []float64, docs [][]int32)
+	docs   [][]int32
 }
 
 // NewPredictor returns a Predictor for m.
-func (m *Model) NewPredictor() *Predictor { return &Predictor{m: m, ws: m.Net.NewWorkspace()} }
+func (m *Model) NewPredictor() *Predictor { return &Predictor{m: m, logits: m.Net.NewLogits()} }
 
 // Predict stores in dst (len(texts)×L) the predicted distribution,
 // softmax of the logits, of each text.
 func (p *Predictor) Predict(dst []float64, texts []string) {
-	p.docs = p.docs[:0]
-	for _, t := range texts {
-		p.docs = append(p.docs, p.m.Encode(t))
+	for len(p.docs) < len(texts) {
+		p.docs = append(p.docs, nil)
 	}
-	p.PredictIDs(dst, p.docs)
+	docs := p.docs[:len(texts)]
+	for i, t := range texts {
+		docs[i] = p.m.Net.Encode(docs[i][:0], p.m.Vocab, &p.m.Tokenizer, t)
+	}
+	p.PredictIDs(dst, docs)
 }
 
-// PredictIDs is Predict for documents already encoded.
+// PredictIDs is Predict for documents already encoded (Model.Encode).
 func (p *Predictor) PredictIDs(dst []float64, docs [][]int32) {
-	p.ws.Forward(dst, docs)
-	L := p.m.Net.Labels
+	p.logits(dst, docs)
+	L := p.m.Net.Outputs()
 	for r := range docs {
 		softmax(dst[r*L : (r+1)*L])
 	}

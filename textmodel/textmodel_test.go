@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/twl-ldl/twl/corpus"
+	"github.com/twl-ldl/twl/lstm"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/vocab"
 )
@@ -98,8 +99,8 @@ func TestWriteRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(got.Net.Params, m.Net.Params) || !slices.Equal(got.Vocab.Words(), m.Vocab.Words()) ||
-		!slices.Equal(got.Labels, m.Labels) || got.Tokenizer != m.Tokenizer || got.Net.Config != m.Net.Config ||
+	if !bytes.Equal(payloadOf(t, got.Net), payloadOf(t, m.Net)) || !slices.Equal(got.Vocab.Words(), m.Vocab.Words()) ||
+		!slices.Equal(got.Labels, m.Labels) || got.Tokenizer != m.Tokenizer || got.Net.Sizes() != m.Net.Sizes() ||
 		got.Embeddings != m.Embeddings || got.Train.BestEpoch != m.Train.BestEpoch {
 		t.Error("the model read back differs")
 	}
@@ -133,10 +134,10 @@ func TestReadErrors(t *testing.T) {
 	nan := append(withHeader(strings.Replace(header, hex.EncodeToString(old[:]), hex.EncodeToString(sum[:]), 1))[:vocabEnd+1:vocabEnd+1], payload...)
 	// A header that claims 2¹⁶ hidden units, with the payload size to match
 	// (86 GB): Read must find the file cut short, not try to allocate it.
-	big := m.Net.Config
+	big := m.Net.(*lstm.Model).Config
 	big.Hidden = 65536
 	lie := strings.Replace(header, `"hidden":8`, `"hidden":65536`, 1)
-	lie = strings.Replace(lie, fmt.Sprintf(`"payload_bytes":%d`, 4*m.Net.NumParams()), fmt.Sprintf(`"payload_bytes":%d`, 4*big.NumParams()), 1)
+	lie = strings.Replace(lie, fmt.Sprintf(`"payload_bytes":%d`, 4*m.Net.(*lstm.Model).NumParams()), fmt.Sprintf(`"payload_bytes":%d`, 4*big.NumParams()), 1)
 	for _, c := range []struct {
 		name string
 		data []byte
@@ -151,7 +152,7 @@ func TestReadErrors(t *testing.T) {
 		{"payload cut", good[:len(good)-5], ErrInvalid, ""},
 		{"trailing data", append(bytes.Clone(good), 0), ErrInvalid, ""},
 		{"checksum", flipped, ErrInvalid, "checksum"},
-		{"version", withHeader(strings.Replace(header, `"version":2`, `"version":3`, 1)), ErrVersion, ""},
+		{"version", withHeader(strings.Replace(header, `"version":2`, `"version":4`, 1)), ErrVersion, ""},
 		{"unknown field", withHeader(strings.Replace(header, `{"format"`, `{"colour":"red","format"`, 1)), ErrInvalid, "colour"},
 		{"labels short", withHeader(strings.Replace(header, `"labels":["Fiction",`, `"labels":[`, 1)), ErrInvalid, "labels"},
 		{"NaN", nan, ErrInvalid, "parameter 0 is NaN"},

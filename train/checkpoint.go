@@ -72,6 +72,8 @@ var keyWords = map[string]string{
 	"V": "vocabulary size", "D": "word vector dimension", "H": "hidden size", "n": "documents",
 	"in": "features", "train_emb": "training the word vectors", "lr": "learning rate",
 	"beta1": "Adam's β1", "beta2": "Adam's β2", "eps": "Adam's ε", "decay": "weight decay", "decay_end": "end of the weight decay",
+	"K": "n-gram vectors", "ngrams": "word n-grams", "minn": "shortest character n-gram", "maxn": "longest character n-gram",
+	"buckets": "buckets", "steps": "steps of the learning rate's decay",
 }
 
 // describeDiff lists the fields in which two keys differ, in words.

@@ -195,6 +195,14 @@ func (v *Vocab) ID(word string) int32 {
 	return Unknown
 }
 
+// IDOf is ID for a token's bytes; it allocates nothing.
+func (v *Vocab) IDOf(tok []byte) int32 {
+	if id, ok := v.index[string(tok)]; ok {
+		return id
+	}
+	return Unknown
+}
+
 // Encode appends the IDs of the tokens of text, as tk splits and truncates
 // them, to dst and returns the extended slice. It allocates nothing beyond
 // the growth of dst for ASCII text.

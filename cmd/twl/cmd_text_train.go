@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/twl-ldl/twl/bag"
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/loss"
@@ -19,21 +20,30 @@ const maxTextHidden = 4096
 
 func runTextTrain(e *env, args []string) error {
 	fs := newFlags("text train", "twl text train --train FILE [--dev FILE] --tree TREE --out MODEL [flags]")
+	model := fs.String("model", textmodel.KindBag, "the `MODEL`: bag (a bag of n-grams, as fastText's) or lstm (the paper's)")
 	trainPath := fs.String("train", "", "the training documents `FILE` (required)")
 	devPath := fs.String("dev", "", "validation documents `FILE` (default: --val of --train)")
-	tf := addTextFlags(fs, true, 200)
+	tf := addTextFlags(fs, true, 0)
+	fs.Lookup("max-len").Usage = "truncate documents to `N` tokens (0: no limit; default: no limit, 200 with --model lstm)"
 	emb := fs.String("emb", "", "initial word vectors `FILE`: .vec/.txt or fastText .bin (default: random)")
 	embDim := fs.Int("emb-dim", 100, "the dimension `D` of random word vectors, without --emb")
-	trainEmb := fs.Bool("train-emb", false, "train the word vectors with the model (default: fixed)")
-	hidden := fs.Int("hidden", 200, "the LSTM's hidden size `H`")
+	trainEmb := fs.Bool("train-emb", false, "lstm: train the word vectors with the model (default: fixed)")
+	hidden := fs.Int("hidden", 200, "lstm: the hidden size `H`")
+	db := textmodel.DefaultBag
+	ngrams := fs.Int("ngrams", db.Features.WordNgrams, "bag: word n-grams of 1 to `N` words")
+	maxn := fs.Int("maxn", 0, "bag: character n-grams of words up to `N` characters (0: none)")
+	minn := fs.Int("minn", db.Features.MinN, "bag: character n-grams of at least `N` characters, with --maxn")
+	buckets := fs.Int("buckets", db.Features.Buckets, "bag: the hash `buckets` of the n-grams")
+	minNgram := fs.Int("min-ngram-count", db.MinCount, "bag: an n-gram's bucket gets a vector when seen `N` times in training")
+	schedule := fs.String("lr-schedule", "linear", "bag: the learning rate, `linear`ly decaying to 0 over --epochs, or constant")
 	lossName := fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw or kl+sinkhorn; a weight in the name (kl+0.5tw) takes the place of --lambda")
 	lambda := fs.Float64("lambda", ldl.DefaultLambda, "the weight `λ` > 0 of the transport term of kl+tw and kl+sinkhorn")
 	reg := fs.Float64("reg", ldl.DefaultSinkhornReg, "kl+sinkhorn: the kernel parameter `λs` of exp(−λs·C)")
 	iters := fs.Int("iters", 10, "kl+sinkhorn: Sinkhorn `iterations`")
 	target := fs.String("target", "uniform", "the target of a label set: `uniform` on its labels, or specific")
-	epochs := fs.Int("epochs", 100, "training `epochs`")
-	batch := fs.Int("batch", 100, "documents per mini-`batch`")
-	lr := fs.Float64("lr", 1e-3, "Adam's step size `α`")
+	epochs := fs.Int("epochs", 0, fmt.Sprintf("training `epochs` (default %d; 100 with --model lstm)", db.Epochs))
+	batch := fs.Int("batch", 0, fmt.Sprintf("documents per mini-`batch` (default %d; 100 with --model lstm)", db.Batch))
+	lr := fs.Float64("lr", 0, fmt.Sprintf("the learning rate `α`: SGD's initial one (default %g), or with --model lstm Adam's step size (default 0.001)", db.LR))
 	val := fs.Float64("val", 0.2, "without --dev, the `FRAC`tion of --train held out for validation")
 	patience := fs.Int("patience", 0, "stop after `N` epochs without a better validation loss (0: never)")
 	seed := fs.Uint64("seed", 0, "the `SEED` of the initial weights, the validation split and the shuffling")
@@ -45,7 +55,57 @@ func runTextTrain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	isBag := *model == textmodel.KindBag
+	if *model != textmodel.KindBag && *model != textmodel.KindLSTM {
+		return fs.fail("--model %q: must be bag or lstm", *model)
+	}
+	for _, f := range []string{"hidden", "train-emb"} {
+		if isBag && fs.isSet(f) {
+			return fs.fail("--%s is a setting of the LSTM: give it with --model lstm", f)
+		}
+	}
+	for _, f := range []string{"ngrams", "maxn", "minn", "buckets", "min-ngram-count", "lr-schedule"} {
+		if !isBag && fs.isSet(f) {
+			return fs.fail("--%s is a setting of the bag of n-grams (--model bag), not of the LSTM", f)
+		}
+	}
+	// The defaults that depend on the model.
+	if !isBag {
+		if !fs.isSet("max-len") {
+			*tf.maxLen = 200
+		}
+		for _, d := range []struct {
+			name string
+			v    *int
+			def  int
+		}{{"epochs", epochs, 100}, {"batch", batch, 100}} {
+			if !fs.isSet(d.name) {
+				*d.v = d.def
+			}
+		}
+		if !fs.isSet("lr") {
+			*lr = 1e-3
+		}
+	} else {
+		for _, d := range []struct {
+			name string
+			v    *int
+			def  int
+		}{{"epochs", epochs, db.Epochs}, {"batch", batch, db.Batch}} {
+			if !fs.isSet(d.name) {
+				*d.v = d.def
+			}
+		}
+		if !fs.isSet("lr") {
+			*lr = db.LR
+		}
+	}
 	mode, terr := corpus.ParseTarget(*target)
+	feats := bag.Features{WordNgrams: *ngrams, MinN: *minn, MaxN: *maxn, Buckets: *buckets}
+	if *ngrams == 1 && *maxn == 0 && !fs.isSet("buckets") {
+		feats.Buckets = 1
+	}
+	ferr := feats.Check()
 	for _, c := range []struct {
 		bad bool
 		msg string
@@ -60,6 +120,9 @@ func runTextTrain(e *env, args []string) error {
 		{*epochs < 1, fmt.Sprintf("--epochs %d: must be at least 1", *epochs)},
 		{*batch < 1, fmt.Sprintf("--batch %d: must be at least 1", *batch)},
 		{*patience < 0, fmt.Sprintf("--patience %d: must be 0 (never stop early) or positive", *patience)},
+		{isBag && ferr != nil, fmt.Sprintf("--ngrams %d, --minn %d, --maxn %d, --buckets %d: %v", *ngrams, *minn, *maxn, *buckets, ferr)},
+		{isBag && *minNgram < 1, fmt.Sprintf("--min-ngram-count %d: must be at least 1", *minNgram)},
+		{isBag && *schedule != "linear" && *schedule != "constant", fmt.Sprintf("--lr-schedule %q: must be linear or constant", *schedule)},
 		{*devPath == "" && !(*val > 0 && *val < 1), fmt.Sprintf("--val %g: must be more than 0 and less than 1 (or give --dev)", *val)},
 		{*checkpoint != "" && *checkpoint == *out, fmt.Sprintf("--checkpoint %s: must be another file than --out", *checkpoint)},
 	} {
@@ -107,6 +170,13 @@ func runTextTrain(e *env, args []string) error {
 		Tokenizer: *tk, Vocab: *vopts, Hidden: *hidden, EmbDim: *embDim, TrainEmb: *trainEmb, Emb: d.Emb, EmbRef: d.EmbRef,
 		Target: mode, AsGiven: *tf.asGiven, Epochs: *epochs, Batch: *batch, LR: *lr, Patience: *patience, Seed: *seed,
 		Tree: tree.RefOf(t, treeSrc), Data: *trainPath,
+	}
+	if isBag {
+		opts.Model = textmodel.KindBag
+		opts.Bag = textmodel.BagOptions{Features: feats, MinCount: *minNgram, ConstantLR: *schedule == "constant"}
+		if *patience == 0 {
+			opts.Patience = -1 // never
+		}
 	}
 	lopts := ldl.Options{Loss: *lossName, SinkhornReg: *reg, SinkhornIters: *iters}
 	if fs.isSet("lambda") {

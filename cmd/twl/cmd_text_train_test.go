@@ -30,7 +30,7 @@ func TestTextTrainPredict(t *testing.T) {
 	dir := write(t, map[string]string{"g.tree": genresTree, "d.jsonl": toyDocs(40),
 		"new.jsonl": "{\"text\": \"dragons and swords\"}\n{\"text\": \"a soup recipe\", \"id\": 7}\n"})
 	model := filepath.Join(dir, "m.twl")
-	args := []string{"text", "train", "--train", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "g.tree"),
+	args := []string{"text", "train", "--model", "lstm", "--train", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "g.tree"),
 		"--hidden", "8", "--emb-dim", "6", "--epochs", "12", "--batch", "8", "--lr", "0.02", "--min-count", "1",
 		"--loss", "kl+tw", "--quiet", "--out", model}
 	code, out, errOut := twl(t, "", args...)
@@ -115,7 +115,7 @@ func TestTextTrainErrors(t *testing.T) {
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--lambda", "-1"}, 2, []string{"--lambda must be"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--lr", "Inf"}, 2, []string{"--lr must be"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--loss", "kl+sinkhorn", "--iters", "0"}, 2, []string{"--iters must be"}, false},
-		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--hidden", "3037000500"}, 2, []string{"--hidden 3037000500: must be between 1 and 4096"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--model", "lstm", "--hidden", "3037000500"}, 2, []string{"--hidden 3037000500: must be between 1 and 4096"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/nowhere/m"}, 1, []string{"cannot write"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/d.jsonl"}, 2, []string{"would destroy the input"}, false},
 		{[]string{"predict", "--model", "$D/notmodel", "--data", "$D/d.jsonl"}, 1, []string{"$D/notmodel: not a twl text model"}, false},

@@ -15,7 +15,7 @@ import (
 // trainArgs are the arguments of a quick text train on toyDocs(40) in dir:
 // 32 training documents (--val 0.2 holds out 8), batch 8.
 func trainArgs(dir string, extra ...string) []string {
-	return append([]string{"text", "train", "--train", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "g.tree"),
+	return append([]string{"text", "train", "--model", "lstm", "--train", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "g.tree"),
 		"--hidden", "4", "--emb-dim", "3", "--epochs", "2", "--batch", "8", "--min-count", "1", "--out", filepath.Join(dir, "m.twl")}, extra...)
 }
 

@@ -183,7 +183,7 @@ func TestStopped(t *testing.T) {
 		{"synth", "--nodes", "10", "--samples", "3", "--test", "2", "--quiet", "--out", p("synth")},
 		{"bench", "--labels", "50", "--time", "1ms"},
 		{"bench", "lstm", "--labels", "3", "--batch", "2", "--len", "3", "--dim", "2", "--hidden", "2", "--vocab", "10", "--time", "1ms"},
-		{"text", "train", "--train", p("docs.jsonl"), "--tree", p("g.tree"), "--hidden", "4", "--emb-dim", "3", "--epochs", "2",
+		{"text", "train", "--model", "lstm", "--train", p("docs.jsonl"), "--tree", p("g.tree"), "--hidden", "4", "--emb-dim", "3", "--epochs", "2",
 			"--min-count", "1", "--quiet", "--checkpoint", p("tck"), "--out", p("tm")},
 		{"experiment", "synthetic", "--nodes", "5", "--epochs", "1", "--seeds", "1", "--train", "4", "--test", "4", "--quiet", "--out", p("rep")},
 		{"experiment", "efficiency", "--labels", "10", "--repeats", "1", "--no-rss", "--out", p("rep")},

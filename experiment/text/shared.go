@@ -111,10 +111,9 @@ func PrepareSeed(fit, val, test *corpus.Corpus, opts textmodel.Options) (*SeedDa
 	if err != nil {
 		return nil, err
 	}
-	tk := opts.Tokenizer
 	d := &SeedData{Prepared: p}
 	for _, doc := range test.Docs {
-		d.Test = append(d.Test, p.Vocab.Encode(nil, &tk, doc.Text))
+		d.Test = append(d.Test, p.Encode(doc.Text))
 	}
 	return d, nil
 }

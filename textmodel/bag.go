@@ -1,0 +1,69 @@
+package textmodel
+
+import (
+	"github.com/twl-ldl/twl/bag"
+)
+
+// BagOptions are the settings of the bag of n-grams (Options.Model
+// KindBag) that Options does not hold. Zero fields mean DefaultBag's.
+type BagOptions struct {
+	// Features: word n-grams, character n-grams and buckets. A zero
+	// WordNgrams, Buckets or (with MaxN > 0) MinN means DefaultBag's.
+	Features bag.Features
+	// MinCount is the number of times a bucket must occur in the training
+	// documents to get a row (rarer n-grams are left out of every
+	// document).
+	MinCount int
+	// WordScale is the standard deviation of the random vectors of words
+	// that the word vectors lack (0: that of the vectors found,
+	// embedding.NewTable); NgramScale the bound of the n-gram rows'
+	// uniform initial values (0 in DefaultBag: zero rows).
+	WordScale, NgramScale float64
+	// ConstantLR keeps the learning rate constant instead of decaying it
+	// linearly to zero over the epochs.
+	ConstantLR bool
+	// Epochs, Batch, LR and Patience are Options' defaults for the bag.
+	// DefaultBag's Patience is 0: the learning rate decays to 0 over the
+	// epochs, and the validation loss, noisy while the rate is high,
+	// chooses the epoch kept rather than when to stop.
+	Epochs, Batch, Patience int
+	LR                      float64
+}
+
+// DefaultBag holds the defaults of the bag of n-grams.
+var DefaultBag = BagOptions{
+	Features: bag.Features{WordNgrams: 2, MinN: 3, MaxN: 0, Buckets: 2_000_000},
+	MinCount: 2,
+	Epochs:   25, Batch: 8, LR: 1,
+}
+
+// withDefaults returns o with its zero fields set to DefaultBag's.
+func (o BagOptions) withDefaults() BagOptions {
+	d := DefaultBag
+	f := &o.Features
+	if f.WordNgrams == 0 {
+		f.WordNgrams = d.Features.WordNgrams
+	}
+	if f.Buckets == 0 {
+		f.Buckets = d.Features.Buckets
+	}
+	if f.MaxN > 0 && f.MinN == 0 {
+		f.MinN = d.Features.MinN
+	}
+	if o.MinCount == 0 {
+		o.MinCount = d.MinCount
+	}
+	if o.Epochs == 0 {
+		o.Epochs = d.Epochs
+	}
+	if o.Batch == 0 {
+		o.Batch = d.Batch
+	}
+	if o.LR == 0 {
+		o.LR = d.LR
+	}
+	if o.Patience == 0 {
+		o.Patience = d.Patience
+	}
+	return o
+}

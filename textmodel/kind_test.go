@@ -1,0 +1,235 @@
+package textmodel
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/twl-ldl/twl/bag"
+	"github.com/twl-ldl/twl/corpus"
+	"github.com/twl-ldl/twl/vocab"
+)
+
+// TestReadLSTMVersion2Fixture reads testdata/lstm-v2.model, written by the
+// release before the bag of n-grams (twl text train --train toy.jsonl
+// --tree toy.tree --epochs 3 --hidden 4 --emb-dim 3 --batch 10 --min-count
+// 1 --seed 1), and checks that it loads, predicts what that release
+// predicted (testdata/lstm-v2.pred, its 'twl text predict' of the first
+// three documents), and is written back byte for byte: an LSTM model is
+// still a version 2 file.
+func TestReadLSTMVersion2Fixture(t *testing.T) {
+	file, err := os.ReadFile("testdata/lstm-v2.model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Read(bytes.NewReader(file), "lstm-v2.model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Net.Kind() != KindLSTM || m.Version != 2 {
+		t.Fatalf("kind %q version %d, want lstm 2", m.Net.Kind(), m.Version)
+	}
+	var again bytes.Buffer
+	if err := Write(&again, m); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again.Bytes(), file) {
+		t.Error("the model written back differs from the file")
+	}
+	c, err := corpus.ReadFile("testdata/toy.jsonl", nil, &corpus.Options{Unlabeled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Docs = c.Docs[:3]
+	var pred bytes.Buffer
+	if err := m.WritePredictions(&pred, c, PredictOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("testdata/lstm-v2.pred")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pred.String() != string(want) {
+		t.Errorf("predictions\n%s\nwant (the release's)\n%s", pred.String(), want)
+	}
+}
+
+func fitToyBag(t *testing.T, o BagOptions) *Model {
+	tr, val := toyCorpus(t)
+	m, h, err := Fit(tr, val, Options{Model: KindBag, Bag: o, EmbDim: 6, Epochs: 20, Seed: 1,
+		Vocab: vocab.Options{MinCount: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.BestEpoch == 0 {
+		t.Fatal("no best epoch")
+	}
+	return m
+}
+
+// TestBagFitPredict: the bag of n-grams learns the toy corpus's genres,
+// and survives Write and Read bit for bit as a version 3 "bag" file.
+func TestBagFitPredict(t *testing.T) {
+	for _, o := range []BagOptions{{}, {Features: bag.Features{WordNgrams: 3, MinN: 2, MaxN: 4, Buckets: 1000}, NgramScale: 0.1}} {
+		m := fitToyBag(t, o)
+		L := len(m.Labels)
+		dst := make([]float64, 2*L)
+		m.NewPredictor().Predict(dst, []string{"dragons and kings", "soup, a cooking book"})
+		for r, want := range [][]string{{"Fiction", "Fantasy", "Epic Fantasy"}, {"Nonfiction", "Cooking"}} {
+			var on float64
+			for j, v := range dst[r*L : (r+1)*L] {
+				for _, w := range want {
+					if m.Labels[j] == w {
+						on += v
+					}
+				}
+			}
+			if on < 0.9 {
+				t.Errorf("%+v: row %d: mass on %q %.3f", o, r, want, on)
+			}
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, m); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), `"version":3,"model":"bag"`) {
+			t.Errorf("header: %.200s", buf.String())
+		}
+		got, err := Read(bytes.NewReader(buf.Bytes()), "m.twl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(payloadOf(t, got.Net), payloadOf(t, m.Net)) || got.Net.Sizes() != m.Net.Sizes() || got.Shape() != m.Shape() {
+			t.Error("the bag read back differs")
+		}
+		again := make([]float64, 2*L)
+		got.NewPredictor().Predict(again, []string{"dragons and kings", "soup, a cooking book"})
+		for i := range dst {
+			if again[i] != dst[i] {
+				t.Fatalf("prediction %d: %v after reading, %v before", i, again[i], dst[i])
+			}
+		}
+	}
+}
+
+// TestBagReadErrors: a bag file whose header claims the LSTM's version 2,
+// and one whose sizes are out of range, are refused as such.
+func TestBagReadErrors(t *testing.T) {
+	m := fitToyBag(t, BagOptions{})
+	var buf bytes.Buffer
+	if err := Write(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	good := buf.String()
+	for _, c := range []struct {
+		name, from, to, msg string
+	}{
+		{"version 2", `"version":3`, `"version":2`, "version 3 or later"},
+		{"unknown kind", `"model":"bag"`, `"model":"gru"`, `model "gru"`},
+		{"buckets", `"buckets":2000000`, `"buckets":0`, "buckets 0"},
+		{"unknown size", `"word_ngrams":2`, `"word_ngrams":2,"colour":1`, "colour"},
+	} {
+		if !strings.Contains(good, c.from) {
+			t.Fatalf("%s: the file has no %s", c.name, c.from)
+		}
+		_, err := Read(strings.NewReader(strings.Replace(good, c.from, c.to, 1)), "m.twl")
+		if err == nil || !strings.Contains(err.Error(), c.msg) || !(errors.Is(err, ErrInvalid) || errors.Is(err, ErrVersion)) {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+}
+
+// TestBagResume: a bag trained with a checkpoint and stopped by its
+// context (cancelled while the progress line of epoch 3 is written, so
+// that epoch 3's checkpoint is the last written and epoch 4 stops at its
+// first mini-batch), then run again with the same options, resumes after
+// epoch 3 and gives the model of a run never stopped, bit for bit.
+func TestBagResume(t *testing.T) {
+	tr, val := toyCorpus(t)
+	opts := Options{Model: KindBag, EmbDim: 6, Epochs: 6, Seed: 3, Vocab: vocab.Options{MinCount: 1}, Patience: -1}
+	whole, _, err := Fit(tr, val, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck := filepath.Join(t.TempDir(), "bag.ckpt")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	lines := 0
+	o := opts
+	o.Checkpoint, o.Context = ck, ctx
+	o.Progress = progressFunc(func(p []byte) (int, error) {
+		if lines++; lines == 3 {
+			cancel()
+		}
+		return len(p), nil
+	})
+	if _, _, err := Fit(tr, val, o); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped run: %v", err)
+	}
+	o.Context, o.Progress = nil, nil
+	resumed := -1
+	o.OnResume = func(epoch, _ int) { resumed = epoch }
+	m, h, err := Fit(tr, val, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resumed != 3 || h.Resumed != 3 {
+		t.Errorf("resumed after epoch %d (history %d), want 3", resumed, h.Resumed)
+	}
+	if !bytes.Equal(payloadOf(t, m.Net), payloadOf(t, whole.Net)) {
+		t.Error("the resumed run's model differs from the whole run's")
+	}
+}
+
+// payloadOf returns the parameters of net as a model file holds them.
+func payloadOf(t testing.TB, net Network) []byte {
+	var b bytes.Buffer
+	if err := net.WritePayload(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestBagFile: WriteFile and ReadFile, whose reader knows the file's size
+// and streams the parameters: a model survives them; the file cut short,
+// or with a byte after it, is refused as such.
+func TestBagFile(t *testing.T) {
+	m := fitToyBag(t, BagOptions{})
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.twl")
+	if err := WriteFile(path, m); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(payloadOf(t, got.Net), payloadOf(t, m.Net)) {
+		t.Error("the model read back differs")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		msg  string
+	}{
+		{"cut", b[:len(b)-3], "cut short"},
+		{"cut in the header's promise", b[:len(b)/2], "cut short"},
+		{"trailing", append(bytes.Clone(b), 'x'), "data after the parameters"},
+	} {
+		p := filepath.Join(dir, c.name)
+		if err := os.WriteFile(p, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadFile(p); err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+}
