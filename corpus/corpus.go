@@ -148,13 +148,20 @@ const DownloadURL = "https://www.inf.uni-hamburg.de/en/inst/ab/lt/resources/data
 func ReadFile(path string, t *tree.Tree, opts *Options) (*Corpus, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) && strings.HasPrefix(filepath.Base(path), "BlurbGenreCollection") {
-			return nil, fmt.Errorf("%w\n  The BlurbGenreCollection data set is not redistributable: download it from\n  %s\n  (BlurbGenreCollection_EN_{train,dev,test}.txt and hierarchy.txt)", err, DownloadURL)
-		}
-		return nil, err
+		return nil, MissingFile(err, path)
 	}
 	defer f.Close()
 	return Read(f, path, t, opts)
+}
+
+// MissingFile returns err, the error of opening the corpus file path, with
+// where to download the BlurbGenreCollection data set when the file does
+// not exist and is one of its files.
+func MissingFile(err error, path string) error {
+	if errors.Is(err, fs.ErrNotExist) && strings.HasPrefix(filepath.Base(path), "BlurbGenreCollection") {
+		return fmt.Errorf("%w\n  The BlurbGenreCollection data set is not redistributable: download it from\n  %s\n  (BlurbGenreCollection_EN_{train,dev,test}.txt and hierarchy.txt)", err, DownloadURL)
+	}
+	return err
 }
 
 // Read reads a corpus from r; file names the input in error messages. With
@@ -279,6 +286,9 @@ func (s *Scanner) Err() error { return s.err }
 
 // Format returns the format of the input.
 func (s *Scanner) Format() Format { return s.meta.Format }
+
+// File returns the name of the input, as NewScanner was given it.
+func (s *Scanner) File() string { return s.meta.File }
 
 // Labels returns the names of the labels that Doc.Labels index, as
 // Corpus.Labels: the tree's node names, or without a tree the names read so

@@ -2,7 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -183,5 +186,117 @@ func TestTextFastTextCorpus(t *testing.T) {
 		if jl != ft || !strings.Contains(jl, "3 documents") && !strings.Contains(jl, "pseudo_recall") {
 			t.Errorf("%q: JSON Lines:\n%s\nfastText:\n%s", args, jl, ft)
 		}
+	}
+}
+
+// TestTextPredictLayouts trains a bag on a fastText training file and
+// checks 'twl text predict': plain text lines from standard input predict
+// as the same texts in JSON Lines; --format fasttext writes the same labels
+// and masses (to 6 significant digits) as the JSON Lines; --consistent
+// sets are closed under ancestors in the tree, within --top; and the
+// misuses are refused.
+func TestTextPredictLayouts(t *testing.T) {
+	const tr = "Fiction\tFantasy\nFantasy\tEpic_Fantasy\nNonfiction\tCooking\nPoetry\n"
+	var train strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&train, "%s\n", []string{"__label__Epic_Fantasy dragons and swords", "soup recipe __label__Cooking", "__label__Poetry roses are red", "__label__Fantasy elves"}[i%4])
+	}
+	texts := []string{"dragons everywhere", "a soup of roses", "elves and swords", "nothing known"}
+	var jl strings.Builder
+	for _, s := range texts {
+		fmt.Fprintf(&jl, "{\"text\": %q}\n", s)
+	}
+	dir := write(t, map[string]string{"g.tree": tr, "train.txt": train.String(), "new.jsonl": jl.String(),
+		"sets.jsonl": "[\"Poetry\"]\n", "s.tree": genresTree, "s.jsonl": toyDocs(20)})
+	run := func(stdin string, args ...string) string {
+		t.Helper()
+		code, out, errOut := twl(t, stdin, args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, errOut)
+		}
+		return out
+	}
+	model := filepath.Join(dir, "m.model")
+	gt := filepath.Join(dir, "g.tree")
+	run("", "text", "train", "--train", filepath.Join(dir, "train.txt"), "--tree", gt, "--emb-dim", "8", "--buckets", "1000",
+		"--epochs", "5", "--min-count", "1", "--quiet", "--out", model)
+	predict := func(stdin string, args ...string) []string {
+		t.Helper()
+		out := run(stdin, append([]string{"text", "predict", "--model", model}, args...)...)
+		return strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	}
+	all := predict("", "--data", filepath.Join(dir, "new.jsonl"))
+	if plain := predict(strings.Join(texts, "\n")+"\n", "--data", "-"); !slices.Equal(plain, all) || len(all) != len(texts) {
+		t.Fatalf("plain text from standard input:\n%q\nJSON Lines:\n%q", plain, all)
+	}
+	lt, err := tree.ReadFile(gt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"0", "2"} {
+		ft := predict("", "--data", filepath.Join(dir, "new.jsonl"), "--format", "fasttext", "--top", k)
+		cons := predict("", "--data", filepath.Join(dir, "new.jsonl"), "--consistent", "--tree", gt, "--top", k)
+		for i, line := range all {
+			var p map[string]float64
+			if err := json.Unmarshal([]byte(line), &p); err != nil {
+				t.Fatal(err)
+			}
+			// The fastText line: pairs, the labels by decreasing mass.
+			f := strings.Fields(ft[i])
+			n := len(p)
+			if k == "2" {
+				n = 2
+			}
+			if len(f) != 2*n {
+				t.Fatalf("--top %s: %q, want %d labels", k, ft[i], n)
+			}
+			last := 2.0
+			for j := 0; j < len(f); j += 2 {
+				name, ok := strings.CutPrefix(f[j], "__label__")
+				if !ok || f[j+1] != strconv.FormatFloat(p[name], 'g', 6, 64) || p[name] > last {
+					t.Errorf("--top %s line %d: %q %q, the JSON line has %v", k, i+1, f[j], f[j+1], p[name])
+				}
+				last = p[name]
+			}
+			// The consistent set.
+			var c map[string]float64
+			if err := json.Unmarshal([]byte(cons[i]), &c); err != nil {
+				t.Fatal(err)
+			}
+			if k == "2" && len(c) != 2 || k == "0" && len(c) != len(p) {
+				t.Errorf("--consistent --top %s: %v", k, c)
+			}
+			for name, v := range c {
+				l, _ := lt.Index(name)
+				if u := lt.Parent(l); v != p[name] || u >= 0 && c[lt.Name(u)] == 0 {
+					t.Errorf("--consistent --top %s line %d: %v is not closed, or its masses not the model's %v", k, i+1, c, p)
+				}
+			}
+		}
+	}
+
+	// Misuse.
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"--data", filepath.Join(dir, "new.jsonl"), "--consistent"}, 2, "--consistent needs --tree"},
+		{[]string{"--data", filepath.Join(dir, "new.jsonl"), "--format", "csv"}, 2, `--format "csv": must be jsonl or fasttext`},
+		{[]string{"--data", filepath.Join(dir, "sets.jsonl")}, 1, "holds label sets"},
+		{[]string{"--data", filepath.Join(dir, "new.jsonl"), "--consistent", "--tree", filepath.Join(dir, "s.tree")}, 1, "was trained on another tree"},
+	} {
+		code, _, errOut := twl(t, "", append([]string{"text", "predict", "--model", model}, c.args...)...)
+		if code != c.code || !strings.Contains(errOut, c.msg) {
+			t.Errorf("%q: exit %d, %q; want %d, %q", c.args, code, errOut, c.code, c.msg)
+		}
+	}
+	// A model whose labels hold spaces cannot be written as fastText's.
+	spaced := filepath.Join(dir, "s.model")
+	run("", "text", "train", "--train", filepath.Join(dir, "s.jsonl"), "--tree", filepath.Join(dir, "s.tree"), "--emb-dim", "8", "--buckets", "1000",
+		"--epochs", "2", "--min-count", "1", "--quiet", "--out", spaced)
+	code, out, errOut := twl(t, "", "text", "predict", "--model", spaced, "--data", filepath.Join(dir, "new.jsonl"), "--format", "fasttext")
+	if code != 1 || out != "" || !strings.Contains(errOut, `the label "Epic Fantasy" holds white space`) {
+		t.Errorf("labels with spaces: exit %d, %q %q", code, out, errOut)
 	}
 }
