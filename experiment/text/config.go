@@ -38,10 +38,22 @@ var Paper = Settings{Hidden: 200, Epochs: 100, Batch: 100, LR: 1e-3, MaxLen: 200
 // run on 20 Newsgroups on 2 cores.
 var Reduced = Settings{Hidden: 100, Epochs: 18, Batch: 100, LR: 4e-3, MaxLen: 100, MinCount: 2, Seeds: 3, K: 5}
 
+// Bag is the protocol of the bag of n-grams (Config.Model
+// textmodel.KindBag): the defaults of 'twl text train' (textmodel.DefaultBag:
+// 25 epochs of batches of 8, SGD at lr 1 decaying linearly to 0, documents
+// not cut), and 5 seeds, a paired t-test with 4 degrees of freedom: a bag's
+// run takes seconds to a minute. Hidden is unused.
+var Bag = Settings{Epochs: textmodel.DefaultBag.Epochs, Batch: textmodel.DefaultBag.Batch, LR: textmodel.DefaultBag.LR, MinCount: 2, Seeds: 5, K: 5}
+
+// BagLosses are the losses of a bag experiment by default: KL, KL + ½TW
+// and KL + TW.
+var BagLosses = []string{"kl", "kl+0.5tw", "kl+tw"}
+
 // Protocol names.
 const (
 	ProtocolReduced = report.ProtocolReduced // the default: minutes on 2 cores
 	ProtocolPaper   = report.ProtocolPaper   // Sec. 4.2 of the paper
+	ProtocolBag     = "bag"                  // the bag of n-grams (Bag)
 )
 
 // ProtocolOptions choose the protocol of a run on text and its numbers:
@@ -80,8 +92,19 @@ type Config struct {
 	AsGiven bool
 
 	// Losses are the IDs of the losses to run, a subset of loss.PaperIDs
-	// in any order; nil means all five.
+	// in any order; nil means all five, or BagLosses for the bag.
 	Losses []string
+
+	// Model is the text model: textmodel.KindLSTM ("" means it), the
+	// paper's, under the protocols Reduced and Paper; or
+	// textmodel.KindBag, the bag of n-grams under the protocol Bag
+	// (Protocol must be "", Hidden nil, TrainEmb false).
+	Model string
+	// FastText, with the bag, runs fastText on the same documents as an
+	// outside row of the report (see FastText); nil: no such row, and
+	// FastTextSkipped says why, in the report.
+	FastText        *FastText
+	FastTextSkipped string
 
 	// OutDir, when not empty, receives one JSON file per finished run and
 	// the checkpoints of unfinished ones; runs found there are kept.
@@ -115,6 +138,14 @@ type Resolved struct {
 	Target     string   `json:"target"`
 	AsGiven    bool     `json:"as_given"` // label sets not closed under ancestors
 	Split      string   `json:"split"`    // how the data were split
+	// Model is "bag" for the bag of n-grams, "" for the LSTM; Bag its
+	// settings (textmodel.DefaultBag).
+	Model string                `json:"model,omitempty"`
+	Bag   *textmodel.BagOptions `json:"bag,omitempty"`
+	// FastText is the outside row's run, with the bag; FastTextSkipped why
+	// there is none.
+	FastText        *FastTextRun `json:"fasttext,omitempty"`
+	FastTextSkipped string       `json:"fasttext_skipped,omitempty"`
 }
 
 // Files names the data.
@@ -134,7 +165,25 @@ func (cfg Config) Resolve() (Resolved, error) {
 	bad := func(setting, format string, args ...any) (Resolved, error) {
 		return Resolved{}, c.Bad(setting, nil, format, args...)
 	}
-	protocol, s, err := cfg.Settings(c)
+	var (
+		protocol string
+		s        Settings
+		err      error
+		bagOpts  *textmodel.BagOptions
+	)
+	switch cfg.Model {
+	case "", textmodel.KindLSTM:
+		protocol, s, err = cfg.Settings(c)
+		if cfg.FastText != nil {
+			return bad("FastText", "fastText is an outside row of the bag's experiment, not the LSTM's")
+		}
+	case textmodel.KindBag:
+		protocol, s, err = cfg.bagSettings(c)
+		o := textmodel.DefaultBag
+		bagOpts = &o
+	default:
+		return bad("Model", "%q: want %s or %s", cfg.Model, textmodel.KindBag, textmodel.KindLSTM)
+	}
 	if err != nil {
 		return Resolved{}, err
 	}
@@ -155,13 +204,27 @@ func (cfg Config) Resolve() (Resolved, error) {
 	if s.K > cfg.Train.Tree.Len() {
 		s.K = cfg.Train.Tree.Len()
 	}
-	losses, err := c.Subset("Losses", cfg.Losses, loss.PaperIDs)
+	ids := cfg.Losses
+	if ids == nil && bagOpts != nil {
+		ids = BagLosses
+	}
+	losses, err := c.Subset("Losses", ids, loss.PaperIDs)
 	if err != nil {
 		return Resolved{}, err
 	}
 	r := Resolved{Protocol: protocol, Settings: s, Losses: losses,
 		Files: Files{Train: cfg.Train.File}, Tree: tree.RefOf(cfg.Train.Tree, cfg.TreeSource),
 		Embeddings: VectorsOf(cfg.EmbRef), TrainEmb: cfg.TrainEmb, Target: cfg.Target.String(), AsGiven: cfg.AsGiven}
+	if bagOpts != nil {
+		r.Model, r.Bag = textmodel.KindBag, bagOpts
+		if cfg.FastText != nil {
+			if r.FastText, err = cfg.FastText.resolve(c, cfg.Emb); err != nil {
+				return Resolved{}, err
+			}
+		} else {
+			r.FastTextSkipped = cfg.FastTextSkipped
+		}
+	}
 	switch {
 	case cfg.Test == nil:
 		r.Split = "random 64/16/20 split of the training documents by seed"
@@ -195,9 +258,37 @@ func (cfg ProtocolOptions) Settings(c report.Checker) (string, Settings, error) 
 	return protocol, s, nil
 }
 
+// bagSettings returns the protocol of the bag, "bag", and its settings,
+// those of cfg that are not nil in place of Bag's, checked by c.
+func (cfg Config) bagSettings(c report.Checker) (string, Settings, error) {
+	s := Bag
+	switch {
+	case cfg.Protocol != "" && cfg.Protocol != ProtocolBag:
+		return "", s, c.Bad("Protocol", cfg.Protocol, "the protocols reduced and paper are the LSTM's; the bag's settings are those of 'twl text train'")
+	case cfg.Hidden != nil:
+		return "", s, c.Bad("Hidden", *cfg.Hidden, "the bag of n-grams has no hidden layer")
+	case cfg.TrainEmb:
+		return "", s, c.Bad("TrainEmb", nil, "the bag of n-grams always trains its word vectors")
+	}
+	const most = 1e7
+	for _, err := range []error{
+		c.Int(&s.Epochs, cfg.Epochs, "Epochs", 1, most), c.Int(&s.Batch, cfg.Batch, "Batch", 1, most),
+		c.Int(&s.MaxLen, cfg.MaxLen, "MaxLen", 1, most), c.Int(&s.Seeds, cfg.Seeds, "Seeds", 1, most),
+		c.Positive(&s.LR, cfg.LR, "LR"),
+	} {
+		if err != nil {
+			return "", s, err
+		}
+	}
+	return ProtocolBag, s, nil
+}
+
 // Differences lists how r differs from the paper's protocol, one phrase per
 // difference, empty when it is the paper's.
 func (r Resolved) Differences() []string {
+	if r.Model == textmodel.KindBag {
+		return []string{"the bag of n-grams instead of the paper's LSTM"}
+	}
 	s, p := r.Settings, Paper
 	return report.TrainingDifferences(s.Seeds, p.Seeds, s.LR, p.LR, r.Losses, len(loss.PaperIDs),
 		report.Count("%s hidden units", "%s hidden unit", s.Hidden, p.Hidden),
