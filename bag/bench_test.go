@@ -74,14 +74,18 @@ func BenchmarkStep(b *testing.B) {
 }
 
 // BenchmarkEncode times Index.Encode of a document of 300 words with word
-// bigrams.
+// bigrams, and with character 3–6-grams too.
 func BenchmarkEncode(b *testing.B) {
+	b.Run("bigrams", func(b *testing.B) { benchEncode(b, Features{WordNgrams: 2, Buckets: 1 << 20}) })
+	b.Run("bigrams+chars", func(b *testing.B) { benchEncode(b, Features{WordNgrams: 2, MinN: 3, MaxN: 6, Buckets: 1 << 20}) })
+}
+
+func benchEncode(b *testing.B, f Features) {
 	words := []string{"<unk>"}
 	for i := range 1000 {
 		words = append(words, fmt.Sprintf("w%d", i))
 	}
 	v, _ := vocab.New(words)
-	f := Features{WordNgrams: 2, Buckets: 1 << 20}
 	kept := make([]int32, 1<<16)
 	for i := range kept {
 		kept[i] = int32(i * 16)

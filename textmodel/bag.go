@@ -19,6 +19,13 @@ type BagOptions struct {
 	// embedding.NewTable); NgramScale the bound of the n-gram rows'
 	// uniform initial values (0 in DefaultBag: zero rows).
 	WordScale, NgramScale float64
+	// TrainingWordsOnly keeps the vocabulary to the words of the training
+	// documents. By default the words of the word vectors (Options.Emb)
+	// that the tokenizer reads as they are join it, with their vectors, as
+	// fastText's -pretrainedVectors adds them to its dictionary: a word
+	// never seen in training then still counts at prediction, through its
+	// vector, which training leaves as it is.
+	TrainingWordsOnly bool
 	// ConstantLR keeps the learning rate constant instead of decaying it
 	// linearly to zero over the epochs.
 	ConstantLR bool
@@ -29,6 +36,12 @@ type BagOptions struct {
 	Epochs, Batch, Patience int
 	LR                      float64
 }
+
+// DefaultBagLambda is the weight λ of the transport term of KL + λ·TW (or
+// Sinkhorn's W) that 'twl text train' gives the bag when none is given:
+// twice the paper's 1, chosen on validation splits (docs/results/text.md).
+// The loss is the caller's (Options.Loss); Fit does not apply it.
+const DefaultBagLambda = 2
 
 // DefaultBag holds the defaults of the bag of n-grams.
 var DefaultBag = BagOptions{
@@ -52,6 +65,12 @@ func (o BagOptions) withDefaults() BagOptions {
 	}
 	if o.MinCount == 0 {
 		o.MinCount = d.MinCount
+	}
+	if o.WordScale == 0 {
+		o.WordScale = d.WordScale
+	}
+	if o.NgramScale == 0 {
+		o.NgramScale = d.NgramScale
 	}
 	if o.Epochs == 0 {
 		o.Epochs = d.Epochs

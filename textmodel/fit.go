@@ -133,6 +133,13 @@ func Prepare(trainSet, val *corpus.Corpus, opts Options) (*Prepared, error) {
 func (p *Prepared) prepareBag(sets []*corpus.Corpus) error {
 	o := p.options.Bag.withDefaults()
 	tk := p.options.Tokenizer
+	if src := p.options.Emb; src != nil && !o.TrainingWordsOnly {
+		v, err := withVectorWords(p.Vocab, src, &tk)
+		if err != nil {
+			return err
+		}
+		p.Vocab = v
+	}
 	V := p.Vocab.Len()
 	var raw [][]int32
 	for k, c := range sets {
@@ -157,6 +164,34 @@ func (p *Prepared) prepareBag(sets []*corpus.Corpus) error {
 		raw[i] = nil
 	}
 	return nil
+}
+
+// withVectorWords returns v with the words of src that it lacks added
+// after its own, in src's order: those that tk reads as one token, itself.
+func withVectorWords(v *vocab.Vocab, src embedding.Source, tk *vocab.Tokenizer) (*vocab.Vocab, error) {
+	var words []string
+	switch s := src.(type) {
+	case *embedding.Vectors:
+		words = s.Words
+	case *embedding.FastText:
+		words = s.Words()
+	}
+	all := v.Words()
+	var toks []string
+	for _, w := range words {
+		toks = tk.Append(toks[:0], w)
+		if len(toks) == 1 && toks[0] == w && v.ID(w) == vocab.Unknown {
+			all = append(all, w)
+		}
+	}
+	if len(all) == v.Len() {
+		return v, nil
+	}
+	nv, err := vocab.New(all)
+	if err != nil {
+		return nil, fmt.Errorf("textmodel: %w", err)
+	}
+	return nv, nil
 }
 
 // Encode returns the network's inputs for text: token IDs for the LSTM,

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/twl-ldl/twl/bag"
 	"github.com/twl-ldl/twl/corpus"
+	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/vocab"
 )
 
@@ -231,5 +233,43 @@ func TestBagFile(t *testing.T) {
 		if _, err := ReadFile(p); err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: %v", c.name, err)
 		}
+	}
+}
+
+// TestBagVectorWords: the words of the word vectors that the tokenizer
+// reads as themselves join the bag's vocabulary after the training words,
+// in the vectors' order (here "wizard"; "Dragons" is read "dragons",
+// already a word, and "can't stop" as two tokens), with their vectors;
+// TrainingWordsOnly keeps the training words alone.
+func TestBagVectorWords(t *testing.T) {
+	tr, val := toyCorpus(t)
+	vec := "4 2\nwizard 1 2\nDragons 3 4\ncan't-stop 5 6\ndragons 7 8\n"
+	src, err := embedding.ReadVec(strings.NewReader(vec), "v.vec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Model: KindBag, Emb: src, Epochs: 1, Vocab: vocab.Options{MinCount: 1}}
+	m, _, err := Fit(tr, val, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := m.Vocab.Words()
+	if words[len(words)-1] != "wizard" || m.Vocab.ID("dragons") >= m.Vocab.ID("wizard") {
+		t.Errorf("vocabulary %q: want the training words, then wizard", words)
+	}
+	b := m.Net.(*bag.Model)
+	if row := b.Row(int(m.Vocab.ID("wizard"))); row[0] != 1 || row[1] != 2 {
+		t.Errorf("wizard's row %v, want its vector [1 2] (no training document has it)", row)
+	}
+	if got := m.Encode("a wizard"); !slices.Contains(got, m.Vocab.ID("wizard")) {
+		t.Errorf("Encode(a wizard) = %v lacks wizard's row", got)
+	}
+	opts.Bag.TrainingWordsOnly = true
+	m, _, err = Fit(tr, val, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Vocab.ID("wizard") != vocab.Unknown {
+		t.Error("TrainingWordsOnly: wizard is in the vocabulary")
 	}
 }

@@ -36,8 +36,9 @@ func runTextTrain(e *env, args []string) error {
 	buckets := fs.Int("buckets", db.Features.Buckets, "bag: the hash `buckets` of the n-grams")
 	minNgram := fs.Int("min-ngram-count", db.MinCount, "bag: an n-gram's bucket gets a vector when seen `N` times in training")
 	schedule := fs.String("lr-schedule", "linear", "bag: the learning rate, `linear`ly decaying to 0 over --epochs, or constant")
+	trainingWords := fs.Bool("training-words-only", false, "bag: the vocabulary is the training documents' words alone, without those of --emb")
 	lossName := fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw or kl+sinkhorn; a weight in the name (kl+0.5tw) takes the place of --lambda")
-	lambda := fs.Float64("lambda", ldl.DefaultLambda, "the weight `λ` > 0 of the transport term of kl+tw and kl+sinkhorn")
+	lambda := fs.Float64("lambda", 0, fmt.Sprintf("the weight `λ` > 0 of the transport term of kl+tw and kl+sinkhorn (default %d; %d with --model lstm)", textmodel.DefaultBagLambda, ldl.DefaultLambda))
 	reg := fs.Float64("reg", ldl.DefaultSinkhornReg, "kl+sinkhorn: the kernel parameter `λs` of exp(−λs·C)")
 	iters := fs.Int("iters", 10, "kl+sinkhorn: Sinkhorn `iterations`")
 	target := fs.String("target", "uniform", "the target of a label set: `uniform` on its labels, or specific")
@@ -64,7 +65,7 @@ func runTextTrain(e *env, args []string) error {
 			return fs.fail("--%s is a setting of the LSTM: give it with --model lstm", f)
 		}
 	}
-	for _, f := range []string{"ngrams", "maxn", "minn", "buckets", "min-ngram-count", "lr-schedule"} {
+	for _, f := range []string{"ngrams", "maxn", "minn", "buckets", "min-ngram-count", "lr-schedule", "training-words-only"} {
 		if !isBag && fs.isSet(f) {
 			return fs.fail("--%s is a setting of the bag of n-grams (--model bag), not of the LSTM", f)
 		}
@@ -130,6 +131,12 @@ func runTextTrain(e *env, args []string) error {
 			return fs.fail("%s", c.msg)
 		}
 	}
+	if !fs.isSet("lambda") {
+		*lambda = ldl.DefaultLambda
+		if isBag {
+			*lambda = textmodel.DefaultBagLambda
+		}
+	}
 	if err := checkLossFlags(fs, *lossName, *lambda, *reg, *iters, *lr); err != nil {
 		return err
 	}
@@ -173,7 +180,7 @@ func runTextTrain(e *env, args []string) error {
 	}
 	if isBag {
 		opts.Model = textmodel.KindBag
-		opts.Bag = textmodel.BagOptions{Features: feats, MinCount: *minNgram, ConstantLR: *schedule == "constant"}
+		opts.Bag = textmodel.BagOptions{Features: feats, MinCount: *minNgram, ConstantLR: *schedule == "constant", TrainingWordsOnly: *trainingWords}
 		if *patience == 0 {
 			opts.Patience = -1 // never
 		}
@@ -181,6 +188,8 @@ func runTextTrain(e *env, args []string) error {
 	lopts := ldl.Options{Loss: *lossName, SinkhornReg: *reg, SinkhornIters: *iters}
 	if fs.isSet("lambda") {
 		lopts.Lambda = cmp.Or(*lambda, -1) // -1: λ = 0
+	} else if n, _ := parseLoss(*lossName); isBag && !n.Weighted {
+		lopts.Lambda = textmodel.DefaultBagLambda
 	}
 	if opts.Loss, err = ldl.NewLoss(t, &lopts); err != nil {
 		return fitError(err, *lr, "")

@@ -116,6 +116,16 @@ func TestTextTrainErrors(t *testing.T) {
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--lr", "Inf"}, 2, []string{"--lr must be"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--loss", "kl+sinkhorn", "--iters", "0"}, 2, []string{"--iters must be"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--model", "lstm", "--hidden", "3037000500"}, 2, []string{"--hidden 3037000500: must be between 1 and 4096"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--hidden", "8"}, 2, []string{"--hidden is a setting of the LSTM: give it with --model lstm"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--train-emb"}, 2, []string{"--train-emb is a setting of the LSTM"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--model", "lstm", "--ngrams", "3"}, 2, []string{"--ngrams is a setting of the bag of n-grams (--model bag), not of the LSTM"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--model", "lstm", "--lr-schedule", "constant"}, 2, []string{"--lr-schedule is a setting of the bag"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--model", "lstm", "--training-words-only"}, 2, []string{"--training-words-only is a setting of the bag"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--model", "gru"}, 2, []string{`--model "gru": must be bag or lstm`}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--ngrams", "9"}, 2, []string{"--ngrams 9, --minn 3, --maxn 0, --buckets 2000000: word n-grams 9: must be from 1 to 8"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--maxn", "2", "--minn", "3"}, 2, []string{"shortest character n-gram 3: must be from 1 to the longest, 2"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--min-ngram-count", "0"}, 2, []string{"--min-ngram-count 0: must be at least 1"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--lr-schedule", "cosine"}, 2, []string{`--lr-schedule "cosine": must be linear or constant`}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/nowhere/m"}, 1, []string{"cannot write"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/d.jsonl"}, 2, []string{"would destroy the input"}, false},
 		{[]string{"predict", "--model", "$D/notmodel", "--data", "$D/d.jsonl"}, 1, []string{"$D/notmodel: not a twl text model"}, false},
@@ -156,6 +166,62 @@ func TestTextExperiment(t *testing.T) {
 	expectFailure(t, code, "", errOut, 2, []string{"--dev needs --test"}, dir, false)
 }
 
+// TestTextTrainBag: without --model, text train trains the bag of n-grams:
+// its summary and model file say so (a version 3 file, no length limit),
+// the same command gives the same parameters, and text predict and eval
+// --multilabel take the model, putting most of each document's mass on its
+// genre's branch.
+func TestTextTrainBag(t *testing.T) {
+	dir := write(t, map[string]string{"g.tree": genresTree, "d.jsonl": toyDocs(40),
+		"new.jsonl": "{\"text\": \"dragons and swords\"}\n{\"text\": \"a soup recipe\"}\n"})
+	model := filepath.Join(dir, "m.twl")
+	args := []string{"text", "train", "--train", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "g.tree"),
+		"--emb-dim", "6", "--epochs", "10", "--min-count", "1", "--loss", "kl+tw", "--quiet", "--out", model}
+	code, out, errOut := twl(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "wrote "+model+": bag of 1–2-grams, 6 dimensions") || !strings.Contains(out, "loss kl+2·tw") {
+		t.Errorf("summary: %q", out)
+	}
+	first, _ := os.ReadFile(model)
+	lines := strings.SplitN(string(first), "\n", 4)
+	if !strings.Contains(lines[2], `"version":3,"model":"bag"`) || !strings.Contains(lines[2], `"tokenizer":{"max_len":0`) ||
+		!strings.Contains(lines[2], `"lr":1,"lr_schedule":"linear"`) {
+		t.Errorf("header: %.400s", lines[2])
+	}
+	if code, _, errOut := twl(t, "", args...); code != 0 {
+		t.Fatalf("second run: %s", errOut)
+	}
+	if second, _ := os.ReadFile(model); strings.SplitN(string(second), "\n", 4)[3] != lines[3] {
+		t.Error("the same command gave another model")
+	}
+	code, out, errOut = twl(t, "", "text", "predict", "--model", model, "--data", filepath.Join(dir, "new.jsonl"))
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, errOut)
+	}
+	for i, want := range [][]string{{"Fiction", "Fantasy", "Epic Fantasy"}, {"Nonfiction", "Cooking"}} {
+		var row map[string]float64
+		if err := json.Unmarshal([]byte(strings.Split(strings.TrimSpace(out), "\n")[i]), &row); err != nil {
+			t.Fatal(err)
+		}
+		var on float64
+		for _, l := range want {
+			on += row[l]
+		}
+		if on < 0.9 {
+			t.Errorf("document %d: mass %.3f on %q (%v)", i+1, on, want, row)
+		}
+	}
+	pred := filepath.Join(dir, "p.jsonl")
+	if code, _, errOut := twl(t, "", "text", "predict", "--model", model, "--data", filepath.Join(dir, "d.jsonl"), "--out", pred); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, out, errOut := twl(t, "", "eval", "--multilabel", "--tree", filepath.Join(dir, "g.tree"), pred, filepath.Join(dir, "d.jsonl")); code != 0 || !strings.Contains(out, "pseudo_recall") {
+		t.Errorf("eval: exit %d, %s %s", code, out, errOut)
+	}
+}
+
 // TestTextExperimentBag runs 'twl experiment text --model bag' with a
 // stand-in for fastText on PATH (a script that prints the same distribution
 // for every document) and checks the fastText row; then with a PATH
@@ -178,18 +244,18 @@ func TestTextExperimentBag(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, f := range []string{"runs/kl-seed2.json", "runs/kl+0.5tw-seed1.json", "runs/fasttext-seed1.json", "runs/fasttext-seed2.json"} {
+	for _, f := range []string{"runs/kl-seed2.json", "runs/kl+0.5tw-seed1.json", "runs/kl+2tw-seed2.json", "runs/fasttext-seed1.json", "runs/fasttext-seed2.json"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
 	}
-	for _, want := range []string{"# Text experiment: the bag of n-grams with KL, KL + ½TW and KL + TW", "| fastText |",
+	for _, want := range []string{"# Text experiment: the bag of n-grams with KL, KL + ½TW, KL + TW and KL + 2TW", "| fastText |",
 		"**fastText** (`" + filepath.Join(bin, "fasttext") + "`)", "## Each loss against fastText"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("report lacks %q:\n%s", want, stdout)
 		}
 	}
-	if !strings.Contains(errOut, "[8/8] fasttext seed 2: done") {
+	if !strings.Contains(errOut, "[10/10] fasttext seed 2: done") {
 		t.Errorf("progress: %s", errOut)
 	}
 

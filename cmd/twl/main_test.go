@@ -185,6 +185,8 @@ func TestStopped(t *testing.T) {
 		{"bench", "lstm", "--labels", "3", "--batch", "2", "--len", "3", "--dim", "2", "--hidden", "2", "--vocab", "10", "--time", "1ms"},
 		{"text", "train", "--model", "lstm", "--train", p("docs.jsonl"), "--tree", p("g.tree"), "--hidden", "4", "--emb-dim", "3", "--epochs", "2",
 			"--min-count", "1", "--quiet", "--checkpoint", p("tck"), "--out", p("tm")},
+		{"text", "train", "--train", p("docs.jsonl"), "--tree", p("g.tree"), "--emb-dim", "3", "--epochs", "2",
+			"--min-count", "1", "--quiet", "--checkpoint", p("tck"), "--out", p("tm")},
 		{"experiment", "synthetic", "--nodes", "5", "--epochs", "1", "--seeds", "1", "--train", "4", "--test", "4", "--quiet", "--out", p("rep")},
 		{"experiment", "efficiency", "--labels", "10", "--repeats", "1", "--no-rss", "--out", p("rep")},
 		{"experiment", "all", "--quick", "--quiet", "--out", p("rep")},

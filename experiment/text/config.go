@@ -2,6 +2,7 @@ package text
 
 import (
 	"math"
+	"slices"
 
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/embedding"
@@ -45,9 +46,14 @@ var Reduced = Settings{Hidden: 100, Epochs: 18, Batch: 100, LR: 4e-3, MaxLen: 10
 // run takes seconds to a minute. Hidden is unused.
 var Bag = Settings{Epochs: textmodel.DefaultBag.Epochs, Batch: textmodel.DefaultBag.Batch, LR: textmodel.DefaultBag.LR, MinCount: 2, Seeds: 5, K: 5}
 
-// BagLosses are the losses of a bag experiment by default: KL, KL + ½TW
-// and KL + TW.
-var BagLosses = []string{"kl", "kl+0.5tw", "kl+tw"}
+// BagLosses are the losses of a bag experiment by default: KL, KL + ½TW,
+// KL + TW and KL + 2TW, the weight textmodel.DefaultBagLambda that 'twl
+// text train' gives the bag.
+var BagLosses = []string{"kl", "kl+0.5tw", "kl+tw", BagDefaultLoss}
+
+// BagDefaultLoss is KL + 2TW, which the bag's experiment runs besides
+// loss.PaperIDs.
+const BagDefaultLoss = "kl+2tw"
 
 // Protocol names.
 const (
@@ -208,7 +214,11 @@ func (cfg Config) Resolve() (Resolved, error) {
 	if ids == nil && bagOpts != nil {
 		ids = BagLosses
 	}
-	losses, err := c.Subset("Losses", ids, loss.PaperIDs)
+	known := loss.PaperIDs
+	if bagOpts != nil {
+		known = append(slices.Clip(known), BagDefaultLoss)
+	}
+	losses, err := c.Subset("Losses", ids, known)
 	if err != nil {
 		return Resolved{}, err
 	}

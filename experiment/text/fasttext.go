@@ -6,11 +6,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,8 +31,11 @@ import (
 // experiment reads them (closed under ancestors by default), with the
 // settings Args, -dim the word vectors' dimension (100 without them),
 // -thread Threads and -seed the seed; the word vectors of the experiment,
-// when it has them, are given by -pretrainedVectors, those of every word of
-// the training documents that they have (a .vec file written for the run).
+// when it has them, are given by -pretrainedVectors (a .vec file written
+// for the run): all of them for a .vec file, which fastText adds to its
+// dictionary as twl's bag adds them to its vocabulary; for a fastText .bin
+// model, which -pretrainedVectors cannot read, the vectors it gives the
+// words of the training documents.
 // The test documents are then predicted by 'fasttext predict-prob MODEL
 // FILE -1' and each distribution normalized to sum 1 (fastText adds 10⁻⁵
 // to every probability), and scored as twl's runs are.
@@ -128,7 +133,10 @@ func writeFastText(path string, c *corpus.Corpus, tk *vocab.Tokenizer, labels bo
 	return f.Close()
 }
 
-// writeVectors writes the vectors that emb has of words as a .vec file.
+// writeVectors writes word vectors for fastText's -pretrainedVectors as a
+// .vec file: all of emb's when it is a .vec file read whole
+// (*embedding.Vectors), as fastText would read that file; else those that
+// emb has of words.
 func writeVectors(path string, emb embedding.Source, words map[string]bool) error {
 	f, err := os.Create(path)
 	if err != nil {
@@ -138,7 +146,11 @@ func writeVectors(path string, emb embedding.Source, words map[string]bool) erro
 	v := make([]float32, emb.Dim())
 	var body bytes.Buffer
 	n := 0
-	for word := range words {
+	list := slices.Sorted(maps.Keys(words))
+	if vs, ok := emb.(*embedding.Vectors); ok {
+		list = vs.Words
+	}
+	for _, word := range list {
 		if emb.Lookup(v, word) == embedding.Missing {
 			continue
 		}

@@ -75,7 +75,7 @@ func TestBagWithFastText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(res.Config.Losses, BagLosses) || len(res.Runs) != 8 || res.Config.FastText == nil || res.Config.Model != "bag" {
+	if !slices.Equal(res.Config.Losses, BagLosses) || len(res.Runs) != 10 || res.Config.FastText == nil || res.Config.Model != "bag" {
 		t.Fatalf("losses %v, %d runs, fastText %+v", res.Config.Losses, len(res.Runs), res.Config.FastText)
 	}
 	L := tr.Len()
@@ -145,7 +145,7 @@ func TestBagWithFastText(t *testing.T) {
 		t.Errorf("%d comparisons with fastText; its row %v", len(res.AgainstFastText), res.Table[FastTextID])
 	}
 	md := res.Markdown()
-	for _, want := range []string{"# Text experiment: the bag of n-grams with KL, KL + ½TW and KL + TW", "| fastText |",
+	for _, want := range []string{"# Text experiment: the bag of n-grams with KL, KL + ½TW, KL + TW and KL + 2TW", "| fastText |", "- **KL + 2TW** against KL: ",
 		"## Does TW help?", "- **KL + TW** against KL: ", "## Each loss against fastText", "| KL + TW | Wasserstein |",
 		"`fasttext supervised -epoch 25 -lr 0.5 -wordNgrams 2 -loss softmax -dim 2 -thread 1 -seed K` with `-pretrainedVectors`"} {
 		if !strings.Contains(md, want) {
@@ -156,7 +156,7 @@ func TestBagWithFastText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Kept != 8 {
+	if again.Kept != 10 {
 		t.Errorf("second call kept %d runs", again.Kept)
 	}
 }

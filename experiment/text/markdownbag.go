@@ -81,7 +81,7 @@ func (r *Result) markdownBag() string {
 	if ft := c.FastText; ft != nil {
 		p("**fastText** (`%s`): `fasttext supervised %s -dim %d -thread %d -seed K`", ft.Path, strings.Join(ft.Args, " "), ft.Dim, ft.Threads)
 		if ft.Vectors {
-			p(" with `-pretrainedVectors`: the word vectors above, of every word of the training documents they have")
+			p(" with `-pretrainedVectors`: the word vectors above (from a fastText .bin, those of the training documents' words)")
 		}
 		p(", on each seed's training documents (not its validation documents, which fastText has no use for), their text as twl's tokenizer splits it and their label sets as twl reads them; ")
 		p("the test documents predicted by `fasttext predict-prob MODEL FILE -1`, each distribution normalized to sum 1, and scored as twl's.")

@@ -84,8 +84,11 @@ func (r *Result) summarize() {
 
 // rowLabel names a row of the report: a loss, or fastText's.
 func rowLabel(id string) string {
-	if id == FastTextID {
+	switch id {
+	case FastTextID:
 		return "fastText"
+	case BagDefaultLoss:
+		return "KL + 2TW"
 	}
 	return loss.PaperLabel(id)
 }
@@ -116,7 +119,7 @@ func (r *Result) WriteFiles(dir string) ([]string, error) {
 func (r *Result) Figures() map[string]*plotutil.Figure {
 	ids, k := r.Config.Losses, r.Config.Settings.K
 	rows := r.ids()
-	series := report.MeanCurves(ids, loss.PaperLabel, func(id string) (curves [][]report.Float) {
+	series := report.MeanCurves(ids, rowLabel, func(id string) (curves [][]report.Float) {
 		for _, run := range r.Runs {
 			if run.Loss == id {
 				curves = append(curves, run.ValLoss)

@@ -14,6 +14,7 @@ import (
 	"github.com/twl-ldl/twl/lstm"
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/textmodel"
+	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/vocab"
 )
 
@@ -138,7 +139,7 @@ func Run(cfg Config) (*Result, error) {
 			if cost == nil && (id == "kl+0.5w1" || id == "kl+w1") { // the Sinkhorn losses
 				cost = t.DistanceMatrix(nil).RawMatrix().Data
 			}
-			l, err := loss.NewPaper(id, t, cost)
+			l, err := newLoss(id, t, cost)
 			if err != nil {
 				return nil, err
 			}
@@ -210,6 +211,14 @@ type prepared struct {
 	seed     int
 	testSets [][]int
 	testY    []float64
+}
+
+// newLoss returns the loss id: one of loss.PaperIDs, or BagDefaultLoss.
+func newLoss(id string, t *tree.Tree, cost []float64) (loss.Loss, error) {
+	if id == BagDefaultLoss {
+		return loss.NewKLTW(t, textmodel.DefaultBagLambda), nil
+	}
+	return loss.NewPaper(id, t, cost)
 }
 
 // prepare splits the data for seed (see the package documentation) and
