@@ -19,6 +19,7 @@ import (
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/labelset"
 	"github.com/twl-ldl/twl/tree"
+	"github.com/twl-ldl/twl/vocab"
 )
 
 // toyModels returns the LSTM of testdata/lstm-v2.model and a bag fitted to
@@ -305,5 +306,55 @@ func TestPredictStreamErrors(t *testing.T) {
 	var nf *NotFiniteError
 	if !errors.As(err, &nf) || nf.File != "docs" || nf.Line != 1 || n != 0 || !strings.Contains(err.Error(), "docs:1: its weights are broken") {
 		t.Errorf("broken weights: %d documents, %v", n, err)
+	}
+}
+
+// BenchmarkPredictStream predicts 2,000 documents of 100 words with the toy
+// bag, 1 and 2 workers, JSON Lines and fastText's layout; a document a
+// line of plain text.
+func BenchmarkPredictStream(b *testing.B) {
+	tr, err := tree.Read(strings.NewReader(genres), "g.tree", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lines []string
+	for i := range 60 {
+		lines = append(lines, []string{`{"text": "dragons and kings", "labels": ["Epic Fantasy"]}`, `{"text": "soup for kings", "labels": ["Cooking"]}`}[i%2])
+	}
+	c, err := corpus.Read(strings.NewReader(strings.Join(lines, "\n")), "toy", tr, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, _, err := Fit(c, c, Options{Model: KindBag, EmbDim: 100, Epochs: 2, Seed: 1, Vocab: vocab.Options{MinCount: 1}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m.Labels = underscore(m.Labels)
+	words := []string{"dragons", "soup", "kings", "tale", "cooking", "book", "swords", "unknown"}
+	var in strings.Builder
+	for i := range 2000 {
+		for j := range 100 {
+			in.WriteString(words[(i*7+j*3)%len(words)])
+			in.WriteByte(' ')
+		}
+		in.WriteByte('\n')
+	}
+	docs := in.String()
+	for _, layout := range []Layout{JSONLines, FastTextLayout} {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("layout%d/workers%d", layout, workers), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(docs)))
+				for b.Loop() {
+					s, err := corpus.NewScanner(strings.NewReader(docs), "docs", nil, &corpus.Options{Unlabeled: true})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := m.PredictStream(context.Background(), io.Discard, s, PredictOptions{Workers: workers, Layout: layout}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/twl-ldl/twl/bag"
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/experiment/report"
@@ -116,7 +117,10 @@ type Config struct {
 	// the checkpoints of unfinished ones; runs found there are kept.
 	OutDir string
 	// CheckpointEvery, when not nil, is the number of epochs between
-	// checkpoints of a run in progress, at least 1; nil means 1.
+	// checkpoints of a run in progress, at least 1; nil means 1 for the
+	// LSTM, and none for the bag, whose runs take seconds to a minute and
+	// whose checkpoints hold its whole table (an interrupted run starts
+	// again; finished runs are kept).
 	CheckpointEvery *int
 
 	// RunOptions: progress: a line per run and per epoch; stopped at the
@@ -145,9 +149,9 @@ type Resolved struct {
 	AsGiven    bool     `json:"as_given"` // label sets not closed under ancestors
 	Split      string   `json:"split"`    // how the data were split
 	// Model is "bag" for the bag of n-grams, "" for the LSTM; Bag its
-	// settings (textmodel.DefaultBag).
-	Model string                `json:"model,omitempty"`
-	Bag   *textmodel.BagOptions `json:"bag,omitempty"`
+	// settings besides Settings (textmodel.DefaultBag's).
+	Model string       `json:"model,omitempty"`
+	Bag   *BagSettings `json:"bag,omitempty"`
 	// FastText is the outside row's run, with the bag; FastTextSkipped why
 	// there is none.
 	FastText        *FastTextRun `json:"fasttext,omitempty"`
@@ -175,7 +179,7 @@ func (cfg Config) Resolve() (Resolved, error) {
 		protocol string
 		s        Settings
 		err      error
-		bagOpts  *textmodel.BagOptions
+		bagOpts  *BagSettings
 	)
 	switch cfg.Model {
 	case "", textmodel.KindLSTM:
@@ -185,8 +189,7 @@ func (cfg Config) Resolve() (Resolved, error) {
 		}
 	case textmodel.KindBag:
 		protocol, s, err = cfg.bagSettings(c)
-		o := textmodel.DefaultBag
-		bagOpts = &o
+		bagOpts = new(BagSettingsOf(textmodel.DefaultBag))
 	default:
 		return bad("Model", "%q: want %s or %s", cfg.Model, textmodel.KindBag, textmodel.KindLSTM)
 	}
@@ -266,6 +269,30 @@ func (cfg ProtocolOptions) Settings(c report.Checker) (string, Settings, error) 
 		}
 	}
 	return protocol, s, nil
+}
+
+// BagSettings are the settings of the bag of n-grams that Settings has
+// not (textmodel.BagOptions'), as a report records them.
+type BagSettings struct {
+	Features          bag.Features `json:"features"`
+	MinNgramCount     int          `json:"min_ngram_count"`
+	WordScale         float64      `json:"word_scale"`  // 0: that of the vectors found
+	NgramScale        float64      `json:"ngram_scale"` // 0: zero rows
+	TrainingWordsOnly bool         `json:"training_words_only"`
+	ConstantLR        bool         `json:"constant_lr"`
+	Patience          int          `json:"patience"` // 0: never stop early
+}
+
+// BagSettingsOf returns the BagSettings of o.
+func BagSettingsOf(o textmodel.BagOptions) BagSettings {
+	return BagSettings{Features: o.Features, MinNgramCount: o.MinCount, WordScale: o.WordScale, NgramScale: o.NgramScale,
+		TrainingWordsOnly: o.TrainingWordsOnly, ConstantLR: o.ConstantLR, Patience: o.Patience}
+}
+
+// Options returns the textmodel.BagOptions of b and s.
+func (b BagSettings) Options(s Settings) textmodel.BagOptions {
+	return textmodel.BagOptions{Features: b.Features, MinCount: b.MinNgramCount, WordScale: b.WordScale, NgramScale: b.NgramScale,
+		TrainingWordsOnly: b.TrainingWordsOnly, ConstantLR: b.ConstantLR, Patience: b.Patience, Epochs: s.Epochs, Batch: s.Batch, LR: s.LR}
 }
 
 // bagSettings returns the protocol of the bag, "bag", and its settings,

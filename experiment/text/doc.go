@@ -61,5 +61,6 @@
 // With Config.OutDir set, each finished (loss, seed) run is written
 // atomically to OutDir/runs/LOSS-seedK.json and kept by later calls with
 // the same settings and data; a run in progress checkpoints its training
-// every CheckpointEvery epochs and resumes bit for bit.
+// every CheckpointEvery epochs and resumes bit for bit (the bag's runs, which
+// take seconds, are not checkpointed unless CheckpointEvery is set).
 package text

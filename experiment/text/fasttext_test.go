@@ -1,6 +1,7 @@
 package text
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -222,5 +223,21 @@ func TestReadPredictProb(t *testing.T) {
 		if _, err := readPredictProb(strings.NewReader(in), 2, 3); err == nil {
 			t.Errorf("%q: no error", in)
 		}
+	}
+}
+
+// TestLSTMRunKey: the key of an LSTM run has no field of the bag's, so that
+// the run files of the releases before the bag are still kept: its JSON is
+// that of those releases (written out by hand from their RunKey).
+func TestLSTMRunKey(t *testing.T) {
+	k := RunKey{Loss: "kl", Seed: 1, Settings: RunSettingsOf(Reduced), Data: "d", Tree: "t", Target: "uniform"}
+	b, err := json.Marshal(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"loss":"kl","seed":1,"settings":{"hidden":100,"epochs":18,"batch":100,"lr":0.004,"max_len":100,"min_count":2,"k":5},` +
+		`"data":"d","tree":"t","embeddings":{"in_vocabulary":0,"from_subwords":0,"random":0,"trained":false},"train_embeddings":false,"target":"uniform"}`
+	if string(b) != want {
+		t.Errorf("%s\nwant %s", b, want)
 	}
 }

@@ -57,7 +57,7 @@ func (r *Result) markdownBag() string {
 			break
 		}
 	}
-	o := textmodel.DefaultBag
+	o := BagSettingsOf(textmodel.DefaultBag)
 	if c.Bag != nil {
 		o = *c.Bag
 	}
@@ -67,7 +67,7 @@ func (r *Result) markdownBag() string {
 		p(" and character %d- to %d-grams of words", f.MinN, f.MaxN)
 	}
 	p(" hashed into %d buckets, a vector for every n-gram seen at least %d times in training; %d epochs of batches of %d, SGD at lr %g decaying linearly to 0, the epoch of the best validation loss kept",
-		f.Buckets, o.MinCount, s.Epochs, s.Batch, s.LR)
+		f.Buckets, o.MinNgramCount, s.Epochs, s.Batch, s.LR)
 	if s.MaxLen > 0 {
 		p("; documents cut at %d tokens", s.MaxLen)
 	}

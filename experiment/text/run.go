@@ -48,9 +48,9 @@ type RunSettings struct {
 	MinCount int64   `json:"min_count"`
 	K        int     `json:"k"`
 	// Model is "bag" for the bag of n-grams, "" for the LSTM; Bag the
-	// bag's settings (textmodel.BagOptions as JSON).
-	Model string `json:"model,omitempty"`
-	Bag   string `json:"bag,omitempty"`
+	// bag's other settings (none for the LSTM).
+	Model string      `json:"model,omitempty"`
+	Bag   BagSettings `json:"bag,omitzero"`
 }
 
 // RunSettingsOf returns the RunSettings of s, for the LSTM.
@@ -62,8 +62,7 @@ func RunSettingsOf(s Settings) RunSettings {
 func (r Resolved) runSettings() RunSettings {
 	rs := RunSettingsOf(r.Settings)
 	if r.Bag != nil {
-		b, _ := json.Marshal(r.Bag)
-		rs.Model, rs.Bag = r.Model, string(b)
+		rs.Model, rs.Bag = r.Model, *r.Bag
 	}
 	return rs
 }
@@ -144,6 +143,9 @@ func Run(cfg Config) (*Result, error) {
 				return nil, err
 			}
 			fmt.Fprintf(progress, "%s: training %s\n", tag, report.Plural(s.Epochs, "epoch", "epochs"))
+			if r.Bag != nil && cfg.CheckpointEvery == nil {
+				checkpoint = "" // a bag's run takes seconds: its checkpoints would cost more than they save
+			}
 			run, err := trainRun(cfg.Context, prep, key, l, checkpoint, report.Or(cfg.CheckpointEvery, 1), &report.EpochFilter{W: progress, Prefix: "    ", Every: 1})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", tag, err)
@@ -230,7 +232,7 @@ func prepare(cfg Config, r Resolved, seed int) (*prepared, error) {
 	}
 	opts := r.Settings.Options()
 	if r.Bag != nil {
-		opts.Model, opts.Bag = textmodel.KindBag, *r.Bag
+		opts.Model, opts.Bag = textmodel.KindBag, r.Bag.Options(r.Settings)
 	}
 	opts.Emb, opts.EmbRef, opts.TrainEmb, opts.Target = cfg.Emb, cfg.EmbRef, cfg.TrainEmb, cfg.Target
 	d, err := PrepareSeed(trainSet, val, test, opts)
