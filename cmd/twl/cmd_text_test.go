@@ -162,6 +162,8 @@ func TestTextFastTextCorpus(t *testing.T) {
 `,
 		// The same: labels first, last and among the words.
 		"d.txt": "__label__Epic_Fantasy Dragons and kings, dragons!\nSoup for kings. __label__Cooking\n__label__Fantasy Kings __label__Cooking cook\n",
+		// The labels alone, as a truth file for eval.
+		"y.txt": "__label__Epic_Fantasy\n__label__Cooking\n__label__Fantasy __label__Cooking\n",
 		"p.jsonl": `{"Epic_Fantasy": 0.5, "Cooking": 0.5}
 {"Cooking": 1}
 {"Fantasy": 0.25, "Fiction": 0.25, "Nonfiction": 0.5}
@@ -186,6 +188,10 @@ func TestTextFastTextCorpus(t *testing.T) {
 		if jl != ft || !strings.Contains(jl, "3 documents") && !strings.Contains(jl, "pseudo_recall") {
 			t.Errorf("%q: JSON Lines:\n%s\nfastText:\n%s", args, jl, ft)
 		}
+	}
+	eval := []string{"eval", "--multilabel", "--k", "2", "--tree", tr, filepath.Join(dir, "p.jsonl")}
+	if jl, y := run(append(eval, filepath.Join(dir, "d.jsonl"))...), run(append(eval, filepath.Join(dir, "y.txt"))...); jl != strings.ReplaceAll(y, "y.txt", "d.jsonl") {
+		t.Errorf("eval against labels alone:\n%s\nagainst the documents:\n%s", y, jl)
 	}
 }
 
