@@ -63,8 +63,16 @@ type FastTextRun struct {
 	Args    []string `json:"args"`
 	Dim     int      `json:"dim"`
 	Threads int      `json:"threads"`
-	Vectors bool     `json:"pretrained_vectors"`
+	// Vectors says which word vectors -pretrainedVectors gives:
+	// VectorsAll, VectorsOfTraining, or none ("").
+	Vectors string `json:"pretrained_vectors,omitempty"`
 }
+
+// The word vectors of fastText's -pretrainedVectors (FastTextRun.Vectors).
+const (
+	VectorsAll        = "all"            // every vector of a .vec file
+	VectorsOfTraining = "training words" // those of the training documents' words (a fastText .bin)
+)
 
 // resolve returns the run of f, checked by c, with the word vectors emb
 // (nil: none).
@@ -86,7 +94,10 @@ func (f *FastText) resolve(c report.Checker, emb embedding.Source) (*FastTextRun
 		r.Threads = runtime.GOMAXPROCS(0)
 	}
 	if emb != nil {
-		r.Dim, r.Vectors = emb.Dim(), true
+		r.Dim, r.Vectors = emb.Dim(), VectorsOfTraining
+		if _, ok := emb.(*embedding.Vectors); ok {
+			r.Vectors = VectorsAll
+		}
 	}
 	return r, nil
 }

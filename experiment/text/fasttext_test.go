@@ -17,8 +17,8 @@ import (
 )
 
 // fakeFastText is a stand-in for the fasttext executable: 'supervised'
-// appends its arguments to calls.log and its training file to train.log
-// beside it, and writes an empty model; 'predict-prob' gives every line of
+// appends its arguments to calls.log, its training file to train.log and
+// its word vectors to vectors.log beside it, and writes an empty model; 'predict-prob' gives every line of
 // the test file the labels 3 and 0 with probabilities 0.6 and 0.2 (which
 // sum to 0.8, as fastText's need not sum to 1).
 const fakeFastText = `#!/bin/sh
@@ -27,7 +27,7 @@ echo "$*" >> "$here/calls.log"
 case "$1" in
 supervised)
   while [ $# -gt 0 ]; do
-    case "$1" in -input) in=$2; shift;; -output) out=$2; shift;; esac
+    case "$1" in -input) in=$2; shift;; -output) out=$2; shift;; -pretrainedVectors) cat "$2" >> "$here/vectors.log"; shift;; esac
     shift
   done
   cat "$in" >> "$here/train.log"
@@ -142,13 +142,19 @@ func TestBagWithFastText(t *testing.T) {
 		t.Errorf("training file: first line %q, want %q; %d lines", first, want.String(), strings.Count(string(trained), "\n"))
 	}
 
+	// The word vectors, all of them, once per seed.
+	vecs, _ := os.ReadFile(filepath.Join(filepath.Dir(fake), "vectors.log"))
+	if want := strings.Repeat("3 2\ndragons 1 2\nswords 3 4\nmurder 5 6\n", 2); string(vecs) != want {
+		t.Errorf("vectors %q, want %q", vecs, want)
+	}
+
 	if len(res.AgainstFastText) != len(BagLosses)*len(Measures) || res.Table[FastTextID]["roc_auc"].Mean == 0 {
 		t.Errorf("%d comparisons with fastText; its row %v", len(res.AgainstFastText), res.Table[FastTextID])
 	}
 	md := res.Markdown()
 	for _, want := range []string{"# Text experiment: the bag of n-grams with KL, KL + ½TW, KL + TW and KL + 2TW", "| fastText |", "- **KL + 2TW** against KL: ",
 		"## Does TW help?", "- **KL + TW** against KL: ", "## Each loss against fastText", "| KL + TW | Wasserstein |",
-		"`fasttext supervised -epoch 25 -lr 0.5 -wordNgrams 2 -loss softmax -dim 2 -thread 1 -seed K` with `-pretrainedVectors`"} {
+		"`fasttext supervised -epoch 25 -lr 0.5 -wordNgrams 2 -loss softmax -dim 2 -thread 1 -seed K` with `-pretrainedVectors`: every vector of the file above"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -80,8 +80,11 @@ func (r *Result) markdownBag() string {
 		report.Duration(float64(r.Seconds)), report.Duration(float64(r.TrainSeconds)), r.Machine.CPUs, r.Machine.GOMAXPROCS, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Go)
 	if ft := c.FastText; ft != nil {
 		p("**fastText** (`%s`): `fasttext supervised %s -dim %d -thread %d -seed K`", ft.Path, strings.Join(ft.Args, " "), ft.Dim, ft.Threads)
-		if ft.Vectors {
-			p(" with `-pretrainedVectors`: the word vectors above (from a fastText .bin, those of the training documents' words)")
+		switch ft.Vectors {
+		case VectorsAll:
+			p(" with `-pretrainedVectors`: every vector of the file above")
+		case VectorsOfTraining:
+			p(" with `-pretrainedVectors`: the vectors the fastText model above gives the words of the training documents")
 		}
 		p(", on each seed's training documents (not its validation documents, which fastText has no use for), their text as twl's tokenizer splits it and their label sets as twl reads them; ")
 		p("the test documents predicted by `fasttext predict-prob MODEL FILE -1`, each distribution normalized to sum 1, and scored as twl's.")
