@@ -60,8 +60,9 @@ type PredictOptions struct {
 	Batch int
 }
 
-// ErrNoText reports documents without text: a file of label sets.
-var ErrNoText = errors.New("label sets but no text: want documents")
+// ErrLabelSets reports a file of label sets (["label", …] per line)
+// given for documents: it holds no text.
+var ErrLabelSets = errors.New("label sets but no text: want documents")
 
 // NotFiniteError reports a prediction that is not finite, which the
 // weights of a diverged training give.
@@ -92,7 +93,7 @@ func (e *NotFiniteError) Error() string {
 // without a Tree of the model's labels).
 func (m *Model) PredictStream(ctx context.Context, w io.Writer, s *corpus.Scanner, o PredictOptions) (int, error) {
 	if s.Format() == corpus.LabelSets {
-		return 0, fmt.Errorf("%w", ErrNoText)
+		return 0, fmt.Errorf("%s: %w", s.File(), ErrLabelSets)
 	}
 	next := func() (corpus.Doc, bool) {
 		if !s.Scan() {
@@ -111,7 +112,7 @@ func (m *Model) PredictStream(ctx context.Context, w io.Writer, s *corpus.Scanne
 // order, as PredictStream does.
 func (m *Model) WritePredictions(w io.Writer, c *corpus.Corpus, o PredictOptions) error {
 	if c.Format == corpus.LabelSets {
-		return ErrNoText
+		return fmt.Errorf("%s: %w", c.File, ErrLabelSets)
 	}
 	i := 0
 	next := func() (corpus.Doc, bool) {

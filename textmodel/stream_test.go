@@ -290,7 +290,7 @@ func TestPredictStreamErrors(t *testing.T) {
 		t.Errorf("read error: %d documents, %v", n, err)
 	}
 	// Label sets.
-	if _, _, err = predict(strings.NewReader("[\"Cooking\"]\n"), PredictOptions{}); !errors.Is(err, ErrNoText) {
+	if _, _, err = predict(strings.NewReader("[\"Cooking\"]\n"), PredictOptions{}); !errors.Is(err, ErrLabelSets) {
 		t.Errorf("label sets: %v", err)
 	}
 	// Cancelled.
