@@ -14,8 +14,10 @@
 // # Training
 //
 // Prepare counts the vocabulary on the training documents only, encodes
-// the training and validation documents (for the bag: their features, and
-// the n-gram buckets of the training documents that get a row) and makes
+// the training and validation documents (for the bag: their features, the
+// n-gram buckets of the training documents that get a row, and, unless
+// BagOptions.TrainingWordsOnly, the words of the word vectors added to the
+// vocabulary) and makes
 // their target distributions (corpus.Target). Prepared.Fit then draws a
 // network from a seed (the word vectors of Options.Emb where it has them,
 // embedding.NewTable's seeded random rows for the other words) and trains
