@@ -40,15 +40,26 @@
 // ssu (unifrac-tools 1.2) accepts negative and NaN counts and computes
 // meaningless distances with them (checked with BIOM 2.1 tables written by
 // biom-format 2.1.12); here a negative, NaN or infinite count is an error
-// (ErrCount). Duplicate sample or observation ids (which biom-format
+// (ErrCount), and so is a count below 2.2e-308 (a subnormal float64, held
+// to fewer digits than the file gives). Duplicate sample or observation ids (which biom-format
 // refuses to write) and empty ids are errors (ErrDuplicateID), as is an
 // observation counted twice in one sample. A sample without counts is
 // valid, as in ssu (which gives it distances as to an empty community):
 // Options.Warn hears of it. An observation without counts is valid and
 // silent.
 //
-// Errors are *Error values wrapping ErrFormat, ErrCount or ErrDuplicateID:
-// "FILE:LINE: what is wrong: details" for the text formats, "FILE: invalid
-// BIOM table: byte OFFSET: ..." for HDF5 structures. No input makes the
-// package panic.
+// # Memory
+//
+// A file up to 256 MiB is read whole; a .qza's table may inflate to 256
+// MiB at most, counted as it inflates whatever the archive declares; the
+// values read from a BIOM 2.1 file take at most 1100 times its size,
+// counted as Go holds them, and the lengths its datasets declare are
+// compared before any is read. Options.MaxBytes lowers all of these
+// bounds to one limit on what reading takes; what would pass it is
+// refused before it is allocated, with an error wrapping ErrTooLarge.
+//
+// Errors are *Error values wrapping ErrFormat, ErrCount, ErrDuplicateID
+// or ErrTooLarge: "FILE:LINE: what is wrong: details" for the text
+// formats, "FILE: invalid BIOM table: byte OFFSET: ..." for HDF5
+// structures. No input makes the package panic.
 package biom

@@ -15,7 +15,9 @@ import (
 	"syscall"
 
 	"github.com/twl-ldl/twl/internal/hdf5"
+	"github.com/twl-ldl/twl/internal/human"
 	"github.com/twl-ldl/twl/internal/qza"
+	"github.com/twl-ldl/twl/internal/underflow"
 )
 
 // Options controls reading. The zero value is ready to use.
@@ -23,6 +25,29 @@ type Options struct {
 	// Warn, when not nil, receives what is valid but probably not meant,
 	// one message "FILE: ..." each: samples without counts.
 	Warn func(msg string)
+	// MaxBytes, when positive, bounds the memory that reading may take:
+	// the file's bytes when it is read whole, what the table of a .qza
+	// inflates to, and the values read from a BIOM 2.1 file (8 bytes a
+	// count, 16 bytes and its length an id, the raw bytes of a dataset
+	// when they are copied). What would pass it is refused, before it is
+	// allocated, with an error wrapping ErrTooLarge. Whatever MaxBytes, a
+	// .qza's table may inflate to 256 MiB at most, and the values of a
+	// BIOM 2.1 file take at most 1100 times its size (deflate's largest
+	// ratio is 1032).
+	MaxBytes int64
+}
+
+// maxBytes returns opts.MaxBytes, or 0 for no limit.
+func (opts *Options) maxBytes() int64 {
+	if opts == nil || opts.MaxBytes <= 0 {
+		return 0
+	}
+	return opts.MaxBytes
+}
+
+// tooLarge is the error of a file of size bytes, read whole, past limit.
+func tooLarge(file string, size, limit int64) error {
+	return &Error{File: file, Err: ErrTooLarge, Msg: fmt.Sprintf("the file's %s are more than the %s allowed", human.Bytes(float64(size)), human.Bytes(float64(limit)))}
 }
 
 // ReadFile reads the table in the named file; see Read.
@@ -41,6 +66,9 @@ func ReadFile(path string, opts *Options) (*Table, error) {
 	}
 	if !fi.Mode().IsRegular() || fi.Size() > maxInMemory {
 		return Read(f, fi.Size(), path, opts)
+	}
+	if limit := opts.maxBytes(); limit > 0 && fi.Size() > limit {
+		return nil, tooLarge(path, fi.Size(), limit)
 	}
 	// A regular file is read in one piece and parsed from memory, where
 	// the HDF5 reader takes its structures and chunks without copies.
@@ -67,7 +95,11 @@ func Read(r io.ReaderAt, size int64, file string, opts *Options) (*Table, error)
 	}
 	if string(head) == hdf5.Magic {
 		f, err := hdf5.Open(r, size, file)
-		return readHDF5(f, err, file, opts)
+		return readHDF5(f, err, file, opts, opts.maxBytes())
+	}
+	// Any other format is read whole.
+	if limit := opts.maxBytes(); limit > 0 && size > limit {
+		return nil, tooLarge(file, size, limit)
 	}
 	b, err := io.ReadAll(io.NewSectionReader(r, 0, size))
 	if err != nil {
@@ -76,22 +108,35 @@ func Read(r io.ReaderAt, size int64, file string, opts *Options) (*Table, error)
 	return Parse(b, file, opts)
 }
 
-// Parse reads a table held in b; see Read.
+// Parse reads a table held in b; see Read. Options.MaxBytes counts b.
 func Parse(b []byte, file string, opts *Options) (*Table, error) {
+	// What reading may take beside b: 0 for no limit.
+	left := opts.maxBytes()
+	if left > 0 {
+		if left -= int64(len(b)); left <= 0 {
+			return nil, tooLarge(file, int64(len(b)), opts.maxBytes())
+		}
+	}
 	switch {
 	case bytes.HasPrefix(b, []byte(hdf5.Magic)):
 		f, err := hdf5.OpenBytes(b, file)
-		return readHDF5(f, err, file, opts)
+		return readHDF5(f, err, file, opts, left)
 	case qza.IsZip(b):
-		data, inner, err := qza.Payload(b, "feature-table.biom")
+		data, inner, err := qza.Payload(b, "feature-table.biom", left)
+		if errors.Is(err, ErrTooLarge) {
+			return nil, &Error{File: file, Err: ErrTooLarge, Msg: err.Error()}
+		}
 		if err != nil {
 			return nil, &Error{File: file, Err: ErrFormat, Msg: "QIIME 2 artifact: " + err.Error()}
 		}
 		if !bytes.HasPrefix(data, []byte(hdf5.Magic)) {
 			return nil, &Error{File: file + ":" + inner, Err: ErrFormat, Msg: "not a BIOM 2.1 (HDF5) table"}
 		}
+		if left > 0 {
+			left = max(left-int64(len(data)), 1)
+		}
 		f, err := hdf5.OpenBytes(data, file+":"+inner)
-		return readHDF5(f, err, file+":"+inner, opts)
+		return readHDF5(f, err, file+":"+inner, opts, left)
 	}
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\ufeff")), " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
@@ -105,6 +150,13 @@ func hdf5Error(file string, err error) error {
 	var he *hdf5.Error
 	if errors.As(err, &he) && he.Past() {
 		return &cutError{file: file, where: he.Where()}
+	}
+	if errors.As(err, &he) && errors.Is(he.Err, ErrTooLarge) {
+		msg := he.Msg
+		if he.Offset >= 0 {
+			msg = fmt.Sprintf("byte %d: %s", he.Offset, msg)
+		}
+		return &Error{File: file, Err: ErrTooLarge, Msg: msg}
 	}
 	if errors.As(err, &he) {
 		msg := he.Err.Error()
@@ -133,11 +185,13 @@ func (e *cutError) Unwrap() error { return ErrFormat }
 // readHDF5 reads a BIOM 2.1 table: the ids in observation/ids and
 // sample/ids, the counts in sample/matrix (compressed sparse columns of
 // the observations × samples matrix), or in observation/matrix when
-// sample/matrix is absent. f and err are those of hdf5.Open.
-func readHDF5(f *hdf5.File, err error, file string, opts *Options) (*Table, error) {
+// sample/matrix is absent. f and err are those of hdf5.Open; limit is the
+// memory its values may take (0: the file's own bound).
+func readHDF5(f *hdf5.File, err error, file string, opts *Options, limit int64) (*Table, error) {
 	if err != nil {
 		return nil, hdf5Error(file, err)
 	}
+	f.SetLimit(limit)
 	strs := func(path string) ([]string, error) {
 		v, err := f.Dataset(path)
 		if err != nil {
@@ -148,6 +202,13 @@ func readHDF5(f *hdf5.File, err error, file string, opts *Options) (*Table, erro
 		}
 		s, err := v.Strings()
 		return s, hdf5Error(file, err)
+	}
+	group, transpose := "sample/matrix", false
+	if _, err := f.Members(group); err != nil {
+		group, transpose = "observation/matrix", true
+	}
+	if err := checkDims(f, file, group, transpose, limit); err != nil {
+		return nil, err
 	}
 	// The ids and the three arrays of the matrix are read at once; the
 	// errors are then reported in the order of a reading one after the
@@ -162,10 +223,6 @@ func readHDF5(f *hdf5.File, err error, file string, opts *Options) (*Table, erro
 			}
 		}
 	})
-	group, transpose := "sample/matrix", false
-	if _, err := f.Members(group); err != nil {
-		group, transpose = "observation/matrix", true
-	}
 	value := func(name string) (*hdf5.Value, error) {
 		v, err := f.DatasetNumbers(group + "/" + name)
 		if err != nil {
@@ -248,6 +305,51 @@ func readHDF5(f *hdf5.File, err error, file string, opts *Options) (*Table, erro
 	return b.build(opts)
 }
 
+// checkDims compares the lengths that the ids and the arrays of the matrix
+// in group declare before any is read, so that a length the others belie
+// cannot make the reader allocate for it: indptr has one entry more than
+// the ids of the major axis (the samples, or with transpose the
+// observations), indices as many as data. Datasets that are missing or
+// not lists are left to the reading, which reports them. Under a limit
+// (positive), what the datasets take at least once read (8 bytes a count
+// and an entry of indptr, 4 an index, 16 an id) must fit in it.
+func checkDims(f *hdf5.File, file, group string, transpose bool, limit int64) error {
+	dims := func(path string) (uint64, bool) {
+		d, err := f.Dims(path)
+		if err != nil || len(d) != 1 {
+			return 0, false
+		}
+		return d[0], true
+	}
+	bad := func(format string, args ...any) error {
+		return &Error{File: file, Err: ErrFormat, Msg: group + ": " + fmt.Sprintf(format, args...)}
+	}
+	ids := "sample/ids"
+	if transpose {
+		ids = "observation/ids"
+	}
+	major, ok1 := dims(ids)
+	indptr, ok2 := dims(group + "/indptr")
+	if ok1 && ok2 && indptr != major+1 {
+		return bad("indptr has %d entries for %d ids", indptr, major)
+	}
+	data, ok1 := dims(group + "/data")
+	indices, ok2 := dims(group + "/indices")
+	if ok1 && ok2 && indices != data {
+		return bad("%d indices for %d values", indices, data)
+	}
+	if limit > 0 {
+		obs, _ := dims("observation/ids")
+		samples, _ := dims("sample/ids")
+		need := 8*float64(data) + 4*float64(indices) + 8*float64(indptr) + 16*(float64(obs)+float64(samples))
+		if need > float64(limit) {
+			return &Error{File: file, Err: ErrTooLarge, Msg: fmt.Sprintf("%d counts, %d observation ids and %d sample ids take at least %s once read, more than the %s allowed",
+				data, obs, samples, human.Bytes(need), human.Bytes(float64(limit)))}
+		}
+	}
+	return nil
+}
+
 // matrix checks the compressed sparse rows (or columns, with transpose)
 // indptr, indices and data of the observations × samples matrix, of minor
 // columns (rows), and hands them to b: as rows of samples, or as entries.
@@ -308,17 +410,63 @@ type jsonTable struct {
 	Columns    []struct{ ID *string } `json:"columns"`
 	MatrixType string                 `json:"matrix_type"`
 	Shape      []int                  `json:"shape"`
-	Data       [][]float64            `json:"data"`
+	Data       [][]jsonNumber         `json:"data"`
 }
+
+// jsonNumber is a number of a BIOM 1.0 table's "data": one that is not
+// zero but reads as 0 (1e-400) is refused, as a subnormal count is.
+type jsonNumber float64
+
+func (n *jsonNumber) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil // as for a float64
+	}
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || b[0] != '-' && (b[0] < '0' || b[0] > '9') {
+		// Not a number (a string, true), or out of range: readJSON
+		// decodes again as float64s, for encoding/json's error and its
+		// place in the file.
+		return errNotFloat
+	}
+	if v == 0 && underflow.Decimal(string(b), v) {
+		return &countError{string(b)}
+	}
+	*n = jsonNumber(v)
+	return nil
+}
+
+// jsonData is the "data" of a BIOM 1.0 table as float64s.
+type jsonData struct {
+	Data [][]float64 `json:"data"`
+}
+
+// errNotFloat is jsonNumber's error for a value that is no float64.
+var errNotFloat = errors.New("not a float64")
+
+// countError is the error of a number of "data" that reads as 0 but is
+// not.
+type countError struct{ num string }
+
+func (e *countError) Error() string { return "number " + e.num + " " + belowNormal }
 
 // readJSON reads a BIOM 1.0 table (JSON).
 func readJSON(b []byte, file string, opts *Options) (*Table, error) {
 	var jt jsonTable
-	if err := json.Unmarshal(b, &jt); err != nil {
+	err := json.Unmarshal(b, &jt)
+	if errors.Is(err, errNotFloat) {
+		var plain jsonData
+		if err = json.Unmarshal(b, &plain); err == nil {
+			err = errNotFloat // cannot be: jsonNumber takes what float64 does
+		}
+	}
+	if err != nil {
 		line := 0
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
+		var ce *countError
 		switch {
+		case errors.As(err, &ce):
+			return nil, &Error{File: file, Err: ErrCount, Msg: "BIOM 1.0 JSON: " + ce.Error()}
 		case errors.As(err, &se):
 			line = lineOf(b, se.Offset)
 		case errors.As(err, &te):
@@ -355,11 +503,11 @@ func readJSON(b []byte, file string, opts *Options) (*Table, error) {
 			if len(d) != 3 {
 				return nil, bad("data entry %d has %d values, want [row, column, value]", k+1, len(d))
 			}
-			r, c := d[0], d[1]
+			r, c := float64(d[0]), float64(d[1])
 			if r < 0 || r >= float64(no) || r != float64(int(r)) || c < 0 || c >= float64(ns) || c != float64(int(c)) {
 				return nil, bad("data entry %d: [%v, %v] is outside the %d×%d matrix", k+1, r, c, no, ns)
 			}
-			bd.entries = append(bd.entries, entry{s: int(c), o: int(r), v: d[2]})
+			bd.entries = append(bd.entries, entry{s: int(c), o: int(r), v: float64(d[2])})
 		}
 	case "dense":
 		if len(jt.Data) != no {
@@ -370,7 +518,7 @@ func readJSON(b []byte, file string, opts *Options) (*Table, error) {
 				return nil, bad("data row %d has %d values for %d columns", r+1, len(row), ns)
 			}
 			for c, v := range row {
-				bd.entries = append(bd.entries, entry{s: c, o: r, v: v})
+				bd.entries = append(bd.entries, entry{s: c, o: r, v: float64(v)})
 			}
 		}
 	default:
@@ -444,6 +592,9 @@ func readTSV(b []byte, file string, opts *Options) (*Table, error) {
 			v, err := strconv.ParseFloat(f, 64)
 			if err != nil || strings.ContainsAny(f, "_xXpP") {
 				return nil, &Error{File: file, Line: line, Err: ErrCount, Msg: fmt.Sprintf("count %q of sample %q is not a number", f, bd.samples[s])}
+			}
+			if v == 0 && underflow.Decimal(f, v) {
+				return nil, &Error{File: file, Line: line, Err: ErrCount, Msg: fmt.Sprintf("count %s of sample %q %s", f, bd.samples[s], belowNormal)}
 			}
 			if v != 0 || math.IsNaN(v) {
 				bd.entries = append(bd.entries, entry{s: s, o: o, v: v, line: line})

@@ -30,6 +30,16 @@ func refReadHDF5(r io.ReaderAt, size int64, file string, opts *Options) (*Table,
 		s, err := v.Strings()
 		return s, hdf5Error(file, err)
 	}
+	// The declared lengths are compared before anything is read, as
+	// readHDF5 does (checkDims).
+	if _, merr := f.Members("sample/matrix"); merr == nil {
+		err = checkDims(f, file, "sample/matrix", false, 0)
+	} else {
+		err = checkDims(f, file, "observation/matrix", true, 0)
+	}
+	if err != nil {
+		return nil, err
+	}
 	b := &builder{file: file}
 	if b.obs, err = strs("observation/ids"); err != nil {
 		return nil, err

@@ -6,19 +6,26 @@ import (
 	"hash/maphash"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/twl-ldl/twl/internal/fileerr"
+	"github.com/twl-ldl/twl/internal/underflow"
 )
 
 // Sentinel errors wrapped by *Error; test for them with errors.Is.
 var (
 	// ErrFormat: the input is none of the formats read, or is malformed.
 	ErrFormat = errors.New("invalid BIOM table")
-	// ErrCount: a count that is negative, NaN or infinite.
+	// ErrCount: a count that is negative, NaN or infinite, or below
+	// 2.2e-308 (subnormal: held to fewer digits than given).
 	ErrCount = errors.New("invalid count")
 	// ErrDuplicateID: two samples or two observations with the same id,
-	// or an empty id.
+	// or an empty id, or an id holding a NUL byte (refused in every
+	// format, so that an id reads the same from each).
 	ErrDuplicateID = errors.New("invalid id")
+	// ErrTooLarge: reading would take more memory than Options.MaxBytes
+	// allows, or than the file can hold.
+	ErrTooLarge = fileerr.ErrTooLarge
 )
 
 // Error describes an invalid table: "FILE:LINE: what is wrong: details"
@@ -88,6 +95,11 @@ func (b *builder) checkIDs() error {
 		what string
 		ids  []string
 	}{{"sample", b.samples}, {"observation", b.obs}} {
+		for i, id := range ids.ids {
+			if strings.IndexByte(id, 0) >= 0 {
+				return &Error{File: b.file, Err: ErrDuplicateID, Msg: fmt.Sprintf("%s %d has an id holding a NUL byte, %q", ids.what, i+1, id)}
+			}
+		}
 		if i, j := firstRepeat(ids.ids); i >= 0 {
 			if j < 0 {
 				return &Error{File: b.file, Err: ErrDuplicateID, Msg: fmt.Sprintf("%s %d has an empty id", ids.what, i+1)}
@@ -166,8 +178,8 @@ func (b *builder) build(opts *Options) (*Table, error) {
 	} else {
 		t = &Table{Samples: b.samples, Observations: b.obs, Indptr: make([]int, len(b.samples)+1)}
 		for _, e := range b.entries {
-			if math.IsNaN(e.v) || math.IsInf(e.v, 0) || e.v < 0 {
-				return nil, &Error{File: b.file, Line: e.line, Err: ErrCount, Msg: fmt.Sprintf("count %v of observation %q in sample %q", e.v, b.obs[e.o], b.samples[e.s])}
+			if !validCount(e.v) {
+				return nil, &Error{File: b.file, Line: e.line, Err: ErrCount, Msg: fmt.Sprintf("count %v of observation %q in sample %q%s", e.v, b.obs[e.o], b.samples[e.s], subnormalNote(e.v))}
 			}
 			if e.v != 0 {
 				t.Indptr[e.s+1]++
@@ -199,6 +211,22 @@ func (b *builder) build(opts *Options) (*Table, error) {
 	return t, nil
 }
 
+// validCount reports whether v can be a count: 0, or finite, positive and
+// normal. A subnormal count (below 2.2e-308) is held to fewer digits than
+// its file gives (7e-324 reads as 5e-324), so the proportions made from it
+// would be silently wrong.
+func validCount(v float64) bool {
+	return v == 0 || v >= underflow.Smallest && v <= math.MaxFloat64
+}
+
+// subnormalNote explains why a positive finite count is refused.
+func subnormalNote(v float64) string {
+	if v > 0 && v < underflow.Smallest {
+		return " " + belowNormal
+	}
+	return ""
+}
+
 // fromRows assembles the table from the rows in rowPtr, rowIdx and
 // rowVal, checking the counts in the order of the rows and leaving out
 // zeros.
@@ -208,8 +236,8 @@ func (b *builder) fromRows() (*Table, error) {
 	for s := range b.samples {
 		for k := b.rowPtr[s]; k < b.rowPtr[s+1]; k++ {
 			v := b.rowVal[k]
-			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-				return nil, &Error{File: b.file, Err: ErrCount, Msg: fmt.Sprintf("count %v of observation %q in sample %q", v, b.obs[b.rowIdx[k]], b.samples[s])}
+			if !validCount(v) {
+				return nil, &Error{File: b.file, Err: ErrCount, Msg: fmt.Sprintf("count %v of observation %q in sample %q%s", v, b.obs[b.rowIdx[k]], b.samples[s], subnormalNote(v))}
 			}
 			if v == 0 {
 				zeros++
@@ -255,3 +283,6 @@ func sortRow(t *Table, s int, file string) error {
 	}
 	return nil
 }
+
+// belowNormal says why a count below 2.2e-308 is refused.
+const belowNormal = "is below 2.2e-308, the smallest normal float64: too small to compute with in full precision (scale the counts up)"

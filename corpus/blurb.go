@@ -48,12 +48,15 @@ type blurbReader struct {
 	d0 int     // the depth in the tree of a <d0> genre; -1 before the first genre
 }
 
-// newBlurb reads the whole of r, which the records are then read from one
-// by one; c receives the depth conflicts.
+// newBlurb reads the whole of r (up to MaxBlurb bytes), which the records
+// are then read from one by one; c receives the depth conflicts.
 func newBlurb(r io.Reader, file string, lb *labeler, opts Options, c *Corpus) (*blurbReader, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(io.LimitReader(r, MaxBlurb+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if len(data) > MaxBlurb {
+		return nil, &Error{File: file, Err: ErrTooLarge, Msg: fmt.Sprintf("BlurbGenreCollection records are read whole, up to %d MiB", MaxBlurb>>20)}
 	}
 	p := &blurbReader{file: file, data: data, line: 1, lb: lb, opts: opts, c: c, d0: -1}
 	if err := p.checkText(); err != nil {

@@ -26,6 +26,8 @@ var (
 	ErrNoLabels = errors.New("no labels")
 	// ErrUnknownLabel: a label that names no node of the tree.
 	ErrUnknownLabel = errors.New("unknown label")
+	// ErrBadLabel: a label holding a NUL byte (refused in every format).
+	ErrBadLabel = errors.New("invalid label")
 	// ErrEmpty: input without documents.
 	ErrEmpty = errors.New("no documents")
 )
@@ -33,3 +35,12 @@ var (
 // Error describes invalid input: it prints as "FILE:LINE: what is wrong:
 // details", Line being the 1-based physical line of the problem.
 type Error = fileerr.Error
+
+// ErrTooLarge: a JSON Lines line longer than the longest read (64 MiB),
+// or a BlurbGenreCollection file larger than MaxBlurb, which is read
+// whole.
+var ErrTooLarge = fileerr.ErrTooLarge
+
+// MaxBlurb is the largest BlurbGenreCollection file read: 512 MiB (the
+// data set's files are 10 to 60 MB). The file is read whole.
+const MaxBlurb = 512 << 20

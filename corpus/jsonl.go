@@ -193,6 +193,9 @@ func (p *jsonlParser) labelSet(d Doc, pos int, key string) (Doc, *Error) {
 	}
 	p.lb.start()
 	for k, name := range p.names {
+		if strings.IndexByte(name, 0) >= 0 {
+			return Doc{}, &Error{Err: ErrBadLabel, Msg: p.Msgf(p.cols[k], "label %q holds a NUL byte", name)}
+		}
 		if msg := p.lb.add(name); msg != "" {
 			return Doc{}, &Error{Err: ErrUnknownLabel, Msg: p.Msgf(p.cols[k], "%s", msg)}
 		}

@@ -142,6 +142,9 @@ func (c *checker) check(row []float64, i, line int) *Error {
 	if c.strict {
 		return &Error{Err: ErrSum, Msg: fmt.Sprintf("they sum to %v (tolerance %g)", s, c.tol)}
 	}
+	if s < 0x1p-1022 {
+		return &Error{Err: ErrUnderflow, Msg: fmt.Sprintf("they sum to %v, below 2.2e-308, the smallest normal float64 (scale them up)", s)}
+	}
 	for j := range row {
 		row[j] /= s
 	}

@@ -30,6 +30,11 @@ var (
 	// ErrSum: with Options.Strict, masses that do not sum to 1 within the
 	// tolerance.
 	ErrSum = errors.New("masses do not sum to 1")
+	// ErrUnderflow: a label row to rescale whose masses sum to less than
+	// 2.2e-308, the smallest normal float64, where a number holds fewer
+	// digits than given (7e-324 reads as 5e-324): its proportions would be
+	// silently wrong.
+	ErrUnderflow = errors.New("masses too small to rescale")
 	// ErrEmpty: input without samples.
 	ErrEmpty = errors.New("no samples")
 )

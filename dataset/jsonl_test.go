@@ -166,6 +166,10 @@ func TestReadJSONLErrors(t *testing.T) {
 		{"wrong dimension", ok + "\n" + ok + `{"x": [1, 2, 3], "y": {"dog": 1}}`, ErrDimension, "e.jsonl:4: wrong dimension: 3 features, want 2 as on line 1"},
 		{"empty y", `{"x": [1], "y": {}}`, ErrZeroRow, "e.jsonl:1: all masses are zero"},
 		{"zero masses", ok + `{"x": [1, 2], "y": {"dog": 0, "animal": 0e5}}`, ErrZeroRow, "e.jsonl:2: all masses are zero"},
+		// 7e-324 and 1e-323 read as 5e-324 and 1e-323: rescaled they would
+		// be 1/3 and 2/3, not 7/17 and 10/17.
+		{"subnormal masses", ok + `{"x": [1, 2], "y": {"dog": 7e-324, "animal": 1e-323}}`, ErrUnderflow,
+			"e.jsonl:2: masses too small to rescale: they sum to 1.5e-323, below 2.2e-308"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ds, _, err := ReadJSONL(strings.NewReader(tc.in), "e.jsonl", tr, nil)

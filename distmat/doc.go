@@ -62,4 +62,30 @@
 // (the last block may be short). With package unifrac's RowBlock as align,
 // every shard but the last computes whole blocks of rows, and since each
 // row costs the same N pair evaluations, shards do equal work.
+//
+// # Reading
+//
+// Read reads the TSV layout as scikit-bio's DistanceMatrix.read (its
+// "lsmat" format) and QIIME 2 read it, which covers ssu's output and
+// scikit-bio's and QIIME 2's own (a DistanceMatrix artifact holds it as
+// distance-matrix.tsv): blank lines and lines starting with '#' before the
+// header are skipped, blank lines among the rows too, spaces around cells
+// and at the ends of lines are ignored; the rows must follow the header's
+// ids, each with N values, and every value must be a finite number.
+// ReadNPY reads .npy files of float64 or float32, in C or Fortran order,
+// with the ids of the sidecar file (ReadIDs), ReadFile either by the file
+// name. Errors name the file and the 1-based line.
+//
+// The text is read in blocks of whole lines that workers parse into the
+// rows, so a matrix costs its 8·N² bytes and a few blocks, and the
+// matrix, and the error reported for a bad file (the earliest line's),
+// never depend on the number of workers. Numbers of up to 19 digits and a
+// power of ten within ±27 (what ssu's %.16g and Python's shortest form
+// write for every value from 10⁻¹² to 10²⁷) are read without strconv:
+// eight digits of a fraction at a
+// time in one 64-bit word, then one correctly rounded operation (Clinger
+// 1990) or, for significands above 2⁵³, division or multiplication by 5^k
+// in 128-bit integers and rounding of the exact bits; other forms go to
+// strconv.ParseFloat. Either way the value is the correctly rounded one,
+// strconv's bit for bit (TestFastFloat, FuzzRead).
 package distmat

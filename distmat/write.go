@@ -92,6 +92,9 @@ func CheckIDs(ids []string) error {
 		if strings.ContainsAny(id, "\t\n\r") {
 			return fmt.Errorf("sample id %q holds a tab or a line break: it cannot be written in a matrix file", id)
 		}
+		if strings.IndexByte(id, 0) >= 0 {
+			return fmt.Errorf("sample id %q holds a NUL byte", id)
+		}
 	}
 	return nil
 }

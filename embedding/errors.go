@@ -48,3 +48,10 @@ var (
 // line of a text file, and 0 for a fastText .bin model, whose errors give
 // the byte offset or the dictionary entry in the message.
 type Error = fileerr.Error
+
+// ErrTooLarge: a line of a .vec file longer than MaxLine.
+var ErrTooLarge = fileerr.ErrTooLarge
+
+// MaxLine is the longest line of a .vec file read: 64 MiB (a vector of
+// 300 dimensions takes about 3 KB).
+const MaxLine = 64 << 20

@@ -336,7 +336,7 @@ type lineReader struct {
 // next returns the next line, valid until the next call; io.EOF at the end.
 // A line that is longer than the buffer and holds a NUL byte is reported as
 // soon as the NUL is seen, so that a binary file is not read whole as one
-// line.
+// line, and a line longer than MaxLine once that much is read.
 func (l *lineReader) next() ([]byte, error) {
 	b, err := l.r.ReadSlice('\n')
 	if err == nil {
@@ -349,6 +349,10 @@ func (l *lineReader) next() ([]byte, error) {
 			if bytes.IndexByte(b, 0) >= 0 {
 				l.num++
 				return nil, notText("a NUL byte")
+			}
+			if len(l.long) > MaxLine+1 {
+				l.num++
+				return nil, &Error{Err: ErrTooLarge, Msg: fmt.Sprintf("line longer than %d MiB", MaxLine>>20)}
 			}
 			b, err = l.r.ReadSlice('\n')
 			l.long = append(l.long, b...)

@@ -62,7 +62,10 @@
 // Reader.ReadAll does under a limit on those bytes; a Reader yields one row at a time as a Sparse row (its non-zero labels, in
 // increasing order, and their masses), in memory that depends on the longest
 // line and on L (one int per label, to catch duplicates) but not on the
-// number of rows: the way to read files over trees of 10⁵–10⁶ labels.
+// number of rows: the way to read files over trees of 10⁵–10⁶ labels. A
+// line is at most 64 MiB long (Options.MaxLine lowers it); a longer one
+// is an error (ErrTooLarge) found once that much is read, never held
+// whole.
 // Rows holds many sparse rows compressed by rows (CSR), 16 bytes per listed
 // label and per row; Rows.Fill reads a block of them from a Reader, and
 // Rows.FillAll all of a file, in parts at once where it is large (a few

@@ -27,9 +27,18 @@ var (
 	ErrZeroRow = errors.New("all masses are zero")
 	// ErrSum: masses that do not sum to 1 within the tolerance.
 	ErrSum = errors.New("masses do not sum to 1")
+	// ErrUnderflow: masses to rescale (Options.Normalize) whose sum is
+	// below 2.2e-308, the smallest normal float64, where a number holds
+	// fewer digits than given (7e-324 reads as 5e-324): their proportions
+	// would be silently wrong.
+	ErrUnderflow = errors.New("masses too small to rescale")
 )
 
 // Error describes invalid input. File and Line locate the problem: Line is
 // the 1-based physical line of the input for Read, or the 1-based row for
 // the writing functions, and 0 when no line applies.
 type Error = fileerr.Error
+
+// ErrTooLarge: a line longer than the longest read (Options.MaxLine); it
+// is wrapped by the error of Next, "FILE:LINE: line longer than …".
+var ErrTooLarge = fileerr.ErrTooLarge

@@ -27,6 +27,12 @@ type Options struct {
 	// Zero means DefaultTol (1e-6); +Inf accepts any positive sum. A
 	// negative or NaN Tol is a programmer error and panics.
 	Tol float64
+
+	// MaxLine is the longest line read, in bytes, its line ending not
+	// counted. Zero means jsonscan's 64 MiB. A longer line is an error
+	// wrapping ErrTooLarge, found once its first MaxLine bytes are read:
+	// it is never held whole.
+	MaxLine int
 }
 
 func (o *Options) tol() float64 {
@@ -183,13 +189,17 @@ type Reader struct {
 // NewReader returns a Reader of the distributions over the labels of t in r;
 // file names the input in error messages.
 func NewReader(r io.Reader, file string, t *tree.Tree, opts *Options) *Reader {
-	return &Reader{
+	rd := &Reader{
 		p:         parser{t: t, seen: make([]int, t.Len())},
 		in:        jsonscan.NewLines(r),
 		file:      file,
 		tol:       opts.tol(),
 		normalize: opts != nil && opts.Normalize,
 	}
+	if opts != nil && opts.MaxLine > 0 {
+		rd.in.SetMax(opts.MaxLine)
+	}
+	return rd
 }
 
 // Next reads the next distribution, skipping blank lines. It returns false
@@ -323,6 +333,9 @@ func finish(row []float64, normalize bool, tol float64) *Error {
 		}
 		return nil
 	}
+	if sum < smallestNormal {
+		return &Error{Err: ErrUnderflow, Msg: fmt.Sprintf("they sum to %s, below 2.2e-308, the smallest normal float64 (scale them up)", fmtFloat(sum))}
+	}
 	if math.IsInf(sum, 1) {
 		// Finite masses whose sum overflows: scale by the largest first.
 		var m float64
@@ -342,3 +355,7 @@ func finish(row []float64, normalize bool, tol float64) *Error {
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// smallestNormal is the smallest positive normal float64, 2⁻¹⁰²²: below
+// it a float64 holds fewer than 53 bits.
+const smallestNormal = 0x1p-1022

@@ -65,8 +65,10 @@ func TestReadValid(t *testing.T) {
 			[][]float64{{0, 0, 0, 0.25, 0.75, 0, 0}}, []int{1}},
 		{"normalize a sum that overflows", `{"dog": 1e308, "cat": 1e308}`, &Options{Normalize: true},
 			[][]float64{{0, 0, 0, 0.5, 0.5, 0, 0}}, []int{1}},
-		{"normalize subnormal masses", `{"dog": 5e-324}`, &Options{Normalize: true},
-			[][]float64{{0, 0, 0, 1, 0, 0, 0}}, []int{1}},
+		// The smallest sum rescaled: 2⁻¹⁰²², normal, so each share is
+		// exact (the halves are 2⁻¹⁰²³, subnormal, and exact too).
+		{"normalize the smallest normal sum", `{"dog": 1.1125369292536007e-308, "cat": 1.1125369292536007e-308}`, &Options{Normalize: true},
+			[][]float64{{0, 0, 0, 0.5, 0.5, 0, 0}}, []int{1}},
 		{"empty input", "", nil, nil, nil},
 		{"only blank lines", "\n\r\n \n", nil, nil, nil},
 		{"only a BOM", "\ufeff", nil, nil, nil},
@@ -164,6 +166,12 @@ func TestReadErrors(t *testing.T) {
 		{"sum above 1", `{"dog": 0.6, "cat": 0.6}`, nil, ErrSum, 1, "sum is 1.2"},
 		{"sum just outside tolerance", `{"dog": 0.999998}`, nil, ErrSum, 1, ""},
 		{"sum that overflows", `{"dog": 1e308, "cat": 1e308}`, nil, ErrSum, 1, "sum is +Inf"},
+		// 7e-324 and 1e-323 read as 5e-324 and 1e-323 (subnormals hold
+		// fewer digits): rescaled they would be 1/3 and 2/3, not 7/17 and
+		// 10/17.
+		{"subnormal sum to rescale", ok + `{"dog": 7e-324, "cat": 1e-323}`, &Options{Normalize: true}, ErrUnderflow, 2,
+			"they sum to 1.5e-323, below 2.2e-308"},
+		{"one subnormal mass to rescale", `{"dog": 5e-324}`, &Options{Normalize: true}, ErrUnderflow, 1, ""},
 		{"short array", `[1, 0]`, nil, ErrLength, 1, "the array has 2 masses, the tree has 7 labels"},
 		{"long array", `[1, 0, 0, 0, 0, 0, 0, 0]`, nil, ErrLength, 1, "has 8 masses"},
 		{"empty array", `[]`, nil, ErrLength, 1, "has 0 masses"},

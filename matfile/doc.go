@@ -37,20 +37,24 @@
 // Problems with the data are returned as *Error values that name the file,
 // the variable when known and the byte offset of its element, and wrap one
 // of the sentinel errors (ErrNotMAT, ErrTruncated, ErrCorrupt,
-// ErrUnsupported, ErrNoVariable): "FILE: variable "labels" (element at byte
+// ErrUnsupported, ErrNoVariable, ErrTooLarge): "FILE: variable "labels" (element at byte
 // 9569): corrupt MAT data: ...". Offsets inside a compressed element are
 // counted in its inflated data. No input makes the package panic.
 //
 // Memory is bounded by the input: every declared size is checked against
 // the bytes present before anything is allocated for it, and the declared
 // inflated size of a compressed element against the most that its
-// compressed bytes can inflate to (deflate's ratio is at most 1032:1). So a
-// corrupt size field cannot make Read allocate more than about 1032 times
-// the size of the file, and a corrupt dimension nothing at all.
+// compressed bytes can inflate to (deflate's ratio is at most 1032:1).
+// What the values of a file take together, inflated and converted to
+// float64 by Matrix, is bounded by 1100 times the file's size and checked
+// before it is allocated (ErrTooLarge): 64 KiB of compressed uint8 zeros
+// inflate to 64 MiB, but their 512 MiB as float64 are refused. So a
+// corrupt or hostile file cannot make Read and Matrix allocate more than
+// about 1100 times its size, and a corrupt dimension nothing at all.
 //
 // # Complexity
 //
 // Read costs O(n) time in the size of the inflated data and keeps it in
 // memory (Read reads r to its end first); Matrix costs O(rows·cols) time and
-// allocates 8·rows·cols bytes.
+// allocates 8·rows·cols bytes, and a column's worth of scratch.
 package matfile

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/twl-ldl/twl/internal/fileerr"
 )
 
 // Sentinel errors wrapped by *Error; test for them with errors.Is.
@@ -23,6 +25,10 @@ var (
 	ErrUnsupported = errors.New("unsupported variable")
 	// ErrNoVariable: no variable of the requested name.
 	ErrNoVariable = errors.New("no such variable")
+	// ErrTooLarge: values that would take more memory than a file of its
+	// size may: inflated and converted to float64, together more than 1100
+	// times the file's size (deflate's largest ratio is 1032).
+	ErrTooLarge = fileerr.ErrTooLarge
 )
 
 // Error describes a problem with a MAT-file.

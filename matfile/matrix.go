@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/twl-ldl/twl/internal/human"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -77,14 +78,23 @@ func (f *File) Matrix(name string) (*mat.Dense, error) {
 		return nil, unsupported("empty %s array", dimString(v.Dims))
 	}
 	r, c := v.Dims[0], v.Dims[1]
-	col := make([]float64, r*c) // column-major, as stored
-	decode(col, v.data, v.typ, f.order)
-	if r == 1 || c == 1 {
-		return mat.NewDense(r, c, col), nil // one layout is the other
+	if !f.take(8 * int64(r) * int64(c)) {
+		return nil, &Error{File: f.file, Var: name, Offset: v.offset, Err: ErrTooLarge,
+			Msg: fmt.Sprintf("%s %s array of %d values takes %s as float64, more than the values of a file of its size may take (%d times its size)",
+				dimString(v.Dims), v.Class, r*c, human.Bytes(8*float64(r)*float64(c)), maxHeld)}
 	}
 	m := make([]float64, r*c)
+	if r == 1 || c == 1 {
+		decode(m, v.data, v.typ, f.order) // one layout is the other
+		return mat.NewDense(r, c, m), nil
+	}
+	// Column by column (the stored order) through a column's scratch, into
+	// rows: no second copy of the matrix.
+	col := make([]float64, r)
+	size := len(v.data) / (r * c)
 	for j := range c {
-		for i, x := range col[j*r : (j+1)*r] {
+		decode(col, v.data[j*r*size:(j+1)*r*size], v.typ, f.order)
+		for i, x := range col {
 			m[i*c+j] = x
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 const (
@@ -18,6 +19,9 @@ const (
 	// cannot exceed 1032:1 (a 258-byte match in 2 bits); a little is added
 	// for zlib's own header and trailer.
 	maxInflate = 1032
+	// maxHeld bounds what a file's values may take in memory, inflated
+	// and converted to float64 together, relative to the file's size.
+	maxHeld = 1100
 )
 
 // Var describes one variable of a MAT-file.
@@ -44,6 +48,19 @@ type File struct {
 	text  string
 	order binary.ByteOrder
 	vars  []variable
+	// budget is what the inflated elements and the matrices made may
+	// still take: maxHeld times the file's size, and 64 KiB.
+	budget atomic.Int64
+}
+
+// take counts n bytes about to be allocated for the values of the file
+// against its budget, and reports whether they fit.
+func (f *File) take(n int64) bool {
+	if f.budget.Add(-n) < 0 {
+		f.budget.Add(n)
+		return false
+	}
+	return true
 }
 
 // ReadFile reads the MAT-file at path. The path names the file in errors.
@@ -69,6 +86,7 @@ func Read(r io.Reader, file string) (*File, error) {
 
 func parse(b []byte, file string) (*File, error) {
 	f := &File{file: file}
+	f.budget.Store(maxHeld*int64(len(b)) + 64<<10)
 	if len(b) < headerLen {
 		if len(b) >= 6 && string(b[:6]) == "MATLAB" {
 			return nil, &Error{File: file, Offset: -1, Err: ErrTruncated, Msg: fmt.Sprintf("%d bytes, shorter than the 128-byte header", len(b))}
@@ -171,6 +189,9 @@ func (f *File) compressed(c []byte, off int64) (variable, *Error) {
 	}
 	if limit := uint64(maxInflate)*uint64(len(c)) + 64; uint64(n) > limit {
 		return variable{}, &Error{Err: ErrCorrupt, Msg: fmt.Sprintf("compressed element declares %d inflated bytes, more than its %d compressed bytes can hold", n, len(c))}
+	}
+	if !f.take(int64(n)) {
+		return variable{}, &Error{Err: ErrTooLarge, Msg: fmt.Sprintf("compressed element declares %d inflated bytes, more than the values of a file of its size may take (%d times its size)", n, maxHeld)}
 	}
 	body := make([]byte, n)
 	if _, err := io.ReadFull(zr, body); err != nil {

@@ -45,6 +45,9 @@ func Read(r io.Reader, name string) (*Table, error) {
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
+		if i := strings.IndexByte(text, 0); i >= 0 {
+			return nil, fail("a NUL byte at column %d: ids and values may not hold one", i+1)
+		}
 		cells, err := split(text)
 		if err != nil {
 			return nil, fail("%v", err)

@@ -3,12 +3,15 @@ package model
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,8 +25,9 @@ import (
 //
 //	{
 //	  "format": "twl-model",
-//	  "version": 1,
+//	  "version": 2,
 //	  "model": "softmax-linear",
+//	  "sha256": "…",
 //	  "in": 243,
 //	  "labels": ["0", "1", "2", "3", "4", "5"],
 //	  "tree": {"source": "star:6", "sha256": "…"},
@@ -47,10 +51,18 @@ import (
 // checked. "loss" and "train" record how the model was made; they do not
 // affect predictions. Numbers are written in the shortest decimal form that
 // reads back to the same float64, so a model survives Save and Load bit for
-// bit. A reader of version 1 rejects unknown fields.
+// bit. A reader rejects unknown fields.
+//
+// "sha256" is the SHA-256 of what predictions depend on, in a binary form
+// that no formatting changes (ParamsSHA256): "in", "labels", "tree",
+// "standardize", "W" and "b". Load recomputes it and refuses a file whose
+// sum differs, so a damaged file (a flipped bit in a weight or a label
+// name) is an error, never a model that predicts something else. Version 2
+// added it; a version 1 file, written by earlier twl, has none and is read
+// as before, unchecked; Save writes version 2.
 const (
 	FileFormat  = "twl-model"
-	FileVersion = 1
+	FileVersion = 2
 	// SoftmaxLinear is the "model" of a Linear.
 	SoftmaxLinear = "softmax-linear"
 )
@@ -125,6 +137,7 @@ type File struct {
 	Format      string           `json:"format"`  // FileFormat
 	Version     int              `json:"version"` // FileVersion
 	Model       string           `json:"model"`   // SoftmaxLinear
+	SHA256      string           `json:"sha256"`  // ParamsSHA256, hex; "" in version 1
 	In          int              `json:"in"`      // the feature dimension d
 	Labels      []string         `json:"labels"`  // the L output labels, in order
 	Tree        tree.Ref         `json:"tree"`
@@ -218,8 +231,8 @@ func (f *File) Validate() error {
 	switch {
 	case f.Format != FileFormat:
 		return &FileError{Err: ErrNotModel, Msg: fmt.Sprintf("format %q, want %q", f.Format, FileFormat)}
-	case f.Version != FileVersion:
-		return &FileError{Err: ErrVersion, Msg: fmt.Sprintf("version %d; this twl reads version %d", f.Version, FileVersion)}
+	case f.Version < 1 || f.Version > FileVersion:
+		return &FileError{Err: ErrVersion, Msg: fmt.Sprintf("version %d; this twl reads versions 1 to %d", f.Version, FileVersion)}
 	case f.Model != SoftmaxLinear:
 		return &FileError{Err: ErrVersion, Msg: fmt.Sprintf("model %q; this twl knows %q", f.Model, SoftmaxLinear)}
 	case f.In <= 0:
@@ -306,10 +319,55 @@ func nonFinite(x []float64) int {
 	return -1
 }
 
-// Save writes f to w in the model file format. It validates f first and
-// writes nothing if it is invalid (a *FileError without File). Write errors
-// of w are returned as they are; to write a file all or nothing, Save to a
-// buffer and write that atomically.
+// ParamsSHA256 returns the lower-case hex SHA-256 of what f's predictions
+// depend on, the file's "sha256": "in", the labels, the tree's source and
+// sum, the standardization and the parameters, each number as its 8 bytes
+// (little-endian integers and float64 bits), each string and list after
+// its length, in the order of the file. The file must be valid.
+func (f *File) ParamsSHA256() string {
+	h := sha256.New()
+	var buf []byte
+	num := func(v uint64) { buf = binary.LittleEndian.AppendUint64(buf, v) }
+	str := func(s string) { num(uint64(len(s))); buf = append(buf, s...) }
+	floats := func(x []float64) {
+		num(uint64(len(x)))
+		for _, v := range x {
+			num(math.Float64bits(v))
+		}
+	}
+	flush := func() { h.Write(buf); buf = buf[:0] }
+	str("twl-model-params")
+	num(uint64(f.In))
+	num(uint64(len(f.Labels)))
+	for _, l := range f.Labels {
+		str(l)
+	}
+	str(f.Tree.Source)
+	str(f.Tree.SHA256)
+	if s := f.Standardize; s != nil {
+		num(1)
+		floats(s.Mean)
+		floats(s.Scale)
+	} else {
+		num(0)
+	}
+	flush()
+	num(uint64(len(f.W)))
+	for _, row := range f.W {
+		floats(row)
+		flush()
+	}
+	floats(f.B)
+	flush()
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Save writes f to w in the model file format, as version FileVersion with
+// its "sha256" computed (f.Version and f.SHA256 are not used, so that a
+// model read from a version 1 file is saved with its checksum). It
+// validates f first and writes nothing if it is invalid (a *FileError
+// without File). Write errors of w are returned as they are; to write a
+// file all or nothing, Save to a buffer and write that atomically.
 func Save(w io.Writer, f *File) error {
 	if err := f.Validate(); err != nil {
 		return err
@@ -328,8 +386,9 @@ func Save(w io.Writer, f *File) error {
 		b = append(b, '\n')
 	}
 	field("format", f.Format, false)
-	field("version", f.Version, false)
+	field("version", FileVersion, false)
 	field("model", f.Model, false)
+	field("sha256", f.ParamsSHA256(), false)
 	field("in", f.In, false)
 	field("labels", f.Labels, false)
 	field("tree", f.Tree, false)
@@ -478,14 +537,22 @@ func Load(r io.Reader, name string) (*File, error) {
 		return fail(&FileError{Err: ErrNotModel, Msg: msg})
 	}
 	var version int
-	if raw, ok := head["version"]; !ok || json.Unmarshal(raw, &version) != nil || version != FileVersion {
+	if raw, ok := head["version"]; !ok || json.Unmarshal(raw, &version) != nil || version < 1 || version > FileVersion {
 		msg := `no "version"`
 		if ok {
-			msg = fmt.Sprintf("version %s; this twl reads version %d", clip(raw), FileVersion)
+			msg = fmt.Sprintf("version %s; this twl reads versions 1 to %d", clip(raw), FileVersion)
 		}
 		return fail(&FileError{Err: ErrVersion, Msg: msg})
 	}
-	for _, key := range []string{"model", "in", "labels", "tree", "standardize", "loss", "train", "W", "b"} {
+	keys := []string{"model", "sha256", "in", "labels", "tree", "standardize", "loss", "train", "W", "b"}
+	if version == 1 {
+		// Version 1 has no checksum; one found there is not of the format.
+		if _, ok := head["sha256"]; ok {
+			return fail(&FileError{Err: ErrInvalid, Msg: `"sha256" in a version 1 file, which has none`})
+		}
+		keys = slices.DeleteFunc(keys, func(k string) bool { return k == "sha256" })
+	}
+	for _, key := range keys {
 		if _, ok := head[key]; !ok {
 			return fail(&FileError{Err: ErrInvalid, Msg: fmt.Sprintf("no %q", key)})
 		}
@@ -511,6 +578,9 @@ func Load(r io.Reader, name string) (*File, error) {
 			return fail(fe)
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if version >= 2 && f.SHA256 != f.ParamsSHA256() {
+		return fail(&FileError{Err: ErrInvalid, Msg: `the checksum "sha256" does not match the parameters (a damaged file)`})
 	}
 	return &f, nil
 }

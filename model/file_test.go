@@ -45,8 +45,12 @@ func save(t testing.TB, f *model.File) []byte {
 }
 
 // sameBits reports whether two files hold the same values, floats compared
-// bit for bit (so that −0 and +0 differ).
+// bit for bit (so that −0 and +0 differ). The version and the checksum as
+// read are left out: Save writes the current version and its own sum.
 func sameBits(a, b *model.File) bool {
+	a2, b2 := *a, *b
+	a2.Version, b2.Version, a2.SHA256, b2.SHA256 = 0, 0, "", ""
+	a, b = &a2, &b2
 	bits := func(f *model.File) []uint64 {
 		var out []uint64
 		add := func(x []float64) {
@@ -77,6 +81,9 @@ func TestFileRoundTrip(t *testing.T) {
 	if !sameBits(f, g) {
 		t.Errorf("round trip changed the file:\n%+v\n%+v", f, g)
 	}
+	if g.Version != 2 || g.SHA256 != f.ParamsSHA256() {
+		t.Errorf("read version %d, checksum %q; want 2 and %q", g.Version, g.SHA256, f.ParamsSHA256())
+	}
 	// Saving again gives the same bytes: the format is canonical.
 	if again := save(t, g); !bytes.Equal(again, data) {
 		t.Errorf("second Save differs:\n%s\n%s", data, again)
@@ -98,7 +105,7 @@ func TestFileLayout(t *testing.T) {
 	f := sampleFile(t)
 	data := string(save(t, f))
 	lines := strings.Split(data, "\n")
-	for _, want := range []string{`  "format": "twl-model",`, `  "version": 1,`, `  "model": "softmax-linear",`, `  "in": 3,`, `  "W": [`, `  ],`, "}", ""} {
+	for _, want := range []string{`  "format": "twl-model",`, `  "version": 2,`, `  "model": "softmax-linear",`, `  "sha256": "` + f.ParamsSHA256() + `",`, `  "in": 3,`, `  "W": [`, `  ],`, "}", ""} {
 		found := false
 		for _, l := range lines {
 			found = found || l == want
@@ -200,8 +207,17 @@ func TestLoadErrors(t *testing.T) {
 		{"trailing data", good + "{}\n", model.ErrNotModel, strings.Count(good, "\n") + 1, "after top-level value"},
 		{"syntax error in W", replace(`  "W": [`+"\n    [", `  "W": [`+"\n    [,"), model.ErrNotModel, wLine + 1, "syntax"},
 		{"other format", replace(`"twl-model"`, `"twl-checkpoint/1"`), model.ErrNotModel, 0, `"format" is "twl-checkpoint/1"`},
-		{"version 2", replace(`"version": 1`, `"version": 2`), model.ErrVersion, 0, "version 2"},
-		{"version string", replace(`"version": 1`, `"version": "1"`), model.ErrVersion, 0, `version "1"`},
+		{"version 3", replace(`"version": 2`, `"version": 3`), model.ErrVersion, 0, "version 3; this twl reads versions 1 to 2"},
+		{"version 0", replace(`"version": 2`, `"version": 0`), model.ErrVersion, 0, "version 0"},
+		{"version string", replace(`"version": 2`, `"version": "2"`), model.ErrVersion, 0, `version "2"`},
+		// The checksum: any change to what predictions depend on.
+		{"weight changed", replace(`[5e-324,`, `[1e-323,`), model.ErrInvalid, 0, `the checksum "sha256" does not match the parameters (a damaged file)`},
+		{"label changed", replace(`"<root>"`, `"<rooT>"`), model.ErrInvalid, 0, `the checksum "sha256" does not match`},
+		{"tree changed", replace(`"source":"chain:4"`, `"source":"chain:5"`), model.ErrInvalid, 0, `the checksum "sha256" does not match`},
+		{"mean changed", replace(`"mean": [1,`, `"mean": [2,`), model.ErrInvalid, 0, `the checksum "sha256" does not match`},
+		{"no checksum", replace(`  "sha256": "`, `  "sha257": "`), model.ErrInvalid, 0, `no "sha256"`},
+		{"checksum in version 1", replace(`"version": 2`, `"version": 1`), model.ErrInvalid, 0, `"sha256" in a version 1 file, which has none`},
+		{"null checksum", replace(`  "sha256": "`, `  "sha256": null, "x": "`), model.ErrInvalid, lineOf(good, `  "sha256": "`), `"sha256" is null, want a string`},
 		{"other model", replace(`"softmax-linear"`, `"mlp"`), model.ErrVersion, 0, `"mlp"`},
 		{"missing b", replace(`  "b": [`, `  "c": [`), model.ErrInvalid, 0, `no "b"`},
 		{"unknown field", replace(`  "in": 3,`, `  "in": 3, "extra": 1,`), model.ErrInvalid, 0, `unknown field "extra"`},
@@ -232,7 +248,7 @@ func TestLoadErrors(t *testing.T) {
 		{"null label", replace(`"<root>"`, `null`), model.ErrInvalid, lineOf(good, `"<root>"`), `"labels", item 2 is null, want a string`},
 		{"null tree", replace(`"tree": {`, `"tree": null, "x": {`), model.ErrInvalid, lineOf(good, `"tree"`), `"tree" is null, want an object`},
 		{"null W row", replace(`  "W": [`+"\n    [", `  "W": [`+"\n    null, ["), model.ErrInvalid, wLine + 1, `"W", row 1 is null, want a list of numbers`},
-		{"null version", replace(`"version": 1`, `"version": null`), model.ErrVersion, 0, "version null"},
+		{"null version", replace(`"version": 2`, `"version": null`), model.ErrVersion, 0, "version null"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := model.Load(strings.NewReader(tc.text), "dir/m.model")
@@ -361,8 +377,9 @@ func ExampleSave() {
 	// Output:
 	// {
 	//   "format": "twl-model",
-	//   "version": 1,
+	//   "version": 2,
 	//   "model": "softmax-linear",
+	//   "sha256": "339e7ec51dc8076c2cb26a3ac97b59e28be1ed8a42fb91b398a67073965439d4",
 	//   "in": 2,
 	//   "labels": ["low","mid","high"],
 	//   "tree": {"source":"chain:3","sha256":"0000000000000000000000000000000000000000000000000000000000000000"},

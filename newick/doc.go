@@ -82,11 +82,17 @@
 // # Errors and limits
 //
 // Problems are reported as *Error values wrapping ErrSyntax, ErrBadLength,
-// ErrBadName or ErrEmpty: "FILE:LINE: newick syntax error: at byte 17:
-// '(' is never closed by ')'", with the 1-based line and the 0-based byte
-// offset of the problem. No input makes the package panic.
+// ErrBadName, ErrEmpty or ErrTooLarge: "FILE:LINE: newick syntax error: at
+// byte 17: '(' is never closed by ')'", with the 1-based line and the
+// 0-based byte offset of the problem. No input makes the package panic.
 //
 // The parser is iterative: a caterpillar tree a million levels deep takes
 // no stack. Reading costs O(n) time and keeps the input and about 40 bytes
-// per node in memory until the tree is built.
+// per node in memory until the tree is built; with the tree, reading takes
+// at most the text and NodeBytes (200) bytes per node, nodes being
+// counted, before anything is parsed, as one more than the text's '(' and
+// ','. Under Options.MaxBytes, a file larger than the limit is not read,
+// and a text whose bytes and nodes would pass it is not parsed (300 MB of
+// '(' would otherwise reserve 12 GB); both are ErrTooLarge. A .qza's tree
+// may inflate to 256 MiB at most, counted as it inflates.
 package newick

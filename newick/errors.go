@@ -19,6 +19,9 @@ var (
 	ErrBadName = errors.New("invalid tip label")
 	// ErrEmpty: no tree in the input.
 	ErrEmpty = errors.New("no tree")
+	// ErrTooLarge: reading would take more memory than Options.MaxBytes
+	// allows.
+	ErrTooLarge = fileerr.ErrTooLarge
 )
 
 // Error describes invalid Newick input: "FILE:LINE: what is wrong: at byte

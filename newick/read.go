@@ -1,14 +1,19 @@
 package newick
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
 
+	"github.com/twl-ldl/twl/internal/human"
 	"github.com/twl-ldl/twl/internal/qza"
+	"github.com/twl-ldl/twl/internal/underflow"
 	"github.com/twl-ldl/twl/tree"
 )
 
@@ -20,6 +25,34 @@ type Options struct {
 	// and the unifrac package do, so that a tip A_b matches the table id
 	// "A_b".
 	Underscores bool
+	// MaxBytes, when positive, bounds the memory that reading may take:
+	// the text (or the .qza archive and the text it inflates to) and
+	// NodeBytes for each node it may hold, one more than its '(' and ','
+	// (the text is not parsed when they would pass it). What would pass it
+	// is refused, before it is allocated, with an error wrapping
+	// ErrTooLarge. Whatever MaxBytes, the tree of a .qza may inflate to
+	// 256 MiB at most.
+	MaxBytes int64
+}
+
+// NodeBytes bounds the memory that reading takes per node of the tree,
+// beside the text: the parser's fields for the node (41 bytes), its name,
+// the tree built from them (package tree, about 80 bytes a node) and the
+// buffers of the building (measured: 153 bytes a node for a star of 10⁶
+// tips, 182 for a caterpillar of 2·10⁶ nodes, allocations included).
+const NodeBytes = 200
+
+// maxBytes returns opts.MaxBytes, or 0 for no limit.
+func (opts *Options) maxBytes() int64 {
+	if opts == nil || opts.MaxBytes <= 0 {
+		return 0
+	}
+	return opts.MaxBytes
+}
+
+// tooLarge is the error of an input of size bytes past limit.
+func tooLarge(file string, size, limit int64) error {
+	return &Error{File: file, Err: ErrTooLarge, Msg: fmt.Sprintf("the file's %s are more than the %s allowed", human.Bytes(float64(size)), human.Bytes(float64(limit)))}
 }
 
 // Flags of a node.
@@ -67,13 +100,29 @@ func ReadFile(path string, opts *Options) (*tree.Tree, error) {
 	}
 	var r io.Reader = f
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
+		if limit := opts.maxBytes(); limit > 0 && fi.Size() > limit {
+			return nil, tooLarge(path, fi.Size(), limit)
+		}
 		// Read a regular file in one piece, through a small buffer into
 		// the string that is parsed.
 		var sb strings.Builder
 		sb.Grow(int(fi.Size()))
 		buf := make([]byte, min(fi.Size()+1, 256<<10))
+		limit, nodes, zip := opts.maxBytes(), int64(1), false
 		for {
 			n, err := f.Read(buf)
+			if sb.Len() == 0 {
+				zip = bytes.HasPrefix(buf[:n], []byte(qza.Magic)) // counted once inflated
+			}
+			if limit > 0 && !zip {
+				// The nodes are counted as the text is read, so that a
+				// text that has too many stops being read at once.
+				nodes += int64(bytes.Count(buf[:n], []byte("(")) + bytes.Count(buf[:n], []byte(",")))
+				if need := fi.Size() + NodeBytes*nodes; need > limit {
+					return nil, &Error{File: path, Err: ErrTooLarge, Msg: fmt.Sprintf("its %d bytes and at least %d nodes (one more than its '(' and ',' in the first %d bytes) need more than the %s allowed",
+						fi.Size(), nodes, sb.Len()+n, human.Bytes(float64(limit)))}
+				}
+			}
 			sb.Write(buf[:n])
 			if err == io.EOF {
 				break
@@ -84,9 +133,9 @@ func ReadFile(path string, opts *Options) (*tree.Tree, error) {
 		}
 		text := sb.String()
 		if strings.HasPrefix(text, qza.Magic) {
-			return parseArtifact([]byte(text), path, opts)
+			return parseArtifact(unsafe.Slice(unsafe.StringData(text), len(text)), path, opts)
 		}
-		return parse(text, path, opts)
+		return parse(text, path, opts, 0)
 	}
 	return Read(r, path, opts)
 }
@@ -95,35 +144,61 @@ func ReadFile(path string, opts *Options) (*tree.Tree, error) {
 // artifact when r holds a zip archive. file names the input in errors. See
 // the package documentation for the dialect and the names given to nodes.
 func Read(r io.Reader, file string, opts *Options) (*tree.Tree, error) {
+	limit := opts.maxBytes()
+	if limit > 0 {
+		r = io.LimitReader(r, limit+1)
+	}
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
+	if limit > 0 && int64(len(b)) > limit {
+		return nil, &Error{File: file, Err: ErrTooLarge, Msg: fmt.Sprintf("the input is larger than the %s allowed", human.Bytes(float64(limit)))}
+	}
 	return parseArtifact(b, file, opts)
 }
 
-// parseArtifact parses b, a Newick text or a QIIME 2 artifact holding one.
+// parseArtifact parses b, a Newick text or a QIIME 2 artifact holding one;
+// Options.MaxBytes counts b.
 func parseArtifact(b []byte, file string, opts *Options) (*tree.Tree, error) {
+	held := int64(0) // the archive's bytes, held while its text is parsed
 	if qza.IsZip(b) {
-		data, inner, err := qza.Payload(b, "tree.nwk")
+		left := opts.maxBytes()
+		if left > 0 {
+			if left -= int64(len(b)); left <= 0 {
+				return nil, tooLarge(file, int64(len(b)), opts.maxBytes())
+			}
+		}
+		data, inner, err := qza.Payload(b, "tree.nwk", left)
+		if errors.Is(err, ErrTooLarge) {
+			return nil, &Error{File: file, Err: ErrTooLarge, Msg: err.Error()}
+		}
 		if err != nil {
 			return nil, &Error{File: file, Err: ErrSyntax, Msg: "QIIME 2 artifact: " + err.Error()}
 		}
-		b, file = data, file+":"+inner
+		b, file, held = data, file+":"+inner, int64(len(b))
 	}
-	return Parse(b, file, opts)
+	return parse(unsafe.String(unsafe.SliceData(b), len(b)), file, opts, held)
 }
 
-// Parse parses one Newick tree held in b; see Read.
+// Parse parses one Newick tree held in b; see Read. Options.MaxBytes
+// counts b.
 func Parse(b []byte, file string, opts *Options) (*tree.Tree, error) {
-	return parse(string(b), file, opts)
+	return parse(string(b), file, opts, 0)
 }
 
-// parse parses one Newick tree held in s.
-func parse(s, file string, opts *Options) (*tree.Tree, error) {
+// parse parses one Newick tree held in s; held is what the caller holds
+// beside s, counted against Options.MaxBytes.
+func parse(s, file string, opts *Options, held int64) (*tree.Tree, error) {
 	p := &parser{s: s, file: file}
 	// A node starts the text, or follows a '(' or a ','.
 	n := 1 + strings.Count(s, "(") + strings.Count(s, ",")
+	if limit := opts.maxBytes(); limit > 0 {
+		if need := held + int64(len(s)) + NodeBytes*int64(n); need > limit {
+			return nil, &Error{File: file, Err: ErrTooLarge, Msg: fmt.Sprintf("its %d bytes and up to %d nodes (one more than its '(' and ',') need about %s to read, more than the %s allowed",
+				len(s), n, human.Bytes(float64(need)), human.Bytes(float64(limit)))}
+		}
+	}
 	p.parent = make([]int, 0, n)
 	p.length = make([]float64, 0, n)
 	p.label = make([]string, 0, n)
@@ -283,6 +358,11 @@ func (p *parser) readLabel(k int) error {
 			return p.errAt(start, ErrBadLength, "branch length %q is not a decimal number", s)
 		case w < 0:
 			return p.errAt(start, ErrBadLength, "branch length %s is negative", s)
+		case underflow.Decimal(s, w):
+			// A subnormal float64 holds fewer digits (7e-324 reads as
+			// 5e-324), and products with it lose the rest; 1e-400 reads
+			// as 0.
+			return p.errAt(start, ErrBadLength, "branch length %s is below 2.2e-308, the smallest normal float64: too small to compute with in full precision (scale the lengths up)", s)
 		}
 		p.length[k] = w + 0 // -0 → +0
 		return p.skip()

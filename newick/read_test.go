@@ -52,6 +52,8 @@ func TestRead(t *testing.T) {
 		{"numeric tips", "(1001:1,1002:2);", nil, "<node 1> 1001 1\n<node 1> 1002 2"},
 		{"byte-order mark, -0", "\ufeff(A:-0,B:1);", nil, "<node 1> A 0\n<node 1> B 1"},
 		{"unnamed tips", "(,A:1);", nil, "<node 1> <node 2> 0\n<node 1> A 1"},
+		{"zeros with exponents, the smallest normal length", "(A:0e-400,B:-0.000E5,C:2.2250738585072014e-308);", nil,
+			"<node 1> A 0\n<node 1> B 0\n<node 1> C 2.2250738585072014e-308"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr, err := Parse([]byte(tc.in), "t.nwk", tc.opts)
@@ -100,6 +102,12 @@ func TestErrors(t *testing.T) {
 		{"(A:0x1p3,B);", ErrBadLength, ""},
 		{"(A:,B);", ErrBadLength, "t.nwk:1: invalid branch length: at byte 3: ':' is not followed by a branch length"},
 		{"(A:1e400,B);", ErrBadLength, ""},
+		// Below 2.2e-308: subnormal (1e-310), or read as 0 though not
+		// zero (1e-400, 0.1e-330, -1e-400).
+		{"(A:1e-310,B);", ErrBadLength, "t.nwk:1: invalid branch length: at byte 3: branch length 1e-310 is below 2.2e-308, the smallest normal float64: too small to compute with in full precision (scale the lengths up)"},
+		{"(A:1e-400,B);", ErrBadLength, "t.nwk:1: invalid branch length: at byte 3: branch length 1e-400 is below 2.2e-308, the smallest normal float64: too small to compute with in full precision (scale the lengths up)"},
+		{"(A:1,B:0.1e-330);", ErrBadLength, "t.nwk:1: invalid branch length: at byte 7: branch length 0.1e-330 is below 2.2e-308, the smallest normal float64: too small to compute with in full precision (scale the lengths up)"},
+		{"(A:-1e-400,B);", ErrBadLength, ""},
 		{"(A:1e308,(B:1e308)C:1e308);", ErrBadLength, ""},
 		{"(A:1,\n(B:1,A:2));", ErrBadName, "t.nwk:2: invalid tip label: at byte 11: tip \"A\" already appears at byte 1"},
 		{"('#A':1,B);", ErrBadName, "t.nwk:1: invalid tip label: at byte 1: name \"#A\" starts with '#', which marks a comment"},

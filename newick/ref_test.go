@@ -164,6 +164,8 @@ func (p *refParser) label(n *refNode) error {
 			return p.errAt(start, ErrBadLength, "branch length %q is not a decimal number", s)
 		case w < 0:
 			return p.errAt(start, ErrBadLength, "branch length %s is negative", s)
+		case w > 0 && w < 0x1p-1022, w == 0 && refNonzero(s):
+			return p.errAt(start, ErrBadLength, "branch length %s is below 2.2e-308, the smallest normal float64: too small to compute with in full precision (scale the lengths up)", s)
 		}
 		n.length = w + 0 // -0 → +0
 		return p.skip()
@@ -360,4 +362,11 @@ func (p *refParser) build() (*tree.Tree, error) {
 		return nil, &Error{File: p.file, Err: ErrSyntax, Msg: err.Error()}
 	}
 	return t, nil
+}
+
+// refNonzero reports whether the decimal s has a digit other than 0 before
+// its exponent: a number that is not zero, though it may read as 0.
+func refNonzero(s string) bool {
+	mantissa, _, _ := strings.Cut(strings.ToLower(s), "e")
+	return strings.ContainsAny(mantissa, "123456789")
 }

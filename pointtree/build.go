@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/twl-ldl/twl/embedding"
+	"github.com/twl-ldl/twl/internal/jsonscan"
 	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/vocab"
 )
@@ -68,8 +69,13 @@ func WordPoints(src embedding.Source, file string, max int) (*Points, error) {
 	return p, p.checkFinite(file)
 }
 
+// MaxLabelLine is the longest line of a file of labels read by
+// LabelPoints: 1 MiB.
+const MaxLabelLine = 1 << 20
+
 // LabelPoints reads label names from r, one per line (blank lines and
-// lines starting with '#' are skipped), and places each label at the mean
+// lines starting with '#' are skipped; a line is at most MaxLabelLine
+// bytes), and places each label at the mean
 // of the vectors in src of the words of its name (tokenized by
 // vocab.Tokenizer). labels names r and srcFile names src in errors: a
 // label listed twice, a label none of whose words has a vector, fewer than
@@ -78,12 +84,12 @@ func LabelPoints(src embedding.Source, srcFile string, r io.Reader, labels strin
 	p := &Points{D: src.Dim()}
 	var tk vocab.Tokenizer
 	seen := map[string]int{}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", labels, err)
-	}
-	for i, line := range strings.Split(string(data), "\n") {
-		name := strings.TrimSpace(strings.TrimSuffix(line, "\r"))
+	lines := jsonscan.NewLines(r)
+	lines.SetMax(MaxLabelLine)
+	for lines.Next() {
+		b, _ := lines.Line()
+		i := lines.Num() - 1
+		name := strings.TrimSpace(string(b))
 		if name == "" || strings.HasPrefix(name, "#") {
 			continue
 		}
@@ -98,6 +104,9 @@ func LabelPoints(src embedding.Source, srcFile string, r io.Reader, labels strin
 		}
 		p.Names = append(p.Names, name)
 		p.X = append(p.X, mean...)
+	}
+	if err := lines.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", labels, lines.Num(), err)
 	}
 	if n := len(p.Names); n < 2 {
 		noun := " labels"
@@ -158,4 +167,16 @@ func Build(p *Points, o *BuildOptions) (*tree.Tree, error) {
 		return t, err
 	}
 	return FitWeights(t, p.X, p.Len(), p.D, p.Names, &FitOptions{Seed: o.Seed})
+}
+
+// normalWeight rounds a positive edge weight below 2.2e-308, the smallest
+// normal float64, up to it: package tree refuses subnormal weights (they
+// hold too few digits to compute with), and rounding up rather than down
+// keeps the quadtree's distances above the Euclidean ones.
+func normalWeight(w float64) float64 {
+	const smallestNormal = 0x1p-1022
+	if w > 0 && w < smallestNormal {
+		return smallestNormal
+	}
+	return w
 }

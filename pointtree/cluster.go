@@ -452,7 +452,7 @@ func (c *clusterer) build(names []string, prefix string) (*tree.Tree, error) {
 	copy(all, names)
 	for i := range n {
 		parent[i] = n + int(c.leafParent[i])
-		weight[i] = math.Ldexp(c.leafWeight[i], c.unscale)
+		weight[i] = normalWeight(math.Ldexp(c.leafWeight[i], c.unscale))
 	}
 	ord := make([]int, len(c.nodes))
 	for j, nd := range c.nodes {
@@ -463,7 +463,7 @@ func (c *clusterer) build(names []string, prefix string) (*tree.Tree, error) {
 		}
 		p := int(nd.parent)
 		parent[n+j] = n + p
-		weight[n+j] = math.Ldexp(nd.weight, c.unscale)
+		weight[n+j] = normalWeight(math.Ldexp(nd.weight, c.unscale))
 		all[n+j] = childName(all[n+p], ord[p])
 		ord[p]++
 	}

@@ -116,6 +116,11 @@
 // coincide (or whose range s is below 2.8·10⁻³⁰⁹) all hang from the root
 // with edges of weight 0.
 //
+// In both trees a positive edge weight below 2.2·10⁻³⁰⁸, the smallest
+// normal float64, is rounded up to it: package tree refuses subnormal
+// weights, and rounding up keeps tree distances at least the Euclidean
+// ones.
+//
 // The cells nest exactly (the scaled coordinate is computed the same way
 // at every level and scaling by a power of two is exact), and the tree
 // depends only on the points, Depth and the shift (Seed, or Shift). Cost:

@@ -326,7 +326,7 @@ func (q *quadder) build(names []string, prefix string) (*tree.Tree, error) {
 	copy(all, names)
 	for i := range n {
 		parent[i] = n + int(q.leafParent[i])
-		weight[i] = q.leafWeight[i]
+		weight[i] = normalWeight(q.leafWeight[i])
 	}
 	ord := make([]int, len(q.cells))
 	for j, cl := range q.cells {
@@ -337,7 +337,7 @@ func (q *quadder) build(names []string, prefix string) (*tree.Tree, error) {
 		}
 		p := int(cl.parent)
 		parent[n+j] = n + p
-		weight[n+j] = cl.weight
+		weight[n+j] = normalWeight(cl.weight)
 		all[n+j] = childName(all[n+p], ord[p])
 		ord[p]++
 	}

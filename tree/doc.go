@@ -47,6 +47,14 @@
 // files, carry the file name and 1-based line: "FILE:LINE: what is wrong".
 // Panics are reserved for programmer errors such as an out-of-range index.
 //
+// A file is read whole, into one string that the names share; a line may
+// be 1 MiB long at most, and a longer one is reported (after the lines
+// before it) as soon as it is read, not after the whole file. Under
+// Options.MaxBytes, a file larger than the limit is not read, and a text
+// whose nodes would take more (NodeBytes a node for an edge list, two
+// counted a line; TaxonomyNodeBytes for a taxonomy, one counted a field)
+// is not parsed, nor chain:N and star:N made past it: ErrTooLarge.
+//
 // # Edge-list format
 //
 // One edge per line: parent<TAB>child or parent<TAB>child<TAB>weight, with

@@ -62,6 +62,11 @@ func eachLineScanner(r io.Reader, file string, b *Builder, fn func(line int, fie
 // file that is not text (a binary file given by mistake), or "" if there is
 // none. Other control characters are left to the name checks.
 
+// eachLine0 is eachLine without a limit, for the edge list.
+func eachLine0(r io.Reader, file string, b *Builder, fn func(line int, fields []string) error) error {
+	return eachLine(r, file, b, 0, edgeListBytes, fn)
+}
+
 // lineCalls returns what eachLine-like read gives for in: the calls of fn,
 // one a line, and the error.
 func lineCalls(read func(io.Reader, string, *Builder, func(int, []string) error) error, r io.Reader) string {
@@ -94,26 +99,32 @@ func TestEachLine(t *testing.T) {
 			in.WriteString("\n")
 		}
 		s := in.String()
-		got := lineCalls(eachLine, strings.NewReader(s))
+		got := lineCalls(eachLine0, strings.NewReader(s))
 		want := lineCalls(eachLineScanner, strings.NewReader(s))
 		if got != want {
 			t.Fatalf("%q:\n got %s\nwant %s", s, got, want)
+		}
+		if got := lineCalls(eachLine0, &text{s: s}); got != want {
+			t.Fatalf("%q as a string:\n got %s\nwant %s", s, got, want)
 		}
 	}
 	for _, d := range []int{-3, -2, -1, 0, 1} {
 		for _, end := range []string{"", "\n", "\r\n", "\r\r\n", "\nb\tc\n"} {
 			s := "a\tb\n" + strings.Repeat("x", maxLine+d) + end
-			got := lineCalls(eachLine, strings.NewReader(s))
+			got := lineCalls(eachLine0, strings.NewReader(s))
 			want := lineCalls(eachLineScanner, strings.NewReader(s))
 			if got != want {
 				t.Fatalf("line of %d bytes, then %q:\n got %s\nwant %s", maxLine+d, end, got, want)
+			}
+			if got := lineCalls(eachLine0, &text{s: s}); got != want {
+				t.Fatalf("line of %d bytes, then %q, as a string:\n got %s\nwant %s", maxLine+d, end, got, want)
 			}
 		}
 	}
 	bad := func() io.Reader {
 		return io.MultiReader(strings.NewReader("a\tb\nb\tc\nc\t"), iotest.ErrReader(errors.New("disk on fire")))
 	}
-	if got, want := lineCalls(eachLine, bad()), lineCalls(eachLineScanner, bad()); got != want {
+	if got, want := lineCalls(eachLine0, bad()), lineCalls(eachLineScanner, bad()); got != want {
 		t.Fatalf("failing reader:\n got %s\nwant %s", got, want)
 	}
 }
@@ -124,7 +135,7 @@ func FuzzEachLine(f *testing.F) {
 	f.Add("a\tb\t1\n# c\n\n\ufeffb\tc\r\n")
 	f.Add("\ufeffa\t\tb\r\r\nstop\n\xff")
 	f.Fuzz(func(t *testing.T, s string) {
-		got := lineCalls(eachLine, strings.NewReader(s))
+		got := lineCalls(eachLine0, strings.NewReader(s))
 		want := lineCalls(eachLineScanner, strings.NewReader(s))
 		if got != want {
 			t.Fatalf("%q:\n got %s\nwant %s", s, got, want)
@@ -173,7 +184,7 @@ func TestRootLine(t *testing.T) {
 		{"a\tb\nRoot c\nRootx\t", 0},
 		{"", 0},
 	} {
-		if got := rootLine([]byte(c.in)); got != c.want {
+		if got := rootLine(c.in); got != c.want {
 			t.Errorf("rootLine(%q) = %d, want %d", c.in, got, c.want)
 		}
 	}

@@ -17,6 +17,9 @@ var (
 	ErrBadName       = errors.New("invalid node name")
 	ErrSyntax        = errors.New("syntax error")
 	ErrUnknownNode   = errors.New("unknown node")
+	// ErrTooLarge: reading would take more memory than Options.MaxBytes
+	// allows, or a line is longer than the longest read (1 MiB).
+	ErrTooLarge = fileerr.ErrTooLarge
 )
 
 // Error describes an invalid tree. File and Line locate the problem when the

@@ -1,7 +1,6 @@
 package tree
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/twl-ldl/twl/internal/human"
 )
 
 // MaxGenerated bounds N in the specs chain:N and star:N, so that a mistyped
@@ -52,6 +53,10 @@ func Open(spec string, opts *Options) (*Tree, error) {
 		if n > MaxGenerated {
 			return nil, &specError{fmt.Sprintf("%s: at most %d labels (a tree takes about 160 bytes per label, and every distribution 8)", spec, MaxGenerated)}
 		}
+		if limit := opts.maxBytes(); limit > 0 && NodeBytes*float64(n+1) > float64(limit) {
+			return nil, &Error{File: spec, Err: ErrTooLarge, Msg: fmt.Sprintf("a tree of %d nodes needs about %s, more than the %s allowed",
+				n+1, human.Bytes(NodeBytes*float64(n+1)), human.Bytes(float64(limit)))}
+		}
 		if kind == "chain" {
 			return Chain(n), nil
 		}
@@ -67,18 +72,25 @@ func Open(spec string, opts *Options) (*Tree, error) {
 	if strings.HasPrefix(spec, "edges:") {
 		return ReadFile(path, opts)
 	}
-	data, err := os.ReadFile(spec)
+	// Read once, up to a line too long: the readers take the text as it
+	// is, and report that line after the lines before it.
+	f, err := openFile(spec)
 	if err != nil {
 		return nil, err
 	}
+	data, rerr := readAll(f, spec, opts.maxBytes())
+	f.Close()
+	if errors.Is(rerr, ErrTooLarge) {
+		return nil, rerr
+	}
 	if filepath.Ext(spec) == ".taxonomy" {
-		return ReadTaxonomy(bytes.NewReader(data), spec, opts)
+		return ReadTaxonomy(&text{data, rerr}, spec, opts)
 	}
 	if line := rootLine(data); line > 0 {
 		return nil, fmt.Errorf("%s:%d: a line starts with Root<TAB>, as in a toolkit taxonomy: "+
 			"give the tree as taxonomy:%s (or name it .taxonomy), or as edges:%s if Root is a node of an edge list", spec, line, spec, spec)
 	}
-	return Read(bytes.NewReader(data), spec, opts)
+	return Read(&text{data, rerr}, spec, opts)
 }
 
 // SpecFile returns the file a spec of Open reads: spec without a taxonomy:
@@ -97,10 +109,10 @@ func SpecFile(spec string) string {
 
 // rootLine returns the 1-based number of the first line of data that
 // starts with Root<TAB>, or 0.
-func rootLine(data []byte) int {
+func rootLine(data string) int {
 	for n := 1; ; n++ {
-		line, rest, more := bytes.Cut(data, []byte("\n"))
-		if bytes.HasPrefix(bytes.TrimPrefix(line, []byte("\ufeff")), []byte(TaxonomyRoot+"\t")) {
+		line, rest, more := strings.Cut(data, "\n")
+		if strings.HasPrefix(strings.TrimPrefix(line, "\ufeff"), TaxonomyRoot+"\t") {
 			return n
 		}
 		if !more {

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/twl-ldl/twl/internal/human"
+	"github.com/twl-ldl/twl/internal/underflow"
 )
 
 // maxLine bounds the length of one line of an edge-list file.
@@ -27,7 +30,7 @@ func Read(r io.Reader, file string, opts *Options) (*Tree, error) {
 	b := Builder{file: file}
 	var spaced []lineName // single names with spaces
 	edges := false
-	err := eachLine(r, file, &b, func(line int, fields []string) error {
+	err := eachLine(r, file, &b, opts.maxBytes(), edgeListBytes, func(line int, fields []string) error {
 		edges = edges || len(fields) > 1
 		switch len(fields) {
 		case 1:
@@ -42,6 +45,11 @@ func Read(r io.Reader, file string, opts *Options) (*Tree, error) {
 			if err == nil && goOnlyNumber(fields[2]) {
 				// Go syntax that is no decimal number: 1_0, 0x1p-2.
 				err = strconv.ErrSyntax
+			}
+			if err == nil && w == 0 && underflow.Decimal(fields[2], w) {
+				// 1e-400 reads as 0: refused as a subnormal weight is
+				// (checkWeight).
+				return &Error{File: file, Line: line, Err: ErrBadWeight, Msg: fmt.Sprintf("weight %s %s", fields[2], belowNormal)}
 			}
 			w += 0 // -0 → +0
 			if err != nil {
@@ -151,7 +159,7 @@ func ReadTaxonomy(r io.Reader, file string, opts *Options) (*Tree, error) {
 	b := Builder{file: file}
 	top := make(map[string]int)     // top-level label → its line
 	parents := make(map[string]int) // parent → the first line it heads
-	err := eachLine(r, file, &b, func(line int, fields []string) error {
+	err := eachLine(r, file, &b, opts.maxBytes(), taxonomyBytes, func(line int, fields []string) error {
 		if _, ok := parents[fields[0]]; !ok {
 			parents[fields[0]] = line
 		}
@@ -220,15 +228,41 @@ func openFile(path string) (*os.File, error) {
 	return f, nil
 }
 
+// edgeListBytes bounds what reading the edge list text takes: the text,
+// and NodeBytes for each node it may name, two a line.
+func edgeListBytes(text string) (need float64, nodes int) {
+	nodes = 2*strings.Count(text, "\n") + 2
+	return float64(len(text)) + NodeBytes*float64(nodes), nodes
+}
+
+// taxonomyBytes bounds what reading the taxonomy text takes: the text,
+// and TaxonomyNodeBytes for each node it may name, one a field.
+func taxonomyBytes(text string) (need float64, nodes int) {
+	nodes = strings.Count(text, "\n") + strings.Count(text, "\t") + 1
+	return float64(len(text)) + TaxonomyNodeBytes*float64(nodes), nodes
+}
+
 // eachLine calls fn with the 1-based number and the TAB-separated, trimmed
 // fields of every line of r that is not blank or a comment, after the text
 // checks common to both formats; it stops at fn's first error or b's. A
 // line ends with "\n", and up to two '\r' before it are removed with it.
-// The input is read whole first, into one string that the fields share,
-// and b is told how many nodes to expect: about one a line.
-func eachLine(r io.Reader, file string, b *Builder, fn func(line int, fields []string) error) error {
+// The input is read whole first, into one string that the fields share
+// (up to a line longer than maxLine, which is reported after the lines
+// before it), and b is told how many nodes to expect: about one a line.
+// Under a limit (positive), an input larger than it is not read, and one
+// whose text and nodes would need more than it (need) is not parsed.
+func eachLine(r io.Reader, file string, b *Builder, limit int64, need func(string) (float64, int), fn func(line int, fields []string) error) error {
 	// On a read error, the lines read before it are still checked first.
-	text, rerr := readAll(r)
+	text, rerr := readAll(r, file, limit)
+	if errors.Is(rerr, ErrTooLarge) {
+		return rerr
+	}
+	if limit > 0 && rerr == nil {
+		if n, nodes := need(text); n > float64(limit) {
+			return &Error{File: file, Err: ErrTooLarge, Msg: fmt.Sprintf("its %d bytes and up to %d nodes need about %s to read, more than the %s allowed",
+				len(text), nodes, human.Bytes(n), human.Bytes(float64(limit)))}
+		}
+	}
 	b.grow(strings.Count(text, "\n") + 1)
 	fields := make([]string, 0, 4)
 	line := 0
@@ -274,6 +308,9 @@ func eachLine(r io.Reader, file string, b *Builder, fn func(line int, fields []s
 			return b.err
 		}
 	}
+	if e := (*Error)(nil); errors.As(rerr, &e) {
+		return rerr // a line too long, or an input too large
+	}
 	if rerr != nil {
 		return fmt.Errorf("%s: %w", file, rerr)
 	}
@@ -281,21 +318,106 @@ func eachLine(r io.Reader, file string, b *Builder, fn func(line int, fields []s
 	return nil
 }
 
+// text is a reader of a string that readAll takes as it is, with no copy,
+// and the error that ended its reading, if any (a line too long).
+type text struct {
+	s   string
+	err error
+}
+
+func (t *text) Read(p []byte) (int, error) {
+	if len(t.s) == 0 {
+		if t.err != nil {
+			return 0, t.err
+		}
+		return 0, io.EOF
+	}
+	n := copy(p, t.s)
+	t.s = t.s[n:]
+	return n, nil
+}
+
 // readAll returns all of r as one string, read into a buffer of the size
 // of r where r tells it (a file, or a reader with a Len method), without
-// a copy of its own.
-func readAll(r io.Reader) (string, error) {
+// a copy of its own. It stops at a line longer than maxLine, returning the
+// text before that line and the line's error; under a limit (positive), it
+// stops past limit bytes, with an error wrapping ErrTooLarge.
+func readAll(r io.Reader, file string, limit int64) (string, error) {
+	if t, ok := r.(*text); ok {
+		s, err := t.s, t.err
+		t.s, t.err = "", nil
+		if err != nil {
+			return s, err
+		}
+		if limit > 0 && int64(len(s)) > limit {
+			return "", &Error{File: file, Err: ErrTooLarge, Msg: fmt.Sprintf("%s, more than the %s allowed", human.Bytes(float64(len(s))), human.Bytes(float64(limit)))}
+		}
+		for i, start := 0, 0; ; i++ {
+			k := strings.IndexByte(s[start:], '\n')
+			if k < 0 {
+				k = len(s) - start
+			}
+			if k >= maxLine {
+				return s[:start], longLine(file, s[:start])
+			}
+			if start += k + 1; start >= len(s) {
+				return s, nil
+			}
+		}
+	}
 	var sb strings.Builder
 	switch r := r.(type) {
 	case *os.File:
 		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < 1<<40 {
+			if limit > 0 && fi.Size() > limit {
+				return "", &Error{File: file, Err: ErrTooLarge, Msg: fmt.Sprintf("the file's %s are more than the %s allowed", human.Bytes(float64(fi.Size())), human.Bytes(float64(limit)))}
+			}
 			sb.Grow(int(fi.Size()) + 1)
 		}
 	case interface{ Len() int }:
 		sb.Grow(r.Len())
 	}
-	_, err := io.Copy(&sb, r)
-	return sb.String(), err
+	// Read by blocks, each looked at for the end of the line: the length
+	// of the last line so far is kept, so that a line too long is found
+	// as it is read, not after the whole file.
+	var buf [256 << 10]byte
+	line := 0 // bytes of the last line read so far
+	for {
+		n, err := r.Read(buf[:])
+		b := buf[:n]
+		if k := bytes.IndexByte(b, '\n'); k < 0 {
+			line += n
+		} else {
+			if line+k >= maxLine {
+				sb.Write(b[:k])
+				t := sb.String()
+				start := strings.LastIndexByte(t, '\n') + 1
+				return t[:start], longLine(file, t[:start])
+			}
+			line = n - 1 - bytes.LastIndexByte(b, '\n') // a block is shorter than maxLine
+		}
+		if line >= maxLine {
+			sb.Write(b)
+			t := sb.String()
+			start := strings.LastIndexByte(t, '\n') + 1
+			return t[:start], longLine(file, t[:start])
+		}
+		sb.Write(b)
+		if limit > 0 && int64(sb.Len()) > limit {
+			return "", &Error{File: file, Err: ErrTooLarge, Msg: fmt.Sprintf("the input is larger than the %s allowed", human.Bytes(float64(limit)))}
+		}
+		if err == io.EOF {
+			return sb.String(), nil
+		}
+		if err != nil {
+			return sb.String(), err
+		}
+	}
+}
+
+// longLine is the error of the line after before, longer than maxLine.
+func longLine(file, before string) error {
+	return &Error{File: file, Line: strings.Count(before, "\n") + 1, Err: ErrSyntax, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
 }
 
 // notText reports a NUL byte or invalid UTF-8 in a line, the marks of a

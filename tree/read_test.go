@@ -46,6 +46,10 @@ func TestReadErrors(t *testing.T) {
 		{"duplicate edge", "a\tb\na\tb\t2\n", tree.ErrDuplicateEdge, 2},
 		{"negative weight", "a\tb\t-1\n", tree.ErrBadWeight, 1},
 		{"negative tiny", "a\tb\n a \t c \t -1e-300 \n", tree.ErrBadWeight, 2},
+		// Below 2.2e-308: subnormal, or read as 0 though not zero.
+		{"subnormal weight", "a\tb\t1e-310\n", tree.ErrBadWeight, 1},
+		{"weight read as 0", "a\tb\t1\nb\tc\t1e-400\n", tree.ErrBadWeight, 2},
+		{"weight read as 0, a mantissa below 1", "a\tb\t0.5e-330\n", tree.ErrBadWeight, 1},
 		{"NaN weight", "a\tb\tNaN\n", tree.ErrBadWeight, 1},
 		{"nan weight", "a\tb\t1\nb\tc\tnan\n", tree.ErrBadWeight, 2},
 		{"Inf weight", "a\tb\tInf\n", tree.ErrBadWeight, 1},
@@ -255,7 +259,7 @@ func TestWriteRead(t *testing.T) {
 			// path lengths must stay finite, so no weight near MaxFloat64).
 			weight = make([]float64, n)
 			for i := range weight {
-				weight[i] = []float64{0, 5e-324, 1e-300, 1.2345678901234567e300, 1.0 / 3}[rng.IntN(5)]
+				weight[i] = []float64{0, 0x1p-1022, 1e-300, 1.2345678901234567e300, 1.0 / 3}[rng.IntN(5)]
 			}
 		}
 		tr, err := tree.FromParents(parent, weight, randomNames(rng, n), nil)

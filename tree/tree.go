@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/twl-ldl/twl/internal/strindex"
+	"github.com/twl-ldl/twl/internal/underflow"
 )
 
 // DefaultRootName is the base of the virtual root's display name.
@@ -32,6 +33,32 @@ type Options struct {
 	// spaces and no TAB, each read as the name of a node without edges
 	// (an edge list separated by spaces). Nil means no warnings.
 	Warn func(msg string)
+
+	// MaxBytes, when positive, bounds the memory that reading a tree may
+	// take: a file larger than it is not read, and a text whose bytes and
+	// nodes would pass it is not parsed (NodeBytes a node for an edge list
+	// or a generated tree, nodes counted as two a line; TaxonomyNodeBytes
+	// for a taxonomy, nodes counted as one a field). Both are errors
+	// wrapping ErrTooLarge.
+	MaxBytes int64
+}
+
+// NodeBytes bounds what reading an edge list, or making chain:N and
+// star:N, takes per node beside the text: the builder's names, index,
+// parents and weights, and the tree built (measured: 113 bytes a node for
+// an edge list of 2²⁰ nodes, 135 for Star(2²⁰), allocations included).
+const NodeBytes = 150
+
+// TaxonomyNodeBytes is NodeBytes for a taxonomy, which maps parents and
+// top-level labels to their lines as well (measured: 283 bytes a node for
+// a taxonomy of 2²⁰ nodes).
+const TaxonomyNodeBytes = 300
+
+func (o *Options) maxBytes() int64 {
+	if o == nil || o.MaxBytes <= 0 {
+		return 0
+	}
+	return o.MaxBytes
 }
 
 func (o *Options) virtualWeight() float64 {
@@ -307,6 +334,13 @@ func checkWeight(w float64) string {
 		return "weight is infinite"
 	case w < 0:
 		return "weight " + strconv.FormatFloat(w, 'g', -1, 64) + " is negative"
+	case underflow.Value(w):
+		// A subnormal float64 holds fewer digits (7e-324 reads as
+		// 5e-324), and the products of TW lose the rest.
+		return "weight " + strconv.FormatFloat(w, 'g', -1, 64) + " " + belowNormal
 	}
 	return ""
 }
+
+// belowNormal says why a weight below 2.2e-308 is refused.
+const belowNormal = "is below 2.2e-308, the smallest normal float64: too small to compute with in full precision (scale the weights up)"

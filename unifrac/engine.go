@@ -2,6 +2,7 @@ package unifrac
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -169,7 +170,65 @@ func checkArgs(t *tree.Tree, tab *Table, m Method, opts *Options) (Options, erro
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
-	return o, tab.check(t.Len(), o.Raw)
+	if err := tab.check(t.Len(), o.Raw); err != nil {
+		return o, err
+	}
+	return o, checkUnderflow(t, tab, m, o.Raw)
+}
+
+// ErrUnderflow is wrapped by the error of New and NewColumns, for the
+// weighted normalized and generalized methods, for branch lengths and
+// masses so small that their products would fall below 2.2e-308, the
+// smallest normal float64, where a number holds fewer than 53 bits: these
+// distances are ratios of such sums, and would be silently wrong (all
+// branch lengths 5e-324 would give weighted normalized 1 for a true 2/3 on
+// the tree of TestTinyBranchLengths).
+var ErrUnderflow = errors.New("branch lengths times masses underflow float64")
+
+// checkUnderflow returns an error wrapping ErrUnderflow when the shortest
+// positive branch of t times the smallest positive mass of a sample of tab
+// (its least count over its total, or with raw the count) is below
+// 2⁻¹⁰²²: below that, a product of a length and a mass that weighted
+// normalized and generalized UniFrac sum could lose bits, and their ratio
+// (unchanged when every length is multiplied by the same power of two)
+// would be wrong. Unweighted sums lengths alone. Weighted unnormalized,
+// the tree-Wasserstein distance with Raw, is not a ratio: an underflowing
+// product is off by less than 2⁻¹⁰⁷⁴, and only a distance that small
+// itself, beyond float64's full precision, is affected.
+func checkUnderflow(t *tree.Tree, tab *Table, m Method, raw bool) error {
+	if m != WeightedNormalized && m != Generalized {
+		return nil
+	}
+	short := math.Inf(1)
+	for _, w := range t.Order().Weight[1:] { // position 0 is the root
+		if w > 0 {
+			short = min(short, w)
+		}
+	}
+	if math.IsInf(short, 1) {
+		return nil
+	}
+	for s := range tab.Len() {
+		sum, least := 0.0, math.Inf(1)
+		for _, v := range tab.Values[tab.Indptr[s]:tab.Indptr[s+1]] {
+			if v > 0 {
+				sum += v
+				least = min(least, v)
+			}
+		}
+		if sum == 0 {
+			continue
+		}
+		mass := least
+		if !raw {
+			mass = least / sum
+		}
+		if short*mass < 0x1p-1022 {
+			return fmt.Errorf("unifrac: %w: the shortest branch, %g long, times the smallest mass of sample %s, %g, is below 2.2e-308, the smallest normal float64 (scale the branch lengths up)",
+				ErrUnderflow, short, tab.name(s), mass)
+		}
+	}
+	return nil
 }
 
 // newEngine is New with the dense fraction: branches reached by at least

@@ -63,6 +63,7 @@ var commands = []*command{
 	{"text", "labelled text: statistics, the LSTM text model", runText},
 	{"tree", "label trees built from points: word vectors, label names", runTree},
 	{"unifrac", "UniFrac distances between all pairs of samples on a phylogeny; sharded runs and their merge", runUnifrac},
+	{"permanova", "PERMANOVA: do groups of samples differ, given their distance matrix (pseudo-F, permutation p-value)", runPermanova},
 }
 
 func lookup(name string) *command {

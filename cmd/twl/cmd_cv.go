@@ -43,7 +43,10 @@ func runCV(e *env, args []string) error {
 		return fs.fail("--format must be text or json, not %q", *format)
 	}
 
-	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"--data": *tf.data, "--tree": *tf.tree, "--trees": *tf.trees}); err != nil {
+	files := fs.files()
+	files.Input("--data", *tf.data)
+	inputTrees(files, *tf.tree, *tf.trees)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	d, sliced, err := loadLDL(e, fs, *tf.data, *tf.tree, *tf.trees)

@@ -40,6 +40,16 @@ func runDemo(e *env, args []string) error {
 	if *labels < 1 || *labels > 1e7 {
 		return fs.fail("--labels must be between 1 and 10^7")
 	}
+	// Links in an existing --dir could make two of its files one.
+	files := fs.files()
+	if *dir != "" {
+		for _, name := range demoNames {
+			files.Output("a file of --dir", filepath.Join(*dir, name))
+		}
+	}
+	if err := fs.checkFiles(files); err != nil {
+		return err
+	}
 
 	data := make(map[string][]byte)
 	for _, name := range demoNames {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"os"
 	"strconv"
@@ -107,19 +106,6 @@ func checkTreeFlags(fs *flags, treePath, treeList string) error {
 	return nil
 }
 
-// treeInputs returns inputs with the files of --tree and --trees added,
-// for checkNotInput. inputs is not modified.
-func treeInputs(inputs map[string]string, treePath, treeList string) map[string]string {
-	all := maps.Clone(inputs)
-	all["--tree"] = treePath
-	if treeList != "" {
-		for i, path := range strings.Split(treeList, ",") {
-			all[fmt.Sprintf("--trees (%d)", i+1)] = path
-		}
-	}
-	return all
-}
-
 // readLabelTrees reads the labels of the distributions of a command with
 // --tree or --trees (checked by checkTreeFlags): the tree of --tree, and a
 // nil tree-sliced distance; or for --trees, a flat tree of the first
@@ -156,7 +142,7 @@ func findMethod(fs *flags, name string) (*distanceMethod, error) {
 	return nil, fs.fail("unknown --method %q (available: %s)", name, methodNames())
 }
 
-func runDistance(e *env, args []string) error {
+func runDistance(e *env, args []string) (err error) {
 	fs := newFlags("distance", "twl distance --tree TREE [flags] A.jsonl B.jsonl")
 	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required, or --trees)")
 	treeList := fs.String("trees", "", "the tree-sliced Wasserstein distance over the comma-separated `TREES` (from 'twl tree build'), whose leaves are the labels")
@@ -168,12 +154,13 @@ func runDistance(e *env, args []string) error {
 	iters := fs.Int("iters", sinkhorn.DefaultIters, "sinkhorn: at most `N` iterations")
 	tol := fs.Float64("tol", sinkhorn.DefaultTol, "sinkhorn: stop when the relative marginal error is below `TOL`; negative: run all --iters")
 	format := fs.String("format", "text", "output `FORMAT`: text, or json (one object: \"method\", \"pairwise\", \"distances\" and \"rows\", with --pairwise \"cols\")")
-	maxMem := byteSize(4 << 30)
-	fs.Var(&maxMem, "max-memory", "refuse work that would hold more than `SIZE`: the cost matrix of emd and sinkhorn, B with --pairwise")
+	maxMemFlag := fs.maxMemoryFlag(4<<30, "refuse work that would hold more than `SIZE`: reading the tree (and a line of A or B: a sixteenth of it, 64 MiB at most), the cost matrix of emd and sinkhorn, B with --pairwise")
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
 	}
+	maxMem := *maxMemFlag
+	defer func() { err = memErr(err, maxMem) }()
 	if len(pos) != 2 {
 		return fs.fail("want two files of distributions, A.jsonl B.jsonl; got %s", plural(len(pos), "argument"))
 	}
@@ -209,14 +196,18 @@ func runDistance(e *env, args []string) error {
 	if *format != "text" && *format != "json" {
 		return fs.fail("--format must be text or json, not %q", *format)
 	}
-	inputs := treeInputs(map[string]string{"A": pos[0], "B": pos[1]}, *treePath, *treeList)
-	if err := checkNotInput(fs, map[string]string{"out": *out}, inputs); err != nil {
+	files := fs.files()
+	files.Input("A", pos[0])
+	files.Input("B", pos[1])
+	inputTrees(files, *treePath, *treeList)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	// The collector of twl unifrac (lazyGC): none while the heap is
 	// small, the 30% rule once the matrix of --pairwise is large.
 	gc := startLazyGC()
 	defer gc.stop()
+	gc.maxMemory(int64(maxMem))
 	t, sl, err := readLabelTrees(fs, *treePath, *treeList)
 	if err != nil {
 		return err
@@ -230,7 +221,7 @@ func runDistance(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := &labeldist.Options{Normalize: *normalize}
+	opts := &labeldist.Options{Normalize: *normalize, MaxLine: lineLimit(int64(maxMem))}
 	d := &distanceRun{gc: gc, e: e, m: m, dm: dm, json: *format == "json", maxBytes: int64(maxMem), t: t, opts: opts}
 	A, ca, err := rowReader(e, pos[0], t, opts)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/twl-ldl/twl/metric"
 )
 
-func runEval(e *env, args []string) error {
+func runEval(e *env, args []string) (err error) {
 	fs := newFlags("eval", "twl eval --tree TREE [flags] PRED.jsonl TARGET.jsonl\n  twl eval --trees T1,T2,... [flags] PRED.jsonl TARGET.jsonl\n  twl eval --multilabel --tree TREE [flags] PRED.jsonl LABELS.jsonl")
 	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required, or --trees)")
 	treeList := fs.String("trees", "", "instead of --tree, the comma-separated `TREES` (from 'twl tree build') whose leaves are the labels: tsw, the tree-sliced Wasserstein distance over them, in place of wasserstein")
@@ -21,13 +21,15 @@ func runEval(e *env, args []string) error {
 	multilabel := fs.Bool("multilabel", false, "score against true label sets (LABELS instead of TARGET): pseudo-recall, top-k cost, ROC-AUC")
 	k := fs.Int("k", 5, "with --multilabel: the k of top-k cost")
 	target := fs.String("target", "uniform", "with --multilabel: the target distribution of a label set for the LDL measures, `uniform` on its labels or specific (on its most specific labels)")
-	maxMem := byteSize(4 << 30)
-	fs.Var(&maxMem, "max-memory", "with --multilabel: refuse predictions that would take more than `SIZE` held densely (8 bytes per row and label)")
+	maxMemFlag := fs.maxMemoryFlag(4<<30, "refuse work that would hold more than `SIZE`: reading the tree (and a line of the files: a sixteenth of it, 64 MiB at most); with --multilabel, the predictions held densely (8 bytes per row and label)")
 	asGiven := fs.Bool("as-given", false, "with --multilabel: keep label sets as given, instead of adding every ancestor of a label")
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
 	}
+	maxMem := *maxMemFlag
+	defer func() { err = memErr(err, maxMem) }()
+	defer setMemoryLimit(int64(maxMem))()
 	switch {
 	case len(pos) != 2 && *multilabel:
 		return fs.fail("want two files, the predictions PRED.jsonl and the label sets LABELS; got %s", plural(len(pos), "argument"))
@@ -60,8 +62,15 @@ func runEval(e *env, args []string) error {
 			return fs.fail("--%s applies only with --multilabel", set)
 		}
 	}
-	inputs := treeInputs(map[string]string{"PRED": pos[0], "TARGET": pos[1]}, *treePath, *treeList)
-	if err := checkNotInput(fs, map[string]string{"out": *out}, inputs); err != nil {
+	files := fs.files()
+	files.Input("PRED", pos[0])
+	if *multilabel {
+		files.Input("LABELS", pos[1])
+	} else {
+		files.Input("TARGET", pos[1])
+	}
+	inputTrees(files, *treePath, *treeList)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	// With --trees, t is a flat tree of the labels, the leaves of the
@@ -73,7 +82,7 @@ func runEval(e *env, args []string) error {
 	if *multilabel && (*k < 1 || *k > t.Len()) {
 		return fs.fail("--k must be between 1 and the %d labels of the tree", t.Len())
 	}
-	opts := &labeldist.Options{Normalize: *normalize}
+	opts := &labeldist.Options{Normalize: *normalize, MaxLine: lineLimit(int64(maxMem))}
 	if *multilabel {
 		// The micro ROC-AUC ranks every (row, label) score at once, so the
 		// predictions are held densely.

@@ -175,7 +175,7 @@ func TestEvalTreesErrors(t *testing.T) {
 		{"--k", nil, []string{"--k", "2", "--trees", "$D/t1.tree,$D/t2.tree"}, 2,
 			[]string{"--k applies only with --multilabel"}, false},
 		{"out is a tree", nil, []string{"--out", "$D/t2.tree", "--trees", "$D/t1.tree,$D/t2.tree"}, 2,
-			[]string{"--out $D/t2.tree is the --trees (2) file"}, false},
+			[]string{"--out $D/t2.tree would overwrite --trees $D/t2.tree"}, false},
 		{"other leaves", map[string]string{"t2.tree": "r\ta\nr\tb\nr\td\n"}, []string{"--trees", "$D/t1.tree,$D/t2.tree"}, 1,
 			[]string{`"c" is a leaf of $D/t1.tree but not of $D/t2.tree`}, false},
 		{"bad tree", map[string]string{"t2.tree": "r\ta\t-1\n"}, []string{"--trees", "$D/t1.tree,$D/t2.tree"}, 1,

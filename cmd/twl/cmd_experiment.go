@@ -55,6 +55,24 @@ type expFlags struct {
 	out, format string
 	quiet       bool
 	runs        bool // --out keeps runs: it is required
+	// inputs are the flags naming files the experiment reads, which
+	// parseArgs checks are not in --out (see inputFlag).
+	inputs []expInput
+}
+
+// expInput is a flag naming an input file: its name and value, a tree
+// spec (chain:N names no file) if tree.
+type expInput struct {
+	name string
+	p    *string
+	tree bool
+}
+
+// inputFlag records that the string flag name, bound to p, names a file
+// the experiment reads (a tree spec if tree), for the overwrite check of
+// parseArgs.
+func (f *expFlags) inputFlag(name string, p *string, tree bool) {
+	f.inputs = append(f.inputs, expInput{name, p, tree})
 }
 
 // newExpFlags returns the flags of experiment name (help in
@@ -118,7 +136,8 @@ func (v optional) Set(s string) error {
 
 // parseArgs parses args, allowing no positional argument and --format text
 // or json only, and checks that the flags named required are given and
-// that --out is a folder that can be written (given, if runs are kept).
+// that --out is a folder that can be written (given, if runs are kept)
+// holding none of the input files (inputFlag).
 func (f *expFlags) parseArgs(e *env, args []string, required ...string) error {
 	pos, err := f.parse(e, args)
 	switch {
@@ -137,7 +156,15 @@ func (f *expFlags) parseArgs(e *env, args []string, required ...string) error {
 	if f.out == "" && f.runs {
 		return f.fail("--out is required: the runs are kept there")
 	}
-	return nil
+	files := f.files()
+	for _, in := range f.inputs {
+		if in.tree {
+			inputTree(files, "--"+in.name, *in.p)
+		} else {
+			files.Input("--"+in.name, *in.p)
+		}
+	}
+	return f.checkFiles(files)
 }
 
 // commaList returns the non-empty items of the comma-separated list s,
@@ -282,14 +309,19 @@ type corpusPaths struct {
 func (c *corpusPaths) add(f *expFlags, testNote, dev, tree, emb string) {
 	f.set("train", "Train", &c.files[0], "", "the training documents `FILE` (required)")
 	f.set("test", "Test", &c.files[1], "", "the test documents `FILE`"+testNote)
+	f.inputFlag("train", &c.files[0], false)
+	f.inputFlag("test", &c.files[1], false)
 	if dev != "" {
 		f.set("dev", "Dev", &c.files[2], "", dev)
+		f.inputFlag("dev", &c.files[2], false)
 	}
 	if !c.treeless {
 		f.set("tree", "TreeSource", &c.tree, "", tree)
+		f.inputFlag("tree", &c.tree, true)
 		f.set("title", "Title", &c.title, nil, "BlurbGenreCollection: the text is the title and the body")
 	}
 	f.set("emb", "Emb", &c.emb, "", emb)
+	f.inputFlag("emb", &c.emb, false)
 }
 
 // read reads the label tree, unless treeless, the documents (nil for a

@@ -14,6 +14,7 @@ func runLabelTrees(e *env, args []string) error {
 		"the data's hierarchy `TREE`: an edge-list file or a toolkit taxonomy (required)",
 		"word vectors `FILE` of the model and of the docs tree (default: random; no docs tree)")
 	labelEmb := f.String("label-emb", "", "word vectors `FILE` of the label names (default: --emb)")
+	f.inputFlag("label-emb", labelEmb, false)
 	f.set("lambda", "Lambda", &cfg.Lambda, nil, "the weight `λ` of the TW term (default 1)")
 	f.set("conditions", "Conditions", &cfg.Conditions, nil, "comma-separated `CONDITIONS` to run (default: every one the vectors allow)")
 	err := f.parseArgs(e, args, "train", "tree")

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/twl-ldl/twl/dataset"
-	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/ldl"
 	"github.com/twl-ldl/twl/model"
 	"github.com/twl-ldl/twl/textmodel"
@@ -30,8 +29,8 @@ func runPredict(e *env, args []string) error {
 		return fs.fail("--model is required")
 	case *dataPath == "":
 		return fs.fail("--data is required")
-	case *targets != "" && (*targets == "-" || atomicfile.SameFile(*targets, *out)):
-		return fs.fail("--targets needs a file of its own, not --out's")
+	case *targets == "-":
+		return fs.fail("--targets needs a file of its own, not standard output")
 	case *modelPath == "-" && *dataPath == "-":
 		return fs.fail("only one of --model and --data can be standard input ('-')")
 	case *top < 0:
@@ -40,8 +39,11 @@ func runPredict(e *env, args []string) error {
 		return fs.fail("--min-mass %v: want a mass between 0 and 1", *minMass)
 	}
 
-	if err := checkNotInput(fs, map[string]string{"out": *out, "targets": *targets},
-		map[string]string{"--model": *modelPath, "--data": *dataPath, "--tree": *treeSpec}); err != nil {
+	files := fs.files()
+	files.Input("--model", *modelPath)
+	files.Input("--data", *dataPath)
+	inputTree(files, "--tree", *treeSpec)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	// The outputs are created first, so that an unwritable one is found

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/twl-ldl/twl/internal/human"
@@ -42,6 +43,16 @@ func runSynth(e *env, args []string) error {
 	}
 	if err := cfg.Validate(); err != nil {
 		return fs.fail("%v", err)
+	}
+	// Links in an existing --out could make two of its files one.
+	files := fs.files()
+	for _, name := range []string{synth.TreeFile, synth.TrainFile, synth.TestFile, synth.MetaFile} {
+		if name != synth.TestFile || *test > 0 {
+			files.Output("a file of --out", filepath.Join(*out, name))
+		}
+	}
+	if err := fs.checkFiles(files); err != nil {
+		return err
 	}
 	// Dense storage: refuse sizes that cannot fit before trying.
 	if bytes := 8 * float64(*samples+*test) * float64(cfg.Nodes+cfg.InputDim()); bytes > 8<<30 {

@@ -46,7 +46,11 @@ func runTextStats(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"--data": *data, "--tree": *tf.tree, "--emb": *emb}); err != nil {
+	files := fs.files()
+	files.Input("--data", *data)
+	inputTree(files, "--tree", *tf.tree)
+	files.Input("--emb", *emb)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	var t *tree.Tree

@@ -44,7 +44,11 @@ func runTextPredict(e *env, args []string) error {
 	default:
 		return fs.fail("--format %q: must be jsonl or fasttext", *format)
 	}
-	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"--model": *modelPath, "--data": *data, "--tree": *treeSpec}); err != nil {
+	files := fs.files()
+	files.Input("--model", *modelPath)
+	files.Input("--data", *data)
+	inputTree(files, "--tree", *treeSpec)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	m, err := textmodel.ReadFile(*modelPath)

@@ -147,7 +147,7 @@ func TestReadLabelTree(t *testing.T) {
 	// An output that is the input given as taxonomy:FILE is refused.
 	code, out, errOut := twl(t, "", "text", "stats", "--data", filepath.Join(dir, "plain.tree"), "--tree",
 		"taxonomy:"+filepath.Join(dir, "c.taxonomy"), "--out", filepath.Join(dir, "c.taxonomy"))
-	expectFailure(t, code, out, errOut, 2, []string{"would destroy the input"}, dir, false)
+	expectFailure(t, code, out, errOut, 2, []string{"--out $D/c.taxonomy would overwrite --tree $D/c.taxonomy"}, dir, false)
 }
 
 // TestTextFastTextCorpus checks that a corpus in fastText's supervised

@@ -125,7 +125,6 @@ func runTextTrain(e *env, args []string) error {
 		{isBag && *minNgram < 1, fmt.Sprintf("--min-ngram-count %d: must be at least 1", *minNgram)},
 		{isBag && *schedule != "linear" && *schedule != "constant", fmt.Sprintf("--lr-schedule %q: must be linear or constant", *schedule)},
 		{*devPath == "" && !(*val > 0 && *val < 1), fmt.Sprintf("--val %g: must be more than 0 and less than 1 (or give --dev)", *val)},
-		{*checkpoint != "" && *checkpoint == *out, fmt.Sprintf("--checkpoint %s: must be another file than --out", *checkpoint)},
 	} {
 		if c.bad {
 			return fs.fail("%s", c.msg)
@@ -150,8 +149,12 @@ func runTextTrain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	inputs := map[string]string{"--train": *trainPath, "--dev": *devPath, "--tree": *tf.tree, "--emb": *emb}
-	if err := checkNotInput(fs, map[string]string{"out": *out, "checkpoint": *checkpoint}, inputs); err != nil {
+	files := fs.files()
+	files.Input("--train", *trainPath)
+	files.Input("--dev", *devPath)
+	inputTree(files, "--tree", *tf.tree)
+	files.Input("--emb", *emb)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	if *devPath != "" && fs.isSet("val") {

@@ -127,7 +127,7 @@ func TestTextTrainErrors(t *testing.T) {
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--min-ngram-count", "0"}, 2, []string{"--min-ngram-count 0: must be at least 1"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--lr-schedule", "cosine"}, 2, []string{`--lr-schedule "cosine": must be linear or constant`}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/nowhere/m"}, 1, []string{"cannot write"}, false},
-		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/d.jsonl"}, 2, []string{"would destroy the input"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/d.jsonl"}, 2, []string{"--out $D/d.jsonl would overwrite --train $D/d.jsonl"}, false},
 		{[]string{"predict", "--model", "$D/notmodel", "--data", "$D/d.jsonl"}, 1, []string{"$D/notmodel: not a twl text model"}, false},
 		{[]string{"predict", "--model", "$D/m", "--data", "$D/d.jsonl", "--top", "-1"}, 2, []string{"--top -1: must be"}, false},
 	} {

@@ -32,16 +32,16 @@ func runTrain(e *env, args []string) error {
 		return fs.fail("--out is required")
 	case *format != "text" && *format != "json":
 		return fs.fail("--format must be text or json, not %q", *format)
-	case *checkpoint != "" && *checkpoint == *out:
-		return fs.fail("--checkpoint and --out must be different files")
 	case *checkpointEvery < 1:
 		return fs.fail("--checkpoint-every must be at least 1, not %d", *checkpointEvery)
 	case fs.isSet("checkpoint-every") && *checkpoint == "":
 		return fs.fail("--checkpoint-every applies only with --checkpoint")
 	}
 
-	if err := checkNotInput(fs, map[string]string{"out": *out, "checkpoint": *checkpoint},
-		map[string]string{"--data": *tf.data, "--tree": *tf.tree, "--trees": *tf.trees}); err != nil {
+	files := fs.files()
+	files.Input("--data", *tf.data)
+	inputTrees(files, *tf.tree, *tf.trees)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	d, sliced, err := loadLDL(e, fs, *tf.data, *tf.tree, *tf.trees)

@@ -362,7 +362,7 @@ func TestTrainUsage(t *testing.T) {
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--lr", "NaN"}, "--lr must be"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--val", "1"}, "--val must be a fraction"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "--patience", "3"}, "--patience needs a validation split"},
-		{[]string{"--data", d, "--tree", tr, "--out", "m", "--checkpoint", "m"}, "must be different files"},
+		{[]string{"--data", d, "--tree", tr, "--out", "m", "--checkpoint", "m"}, "--out m would overwrite --checkpoint m"},
 		{[]string{"--data", d, "--tree", "chain", "--out", "m"}, "--tree chain needs the number of labels"},
 		{[]string{"--data", d, "--tree", "star:x", "--out", "m"}, "want star:N"},
 		{[]string{"--data", d, "--tree", tr, "--out", "m", "extra"}, "train takes no arguments"},

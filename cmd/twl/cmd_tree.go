@@ -59,7 +59,10 @@ func runTreeBuild(e *env, args []string) error {
 	case *labels != "" && fs.isSet("max-words"):
 		return fs.fail("--max-words applies only without --labels")
 	}
-	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"--emb": *emb, "--labels": *labels}); err != nil {
+	files := fs.files()
+	files.Input("--emb", *emb)
+	files.Input("--labels", *labels)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	w, err := e.create(*out) // an unwritable --out fails before the work

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/twl-ldl/twl/biom"
@@ -19,7 +20,7 @@ import (
 	"github.com/twl-ldl/twl/unifrac"
 )
 
-func runUnifrac(e *env, args []string) error {
+func runUnifrac(e *env, args []string) (err error) {
 	if len(args) > 0 && args[0] == "merge" {
 		return runUnifracMerge(e, args[1:])
 	}
@@ -33,14 +34,16 @@ func runUnifrac(e *env, args []string) error {
 	out := fs.OutFile("out", "write the matrix (or with --shard the partial file) to `FILE`; - for standard output (tsv only)")
 	format := fs.String("format", "", "the matrix `format`, tsv or npy (default: npy for an --out ending in .npy, else tsv)")
 	shard := fs.String("shard", "", "compute only row stripe `I/N` of the matrix into a partial file, for 'twl unifrac merge'")
-	maxMem := byteSize(4 << 30)
-	fs.Var(&maxMem, "max-memory", "refuse to run if the engine and a stripe of rows need more than `SIZE`")
+	maxMemFlag := fs.maxMemoryFlag(4<<30, "refuse to run if reading the tree or the table, or the engine and a stripe of rows, need more than `SIZE`")
 	workers := fs.Int("workers", 0, "goroutines that compute and format (0: all cores); the output does not depend on it")
 	pc := addPCoAFlags(fs)
 	pos, err := fs.parse(e, args)
 	if err != nil {
 		return err
 	}
+	maxMem := *maxMemFlag
+	defer func() { err = memErr(err, maxMem) }()
+	gc.maxMemory(int64(maxMem))
 	if err := pc.checkFlags(); err != nil {
 		return err
 	}
@@ -83,7 +86,14 @@ func runUnifrac(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkNotInput(fs, map[string]string{"out": *out}, map[string]string{"tree": *treePath, "table": *tablePath}); err != nil {
+	files := fs.files()
+	files.Input("--tree", *treePath)
+	files.Input("--table", *tablePath)
+	if shardN == 0 {
+		matrixFiles(files, *out, f)
+	}
+	pc.addFiles(files, *out)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	// The outputs first: an unwritable destination fails before any work.
@@ -105,9 +115,9 @@ func runUnifrac(e *env, args []string) error {
 	tableRead := make(chan struct{})
 	go func() {
 		defer close(tableRead)
-		bt, tableErr = biom.ReadFile(*tablePath, nil)
+		bt, tableErr = biom.ReadFile(*tablePath, &biom.Options{MaxBytes: fs.maxMemory()})
 	}()
-	tr, err := newick.ReadFile(*treePath, nil)
+	tr, err := newick.ReadFile(*treePath, &newick.Options{MaxBytes: fs.maxMemory()})
 	<-tableRead
 	if err != nil {
 		return err
@@ -156,6 +166,9 @@ func runUnifrac(e *env, args []string) error {
 	stripe := 0
 	eng, err := unifrac.New(tr, tab, meth, &unifrac.Options{Alpha: *alpha, Workers: *workers,
 		Progress: func(d, t int) { p.tick(done + int(int64(d)*int64(stripe*n)/int64(t))) }})
+	if errors.Is(err, unifrac.ErrUnderflow) {
+		return fmt.Errorf("tree %s and table %s: %s", *treePath, *tablePath, strings.TrimPrefix(err.Error(), "unifrac: "))
+	}
 	if err != nil {
 		return fmt.Errorf("table %s: %w", *tablePath, err)
 	}
@@ -292,15 +305,18 @@ type lazyGC struct {
 	stopped bool
 	pct     int   // the GC percent to restore, or -2
 	limit   int64 // the memory limit to restore, or -1
+	ceiling int64 // the memory limit once the 30% rule is on: --max-memory, or none (math.MaxInt64)
+	env     bool  // GOMEMLIMIT is set: its limit is obeyed
 }
 
 // startLazyGC sets the collector for a run; the caller calls stop at its
 // end.
 func startLazyGC() *lazyGC {
-	g := &lazyGC{on: true, pct: -2, limit: -1}
+	g := &lazyGC{on: true, pct: -2, limit: -1, ceiling: math.MaxInt64}
+	g.env = debug.SetMemoryLimit(-1) != math.MaxInt64 // GOMEMLIMIT
 	switch {
 	case os.Getenv("GOGC") != "":
-	case debug.SetMemoryLimit(-1) != math.MaxInt64: // GOMEMLIMIT
+	case g.env:
 		g.pct = debug.SetGCPercent(30)
 	default:
 		g.on = false
@@ -312,6 +328,28 @@ func startLazyGC() *lazyGC {
 		g.watch()
 	}
 	return g
+}
+
+// maxMemory sets the runtime's memory limit, once the 30% rule is on (and
+// now, if it is), to n bytes (--max-memory): a run that needs more than it
+// estimated collects garbage harder as it nears n, instead of growing past
+// it (minMemory at least). GOMEMLIMIT, when set, is obeyed instead.
+func (g *lazyGC) maxMemory(n int64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.env || n <= 0 {
+		return
+	}
+	n = max(n, minMemory)
+	g.ceiling = n
+	if g.limit < 0 {
+		g.limit = debug.SetMemoryLimit(-1) // restored by stop
+	}
+	if g.on {
+		debug.SetMemoryLimit(n)
+	} else {
+		debug.SetMemoryLimit(min(lazyHeap, n))
+	}
 }
 
 // watch calls collected after the next collection.
@@ -349,7 +387,7 @@ func (g *lazyGC) turnOn() {
 func (g *lazyGC) switchOn() {
 	g.on = true
 	debug.SetGCPercent(30)
-	debug.SetMemoryLimit(g.limit)
+	debug.SetMemoryLimit(g.ceiling)
 }
 
 // big reports whether the 30% rule (or GOGC or GOMEMLIMIT) is in force:
@@ -421,6 +459,14 @@ func unifracCreate(e *env, fs *flags, out string, f distmat.Format, partial bool
 	return w, ids, nil
 }
 
+// matrixFiles adds the ids' sidecar of an npy matrix written to out (not
+// a partial file) to files, the overwrite check.
+func matrixFiles(files *atomicfile.Files, out string, f distmat.Format) {
+	if f == distmat.NPY && out != "-" && out != "" {
+		files.Output("the ids of --out", distmat.IDsPath(out))
+	}
+}
+
 // sidecar is the ids file of an npy matrix, or nothing.
 type sidecar struct{ f *atomicfile.File }
 
@@ -471,11 +517,12 @@ func runUnifracMerge(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	inputs := map[string]string{}
-	for i, name := range names {
-		inputs[fmt.Sprintf("partial file %d", i+1)] = name
+	files := fs.files()
+	for _, name := range names {
+		files.Input("the partial file", name)
 	}
-	if err := checkNotInput(fs, map[string]string{"out": *out}, inputs); err != nil {
+	matrixFiles(files, *out, f)
+	if err := fs.checkFiles(files); err != nil {
 		return err
 	}
 	w, ids, err := unifracCreate(e, fs, *out, f, false)

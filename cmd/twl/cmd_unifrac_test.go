@@ -439,7 +439,7 @@ func TestUnifracBadInput(t *testing.T) {
 			`unknown --method "bray" (available: weighted_normalized, weighted_unnormalized, unweighted, generalized)`},
 		{run("t.nwk", "ok.tsv", "--max-memory", "1KiB"), 1, "more than --max-memory 1KiB"},
 		{run("t.nwk", "ok.tsv", "--format", "csv"), 2, `--format "csv"`},
-		{[]string{"unifrac", "--tree", p("t.nwk"), "--table", p("ok.tsv"), "--method", "unweighted", "--out", p("t.nwk")}, 2, "is the tree file"},
+		{[]string{"unifrac", "--tree", p("t.nwk"), "--table", p("ok.tsv"), "--method", "unweighted", "--out", p("t.nwk")}, 2, "would overwrite --tree " + p("t.nwk")},
 		{run("t.nwk", "ok.tsv", "--shard", "1/2", "--format", "npy"), 2, "--format is the format of the merged matrix"},
 	} {
 		code, stdout, errOut := twl(t, "", c.args...)

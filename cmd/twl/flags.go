@@ -13,6 +13,7 @@ import (
 
 	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/internal/human"
+	"github.com/twl-ldl/twl/tree"
 )
 
 // flags is a subcommand's flag set with its help text. Flags are written
@@ -28,6 +29,8 @@ type flags struct {
 	// stderr receives warnings about the command's inputs (a tree file
 	// that looks space-separated); parse sets it.
 	stderr io.Writer
+	// readLimit is the --max-memory that bounds reading (maxMemoryFlag).
+	readLimit *byteSize
 }
 
 // newFlags returns the flags of the command "twl NAME", whose help is
@@ -157,6 +160,51 @@ func (f *flags) checkOutputs() error {
 		}
 	})
 	return err
+}
+
+// files returns the overwrite check of the command (atomicfile.Files)
+// holding every output flag's value, given or default: OutFile flags as
+// files, OutDir flags as folders the command writes into. The command adds
+// its inputs and any other file it writes (a sidecar, a default name),
+// then calls checkFiles, before it reads anything.
+func (f *flags) files() *atomicfile.Files {
+	files := new(atomicfile.Files)
+	f.VisitAll(func(fl *flag.Flag) {
+		if o, ok := fl.Value.(*outPath); ok && o.dir {
+			files.OutputDir("--"+fl.Name, *o.p)
+		} else if ok {
+			files.Output("--"+fl.Name, *o.p)
+		}
+	})
+	return files
+}
+
+// checkFiles refuses, as a mistake on the command line, an output that
+// would overwrite an input or another output (atomicfile.Files.Check).
+func (f *flags) checkFiles(files *atomicfile.Files) error {
+	if err := files.Check(); err != nil {
+		return f.fail("%v", err)
+	}
+	return nil
+}
+
+// inputTree adds the file of the tree spec of flag name (edges:FILE,
+// taxonomy:FILE, FILE; none for chain, star, chain:N, star:N) to files.
+func inputTree(files *atomicfile.Files, name, spec string) {
+	if spec != "chain" && spec != "star" {
+		files.Input(name, tree.SpecFile(spec))
+	}
+}
+
+// inputTrees adds the files of --tree and of --trees (a comma-separated
+// list) to files.
+func inputTrees(files *atomicfile.Files, treePath, treeList string) {
+	inputTree(files, "--tree", treePath)
+	if treeList != "" {
+		for _, path := range strings.Split(treeList, ",") {
+			files.Input("--trees", path)
+		}
+	}
 }
 
 // orList writes items as "a, b or c".

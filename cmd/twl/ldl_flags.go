@@ -11,7 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"sync"
 
 	"github.com/twl-ldl/twl/dataset"
@@ -225,7 +224,7 @@ func warnReport(e *env, fs *flags, rep dataset.Report) {
 // source for the model file. "chain" and "star" without a count name c
 // labels, c > 0 only for MAT data (a file named chain is ./chain).
 func resolveTree(fs *flags, spec string, c int) (*tree.Tree, string, error) {
-	t, source, err := ldl.OpenTree(spec, c, &tree.Options{Warn: fs.warn})
+	t, source, err := ldl.OpenTree(spec, c, &tree.Options{Warn: fs.warn, MaxBytes: fs.maxMemory()})
 	if err != nil {
 		return nil, "", treeError(fs, spec, err)
 	}
@@ -297,31 +296,3 @@ func fitError(err error, lr float64, checkpoint string) error {
 // writeJSONObject writes the key–value pairs as one line of JSON (see
 // jsonfloat.AppendObject).
 func writeJSONObject(buf *bytes.Buffer, kv ...any) { buf.Write(jsonfloat.AppendObject(nil, kv...)) }
-
-// checkNotInput fails when an output file is one of the input files (the
-// same file, by os.SameFile, so also through another path or a link):
-// writing it would destroy the input. Empty names and "-" are skipped.
-func checkNotInput(fs *flags, outputs map[string]string, inputs map[string]string) error {
-	// An input given as taxonomy:FILE or edges:FILE is the file FILE.
-	for oflag, out := range outputs {
-		if out == "" || out == "-" {
-			continue
-		}
-		ofi, err := os.Stat(out)
-		if err != nil {
-			continue // it does not exist yet: it is no input
-		}
-		for iflag, in := range inputs {
-			if in == "" || in == "-" {
-				continue
-			}
-			if in = tree.SpecFile(in); in == "" {
-				continue
-			}
-			if ifi, err := os.Stat(in); err == nil && os.SameFile(ofi, ifi) {
-				return fs.fail("--%s %s is the %s file: writing it would destroy the input", oflag, out, iflag)
-			}
-		}
-	}
-	return nil
-}

@@ -19,6 +19,7 @@
 //	text       labelled text: text stats, text train, text predict
 //	tree       label trees built from points: tree build
 //	unifrac    UniFrac between all pairs of samples on a phylogeny; unifrac merge
+//	permanova  PERMANOVA on a distance matrix: pseudo-F, permutation p-value
 //
 // Run "twl help <command>" for a command's flags and examples. A command's
 // description and examples are the text of help/NAME.txt beside this file.

@@ -280,9 +280,16 @@ func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full")
 // TestMain runs the command line it is given instead of the tests when it
 // is started as a child of 'twl bench cli' (benchChildEnv set), so that the
 // benchmark can run the test binary as it runs twl.
+//
+// A child that has peakFileEnv set writes its peak resident memory there
+// as it ends (see peakRSS).
 func TestMain(m *testing.M) {
 	if os.Getenv(benchChildEnv) == "1" {
-		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		if p := os.Getenv(peakFileEnv); p != "" {
+			writePeak(p)
+		}
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }

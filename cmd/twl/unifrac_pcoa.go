@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/twl-ldl/twl/internal/atomicfile"
 	"github.com/twl-ldl/twl/metadata"
 	"github.com/twl-ldl/twl/ordination"
 )
@@ -51,6 +52,19 @@ func (p *pcoaFlags) outputs(out string) []string {
 		}
 	}
 	return slices.DeleteFunc([]string{p.tsv, p.plot}, func(s string) bool { return s == "" })
+}
+
+// addFiles adds the PCoA's input and outputs to files, the overwrite
+// check: --metadata, and the table when it goes to the default name
+// derived from out (--pcoa-out and --plot are output flags already).
+func (p *pcoaFlags) addFiles(files *atomicfile.Files, out string) {
+	if !p.enabled() {
+		return
+	}
+	files.Input("--metadata", p.meta)
+	if p.outputs(out); p.out == "" {
+		files.Output("the PCoA table (default --pcoa-out)", p.tsv)
+	}
 }
 
 // checkFlags checks the flags among themselves, before any input is read.

@@ -70,21 +70,44 @@ func WriteFile(name string, data []byte, perm os.FileMode) (err error) {
 	return os.Rename(tmp, name)
 }
 
-// resolve follows symbolic links at name, also dangling ones (whose target
-// does not exist yet), so that the rename replaces the link's target. It
-// gives up after 40 links, as the kernel does.
+// resolve returns the file the kernel reaches for name, so that the
+// rename replaces a symbolic link's target (also a dangling link's, whose
+// target does not exist yet): the folder part with its links and ".."
+// resolved as they are met, then the final name's links followed, a
+// relative target taken from the folder the link lies in (b/up → ../x,
+// with b a link to a/real, is a/x, not the x beside b). Where a folder
+// does not exist, name is returned as it stands, for the write to fail
+// there. It gives up after 40 links, as the kernel does.
 func resolve(name string) (string, error) {
 	for range 40 {
-		fi, err := os.Lstat(name)
-		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		dir, base := filepath.Split(name)
+		if base == "" || base == "." || base == ".." {
+			// A folder, not a file to write: resolved whole.
+			if real, err := filepath.EvalSymlinks(name); err == nil {
+				return real, nil
+			}
 			return name, nil
 		}
-		target, err := os.Readlink(name)
+		if dir == "" {
+			dir = "."
+		}
+		real, err := filepath.EvalSymlinks(dir)
 		if err != nil {
-			return name, err
+			return name, nil
+		}
+		full := filepath.Join(real, base)
+		fi, err := os.Lstat(full)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return full, nil
+		}
+		target, err := os.Readlink(full)
+		if err != nil {
+			return full, err
 		}
 		if !filepath.IsAbs(target) {
-			target = filepath.Join(filepath.Dir(name), target)
+			// Not cleaned: its ".." is resolved in the next round, after
+			// the links before it.
+			target = real + string(filepath.Separator) + target
 		}
 		name = target
 	}

@@ -81,3 +81,59 @@ func TestSpecialDestinations(t *testing.T) {
 		t.Error("writing over a directory: want an error")
 	}
 }
+
+// TestLinkThroughLinkedFolder writes through a link whose relative target
+// starts with "..", reached through a linked folder: b → a/real, and
+// b/up → ../x.txt. The kernel takes ".." from the folder the link lies in,
+// a/real, so the link names a/x.txt (what os.ReadFile through it reads
+// once written), not the x.txt beside b that a lexical clean of b/../x.txt
+// gives. WriteFile and Create must write where the kernel says, and the
+// overwrite check must see the same file: x.txt, an input, stays as it
+// was.
+func TestLinkThroughLinkedFolder(t *testing.T) {
+	dir := t.TempDir()
+	at := func(name string) string { return filepath.Join(dir, name) }
+	if err := os.MkdirAll(at("a/real"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(at("x.txt"), []byte("input"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a/real", at("b")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := os.Symlink("../x.txt", at("a/real/up")); err != nil {
+		t.Fatal(err)
+	}
+	var files Files
+	files.Input("--data", at("x.txt"))
+	files.Output("--out", at("b/up"))
+	if err := files.Check(); err != nil {
+		t.Errorf("Check: %v (b/up is a/x.txt, another file)", err)
+	}
+	for _, write := range []func(name string, data []byte) error{
+		func(name string, data []byte) error { return WriteFile(name, data, 0o644) },
+		func(name string, data []byte) error {
+			f, err := Create(name, 0o644)
+			if err != nil {
+				return err
+			}
+			f.Write(data)
+			return f.Commit()
+		},
+	} {
+		os.Remove(at("a/x.txt"))
+		if err := write(at("b/up"), []byte("output")); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(at("x.txt")); string(got) != "input" {
+			t.Errorf("x.txt holds %q, want the input left as it was", got)
+		}
+		if got, err := os.ReadFile(at("b/up")); string(got) != "output" {
+			t.Errorf("reading through the link: %q, %v; want the output", got, err)
+		}
+		if fi, err := os.Lstat(at("a/real/up")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link was replaced: %v", err)
+		}
+	}
+}

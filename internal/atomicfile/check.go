@@ -121,20 +121,3 @@ func checkParent(dir string) error {
 	}
 	return fmt.Errorf("directory %s does not exist", dir)
 }
-
-// SameFile reports whether the paths a and b name the same file: the same
-// cleaned absolute path (a file not yet written), or the same existing file
-// under two names. An empty path names no file.
-func SameFile(a, b string) bool {
-	if a == "" || b == "" {
-		return false
-	}
-	aa, err1 := filepath.Abs(a)
-	ab, err2 := filepath.Abs(b)
-	if err1 == nil && err2 == nil && aa == ab {
-		return true
-	}
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
-}

@@ -35,13 +35,6 @@ func TestChecks(t *testing.T) {
 	if es, _ := os.ReadDir(dir); len(es) != 1 {
 		t.Errorf("left %d entries", len(es))
 	}
-	link := filepath.Join(dir, "link")
-	if err := os.Symlink(file, link); err != nil {
-		t.Skip(err)
-	}
-	if !SameFile(file, link) || !SameFile(file, filepath.Join(dir, ".", "f")) || SameFile(file, filepath.Join(dir, "new")) || SameFile("", "") {
-		t.Error("SameFile")
-	}
 }
 
 // TestCheckMessages checks the messages of CheckWritable and CheckDir

@@ -13,6 +13,12 @@ import (
 // renames over it and Abort removes. Until Commit the destination is
 // untouched. A File is buffered; it is not safe for concurrent use.
 //
+// The temporary file is created when the first bytes leave the buffer (64
+// KiB of them, or at Commit), not by Create: a command that creates its
+// outputs before it reads its inputs leaves nothing behind if it then dies
+// while reading, even where no deferred Abort runs (the runtime out of
+// memory).
+//
 // Every temporary file is recorded until it is committed or aborted, so
 // that RemoveTemps can delete them all when the process must stop at once
 // (a second interrupt).
@@ -20,18 +26,20 @@ type File struct {
 	name  string // the destination, symbolic links resolved
 	shown string // the destination as given, for messages
 	perm  os.FileMode
-	f     *os.File // nil when writing through to a non-regular file
+	f     *os.File // nil when writing through to a non-regular file, or before the first bytes
 	raw   *os.File // the non-regular destination, when writing through
 	w     *bufio.Writer
-	tmp   string
-	err   error // the first write error
+	tmp   string // "" until the temporary file is created
+	err   error  // the first write error
 	done  bool
 }
 
 // Create starts writing the named file atomically, with permissions perm
 // for a new file (an existing regular file keeps its own). It fails at once
-// if the destination's directory is not writable or the destination is a
-// directory, so that a command can check its outputs before it works.
+// if the destination's directory is not writable (a probe file is created
+// there and removed) or the destination is a directory, so that a command
+// can check its outputs before it works; the temporary file itself is
+// created with the first bytes written.
 // A destination that exists and is not a regular file (/dev/null, a pipe)
 // is written directly, as WriteFile does.
 func Create(name string, perm os.FileMode) (*File, error) {
@@ -59,14 +67,28 @@ func Create(name string, perm os.FileMode) (*File, error) {
 			return nil, fmt.Errorf("write %s: is a directory", shown)
 		}
 	}
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
+	probe, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", shown, unwrapPath(err))
 	}
+	probe.Close()
+	os.Remove(probe.Name())
+	a.w = bufio.NewWriterSize(&early{a: a}, 1<<16)
+	return a, nil
+}
+
+// open creates the temporary file, once.
+func (a *File) open() error {
+	if a.f != nil {
+		return nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(a.name), "."+filepath.Base(a.name)+".tmp*")
+	if err != nil {
+		return err
+	}
 	a.f, a.tmp = f, f.Name()
 	register(a.tmp)
-	a.w = bufio.NewWriterSize(&early{f: f}, 1<<16)
-	return a, nil
+	return nil
 }
 
 // writebackBytes is how much a File writes before it asks the kernel to
@@ -77,15 +99,18 @@ const writebackBytes = 2 << 20
 // writebackBytes written, so that the device writes the file while the
 // rest is produced and the final sync has less to wait for.
 type early struct {
-	f         *os.File
+	a         *File // whose temporary file is created at the first Write
 	off, sent int64 // bytes written; bytes whose writeback has started
 }
 
 func (e *early) Write(p []byte) (int, error) {
-	n, err := e.f.Write(p)
+	if err := e.a.open(); err != nil {
+		return 0, err
+	}
+	n, err := e.a.f.Write(p)
 	e.off += int64(n)
 	if e.off-e.sent >= writebackBytes {
-		startWriteback(e.f, e.sent, e.off-e.sent)
+		startWriteback(e.a.f, e.sent, e.off-e.sent)
 		e.sent = e.off
 	}
 	return n, err
@@ -139,6 +164,15 @@ func (a *File) Commit() error {
 		err = a.w.Flush()
 	}
 	if err == nil {
+		err = a.open() // an empty file: nothing written yet
+	}
+	if a.f == nil {
+		if err != nil && err != a.err {
+			err = fmt.Errorf("write %s: %w", a.shown, unwrapPath(err))
+		}
+		return err
+	}
+	if err == nil {
 		err = a.f.Chmod(a.perm)
 	}
 	if err == nil {
@@ -171,6 +205,9 @@ func (a *File) Abort() {
 		a.w.Flush()
 		a.raw.Close()
 		return
+	}
+	if a.f == nil {
+		return // no temporary file yet
 	}
 	a.f.Close()
 	os.Remove(a.tmp)

@@ -175,3 +175,47 @@ func TestFileLarge(t *testing.T) {
 		t.Fatalf("the file holds %d bytes, not the %d written", len(got), len(want))
 	}
 }
+
+// TestFileLazyTemp checks that Create leaves nothing in the directory, nor
+// do writes that stay in the buffer: the temporary file appears with the
+// first bytes flushed, and Commit of nothing written makes an empty file.
+func TestFileLazyTemp(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "out.tsv")
+	entries := func() int {
+		es, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(es)
+	}
+	f, err := Create(name, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := entries(); n != 0 {
+		t.Fatalf("after Create: %d entries in the directory", n)
+	}
+	f.WriteString("small\n")
+	if n := entries(); n != 0 {
+		t.Fatalf("after a small write: %d entries", n)
+	}
+	f.Write(make([]byte, 1<<17))
+	if n := entries(); n != 1 {
+		t.Fatalf("after 128 KiB: %d entries, want the temporary file", n)
+	}
+	f.Abort()
+	if n := entries(); n != 0 {
+		t.Fatalf("after Abort: %d entries", n)
+	}
+	g, err := Create(name, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(name); err != nil || len(b) != 0 {
+		t.Fatalf("Commit of nothing: %q, %v", b, err)
+	}
+}

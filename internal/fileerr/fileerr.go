@@ -4,7 +4,10 @@
 // export it under their own name (tree.Error, …) with their own sentinels.
 package fileerr
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Error describes invalid input. File and Line locate the problem (Line is
 // 1-based; 0 means no line applies); Err is the sentinel error that
@@ -35,3 +38,10 @@ func (e *Error) Error() string {
 
 // Unwrap returns the sentinel error.
 func (e *Error) Unwrap() error { return e.Err }
+
+// ErrTooLarge is the sentinel of input that reading would need more
+// memory for than it may take: a file larger than the limit, a compressed
+// part that inflates past it, a declared size past it, a line longer than
+// the longest read. The packages that read files export it under their
+// own name (biom.ErrTooLarge, …).
+var ErrTooLarge = errors.New("too large to read")

@@ -42,12 +42,18 @@
 //
 // Problems are *Error values naming the file and the byte offset of the
 // structure at fault, wrapping ErrNotHDF5, ErrTruncated, ErrCorrupt,
-// ErrUnsupported or ErrNotFound. A structure whose bytes or address lie
-// past the end of the file (a truncated file, or a damaged size or
-// address) wraps ErrTruncated and says where the file ends relative to it
-// (Error.Past, Error.Where). No input makes the package panic. Every
-// size is checked against the file before anything is allocated for it;
-// an inflated chunk may not exceed its declared size, and a dataset's
-// declared size is bounded by 1100 times the file's size, so a corrupt
-// file cannot make the reader allocate much more than that.
+// ErrUnsupported, ErrNotFound or ErrTooLarge. A structure whose bytes or
+// address lie past the end of the file (a truncated file, or a damaged
+// size or address) wraps ErrTruncated and says where the file ends
+// relative to it (Error.Past, Error.Where). No input makes the package
+// panic. Every size is checked against the file before anything is
+// allocated for it, and an inflated chunk may not exceed its declared
+// size. What the values read take in memory, counted as Go holds them (a
+// float64 8 bytes, a string 16 bytes and its length, the raw bytes of a
+// dataset when they are copied, a variable-length string's bytes once per
+// string even when many point to one heap object), is added up over all
+// the values read from a File and bounded by 1100 times the file's size
+// (deflate's largest ratio is 1032), or by the lower limit of SetLimit;
+// what would pass it is refused before it is allocated (ErrCorrupt, or
+// ErrTooLarge past SetLimit's limit).
 package hdf5

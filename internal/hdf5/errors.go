@@ -3,6 +3,8 @@ package hdf5
 import (
 	"errors"
 	"fmt"
+
+	"github.com/twl-ldl/twl/internal/fileerr"
 )
 
 // Sentinel errors wrapped by *Error; test for them with errors.Is.
@@ -12,6 +14,9 @@ var (
 	ErrCorrupt     = errors.New("corrupt HDF5 data")
 	ErrUnsupported = errors.New("unsupported HDF5 feature")
 	ErrNotFound    = errors.New("no such HDF5 object")
+	// ErrTooLarge: the values read would take more memory than the limit
+	// set with SetLimit.
+	ErrTooLarge = fileerr.ErrTooLarge
 )
 
 // Error describes a problem with an HDF5 file: "FILE: byte OFFSET: what is

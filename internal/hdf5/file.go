@@ -7,6 +7,9 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
+
+	"github.com/twl-ldl/twl/internal/human"
 )
 
 // Magic is the HDF5 format signature (II.A).
@@ -30,7 +33,42 @@ type File struct {
 	headers  map[uint64]*header
 	gheaps   map[uint64][][]byte // objects of global heap collections, by index
 	maxAlloc int64
-	mem      []byte // the whole file, when opened with OpenBytes
+	limited  bool         // SetLimit lowered maxAlloc
+	budget   atomic.Int64 // bytes the values read may still take
+	mem      []byte       // the whole file, when opened with OpenBytes
+}
+
+// SetLimit bounds the memory that the values read from f may take
+// together, counted as Go holds them (8 bytes a float64, 16 bytes and its
+// length a string, the raw bytes of a dataset when they are copied); by
+// default it is 1100 times the file's size, a little more than deflate's
+// largest ratio. A value that would pass it is refused, before anything is
+// allocated for it, with an error wrapping ErrTooLarge. A limit of 0 or
+// one above the default leaves the default. Call it before reading.
+func (f *File) SetLimit(n int64) {
+	if n > 0 && n < f.maxAlloc {
+		f.maxAlloc, f.limited = n, true
+		f.budget.Store(n)
+	}
+}
+
+// take counts n bytes the values read are about to take against the
+// budget, or returns the error of a value (what, at the byte offset at)
+// that would pass it: ErrTooLarge under a limit set by SetLimit,
+// ErrCorrupt under the file's own.
+func (f *File) take(n int64, what string, at int64) error {
+	if n <= 0 {
+		return nil
+	}
+	if left := f.budget.Add(-n); left < 0 {
+		f.budget.Add(n)
+		if f.limited {
+			return f.errf(at, ErrTooLarge, "%s would take %s, more than the %s left of the %s allowed",
+				what, human.Bytes(float64(n)), human.Bytes(float64(max(left+n, 0))), human.Bytes(float64(f.maxAlloc)))
+		}
+		return f.errf(at, ErrCorrupt, "%s would take %s, more than a file of %d bytes can hold", what, human.Bytes(float64(n)), f.size)
+	}
+	return nil
 }
 
 // OpenBytes is Open for a file held in b. Its structures and raw chunks
@@ -49,6 +87,7 @@ func Open(r io.ReaderAt, size int64, name string) (*File, error) {
 func openFile(r io.ReaderAt, size int64, name string, mem []byte) (*File, error) {
 	f := &File{r: r, size: size, name: name, mem: mem, headers: map[uint64]*header{}, gheaps: map[uint64][][]byte{}}
 	f.maxAlloc = 1100*size + 1<<16
+	f.budget.Store(f.maxAlloc)
 	at := int64(-1)
 	for off := int64(0); off+8 <= size; {
 		b, err := f.readAt(off, 8)

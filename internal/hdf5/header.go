@@ -264,7 +264,7 @@ func (f *File) attribute(m message) (string, *Value, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	n, err := f.count(dims, dt.size, m.at)
+	n, err := f.count(dims, dt, m.at)
 	if err != nil {
 		return "", nil, err
 	}

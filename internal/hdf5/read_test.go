@@ -241,3 +241,39 @@ func TestDatasetNumbers(t *testing.T) {
 		t.Errorf("%d datasets read through the sink, want the 6 of table.biom's matrices at least", typed)
 	}
 }
+
+// TestFixedStringNUL: a fixed-length string loses only the NULs and spaces
+// that end it; a NUL before other bytes is kept, for the reader of ids to
+// refuse, not taken as the end ("S\x001" was read as "S"). The file is
+// chunks.h5 with its fixed strings "ab", "cde" (4 bytes each, NUL-padded,
+// stored as they are) rewritten in place.
+func TestFixedStringNUL(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/unifrac/chunks.h5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, strs := readers(t)
+	for _, c := range []struct {
+		raw  string // the 8 bytes of the two strings
+		want []string
+	}{
+		{"ab\x00\x00cde\x00", []string{"ab", "cde"}},
+		{"a\x00b\x00c\x00\x00\x00", []string{"a\x00b", "c"}},
+		{"\x001\x00\x00cd  ", []string{"\x001", "cd"}},
+		{"\x00\x00\x00\x00abcd", []string{"", "abcd"}},
+	} {
+		at := bytes.Index(b, []byte("ab\x00\x00cde\x00"))
+		if at < 0 {
+			t.Fatal("chunks.h5 does not hold its fixed strings as they are")
+		}
+		h := bytes.Clone(b)
+		copy(h[at:], c.raw)
+		f, err := OpenBytes(h, "nul.h5")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strs(f.Dataset("fixed")); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: %q, want %q", c.raw, got, c.want)
+		}
+	}
+}

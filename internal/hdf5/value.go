@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"sync"
 
+	"github.com/twl-ldl/twl/internal/human"
 	"github.com/twl-ldl/twl/internal/inflate"
 	"github.com/twl-ldl/twl/internal/parallel"
 )
@@ -106,20 +108,46 @@ func (f *File) dataspace(b []byte, at int64) ([]uint64, error) {
 	return dims, nil
 }
 
-// count returns the number of elements of dims, checking that their
-// bytes could be allocated.
-func (f *File) count(dims []uint64, size int, at int64) (int64, error) {
+// count returns the number of elements of dims, checking that they could
+// be held: their raw bytes and their Go values (cost), within the memory
+// allowed (SetLimit).
+func (f *File) count(dims []uint64, dt datatype, at int64) (int64, error) {
 	n := uint64(1)
 	for _, d := range dims {
 		if d != 0 && n > uint64(f.maxAlloc)/d {
-			return 0, f.errf(at, ErrCorrupt, "dimensions %v are too large for the file", dims)
+			return 0, f.tooLarge(at, "dimensions %v", dims)
 		}
 		n *= d
 	}
-	if size > 0 && n > uint64(f.maxAlloc)/uint64(size) {
-		return 0, f.errf(at, ErrCorrupt, "dimensions %v of %d-byte elements are too large for the file", dims, size)
+	if c := dt.cost(); n > uint64(f.maxAlloc)/uint64(c) {
+		return 0, f.tooLarge(at, "dimensions %v of %d-byte elements (%d bytes each as read)", dims, dt.size, c)
 	}
 	return int64(n), nil
+}
+
+// tooLarge is the error of a declared size past f.maxAlloc: ErrTooLarge
+// under a limit set by SetLimit, ErrCorrupt under the file's own.
+func (f *File) tooLarge(at int64, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if f.limited {
+		return f.errf(at, ErrTooLarge, "%s would take more than the %s allowed", msg, human.Bytes(float64(f.maxAlloc)))
+	}
+	return f.errf(at, ErrCorrupt, "%s are too large for the file", msg)
+}
+
+// cost returns the bytes an element takes once read: its raw bytes, and
+// its Go value (a float64 for a number; a string's 16-byte header and, for
+// a fixed-length string, its bytes; a variable-length string's bytes are
+// counted when they are read).
+func (dt datatype) cost() int {
+	switch {
+	case dt.vstr:
+		return dt.size + 16
+	case dt.class == classString:
+		return 2*dt.size + 16
+	default:
+		return dt.size + 8
+	}
 }
 
 // Value is the data of a dataset or an attribute.
@@ -172,11 +200,20 @@ func (v *Value) Float64s() ([]float64, error) {
 		if v.f64 != nil {
 			return v.f64, nil
 		}
+		if err := v.f.take(8*int64(len(v.i32)), "the numbers", v.at); err != nil {
+			return nil, err
+		}
 		out := make([]float64, len(v.i32))
 		for i, x := range v.i32 {
 			out[i] = float64(x)
 		}
 		return out, nil
+	}
+	if v.IsString() {
+		return nil, v.f.errf(v.at, ErrUnsupported, "strings read as numbers")
+	}
+	if err := v.f.take(8*int64(v.Len()), "the numbers", v.at); err != nil {
+		return nil, err
 	}
 	out := make([]float64, v.Len())
 	sz := v.typ.size
@@ -237,7 +274,8 @@ func (v *Value) Float64s() ([]float64, error) {
 
 // Int32s returns the elements of a value of little-endian signed 32-bit
 // integers, the usual type of a BIOM table's indices, and true; for any
-// other type it returns false and reads nothing. For a value of
+// other type it returns false and reads nothing, as it does when its slice
+// would pass the limit of SetLimit (Float64s then says so). For a value of
 // DatasetNumbers, the slice returned is the value's own.
 func (v *Value) Int32s() ([]int32, bool) {
 	if v.typ.class != classFixed || v.typ.size != 4 || !v.typ.signed || v.typ.order != binary.ByteOrder(le) {
@@ -245,6 +283,9 @@ func (v *Value) Int32s() ([]int32, bool) {
 	}
 	if v.typed {
 		return v.i32, true
+	}
+	if v.f.take(4*int64(v.Len()), "the integers", v.at) != nil {
+		return nil, false
 	}
 	out := make([]int32, v.Len())
 	parallel.For(len(out), 0, 1<<16, func(lo, hi int) {
@@ -260,6 +301,9 @@ func (v *Value) Int32s() ([]int32, bool) {
 func (v *Value) Int64s() ([]int64, error) {
 	if v.typ.class != classFixed {
 		return nil, v.f.errf(v.at, ErrUnsupported, "datatype class %d read as integers", v.typ.class)
+	}
+	if err := v.f.take(8*int64(v.Len()), "the integers", v.at); err != nil {
+		return nil, err
 	}
 	if v.typed {
 		out := make([]int64, len(v.i32))
@@ -299,18 +343,28 @@ func (v *Value) Int64s() ([]int64, error) {
 }
 
 // Strings returns the elements of a string value: fixed-length strings
-// without their padding, variable-length strings from the global heap.
+// without their padding (the NULs and spaces that end them), variable-
+// length strings from the global heap. A NUL followed by other bytes is
+// kept, for the caller to refuse: "S\x001" is not cut to "S".
 func (v *Value) Strings() ([]string, error) {
+	if !v.IsString() {
+		return nil, v.f.errf(v.at, ErrUnsupported, "numbers read as strings")
+	}
+	// The strings' headers, and for fixed-length strings their bytes at
+	// most, before they are made.
+	cost := 16 * int64(v.Len())
+	if v.typ.class == classString {
+		cost += int64(len(v.data))
+	}
+	if err := v.f.take(cost, "the strings", v.at); err != nil {
+		return nil, err
+	}
 	out := make([]string, v.Len())
 	sz := v.typ.size
 	switch {
 	case v.typ.class == classString:
 		for i := range out {
-			s := v.data[i*sz : (i+1)*sz]
-			if z := bytes.IndexByte(s, 0); z >= 0 {
-				s = s[:z]
-			}
-			out[i] = string(bytes.TrimRight(s, " "))
+			out[i] = string(bytes.TrimRight(v.data[i*sz:(i+1)*sz], "\x00 "))
 		}
 	case v.typ.vstr:
 		// The strings are cut from one string holding them all: a first
@@ -346,20 +400,26 @@ func (v *Value) Strings() ([]string, error) {
 			}
 			return s[:n], nil
 		}
-		total := 0
+		total := int64(0)
 		for i := range out {
 			s, err := object(i)
 			if err != nil {
 				return nil, err
 			}
-			total += len(s)
+			total += int64(len(s))
 		}
-		all := make([]byte, 0, total)
+		// Many strings may point to one large heap object: their total is
+		// counted before it is allocated.
+		if err := f.take(total, fmt.Sprintf("the %d variable-length strings", len(out)), v.at); err != nil {
+			return nil, err
+		}
+		var all strings.Builder
+		all.Grow(int(total))
 		for i := range out {
 			s, _ := object(i)
-			all = append(all, s...)
+			all.Write(s)
 		}
-		str, lo := string(all), 0
+		str, lo := all.String(), 0
 		for i := range out {
 			n := int(le.Uint32(v.data[i*sz:]))
 			if n == 0 {
@@ -414,6 +474,11 @@ func (f *File) heapObjects(addr uint64) ([][]byte, error) {
 			data := c.take(int(n))
 			c.skip(int((n+7)&^7 - n))
 			if int(id) >= len(objs) {
+				// An index is 24 bytes a slot up to the largest object
+				// index, whatever the number of objects.
+				if err := f.take(24*int64(int(id)+1-len(objs)), "the global heap collection's index", off); err != nil {
+					return nil, err
+				}
 				objs = append(objs, make([][]byte, int(id)+1-len(objs))...)
 			}
 			objs[id] = data
@@ -659,7 +724,7 @@ func (f *File) dataset(path string, numbers bool) (*Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := f.count(dims, dt.size, sm.at)
+	n, err := f.count(dims, dt, sm.at)
 	if err != nil {
 		return nil, err
 	}
@@ -674,8 +739,14 @@ func (f *File) dataset(path string, numbers bool) (*Value, error) {
 	if numbers && len(dims) == 1 && dt.order == binary.ByteOrder(le) {
 		switch {
 		case dt.class == classFloat && dt.size == 8:
+			if err := f.take(8*n, "the dataset", sm.at); err != nil {
+				return nil, err
+			}
 			sk = &sink{f64: make([]float64, n)}
 		case dt.class == classFixed && dt.size == 4 && dt.signed:
+			if err := f.take(4*n, "the dataset", sm.at); err != nil {
+				return nil, err
+			}
 			sk = &sink{i32: make([]int32, n)}
 		}
 	}
@@ -793,6 +864,11 @@ func (f *File) fixedSize(b []byte, total int, at int64, bad bool) ([]byte, error
 }
 
 func (f *File) contiguous(addr uint64, total int, at int64) ([]byte, error) {
+	if addr == undef || f.mem == nil {
+		if err := f.take(int64(total), "the dataset", at); err != nil {
+			return nil, err
+		}
+	}
 	if addr == undef {
 		return make([]byte, total), nil // never written: fill value zero
 	}
@@ -802,6 +878,9 @@ func (f *File) contiguous(addr uint64, total int, at int64) ([]byte, error) {
 
 // chunk reads and unfilters a dataset stored as one chunk.
 func (f *File) chunk(addr, size uint64, mask uint32, fl []filter, elem, total int, at int64) ([]byte, error) {
+	if err := f.take(int64(total), "the dataset", at); err != nil {
+		return nil, err
+	}
 	if addr == undef {
 		return make([]byte, total), nil
 	}
@@ -844,6 +923,9 @@ func (f *File) chunked(btree uint64, dims, cdims []uint64, elem, total int, fl [
 	}
 	var out []byte
 	if sk == nil {
+		if err := f.take(int64(total), "the dataset", at); err != nil {
+			return nil, err
+		}
 		out = make([]byte, total)
 	}
 	if btree == undef || total == 0 {
@@ -1007,4 +1089,22 @@ func copyChunk(out, b []byte, dims, cdims, origin []uint64, elem int) {
 			return
 		}
 	}
+}
+
+// Dims returns the dimensions of the dataset at path from its header,
+// without reading its data.
+func (f *File) Dims(path string) ([]uint64, error) {
+	addr, err := f.lookup(path)
+	if err != nil {
+		return nil, err
+	}
+	h, err := f.header(addr)
+	if err != nil {
+		return nil, err
+	}
+	sm, ok := h.find(msgDataspace)
+	if !ok {
+		return nil, &Error{File: f.name, Offset: int64(f.base + addr), Err: ErrNotFound, Msg: fmt.Sprintf("%q is not a dataset", path)}
+	}
+	return f.dataspace(sm.data, sm.at)
 }

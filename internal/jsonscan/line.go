@@ -3,15 +3,36 @@ package jsonscan
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
+	"slices"
+
+	"github.com/twl-ldl/twl/internal/fileerr"
+	"github.com/twl-ldl/twl/internal/human"
 )
+
+// MaxLine is the longest line that Lines reads unless told otherwise
+// (SetMax): 64 MiB, its line ending not counted.
+const MaxLine = 64 << 20
+
+// LineError is the error of a line longer than the longest read. It wraps
+// fileerr.ErrTooLarge.
+type LineError struct{ Max int }
+
+func (e *LineError) Error() string {
+	return fmt.Sprintf("line longer than %s (%d bytes), the longest read", human.Bytes(float64(e.Max)), e.Max)
+}
+
+func (e *LineError) Unwrap() error { return fileerr.ErrTooLarge }
 
 // BOM is the UTF-8 byte order mark, which Lines removes from the first
 // line.
 const BOM = "\xef\xbb\xbf"
 
 // Lines reads the lines of JSON Lines input that are not blank (empty or
-// only JSON white space), of any length. A line ends with "\n" or at the end
+// only JSON white space), up to MaxLine bytes long (SetMax sets another
+// limit); a longer line ends the reading with a *LineError once its first
+// bytes past the limit are read, so that it is never held whole. A line ends with "\n" or at the end
 // of the input, and a '\r' before its end is removed with it (CRLF line
 // endings), as is a byte order mark at the start of the input. Its use is
 // that of bufio.Scanner:
@@ -28,8 +49,18 @@ type Lines struct {
 	line []byte
 	col0 int
 	num  int
+	max  int // the longest line, 0 for MaxLine
 	eof  bool
 	err  error
+}
+
+// SetMax sets the longest line read to n bytes (n > 0), its line ending not
+// counted. Call it before Next.
+func (l *Lines) SetMax(n int) {
+	if n <= 0 {
+		panic("jsonscan: SetMax of a length that is not positive")
+	}
+	l.max = n
 }
 
 // NewLines returns a Lines that reads from r through a 64 KiB buffer. It
@@ -46,8 +77,12 @@ func NewLines(r io.Reader) Lines {
 // there is one. It returns false at the end of the input or on a read
 // error, which Err returns.
 func (l *Lines) Next() bool {
+	max := l.max
+	if max == 0 {
+		max = MaxLine
+	}
 	for !l.eof && l.err == nil {
-		b, err := readLine(&l.br, &l.buf)
+		b, err := readLine(&l.br, &l.buf, max)
 		l.num++
 		switch {
 		case err == io.EOF:
@@ -57,6 +92,10 @@ func (l *Lines) Next() bool {
 			return false
 		}
 		l.line, l.col0 = trimLine(b, l.num == 1)
+		if len(l.line) > max {
+			l.err = &LineError{Max: max}
+			return false
+		}
 		if !blank(l.line) {
 			return true
 		}
@@ -80,21 +119,56 @@ func (l *Lines) Err() error { return l.err }
 // readLine returns the next line of br, with its '\n' if it has one, and
 // io.EOF at the end of the input. A line that fits in br's buffer is
 // returned without a copy, valid until the next read from br; a longer one
-// is gathered in *buf, which readLine grows and keeps for the next calls.
-// Other errors are br's.
-func readLine(br *bufio.Reader, buf *[]byte) ([]byte, error) {
+// is gathered in *buf, which readLine keeps for the next calls, and past
+// *buf's capacity in blocks of lineBlock bytes, copied once into a larger
+// *buf at the end of the line. A line longer than longest bytes and its
+// line ending ends the gathering with a *LineError, the rest unread: it
+// has taken about longest bytes, and no copy. Other errors are br's.
+func readLine(br *bufio.Reader, buf *[]byte, longest int) ([]byte, error) {
 	frag, err := br.ReadSlice('\n')
 	if err != bufio.ErrBufferFull {
 		return frag, err
 	}
+	most := longest + len(BOM) + 2 // the line, its ending and a byte order mark
+	if len(frag) > most {
+		return nil, &LineError{Max: longest}
+	}
 	b := append((*buf)[:0], frag...)
+	*buf = b
+	var blocks [][]byte // the line past cap(b)
+	total := len(frag)
 	for err == bufio.ErrBufferFull {
 		frag, err = br.ReadSlice('\n')
-		b = append(b, frag...)
+		if total += len(frag); total > most {
+			return nil, &LineError{Max: longest}
+		}
+		if blocks == nil && len(b)+len(frag) <= cap(b) {
+			b = append(b, frag...)
+			continue
+		}
+		for len(frag) > 0 {
+			if len(blocks) == 0 || len(blocks[len(blocks)-1]) == lineBlock {
+				blocks = append(blocks, make([]byte, 0, lineBlock))
+			}
+			last := &blocks[len(blocks)-1]
+			n := min(len(frag), lineBlock-len(*last))
+			*last = append(*last, frag[:n]...)
+			frag = frag[n:]
+		}
+	}
+	if blocks != nil {
+		b = slices.Grow(b, total-len(b))
+		for _, blk := range blocks {
+			b = append(b, blk...)
+		}
 	}
 	*buf = b
 	return b, err
 }
+
+// lineBlock is the size of the blocks that gather a line longer than the
+// reader's buffer.
+const lineBlock = 1 << 20
 
 // trimLine removes a final '\n', then a final '\r', from line b and, if
 // first is set, a byte order mark at its start. It returns what is left and

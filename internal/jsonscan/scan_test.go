@@ -12,6 +12,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"unicode/utf8"
+
+	"github.com/twl-ldl/twl/internal/fileerr"
 )
 
 // TestNumber checks Number against the number grammar of RFC 8259 §6,
@@ -304,7 +306,7 @@ func TestReadLine(t *testing.T) {
 	br := bufio.NewReaderSize(strings.NewReader(strings.Join(lines, "")), 16)
 	var buf []byte
 	for i, want := range lines {
-		got, err := readLine(br, &buf)
+		got, err := readLine(br, &buf, MaxLine)
 		if string(got) != want {
 			t.Errorf("line %d: %q, want %q", i, got, want)
 		}
@@ -316,7 +318,7 @@ func TestReadLine(t *testing.T) {
 			t.Errorf("line %d: error %v, want %v", i, err, wantErr)
 		}
 	}
-	if got, err := readLine(br, &buf); len(got) != 0 || err != io.EOF {
+	if got, err := readLine(br, &buf, MaxLine); len(got) != 0 || err != io.EOF {
 		t.Errorf("after the end: %q, %v", got, err)
 	}
 }
@@ -489,4 +491,63 @@ func isASCII(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// TestLinesMax reads lines at and past the longest read: a line of max
+// bytes (with CRLF, or a byte order mark on the first) is read, one of
+// max+1 ends the reading with a *LineError at its line, and a line of
+// 64 MiB under a limit of 1 MiB is refused having read little more than
+// the limit.
+func TestLinesMax(t *testing.T) {
+	const max = 100_000
+	line := strings.Repeat("x", max)
+	for _, tc := range []struct {
+		in      string
+		lines   int // lines read before the end
+		errLine int // the line of the error, 0 for none
+	}{
+		{"[1]\n" + line + "\n[2]\n", 3, 0},
+		{"[1]\r\n" + line + "\r\n", 2, 0},
+		{BOM + line + "\n", 1, 0},
+		{line, 1, 0},
+		{"[1]\n" + line + "x\n[2]\n", 1, 2},
+		{"[1]\n\n" + line + "x", 1, 3},
+		{BOM + line + "x\n", 0, 1},
+	} {
+		l := NewLines(strings.NewReader(tc.in))
+		l.SetMax(max)
+		n := 0
+		for l.Next() {
+			n++
+		}
+		var le *LineError
+		switch {
+		case n != tc.lines:
+			t.Errorf("%.20q…: %d lines read, want %d", tc.in, n, tc.lines)
+		case tc.errLine == 0 && l.Err() != nil:
+			t.Errorf("%.20q…: error %v", tc.in, l.Err())
+		case tc.errLine > 0 && (!errors.As(l.Err(), &le) || le.Max != max || l.Num() != tc.errLine):
+			t.Errorf("%.20q…: error %v at line %d, want a LineError at line %d", tc.in, l.Err(), l.Num(), tc.errLine)
+		}
+	}
+	cr := &countingReader{r: strings.NewReader(strings.Repeat("y", 64<<20))}
+	l := NewLines(cr)
+	l.SetMax(1 << 20)
+	if l.Next() || !errors.Is(l.Err(), fileerr.ErrTooLarge) {
+		t.Errorf("64 MiB line: error %v, want ErrTooLarge", l.Err())
+	}
+	if cr.n > 1<<20+128<<10 || cap(l.buf) > 1<<20+128<<10 {
+		t.Errorf("64 MiB line under 1 MiB: read %d bytes into a buffer of %d", cr.n, cap(l.buf))
+	}
+}
+
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
 }

@@ -1,0 +1,6 @@
+//go:build !race
+
+package main
+
+// raceDetector: the tests run without the race detector.
+const raceDetector = false
