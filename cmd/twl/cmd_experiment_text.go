@@ -56,6 +56,13 @@ func runTextExperiment(e *env, args []string) error {
 		if cfg.FastText, cfg.FastTextSkipped, err = findFastText(*fastText); err != nil {
 			return f.fail("--fasttext %s: %v", *fastText, err)
 		}
+		if cfg.FastText != nil { // the executable, found, is an input too
+			files := f.files()
+			files.Input("--fasttext", cfg.FastText.Path)
+			if err := f.checkFiles(files); err != nil {
+				return err
+			}
+		}
 	}
 	if err := paths.read(f, &corpus.Options{AsGiven: cfg.AsGiven, Title: paths.title}); err != nil {
 		return err
