@@ -1,8 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -305,4 +309,106 @@ func TestTextPredictLayouts(t *testing.T) {
 	if code != 1 || out != "" || !strings.Contains(errOut, `the label "Epic Fantasy" holds white space`) {
 		t.Errorf("labels with spaces: exit %d, %q %q", code, out, errOut)
 	}
+}
+
+// TestFastTextWorkflow runs a fastText user's files through twl without
+// converting them: a training file and a test file in fastText's
+// supervised format, 'twl text train', 'twl text predict --format fasttext
+// [--top 5]' and 'twl eval --multilabel --normalize' of those predictions
+// against the test file. The scores must be those of the same predictions
+// written as JSON Lines (every label's mass at full precision; for --top 5,
+// the five of highest mass, rescaled to sum 1, written here from the JSON
+// Lines), within the rounding of the fastText layout's 6 digits.
+func TestFastTextWorkflow(t *testing.T) {
+	const tr = "Fiction\tFantasy\nFantasy\tEpic_Fantasy\nNonfiction\tCooking\nPoetry\n"
+	docs := []string{"__label__Epic_Fantasy dragons and swords", "soup recipe __label__Cooking", "__label__Poetry roses are red",
+		"__label__Fantasy elves", "__label__Poetry __label__Cooking a poem of soup"}
+	var train, test strings.Builder
+	for i := range 60 {
+		fmt.Fprintln(&train, docs[i%len(docs)])
+	}
+	for _, s := range []string{"__label__Epic_Fantasy swords and elves", "__label__Cooking roses soup", "__label__Poetry __label__Fantasy red elves", "__label__Nonfiction nothing known"} {
+		fmt.Fprintln(&test, s)
+	}
+	dir := write(t, map[string]string{"labels.tree": tr, "train.txt": train.String(), "test.txt": test.String()})
+	path := func(name string) string { return filepath.Join(dir, name) }
+	run := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := twl(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, errOut)
+		}
+		return out
+	}
+	run("text", "train", "--train", path("train.txt"), "--tree", path("labels.tree"), "--emb-dim", "8", "--buckets", "1000",
+		"--epochs", "5", "--min-count", "1", "--quiet", "--out", path("m.model"))
+	run("text", "predict", "--model", path("m.model"), "--data", path("test.txt"), "--out", path("p.jsonl"))
+	run("text", "predict", "--model", path("m.model"), "--data", path("test.txt"), "--format", "fasttext", "--out", path("p.txt"))
+	run("text", "predict", "--model", path("m.model"), "--data", path("test.txt"), "--format", "fasttext", "--top", "5", "--out", path("p5.txt"))
+
+	// The five labels of highest mass of each JSON line (equal masses in
+	// the tree's order, as documented), rescaled.
+	lt, err := tree.ReadFile(path("labels.tree"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := func(name string) int { i, _ := lt.Index(name); return i }
+	var top5 strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(readFile(t, path("p.jsonl"))), "\n") {
+		var p map[string]float64
+		if err := json.Unmarshal([]byte(line), &p); err != nil {
+			t.Fatal(err)
+		}
+		names := slices.SortedFunc(maps.Keys(p), func(a, b string) int { return cmp.Or(cmp.Compare(p[b], p[a]), index(a)-index(b)) })[:5]
+		sum := 0.0
+		for _, n := range names {
+			sum += p[n]
+		}
+		q := map[string]float64{}
+		for _, n := range names {
+			q[n] = p[n] / sum
+		}
+		b, _ := json.Marshal(q)
+		fmt.Fprintf(&top5, "%s\n", b)
+	}
+	if err := os.WriteFile(path("p5.jsonl"), []byte(top5.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	eval := func(pred string) map[string]float64 {
+		t.Helper()
+		out := run("eval", "--multilabel", "--normalize", "--k", "5", "--format", "json", "--tree", path("labels.tree"), path(pred), path("test.txt"))
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		scores := map[string]float64{}
+		for k, v := range m {
+			if f, ok := v.(float64); ok {
+				scores[k] = f
+			}
+		}
+		return scores
+	}
+	for _, c := range [][2]string{{"p.txt", "p.jsonl"}, {"p5.txt", "p5.jsonl"}} {
+		got, want := eval(c[0]), eval(c[1])
+		if len(want) < 10 || want["rows"] != 4 {
+			t.Fatalf("%s: the scores of the JSON Lines: %v", c[1], want)
+		}
+		for k, w := range want {
+			if g, ok := got[k]; !ok || math.Abs(g-w) > 1e-4*max(1, math.Abs(w)) {
+				t.Errorf("%s: %s = %v, %s gives %v", c[0], k, g, c[1], w)
+			}
+		}
+	}
+}
+
+// readFile returns the contents of the file at path.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
