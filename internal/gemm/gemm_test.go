@@ -2,6 +2,7 @@ package gemm
 
 import (
 	"fmt"
+	"github.com/twl-ldl/twl/internal/race"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -156,7 +157,7 @@ func TestMulWide(t *testing.T) {
 func TestMulRandomShapes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	runs := 60
-	if testing.Short() || !useAVX2 {
+	if testing.Short() || race.Enabled || !useAVX2 {
 		runs = 12
 	}
 	for range runs {
@@ -191,7 +192,7 @@ func TestMulLSTMShapes(t *testing.T) {
 	defer func(f, b int) { forceSplit, wholeB = f, b }(forceSplit, wholeB)
 	whole := wholeB
 	tokens := 20000
-	if testing.Short() {
+	if testing.Short() || race.Enabled {
 		tokens = 2000
 	}
 	if !useAVX2 {
