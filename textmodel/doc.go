@@ -39,8 +39,13 @@
 //
 // Describe computes what 'twl text stats' shows of a corpus (corpus.Describe
 // and the coverage of word vectors), written by Description.WriteText and
-// WriteJSON. Model.WritePredictions writes the predicted distributions of a
-// corpus as JSON Lines, the format of 'twl eval'.
+// WriteJSON. Model.PredictStream predicts the documents of a
+// corpus.Scanner as they are read, on every core, and writes them in their
+// order as JSON Lines (the format of 'twl eval') or in the layout of
+// 'fasttext predict-prob', in memory that does not grow with the input;
+// Model.WritePredictions does the same for a corpus in memory. Either keeps
+// the most probable labels (labelset.Top) or a set consistent with the
+// hierarchy (labelset.Decoder.Closed).
 //
 // # The file format
 //
