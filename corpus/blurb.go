@@ -34,7 +34,7 @@ type blurbReader struct {
 	line, lpos int // byte lpos is on line line (1-based); see lineOf
 	lb         *labeler
 	opts       Options
-	docs       []Doc
+	doc        Doc // the record read last
 
 	// The record being read.
 	next        int // where the next record starts, or len(data)
@@ -48,7 +48,9 @@ type blurbReader struct {
 	d0 int     // the depth in the tree of a <d0> genre; -1 before the first genre
 }
 
-func readBlurb(r io.Reader, file string, lb *labeler, opts Options, c *Corpus) ([]Doc, error) {
+// newBlurb reads the whole of r (up to MaxBlurb bytes), which the records
+// are then read from one by one; c receives the depth conflicts.
+func newBlurb(r io.Reader, file string, lb *labeler, opts Options, c *Corpus) (*blurbReader, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxBlurb+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
@@ -60,10 +62,10 @@ func readBlurb(r io.Reader, file string, lb *labeler, opts Options, c *Corpus) (
 	if err := p.checkText(); err != nil {
 		return nil, err
 	}
-	if err := p.records(); err != nil {
-		return nil, err
+	if p.has(bom) {
+		p.pos += len(bom)
 	}
-	return p.docs, nil
+	return p, nil
 }
 
 // lineOf returns the 1-based line of byte pos.
@@ -112,25 +114,23 @@ func (p *blurbReader) skipSpace() {
 
 func (p *blurbReader) has(s string) bool { return bytes.HasPrefix(p.data[p.pos:], []byte(s)) }
 
-// records reads the records of the file.
-func (p *blurbReader) records() error {
-	if p.has(bom) {
-		p.pos += len(bom)
-	}
+// read reads the next record of the file; it returns io.EOF after the
+// last.
+func (p *blurbReader) read() (Doc, error) {
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.data) {
-			return nil
+			return Doc{}, io.EOF
 		}
 		switch {
 		case p.has("<?"): // an XML declaration
 			if err := p.skipPast("?>", "<?"); err != nil {
-				return err
+				return Doc{}, err
 			}
 			continue
 		case p.has("<!--"):
 			if err := p.skipPast("-->", "<!--"); err != nil {
-				return err
+				return Doc{}, err
 			}
 			continue
 		}
@@ -138,13 +138,14 @@ func (p *blurbReader) records() error {
 		name, self, ok := p.openTag()
 		if !ok || name != "book" {
 			if p.cutTag(start) {
-				return p.errAt(start, ErrSyntax, "the file ends inside the tag %s (a file cut short?)", p.snippet(start))
+				return Doc{}, p.errAt(start, ErrSyntax, "the file ends inside the tag %s (a file cut short?)", p.snippet(start))
 			}
-			return p.errAt(start, ErrSyntax, "want a record <book …>, found %s", p.snippet(start))
+			return Doc{}, p.errAt(start, ErrSyntax, "want a record <book …>, found %s", p.snippet(start))
 		}
 		if err := p.book(start, self); err != nil {
-			return err
+			return Doc{}, err
 		}
+		return p.doc, nil
 	}
 }
 
@@ -253,7 +254,7 @@ func (p *blurbReader) book(start int, self bool) error {
 		}
 		d.Labels = p.lb.done()
 	}
-	p.docs = append(p.docs, d)
+	p.doc = d
 	return nil
 }
 

@@ -74,6 +74,7 @@ const (
 	Blurb            // BlurbGenreCollection records: <book>…<body>…</body>…<topics><d0>…</d0>…</topics>…</book>
 	JSONL            // JSON Lines: {"text"|"token": …, "labels"|"label": […]}
 	LabelSets        // JSON Lines of label sets only: ["label", …]; every Doc.Text is empty
+	FastText         // fastText's supervised format: __label__A __label__B text… per line
 )
 
 func (f Format) String() string {
@@ -86,6 +87,8 @@ func (f Format) String() string {
 		return "jsonl"
 	case LabelSets:
 		return "label sets"
+	case FastText:
+		return "fasttext"
 	}
 	return fmt.Sprintf("Format(%d)", int(f))
 }
@@ -95,8 +98,15 @@ func (f Format) String() string {
 type Options struct {
 	// Format of the input. Default Auto: detected from the first byte that
 	// is not white space, '<' for Blurb records, '{' for JSON Lines of
-	// documents and '[' for JSON Lines of label sets.
+	// documents and '[' for JSON Lines of label sets; FastText for a first
+	// line with a word that starts with LabelPrefix, and, with Unlabeled,
+	// for any other text (lines of plain text are fastText lines without
+	// labels).
 	Format Format
+	// LabelPrefix marks the labels of FastText lines: a word that starts
+	// with it is a label, named by the rest of the word. Default
+	// DefaultLabelPrefix, "__label__" (fastText's -label option).
+	LabelPrefix string
 	// AsGiven keeps label sets as the file gives them. Default: each set is
 	// closed under ancestors (every ancestor of a label is added), as
 	// BlurbGenreCollection lists them and as the tree-Wasserstein target of
@@ -114,11 +124,18 @@ type Options struct {
 	AllowEmpty bool
 }
 
+// DefaultLabelPrefix is fastText's default label prefix.
+const DefaultLabelPrefix = "__label__"
+
 func (o *Options) get() Options {
-	if o == nil {
-		return Options{}
+	var g Options
+	if o != nil {
+		g = *o
 	}
-	return *o
+	if g.LabelPrefix == "" {
+		g.LabelPrefix = DefaultLabelPrefix
+	}
+	return g
 }
 
 // DownloadURL is where the BlurbGenreCollection data set is published; its
@@ -131,20 +148,79 @@ const DownloadURL = "https://www.inf.uni-hamburg.de/en/inst/ab/lt/resources/data
 func ReadFile(path string, t *tree.Tree, opts *Options) (*Corpus, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) && strings.HasPrefix(filepath.Base(path), "BlurbGenreCollection") {
-			return nil, fmt.Errorf("%w\n  The BlurbGenreCollection data set is not redistributable: download it from\n  %s\n  (BlurbGenreCollection_EN_{train,dev,test}.txt and hierarchy.txt)", err, DownloadURL)
-		}
-		return nil, err
+		return nil, MissingFile(err, path)
 	}
 	defer f.Close()
 	return Read(f, path, t, opts)
 }
 
+// MissingFile returns err, the error of opening the corpus file path, with
+// where to download the BlurbGenreCollection data set when the file does
+// not exist and is one of its files.
+func MissingFile(err error, path string) error {
+	if errors.Is(err, fs.ErrNotExist) && strings.HasPrefix(filepath.Base(path), "BlurbGenreCollection") {
+		return fmt.Errorf("%w\n  The BlurbGenreCollection data set is not redistributable: download it from\n  %s\n  (BlurbGenreCollection_EN_{train,dev,test}.txt and hierarchy.txt)", err, DownloadURL)
+	}
+	return err
+}
+
 // Read reads a corpus from r; file names the input in error messages. With
 // a tree t, every label must name a node of t, Labels is t.Names() and the
 // label sets are closed under ancestors unless opts.AsGiven. t may be nil
-// to read labels by name only.
+// to read labels by name only. Read keeps every document in memory; a
+// Scanner reads them one at a time.
 func Read(r io.Reader, file string, t *tree.Tree, opts *Options) (*Corpus, error) {
+	s, err := NewScanner(r, file, t, opts)
+	if err != nil {
+		return nil, err
+	}
+	var docs []Doc
+	for s.Scan() {
+		docs = append(docs, s.Doc())
+	}
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	c := s.meta
+	c.Docs = docs
+	c.Labels = s.Labels()
+	return &c, nil
+}
+
+// Scanner reads the documents of a corpus one at a time, in the order of
+// the input, as Read reads them: the same formats, options, checks and
+// errors, with memory that does not grow with the number of documents
+// (JSON Lines and FastText are read line by line; BlurbGenreCollection
+// records are read from the whole file, held in memory). Its use is that of
+// bufio.Scanner:
+//
+//	s, err := corpus.NewScanner(r, file, t, opts)
+//	if err != nil { … }
+//	for s.Scan() {
+//		d := s.Doc()
+//		…
+//	}
+//	if err := s.Err(); err != nil { … }
+type Scanner struct {
+	src  source
+	lb   *labeler
+	meta Corpus // File, Format, Tree and the depth conflicts
+	doc  Doc
+	n    int
+	err  error
+}
+
+// source reads documents one by one.
+type source interface {
+	// read returns the next document, or io.EOF after the last.
+	read() (Doc, error)
+}
+
+// NewScanner returns a Scanner of the documents of r, with the arguments of
+// Read. It reads the start of r to detect the format (opts.Format Auto), and
+// returns an error if the format cannot be told or the input is empty. A
+// BlurbGenreCollection file is read whole here.
+func NewScanner(r io.Reader, file string, t *tree.Tree, opts *Options) (*Scanner, error) {
 	o := opts.get()
 	br := bufio.NewReaderSize(r, 64<<10)
 	lead, first, err := leading(br, file)
@@ -153,32 +229,76 @@ func Read(r io.Reader, file string, t *tree.Tree, opts *Options) (*Corpus, error
 	}
 	format := o.Format
 	if format == Auto {
-		head, _ := br.Peek(12)
-		if format, err = detect(first, head, lead, file); err != nil {
+		if format, err = detect(br, first, lead, file, o); err != nil {
 			return nil, err
 		}
 	}
 	// The readers see the input from its start: the white space leading
 	// has been read already, and is given back in front.
 	in := io.MultiReader(bytes.NewReader(lead), br)
-	lb := newLabeler(t, o.AsGiven || t == nil, o.Unlabeled)
-	c := &Corpus{File: file, Format: format, Tree: t}
+	s := &Scanner{lb: newLabeler(t, o.AsGiven || t == nil, o.Unlabeled)}
+	s.meta = Corpus{File: file, Format: format, Tree: t}
 	switch format {
 	case Blurb:
-		c.Docs, err = readBlurb(in, file, lb, o, c)
+		if s.src, err = newBlurb(in, file, s.lb, o, &s.meta); err != nil {
+			return nil, err
+		}
 	case JSONL, LabelSets:
-		c.Docs, err = readJSONL(in, file, lb, o, format == LabelSets)
+		s.src = newJSONL(in, file, s.lb, o, format == LabelSets)
+	case FastText:
+		s.src = newFastText(in, file, s.lb, o)
 	default:
 		panic(fmt.Sprintf("corpus: unknown format %v", format))
 	}
+	return s, nil
+}
+
+// Scan advances to the next document, which Doc returns, and reports
+// whether there is one. It returns false at the end of the input or at the
+// first error, which Err returns.
+func (s *Scanner) Scan() bool {
+	if s.src == nil {
+		return false
+	}
+	d, err := s.src.read()
 	if err != nil {
-		return nil, err
+		s.src = nil
+		if err != io.EOF {
+			s.err = err
+		} else if s.n == 0 {
+			s.err = &Error{File: s.meta.File, Err: ErrEmpty}
+		}
+		return false
 	}
-	if len(c.Docs) == 0 {
-		return nil, &Error{File: file, Err: ErrEmpty}
-	}
-	c.Labels = lb.names()
-	return c, nil
+	s.doc = d
+	s.n++
+	return true
+}
+
+// Doc returns the document Scan read last. Its text and label slice are its
+// own: they stay valid after the next Scan.
+func (s *Scanner) Doc() Doc { return s.doc }
+
+// Err returns the error that stopped Scan, nil at the end of the input: an
+// *Error as Read returns (ErrEmpty when the input held no document), or
+// the reader's error.
+func (s *Scanner) Err() error { return s.err }
+
+// Format returns the format of the input.
+func (s *Scanner) Format() Format { return s.meta.Format }
+
+// File returns the name of the input, as NewScanner was given it.
+func (s *Scanner) File() string { return s.meta.File }
+
+// Labels returns the names of the labels that Doc.Labels index, as
+// Corpus.Labels: the tree's node names, or without a tree the names read so
+// far.
+func (s *Scanner) Labels() []string { return s.lb.names() }
+
+// DepthConflicts returns Corpus.DepthConflicts and
+// Corpus.FirstDepthConflict for the records read so far.
+func (s *Scanner) DepthConflicts() (n int, first string) {
+	return s.meta.DepthConflicts, s.meta.FirstDepthConflict
 }
 
 // leading reads br up to its first byte that is not white space (after a
@@ -186,33 +306,34 @@ func Read(r io.Reader, file string, t *tree.Tree, opts *Options) (*Corpus, error
 // (0 at the end of the input), which stays unread.
 func leading(br *bufio.Reader, file string) (lead []byte, first byte, err error) {
 	for {
-		c, err := br.ReadByte()
+		b, err := br.Peek(1)
 		if err == io.EOF {
 			return lead, 0, nil
 		}
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: %w", file, err)
 		}
-		switch {
+		switch c := b[0]; {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			br.Discard(1)
 			lead = append(lead, c)
 			continue
 		case len(lead) == 0 && c == bom[0]:
-			if b, _ := br.Peek(2); string(b) == bom[1:] {
-				br.Discard(2)
+			if b, _ := br.Peek(len(bom)); string(b) == bom {
+				br.Discard(len(bom))
 				lead = append(lead, bom...) // given back, for the readers' columns
 				continue
 			}
 		}
-		br.UnreadByte()
-		return lead, c, nil
+		return lead, b[0], nil
 	}
 }
 
-// detect tells the format from the first byte of the input that is not
-// white space; head is the input from that byte on (a few bytes, for the
-// message), lead what came before it.
-func detect(first byte, head, lead []byte, file string) (Format, error) {
+// detect tells the format from the start of the input: first is its first
+// byte that is not white space, which br holds unread, and lead what came
+// before it.
+func detect(br *bufio.Reader, first byte, lead []byte, file string, o Options) (Format, error) {
+	head, _ := br.Peek(12)
 	if len(head) == 0 {
 		return Auto, &Error{File: file, Err: ErrEmpty}
 	}
@@ -224,8 +345,30 @@ func detect(first byte, head, lead []byte, file string) (Format, error) {
 	case '[':
 		return LabelSets, nil
 	}
+	if o.Unlabeled || hasLabel(br, o.LabelPrefix) {
+		return FastText, nil
+	}
 	return Auto, &Error{File: file, Line: 1 + bytes.Count(lead, []byte("\n")), Err: ErrFormat,
-		Msg: fmt.Sprintf("starts with %q: want BlurbGenreCollection records (<book …>), JSON Lines of documents ({\"text\": …, \"labels\": […]}) or of label sets ([\"label\", …])", head)}
+		Msg: fmt.Sprintf("starts with %q: want BlurbGenreCollection records (<book …>), JSON Lines of documents ({\"text\": …, \"labels\": […]}) or of label sets ([\"label\", …]), or fastText lines (%sNAME … text)", head, o.LabelPrefix)}
+}
+
+// hasLabel reports whether the line that br starts with, as far as br's
+// buffer holds it, has a word that starts with prefix (fastText's label
+// prefix).
+func hasLabel(br *bufio.Reader, prefix string) bool {
+	if b, _ := br.Peek(len(prefix)); string(b) == prefix {
+		return true // the usual case, which needs no more of the input
+	}
+	b, _ := br.Peek(br.Size())
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	for w := range words(b) {
+		if bytes.HasPrefix(b[w[0]:w[1]], []byte(prefix)) {
+			return true
+		}
+	}
+	return false
 }
 
 const bom = "\xef\xbb\xbf"

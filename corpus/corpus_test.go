@@ -255,6 +255,7 @@ func TestReadErrors(t *testing.T) {
 		{"empty text", "{\"text\": \"a\", \"labels\": [\"Poetry\"]}\n{\"text\": \" \", \"labels\": [\"Poetry\"]}", nil, ErrEmptyText, 2},
 		{"empty text allowed", "{\"text\": \"\", \"labels\": [\"Poetry\"]}", &Options{AllowEmpty: true}, nil, 0},
 		{"invalid UTF-8 in JSON", "{\"text\": \"a\", \"labels\": [\"Poetry\"]}\n{\"text\": \"caf\xe9\", \"labels\": [\"Poetry\"]}", nil, ErrFormat, 2},
+		{"first byte of a byte order mark alone", "\xef" + `{"text": "a", "labels": ["Poetry"]}`, nil, ErrFormat, 1},
 		{"long white space first", strings.Repeat("\n", 70000) + "{\"text\": \"a\", \"labels\": [\"Jazz\"]}", nil, ErrUnknownLabel, 70001},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -5,7 +5,8 @@
 // # Formats
 //
 // Read detects the format from the first byte of the input that is not
-// white space (Options.Format forces one):
+// white space, or from the labels of its first line (Options.Format forces
+// one):
 //
 //   - '<': BlurbGenreCollection records (Aly, Remus & Biemann 2019), as in
 //     BlurbGenreCollection_EN_{train,dev,test}.txt:
@@ -46,11 +47,38 @@
 //     labels for 'twl eval --multilabel'. Format LabelSets; every Doc.Text
 //     is empty, and callers that need text refuse it.
 //
+//   - any other byte, with a word starting with "__label__" on the first
+//     line: fastText's supervised format, one document per line, as
+//     fastText reads it (Dictionary::getLine in fastText 0.9.2):
+//
+//     __label__sports __label__sports.football The match ended 2 - 1 .
+//
+//     A line is split into words at white space (space, tab, vertical tab,
+//     form feed, CR and NUL); every word that starts with the label prefix
+//     (Options.LabelPrefix, "__label__" by default: fastText's -label) is a
+//     label named by the rest of the word, wherever it is on the line; the
+//     other words, joined by single spaces, are the text. Lines of white
+//     space alone are skipped. Where fastText skips a line without labels
+//     or words, or a label it does not know, the reader reports an error,
+//     as for the other formats, and so for a word that is the prefix alone.
+//     With Options.Unlabeled, input in none of the other formats is read as
+//     fastText lines whose labels are optional: plain text, one document a
+//     line, as 'fasttext predict' takes it.
+//
 // Text must be UTF-8 (other bytes are an error, in every format), and a
 // document's text must not be empty unless Options.AllowEmpty. A UTF-8 byte
-// order mark is skipped; blank lines are skipped in JSON Lines. Every problem is an *Error printing as "FILE:LINE: what is
+// order mark is skipped; blank lines are skipped in JSON Lines and fastText
+// lines. Every problem is an *Error printing as "FILE:LINE: what is
 // wrong", wrapping a sentinel error (ErrSyntax, ErrUnknownLabel, …);
 // nothing is silently dropped. Reading stops at the first error.
+//
+// # Streaming
+//
+// Read holds every document in memory. A Scanner reads them one at a time,
+// with the same checks and errors, in memory that does not grow with the
+// input for JSON Lines and fastText lines (BlurbGenreCollection records are
+// read from the whole file, held in memory), for prediction over inputs of
+// any size.
 //
 // # Labels
 //

@@ -13,7 +13,8 @@ var (
 	ErrFormat = errors.New("unrecognized format")
 	// ErrSyntax: malformed JSON or record markup: a key or value of the
 	// wrong kind, text outside a record, a tag that is not closed where it
-	// must be, a repeated key or element.
+	// must be, a repeated key or element, a fastText word that is the label
+	// prefix alone.
 	ErrSyntax = errors.New("syntax error")
 	// ErrNoText: a record without its text (no <body>, no "text" or
 	// "token" key).

@@ -41,3 +41,54 @@ func Example() {
 	// Nonfiction Cooking
 	// more.jsonl:1: unknown label: column 33: "Poetry" is not a node of the tree
 }
+
+// fastText's supervised format is read as it is: every word that starts
+// with __label__ is a label, wherever it is on the line, and the label sets
+// are closed under ancestors in the tree.
+func Example_fastText() {
+	genres, _ := tree.Read(strings.NewReader("Fiction\tFantasy\nFantasy\tEpic_Fantasy\nNonfiction\tCooking\n"), "genres.tree", nil)
+	data := "__label__Epic_Fantasy Dragons and kings.\n" +
+		"Soup for one. __label__Cooking\n"
+	c, err := corpus.Read(strings.NewReader(data), "train.txt", genres, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(c.Format)
+	for i, d := range c.Docs {
+		fmt.Printf("%s: %q", c.At(i), d.Text)
+		for _, l := range d.Labels {
+			fmt.Print(" ", c.Labels[l])
+		}
+		fmt.Println()
+	}
+
+	// A label that is not in the tree.
+	_, err = corpus.Read(strings.NewReader("__label__Cooking Soup.\n__label__Poetry Sonnets.\n"), "train.txt", genres, nil)
+	fmt.Println(err)
+	// Output:
+	// fasttext
+	// train.txt:1: "Dragons and kings." Fiction Fantasy Epic_Fantasy
+	// train.txt:2: "Soup for one." Nonfiction Cooking
+	// train.txt:2: unknown label: column 1: "Poetry" is not a node of the tree
+}
+
+// A Scanner reads the documents one at a time, in bounded memory: here
+// without labels, for prediction, from lines of plain text.
+func ExampleScanner() {
+	s, err := corpus.NewScanner(strings.NewReader("Dragons and kings.\n\nSoup for one.\n"), "docs.txt", nil, &corpus.Options{Unlabeled: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for s.Scan() {
+		d := s.Doc()
+		fmt.Printf("line %d: %q\n", d.Line, d.Text)
+	}
+	if err := s.Err(); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// line 1: "Dragons and kings."
+	// line 3: "Soup for one."
+}

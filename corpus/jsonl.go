@@ -10,7 +10,7 @@ import (
 	"github.com/twl-ldl/twl/internal/jsonscan"
 )
 
-// readJSONL reads one document per line:
+// jsonlReader reads one document per line:
 //
 //	{"text": "…", "labels": ["…", …]}          the plain layout
 //	{"token": "…" or ["…", …], "label": [...]} the text-classification toolkits' layout
@@ -20,36 +20,54 @@ import (
 // value.
 //
 // With sets, each line is a label set alone: ["label", …].
-func readJSONL(r io.Reader, file string, lb *labeler, opts Options, sets bool) ([]Doc, error) {
-	lines := jsonscan.NewLines(r)
-	p := jsonlParser{lb: lb, unlabeled: opts.Unlabeled, sets: sets, allowEmpty: opts.AllowEmpty}
-	var docs []Doc
-	for lines.Next() {
-		b, col0 := lines.Line()
-		if !utf8.Valid(b) {
-			i := 0
-			for i < len(b) {
-				r, size := utf8.DecodeRune(b[i:])
-				if r == utf8.RuneError && size == 1 {
-					break
-				}
-				i += size
-			}
-			return nil, &Error{File: file, Line: lines.Num(), Err: ErrFormat,
-				Msg: fmt.Sprintf("column %d: byte 0x%02x is not UTF-8 (text in another encoding?)", col0+i+1, b[i])}
+type jsonlReader struct {
+	file  string
+	lines jsonscan.Lines
+	p     jsonlParser
+}
+
+func newJSONL(r io.Reader, file string, lb *labeler, opts Options, sets bool) *jsonlReader {
+	return &jsonlReader{file: file, lines: jsonscan.NewLines(r),
+		p: jsonlParser{lb: lb, unlabeled: opts.Unlabeled, sets: sets, allowEmpty: opts.AllowEmpty}}
+}
+
+// read reads the next document; it returns io.EOF after the last.
+func (j *jsonlReader) read() (Doc, error) {
+	if !j.lines.Next() {
+		if err := j.lines.Err(); err != nil {
+			return Doc{}, fmt.Errorf("%s:%d: %w", j.file, j.lines.Num(), err)
 		}
-		d, e := p.parse(b, col0)
-		if e != nil {
-			e.File, e.Line = file, lines.Num()
-			return nil, e
+		return Doc{}, io.EOF
+	}
+	b, col0 := j.lines.Line()
+	if e := checkUTF8(b, col0); e != nil {
+		e.File, e.Line = j.file, j.lines.Num()
+		return Doc{}, e
+	}
+	d, e := j.p.parse(b, col0)
+	if e != nil {
+		e.File, e.Line = j.file, j.lines.Num()
+		return Doc{}, e
+	}
+	d.Line = j.lines.Num()
+	return d, nil
+}
+
+// checkUTF8 returns an error for the first byte of line b that is not
+// UTF-8, col0 bytes from the start of its physical line, or nil.
+func checkUTF8(b []byte, col0 int) *Error {
+	if utf8.Valid(b) {
+		return nil
+	}
+	i := 0
+	for i < len(b) {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			break
 		}
-		d.Line = lines.Num()
-		docs = append(docs, d)
+		i += size
 	}
-	if err := lines.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", file, lines.Num(), err)
-	}
-	return docs, nil
+	return &Error{Err: ErrFormat, Msg: fmt.Sprintf("column %d: byte 0x%02x is not UTF-8 (text in another encoding?)", col0+i+1, b[i])}
 }
 
 type jsonlParser struct {

@@ -3,6 +3,7 @@ package distance_test
 import (
 	"context"
 	"errors"
+	"github.com/twl-ldl/twl/internal/race"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -31,7 +32,11 @@ func selfRows(rng *rand.Rand, n, L int) *labeldist.Rows {
 // masses (as TestTWEngine).
 func TestTWSelf(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
-	for _, c := range []struct{ L, n int }{{2, 1}, {7, 20}, {60, 252}, {60, 253}, {300, 520}} {
+	cases := []struct{ L, n int }{{2, 1}, {7, 20}, {60, 252}, {60, 253}, {300, 520}}
+	if testing.Short() || race.Enabled {
+		cases = cases[:4] // past the 252-row blocks still
+	}
+	for _, c := range cases {
 		tr, parent, weight := randomTree(t, rng, c.L)
 		B := selfRows(rng, c.n, c.L)
 		n := B.Rows()

@@ -4,10 +4,19 @@
 //
 // # Format
 //
-// Each line holds one distribution, in one of two forms:
+// Each line holds one distribution, in one of three forms:
 //
 //	{"Fantasy": 0.7, "Fiction": 0.3}     an object mapping label → mass
 //	[0, 0.7, 0.3, 0, 0, 0]               an array of exactly t.Len() masses
+//	__label__Fantasy 0.7 __label__Fiction 0.3
+//	                                     the layout of fastText's predict-prob
+//
+// The third form, that of 'fasttext predict-prob' and of 'twl text predict
+// --format fasttext', is pairs of a label prefixed by LabelPrefix and its
+// mass, a JSON number, separated by JSON white space; like the object
+// form, it leaves out the labels of mass 0. Its rows rarely sum to 1
+// (fastText adds 10⁻⁵ to each probability; a --top K prediction holds K
+// labels), so it is mostly read with Options.Normalize.
 //
 // In the object form a label that is absent has mass 0, and mass may sit on
 // any node, internal nodes included. Keys are matched to node names exactly,

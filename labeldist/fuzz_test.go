@@ -31,6 +31,9 @@ func FuzzRead(f *testing.F) {
 		`{"d\ud83d\ude00": 1}`,
 		"{\"\xff\": 1}",
 		"",
+		"__label__cat 0.75 __label__dog 0.25\n__label__snake 1.00001\n",
+		"  __label__mammal\t1e-1 __label__mammal 0.9\r\n__label__ 1",
+		"__label__dog 0.5__label__cat 0.5\n__label__dog -1 __label__x 2",
 	} {
 		f.Add([]byte(s), false)
 		f.Add([]byte(s), true)
@@ -142,6 +145,9 @@ func jsonRow(t *tree.Tree, line []byte, n int) ([]float64, jsonKind) {
 	if len(bytes.Trim(line, " \t\r\n")) == 0 {
 		return nil, jsonBlank
 	}
+	if bytes.HasPrefix(bytes.TrimLeft(line, " \t\r\n"), []byte(LabelPrefix)) {
+		return probRow(t, line)
+	}
 	if !json.Valid(line) {
 		return nil, jsonInvalid
 	}
@@ -200,6 +206,47 @@ func jsonRow(t *tree.Tree, line []byte, n int) ([]float64, jsonKind) {
 		}
 	default:
 		return nil, jsonShape
+	}
+	return row, kind
+}
+
+// probRow reads line as fastText's predict-prob layout, by another way
+// than the parser's (fields split at JSON white space, each mass decoded
+// by encoding/json): pairs of __label__NAME and a JSON number. A line that
+// is not such pairs is jsonInvalid; one with an unknown or repeated label,
+// or a mass negative or out of range, jsonOther.
+func probRow(t *tree.Tree, line []byte) ([]float64, jsonKind) {
+	fields := bytes.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\n' })
+	if len(fields)%2 != 0 {
+		return nil, jsonInvalid
+	}
+	row := make([]float64, t.Len())
+	seen := map[int]bool{}
+	kind := jsonOK
+	for k := 0; k < len(fields); k += 2 {
+		name, ok := bytes.CutPrefix(fields[k], []byte(LabelPrefix))
+		if !ok {
+			return nil, jsonInvalid
+		}
+		dec := json.NewDecoder(bytes.NewReader(fields[k+1]))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) != nil || dec.More() || dec.InputOffset() != int64(len(fields[k+1])) {
+			return nil, jsonInvalid
+		}
+		num, isNum := v.(json.Number)
+		if !isNum {
+			return nil, jsonInvalid
+		}
+		f, err := strconv.ParseFloat(string(num), 64)
+		i, found := t.Index(string(name))
+		switch {
+		case err != nil || f < 0 || !found || seen[i]:
+			kind = jsonOther
+		default:
+			seen[i] = true
+			row[i] = f + 0
+		}
 	}
 	return row, kind
 }

@@ -1,6 +1,7 @@
 package labeldist
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 
@@ -79,8 +80,10 @@ func (p *parser) parse(b []byte, col0 int) *Error {
 		e = p.object()
 	case '[':
 		e = p.array(p.t.Len())
+	case '_':
+		e = p.predictProb()
 	default:
-		return p.syntax("want a JSON object {\"label\": mass, ...} or an array of %d masses, found %s", p.t.Len(), p.What())
+		return p.syntax("want a JSON object {\"label\": mass, ...}, an array of %d masses or __label__NAME mass pairs, found %s", p.t.Len(), p.What())
 	}
 	if e != nil {
 		return e
@@ -165,6 +168,67 @@ func (p *parser) object() *Error {
 			return nil
 		default:
 			return p.syntax("want ',' or '}' after a value, found %s", p.Found())
+		}
+	}
+}
+
+// LabelPrefix starts the label of each pair of fastText's predict-prob
+// layout.
+const LabelPrefix = "__label__"
+
+// isSpace reports whether c is JSON white space, which separates the
+// words of fastText's layout.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// predictProb reads a line in the layout of 'fasttext predict-prob': pairs
+// of a label, __label__NAME, and its mass (a JSON number), separated by
+// white space. The labels left out have mass 0.
+func (p *parser) predictProb() *Error {
+	for {
+		p.SkipSpace()
+		if p.Pos == len(p.Line) {
+			return nil
+		}
+		start := p.Pos
+		end := start
+		for end < len(p.Line) && !isSpace(p.Line[end]) {
+			end++
+		}
+		raw, ok := bytes.CutPrefix(p.Line[start:end], []byte(LabelPrefix))
+		if !ok {
+			return p.syntax("want a label %sNAME, found %s", LabelPrefix, p.Word())
+		}
+		p.Pos = end
+		label, ok := -1, false
+		if len(raw) > 0 {
+			label, ok = p.lookup(raw, "")
+		}
+		switch {
+		case !ok:
+			p.fail(&Error{Err: ErrUnknownLabel, Msg: strconv.Quote(string(raw))})
+			label = -1
+		case p.seen[label] == p.row:
+			p.fail(&Error{Err: ErrDuplicateLabel, Msg: strconv.Quote(string(raw)) + " appears more than once"})
+		}
+		if label >= 0 {
+			p.seen[label] = p.row
+		}
+		if p.SkipSpace(); p.Pos == len(p.Line) {
+			return p.syntax("want the mass of %s%s after it, found the end of the line", LabelPrefix, raw)
+		}
+		v, e := p.number(func() string { return fmt.Sprintf("the mass of %q", raw) })
+		switch {
+		case e != nil && e.Err == ErrSyntax:
+			return e
+		case e != nil:
+			p.fail(e)
+		case v < 0:
+			p.fail(&Error{Err: ErrNegative, Msg: fmt.Sprintf("%q: %s", raw, fmtFloat(v))})
+		case label >= 0:
+			p.set(label, v)
+		}
+		if p.Pos < len(p.Line) && !isSpace(p.Line[p.Pos]) {
+			return p.syntax("want white space after the mass of %q, found %s", raw, p.Found())
 		}
 	}
 }

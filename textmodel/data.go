@@ -66,7 +66,8 @@ func ReadEmbeddings(path string) (embedding.Source, EmbeddingRef, error) {
 type Sources struct {
 	Train string // the training documents
 	// Dev, when not empty, holds the validation documents; otherwise the
-	// fraction Val of Train is held out, drawn from Seed (HoldOut).
+	// fraction Val of Train is held out, drawn from Seed (HoldOut), or,
+	// when Val is 0, no document is (Data.Val is nil).
 	Dev  string
 	Val  float64
 	Seed uint64
@@ -92,7 +93,7 @@ func Load(s Sources) (*Data, error) {
 	}
 	if s.Dev != "" {
 		d.Val, err = ReadCorpus(s.Dev, s.Tree, &s.Read)
-	} else {
+	} else if s.Val != 0 {
 		d.Train, d.Val, err = HoldOut(d.Train, s.Val, s.Seed)
 	}
 	if err != nil {

@@ -23,13 +23,15 @@
 // embedding.NewTable's seeded random rows for the other words) and trains
 // it with package train: Adam on shuffled mini-batches for the LSTM, SGD
 // with a linearly decaying learning rate for the bag, the validation loss
-// each epoch, the weights of the best epoch kept, early stopping and
-// resumable checkpoints. Fit does both. An experiment that trains several
-// losses on the same data prepares it once.
+// each epoch and the weights of the best epoch kept when there are
+// validation documents (the last epoch's when there are none), early
+// stopping and resumable checkpoints. Fit does both. An experiment that
+// trains several losses on the same data prepares it once.
 //
 // Load reads the data of a run (Sources: the training documents, the
-// validation documents or the fraction held out of the training ones, the
-// word vectors); Options.OnBatch reports the progress within each epoch and
+// validation documents or the fraction held out of the training ones, if
+// any, whose defaults in the command line are DefaultBagVal and
+// DefaultLSTMVal; the word vectors); Options.OnBatch reports the progress within each epoch and
 // Options.OnResume a resumed checkpoint, for a caller to show. Model.Report
 // describes how training went.
 //
@@ -37,8 +39,13 @@
 //
 // Describe computes what 'twl text stats' shows of a corpus (corpus.Describe
 // and the coverage of word vectors), written by Description.WriteText and
-// WriteJSON. Model.WritePredictions writes the predicted distributions of a
-// corpus as JSON Lines, the format of 'twl eval'.
+// WriteJSON. Model.PredictStream predicts the documents of a
+// corpus.Scanner as they are read, on every core, and writes them in their
+// order as JSON Lines (the format of 'twl eval') or in the layout of
+// 'fasttext predict-prob', in memory that does not grow with the input;
+// Model.WritePredictions does the same for a corpus in memory. Either keeps
+// the most probable labels (labelset.Top) or a set consistent with the
+// hierarchy (labelset.Decoder.Closed).
 //
 // # The file format
 //

@@ -199,3 +199,53 @@ func TestFitContext(t *testing.T) {
 type progressFunc func([]byte) (int, error)
 
 func (f progressFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestLoadWithoutValidation: Sources.Val 0 holds no document out (Data.Val
+// nil, all 60 documents of the toy corpus to train on), a fraction holds
+// that share out (60·0.2 = 12); the bag trained without validation keeps
+// its last epoch.
+func TestLoadWithoutValidation(t *testing.T) {
+	tr, val := toyCorpus(t)
+	dir := t.TempDir()
+	var lines []string
+	for _, c := range []*corpus.Corpus{tr, val} {
+		for _, d := range c.Docs {
+			var names []string
+			for _, l := range d.Labels {
+				names = append(names, fmt.Sprintf("%q", c.Labels[l]))
+			}
+			lines = append(lines, fmt.Sprintf(`{"text": %q, "labels": [%s]}`, d.Text, strings.Join(names, ", ")))
+		}
+	}
+	path := filepath.Join(dir, "d.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		val        float64
+		train, hel int
+	}{{0, 60, 0}, {0.2, 48, 12}} {
+		d, err := Load(Sources{Train: path, Val: c.val, Seed: 1, Tree: tr.Tree})
+		if err != nil {
+			t.Fatal(err)
+		}
+		held := 0
+		if d.Val != nil {
+			held = d.Val.Len()
+		}
+		if d.Train.Len() != c.train || held != c.hel {
+			t.Errorf("Val %g: %d training and %d validation documents, want %d and %d", c.val, d.Train.Len(), held, c.train, c.hel)
+		}
+		if c.val != 0 {
+			continue
+		}
+		m, h, err := Fit(d.Train, d.Val, Options{Model: KindBag, EmbDim: 6, Epochs: 3, Seed: 1, Vocab: vocab.Options{MinCount: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.BestEpoch != 3 || len(h.Epochs) != 3 || m.Train.ValDocs != 0 || m.Train.ValLoss != nil || m.Train.Docs != 60 {
+			t.Errorf("without validation: best epoch %d of %d run, %d validation documents, %d training, want the last of 3, 0 and 60",
+				h.BestEpoch, len(h.Epochs), m.Train.ValDocs, m.Train.Docs)
+		}
+	}
+}

@@ -29,7 +29,7 @@ var experiments = &group{
 	subs: []*command{
 		{"efficiency", "the paper's Table 3: time and memory of TW and Sinkhorn against L", runEfficiency},
 		{"synthetic", "the paper's Table 1: five losses on synthetic data, over seeds", runSynthetic},
-		{"text", "the paper's Table 2: an LSTM text classifier with five losses, over seeds", runTextExperiment},
+		{"text", "the paper's Table 2: an LSTM text classifier with five losses, over seeds (--model bag: the bag of n-grams, TW against KL, fastText beside)", runTextExperiment},
 		{"tsw", "tree-sliced Wasserstein against the exact W1 on random point clouds: accuracy and speed", runTSWExperiment},
 		{"docknn", "documents' k-nearest-neighbour error and time: tree-sliced Wasserstein against the exact WMD", runDocKNN},
 		{"labeltrees", "flat labels: an LSTM trained with KL + TW over the given tree, trees built from vectors, a star", runLabelTrees},

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 
@@ -12,10 +11,12 @@ import (
 func runTextPredict(e *env, args []string) error {
 	fs := newFlags("text predict", "twl text predict --model MODEL --data FILE [flags]")
 	modelPath := fs.String("model", "", "the text model `FILE` (required)")
-	data := fs.String("data", "", "the documents `FILE` (required)")
+	data := fs.String("data", "", "the documents `FILE`, - for standard input (required)")
 	top := fs.Int("top", 0, "write the `K` most probable labels only (0: all)")
 	minMass := fs.Float64("min-mass", 0, "drop labels of mass below `P`")
-	treeSpec := fs.String("tree", "", "check that the model was trained on this `TREE`")
+	consistent := fs.Bool("consistent", false, "write label sets consistent with the hierarchy of --tree: closed under ancestors, of the highest total mass (see above)")
+	format := fs.String("format", "jsonl", "output `FORMAT`: jsonl, or fasttext (the layout of 'fasttext predict-prob')")
+	treeSpec := fs.String("tree", "", "check that the model was trained on this `TREE` (required with --consistent)")
 	title := fs.Bool("title", false, "BlurbGenreCollection: the text is the title and the body")
 	allowEmpty := fs.Bool("allow-empty", false, "predict documents whose text is empty too (default: an error)")
 	out := fs.OutFile("out", "write the predictions to `FILE`, all or nothing, instead of standard output")
@@ -23,6 +24,7 @@ func runTextPredict(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	var layout textmodel.Layout
 	switch {
 	case len(pos) > 0:
 		return fs.fail("takes no arguments; the documents are --data FILE")
@@ -34,6 +36,13 @@ func runTextPredict(e *env, args []string) error {
 		return fs.fail("--top %d: must be positive (0: all labels)", *top)
 	case !(*minMass >= 0 && *minMass < 1):
 		return fs.fail("--min-mass %g: must be in [0, 1)", *minMass)
+	case *consistent && *treeSpec == "":
+		return fs.fail("--consistent needs --tree, the model's label tree")
+	case *format == "jsonl":
+	case *format == "fasttext":
+		layout = textmodel.FastTextLayout
+	default:
+		return fs.fail("--format %q: must be jsonl or fasttext", *format)
 	}
 	files := fs.files()
 	files.Input("--model", *modelPath)
@@ -49,6 +58,10 @@ func runTextPredict(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := m.CheckLayout(layout); err != nil {
+		return fmt.Errorf("--format fasttext: %s %w", *modelPath, err)
+	}
+	opts := textmodel.PredictOptions{Top: *top, MinMass: *minMass, Consistent: *consistent, Layout: layout}
 	if *treeSpec != "" {
 		t, _, err := resolveTree(fs, *treeSpec, 0)
 		if err != nil {
@@ -57,14 +70,31 @@ func runTextPredict(e *env, args []string) error {
 		if err := m.CheckTree(t, *treeSpec); err != nil {
 			return fmt.Errorf("%s %w", *modelPath, err)
 		}
+		opts.Tree = t
 	}
-	c, err := textmodel.ReadCorpus(*data, nil, &corpus.Options{Unlabeled: true, Title: *title, AllowEmpty: *allowEmpty})
+	in, name, err := e.open(*data)
+	if err != nil {
+		return corpus.MissingFile(err, *data)
+	}
+	defer in.Close()
+	s, err := corpus.NewScanner(in, name, nil, &corpus.Options{Unlabeled: true, Title: *title, AllowEmpty: *allowEmpty})
+	if err != nil {
+		return corpusError(err)
+	}
+	if s.Format() == corpus.LabelSets {
+		return fmt.Errorf("%s holds label sets ([\"label\", …] per line) but no text: want documents", name)
+	}
+	w, err := e.create(*out)
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := m.WritePredictions(&buf, c, textmodel.PredictOptions{Top: *top, MinMass: *minMass}); err != nil {
-		return fmt.Errorf("%s: %w", *modelPath, err)
+	defer w.Abort()
+	if _, err := m.PredictStream(envContext(e), w, s, opts); err != nil {
+		var nf *textmodel.NotFiniteError
+		if errors.As(err, &nf) {
+			return fmt.Errorf("%s: %w", *modelPath, err)
+		}
+		return corpusError(err)
 	}
-	return e.output(*out, buf.Bytes())
+	return w.Commit()
 }

@@ -48,7 +48,7 @@ func runTextTrain(e *env, args []string) error {
 	epochs := fs.Int("epochs", 0, fmt.Sprintf("training `epochs` (default %d; 100 with --model lstm)", db.Epochs))
 	batch := fs.Int("batch", 0, fmt.Sprintf("documents per mini-`batch` (default %d; 100 with --model lstm)", db.Batch))
 	lr := fs.Float64("lr", 0, fmt.Sprintf("the learning rate `α`: SGD's initial one (default %g), or with --model lstm Adam's step size (default 0.001)", db.LR))
-	val := fs.Float64("val", 0.2, "without --dev, the `FRAC`tion of --train held out for validation")
+	val := fs.Float64("val", textmodel.DefaultBagVal, fmt.Sprintf("without --dev, the `FRAC`tion of --train held out for validation (default %g: none, the last epoch's model kept; %g with --model lstm)", textmodel.DefaultBagVal, textmodel.DefaultLSTMVal))
 	patience := fs.Int("patience", 0, "stop after `N` epochs without a better validation loss (0: never)")
 	seed := fs.Uint64("seed", 0, "the `SEED` of the initial weights, the validation split and the shuffling")
 	checkpoint := fs.OutFile("checkpoint", "save the state of training to `FILE` after every epoch, and resume from it")
@@ -90,6 +90,9 @@ func runTextTrain(e *env, args []string) error {
 		if !fs.isSet("lr") {
 			*lr = 1e-3
 		}
+		if !fs.isSet("val") {
+			*val = textmodel.DefaultLSTMVal
+		}
 	} else {
 		for _, d := range []struct {
 			name string
@@ -127,7 +130,8 @@ func runTextTrain(e *env, args []string) error {
 		{isBag && ferr != nil, fmt.Sprintf("--ngrams %d, --minn %d, --maxn %d, --buckets %d: %v", *ngrams, *minn, *maxn, *buckets, ferr)},
 		{isBag && *minNgram < 1, fmt.Sprintf("--min-ngram-count %d: must be at least 1", *minNgram)},
 		{isBag && *schedule != "linear" && *schedule != "constant", fmt.Sprintf("--lr-schedule %q: must be linear or constant", *schedule)},
-		{*devPath == "" && !(*val > 0 && *val < 1), fmt.Sprintf("--val %g: must be more than 0 and less than 1 (or give --dev)", *val)},
+		{*devPath == "" && !(*val >= 0 && *val < 1), fmt.Sprintf("--val %g: must be at least 0 and less than 1 (or give --dev)", *val)},
+		{*devPath == "" && *val == 0 && *patience > 0, fmt.Sprintf("--patience %d needs validation documents: give --val FRAC or --dev FILE", *patience)},
 	} {
 		if c.bad {
 			return fs.fail("%s", c.msg)

@@ -221,3 +221,65 @@ func TestTextTrainBag(t *testing.T) {
 		t.Errorf("eval: exit %d, %s %s", code, out, errOut)
 	}
 }
+
+// TestTextExperimentBag runs 'twl experiment text --model bag' with a
+// stand-in for fastText on PATH (a script that prints the same distribution
+// for every document) and checks the fastText row; then with a PATH
+// without fastText, where the report says the row is skipped; and the
+// flags the bag refuses.
+func TestTextExperimentBag(t *testing.T) {
+	dir := write(t, map[string]string{"g.tree": genresTree, "d.jsonl": toyDocs(50)})
+	bin := filepath.Join(dir, "bin")
+	os.Mkdir(bin, 0o755)
+	fake := "#!/bin/sh\ncase \"$1\" in\nsupervised) while [ $# -gt 0 ]; do [ \"$1\" = -output ] && : > \"$2.bin\"; shift; done ;;\n" +
+		"predict-prob) while IFS= read -r l || [ -n \"$l\" ]; do echo '__label__0 0.5 __label__1 0.5'; done < \"$3\" ;;\nesac\n"
+	if err := os.WriteFile(filepath.Join(bin, "fasttext"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"experiment", "text", "--model", "bag", "--train", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "g.tree"),
+		"--seeds", "2", "--epochs", "2"}
+	t.Setenv("PATH", bin)
+	out := filepath.Join(dir, "report")
+	code, stdout, errOut := twl(t, "", append(args, "--out", out)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, f := range []string{"runs/kl-seed2.json", "runs/kl+0.5tw-seed1.json", "runs/kl+2tw-seed2.json", "runs/fasttext-seed1.json", "runs/fasttext-seed2.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	for _, want := range []string{"# Text experiment: the bag of n-grams with KL, KL + ½TW, KL + TW and KL + 2TW", "| fastText |",
+		"**fastText** (`" + filepath.Join(bin, "fasttext") + "`)", "## Each loss against fastText"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+	if !strings.Contains(errOut, "[10/10] fasttext seed 2: done") {
+		t.Errorf("progress: %s", errOut)
+	}
+
+	t.Setenv("PATH", filepath.Join(dir, "nowhere"))
+	code, stdout, errOut = twl(t, "", append(args, "--out", filepath.Join(dir, "report2"))...)
+	if code != 0 || !strings.Contains(stdout, "**fastText**: no row (no fasttext executable on PATH).") || strings.Contains(stdout, "| fastText |") {
+		t.Errorf("without fastText: exit %d, %s\n%s", code, errOut, stdout)
+	}
+	for _, c := range []struct {
+		extra []string
+		msg   string
+	}{
+		{[]string{"--hidden", "4"}, "--hidden 4: the bag of n-grams has no hidden layer"},
+		{[]string{"--protocol", "paper"}, "--protocol paper: the protocols reduced and paper are the LSTM's"},
+		{[]string{"--train-emb"}, "--train-emb: the bag of n-grams always trains its word vectors"},
+		{[]string{"--fasttext", filepath.Join(dir, "nowhere", "fasttext")}, "--fasttext " + filepath.Join(dir, "nowhere", "fasttext") + ": "},
+	} {
+		code, _, errOut := twl(t, "", append(append(args, "--out", filepath.Join(dir, "report3")), c.extra...)...)
+		if code != 2 || !strings.Contains(errOut, c.msg) {
+			t.Errorf("%q: exit %d, %q; want 2, %q", c.extra, code, errOut, c.msg)
+		}
+	}
+	code, _, errOut = twl(t, "", "experiment", "text", "--train", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "g.tree"), "--fasttext", "none", "--out", filepath.Join(dir, "r4"))
+	if code != 2 || !strings.Contains(errOut, "--fasttext: fastText is an outside row of --model bag") {
+		t.Errorf("--fasttext with the LSTM: exit %d, %q", code, errOut)
+	}
+}

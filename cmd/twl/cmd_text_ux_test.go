@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,7 +98,10 @@ func TestTextMessages(t *testing.T) {
 		{[]string{"train", "--batch", "0"}, "--batch 0: must be at least 1"},
 		{[]string{"train", "--epochs", "0"}, "--epochs 0: must be at least 1"},
 		{[]string{"train", "--patience", "-1"}, "--patience -1: must be 0"},
-		{[]string{"train", "--val", "1.5"}, "--val 1.5: must be more than 0 and less than 1"},
+		{[]string{"train", "--val", "1.5"}, "--val 1.5: must be at least 0 and less than 1"},
+		{[]string{"train", "--val", "-0.1"}, "--val -0.1: must be at least 0 and less than 1"},
+		{[]string{"train", "--patience", "3"}, "--patience 3 needs validation documents: give --val FRAC or --dev FILE"},
+		{[]string{"train", "--val", "0", "--patience", "3"}, "--patience 3 needs validation documents"},
 		{[]string{"train", "--max-len", "-1"}, "--max-len -1: must be 0 (no limit) or positive"},
 		{[]string{"train", "--min-count", "0"}, "--min-count 0: must be at least 1"},
 		{[]string{"train", "--target", "all"}, `--target "all": must be uniform or specific`},
@@ -215,5 +219,40 @@ func TestTextHelpAndModelHead(t *testing.T) {
 	want := "# LSTM 3→4, 14 words, 5 labels, loss kl; trained 2 epochs on 32 documents of " + filepath.Join(dir, "d.jsonl")
 	if lines[1] != want {
 		t.Errorf("second line %q, want %q", lines[1], want)
+	}
+}
+
+// TestTextTrainValidationDefaults: the bag trains on every document of
+// --train unless --val or --dev asks for validation documents, and keeps
+// the last epoch; the LSTM holds out a fifth by default. The documents
+// counted are those of the model file's second line: 40 in toyDocs(40), of
+// which --val 0.2 holds out 8.
+func TestTextTrainValidationDefaults(t *testing.T) {
+	dir := write(t, map[string]string{"g.tree": genresTree, "d.jsonl": toyDocs(40)})
+	base := []string{"text", "train", "--train", filepath.Join(dir, "d.jsonl"), "--tree", filepath.Join(dir, "g.tree"),
+		"--out", filepath.Join(dir, "m"), "--epochs", "2", "--emb-dim", "4", "--quiet"}
+	for _, c := range []struct {
+		extra []string
+		docs  string
+		val   bool
+	}{
+		{nil, "on 40 documents", false},
+		{[]string{"--val", "0"}, "on 40 documents", false},
+		{[]string{"--val", "0.2"}, "on 32 documents", true},
+		{[]string{"--model", "lstm", "--hidden", "3"}, "on 32 documents", true},
+		{[]string{"--model", "lstm", "--hidden", "3", "--val", "0"}, "on 40 documents", false},
+	} {
+		code, out, errOut := twl(t, "", append(slices.Clone(base), c.extra...)...)
+		if code != 0 {
+			t.Fatalf("%v: %s", c.extra, errOut)
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, "m"))
+		head := strings.SplitN(string(b), "\n", 3)[1]
+		if !strings.Contains(head, c.docs) {
+			t.Errorf("%v: model head %q lacks %q", c.extra, head, c.docs)
+		}
+		if got := strings.Contains(out, "validation loss"); got != c.val {
+			t.Errorf("%v: summary %q: validation loss reported %v, want %v", c.extra, out, got, c.val)
+		}
 	}
 }

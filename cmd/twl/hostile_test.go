@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -156,6 +157,31 @@ func hostileCases(full bool) []hostileCase {
 		return map[string][]byte{"v.vec": []byte("2 2\nab 1 0\ncd 0 1\n"), "labels.txt": append([]byte("ab\n"), long...)}
 	},
 		[]string{"tree", "build", "--emb", "$D/v.vec", "--labels", "$D/labels.txt", "--quiet", "--out", "$O/t.tree"}, 48 * MB, "labels.txt", nil})
+	// fastText's supervised format: a line of 32 MB [1 GB] without a
+	// newline (ending in a byte that is not UTF-8 [longer than the longest
+	// read]), and 10⁶ [10⁷] labels on one line (11 MB [110 MB]), the last
+	// not in the tree, no text, read for training, prediction and scoring.
+	ftLong := append(append([]byte("__label__a "), long...), 0xff)
+	ftLabels := append(bytes.Repeat([]byte("__label__a "), scale(1, 10)*1_000_000), "__label__zz\n"...)
+	ftHeld := int64(min(len(ftLabels), 64*MB))
+	for _, c := range []struct {
+		name string
+		text []byte
+		held int64
+	}{{"long line", ftLong, held}, {"labels on a line", ftLabels, ftHeld}} {
+		add(hostileCase{c.name + ", fastText, text train", func() map[string][]byte {
+			return map[string][]byte{"t.tree": small, "f.txt": c.text}
+		},
+			[]string{"text", "train", "--train", "$D/f.txt", "--tree", "$D/t.tree", "--out", "$O/m.json"}, 3*c.held + 32*MB, "f.txt", nil})
+		add(hostileCase{c.name + ", fastText, text predict", func() map[string][]byte {
+			return map[string][]byte{"m.json": hostileTextModel(small), "f.txt": c.text}
+		},
+			[]string{"text", "predict", "--model", "$D/m.json", "--data", "$D/f.txt", "--format", "fasttext", "--top", "5", "--out", "$O/p.txt"}, 3*c.held + 32*MB, "f.txt", nil})
+		add(hostileCase{c.name + ", fastText, eval --multilabel", func() map[string][]byte {
+			return map[string][]byte{"t.tree": small, "p.jsonl": []byte(`{"a":1}` + "\n"), "f.txt": c.text}
+		},
+			[]string{"eval", "--multilabel", "--k", "2", "--tree", "$D/t.tree", "--out", "$O/e.txt", "$D/p.jsonl", "$D/f.txt"}, 3*c.held + 32*MB, "f.txt", nil})
+	}
 	// A MAT-file of 64 KB [98 KB] whose compressed features are 64 MiB
 	// [100 MiB] of uint8 zeros, 512 MiB [800 MiB] as float64.
 	side := 8192
@@ -168,6 +194,29 @@ func hostileCases(full bool) []hostileCase {
 	add(hostileCase{"mat zeros", func() map[string][]byte { return map[string][]byte{"z.mat": hostile.MATZeros(side, side, 2)} },
 		[]string{"train", "--data", "$D/z.mat", "--tree", "star", "--out", "$O/m.json"}, int64(side*side) + 64*MB, "z.mat", nil})
 	return out
+}
+
+// hostileTextModel returns a text model of 'twl text train' on the label
+// tree tr (an edge list), trained on four lines of fastText's format.
+func hostileTextModel(tr []byte) []byte {
+	dir, err := os.MkdirTemp("", "model")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	train := "__label__a hello world\n__label__b goodbye moon\n__label__a hello there\n__label__b bye now\n"
+	os.WriteFile(filepath.Join(dir, "t.tree"), tr, 0o644)
+	os.WriteFile(filepath.Join(dir, "train.txt"), []byte(train), 0o644)
+	var stderr bytes.Buffer
+	if run([]string{"text", "train", "--train", filepath.Join(dir, "train.txt"), "--tree", filepath.Join(dir, "t.tree"),
+		"--epochs", "2", "--out", filepath.Join(dir, "m.json")}, nil, io.Discard, &stderr) != 0 {
+		panic("text train: " + stderr.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "m.json"))
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 func btoi(b bool) int {

@@ -120,6 +120,13 @@ func overwriteCases() []overwriteCase {
 			}
 		}
 	}
+	executable := func(name string) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	uni := func(extra ...string) []string {
 		return append([]string{"unifrac", "--tree", "$D/t.nwk", "--table", "$D/table.tsv", "--method", "unweighted"}, extra...)
 	}
@@ -242,6 +249,12 @@ func overwriteCases() []overwriteCase {
 			"--out $D/./ck would overwrite --checkpoint $D/ck"},
 		{"text predict", nil, []string{"text", "predict", "--model", "$D/model.json", "--data", "$D/docs.jsonl", "--out", "$D/model.json"},
 			"--out $D/model.json would overwrite --model $D/model.json"},
+		{"text predict: --format fasttext, --out over --data through a hard link", []func(*testing.T, string){hard("docs.jsonl", "p.txt")},
+			[]string{"text", "predict", "--model", "$D/model.json", "--data", "$D/docs.jsonl", "--format", "fasttext", "--top", "5", "--out", "$D/p.txt"},
+			"--out $D/p.txt would overwrite --data $D/docs.jsonl (the same file)"},
+		{"text predict: --consistent, --out over --tree", nil,
+			[]string{"text", "predict", "--model", "$D/model.json", "--data", "$D/docs.jsonl", "--consistent", "--tree", "$D/g.tree", "--out", "$D/g.tree"},
+			"--out $D/g.tree would overwrite --tree $D/g.tree"},
 		{"tree build", nil, []string{"tree", "build", "--emb", "$D/emb.vec", "--labels", "$D/labels.txt", "--out", "$D/labels.txt"},
 			"--out $D/labels.txt would overwrite --labels $D/labels.txt"},
 		{"demo: two files of --dir made one by a link", []func(*testing.T, string){mkdir("demo"), link("targets.jsonl", "demo/figure1.tree")},
@@ -253,6 +266,12 @@ func overwriteCases() []overwriteCase {
 		{"experiment text: --train in --out", []func(*testing.T, string){mkdir("r"), copyFile("docs.jsonl", "r/docs.jsonl")},
 			exp("text", "--train", "$D/r/docs.jsonl", "--tree", "$D/g.tree", "--out", "$D/r"),
 			"--out $D/r could overwrite --train $D/r/docs.jsonl, which is inside that folder"},
+		{"experiment text: --model bag, --emb in --out", []func(*testing.T, string){mkdir("r"), copyFile("emb.vec", "r/e.vec")},
+			exp("text", "--model", "bag", "--fasttext", "none", "--train", "$D/docs.jsonl", "--tree", "$D/g.tree", "--emb", "$D/r/e.vec", "--out", "$D/r"),
+			"--out $D/r could overwrite --emb $D/r/e.vec, which is inside that folder"},
+		{"experiment text: --model bag, the fastText executable in --out", []func(*testing.T, string){mkdir("r"), executable("r/fasttext")},
+			exp("text", "--model", "bag", "--fasttext", "$D/r/fasttext", "--train", "$D/docs.jsonl", "--tree", "$D/g.tree", "--out", "$D/r"),
+			"--out $D/r could overwrite --fasttext $D/r/fasttext, which is inside that folder"},
 		{"experiment labeltrees: --label-emb in --out through a link", []func(*testing.T, string){mkdir("r"), copyFile("emb.vec", "r/l.vec"), link("r", "rl")},
 			exp("labeltrees", "--train", "$D/docs.jsonl", "--tree", "$D/g.tree", "--label-emb", "$D/r/l.vec", "--out", "$D/rl"),
 			"--out $D/rl could overwrite --label-emb $D/r/l.vec, which is inside that folder"},

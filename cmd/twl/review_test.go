@@ -32,7 +32,7 @@ func TestFlagsWithoutEffect(t *testing.T) {
 			"twl text stats: --tree applies only to labelled documents, not with --unlabeled"},
 		{trainArgs(dir, "--quiet", "--dev", D("dev.jsonl"), "--val", "0.3"),
 			"twl text train: --val applies only without --dev: --dev " + D("dev.jsonl") + " gives the validation documents"},
-		{trainArgs(dir, "--val", "0"), "twl text train: --val 0: must be more than 0 and less than 1 (or give --dev)"},
+		{trainArgs(dir, "--val", "1"), "twl text train: --val 1: must be at least 0 and less than 1 (or give --dev)"},
 		{[]string{"bench", "tw", "--labels", "100", "--workers", "-7", "--format", "json"}, "twl bench: --workers -7 is negative"},
 		{[]string{"train", "--data", D("a.jsonl"), "--tree", D("t.tree"), "--loss", "kl+tw", "--lambda", "0"},
 			"twl train: --lambda 0 turns the tw term off: use --loss kl"},

@@ -53,8 +53,13 @@ func TP(c Comparison) (t, p string) {
 // named by label, and a measure): mean d, t, p, and on how many seeds the
 // condition was better. seeds is the number of seeds of the experiment.
 func ComparisonTable(b *strings.Builder, first, noun string, seeds int, cs []Comparison, shown []string, label func(string) string, k int) {
-	fmt.Fprintf(b, "Paired across seeds: d = %s − KL per seed; mean, t statistic, two-sided p-value (Student's t, %s), and on how many seeds the %s was better than KL.\n\n",
-		noun, Plural(seeds-1, "degree of freedom", "degrees of freedom"), noun)
+	ComparisonTableWith(b, first, noun, "KL", seeds, cs, shown, label, k)
+}
+
+// ComparisonTableWith is ComparisonTable for a baseline named base.
+func ComparisonTableWith(b *strings.Builder, first, noun, base string, seeds int, cs []Comparison, shown []string, label func(string) string, k int) {
+	fmt.Fprintf(b, "Paired across seeds: d = %s − %s per seed; mean, t statistic, two-sided p-value (Student's t, %s), and on how many seeds the %s was better than %s.\n\n",
+		noun, base, Plural(seeds-1, "degree of freedom", "degrees of freedom"), noun, base)
 	fmt.Fprintf(b, "| %s | Measure | mean d | t | p | better |\n|---|---|---:|---:|---:|---:|\n", first)
 	for _, c := range cs {
 		if !containsString(shown, c.Metric) {

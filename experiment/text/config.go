@@ -2,7 +2,9 @@ package text
 
 import (
 	"math"
+	"slices"
 
+	"github.com/twl-ldl/twl/bag"
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/experiment/report"
@@ -38,10 +40,27 @@ var Paper = Settings{Hidden: 200, Epochs: 100, Batch: 100, LR: 1e-3, MaxLen: 200
 // run on 20 Newsgroups on 2 cores.
 var Reduced = Settings{Hidden: 100, Epochs: 18, Batch: 100, LR: 4e-3, MaxLen: 100, MinCount: 2, Seeds: 3, K: 5}
 
+// Bag is the protocol of the bag of n-grams (Config.Model
+// textmodel.KindBag): the defaults of 'twl text train' (textmodel.DefaultBag:
+// 25 epochs of batches of 8, SGD at lr 1 decaying linearly to 0, documents
+// not cut), and 5 seeds, a paired t-test with 4 degrees of freedom: a bag's
+// run takes seconds to a minute. Hidden is unused.
+var Bag = Settings{Epochs: textmodel.DefaultBag.Epochs, Batch: textmodel.DefaultBag.Batch, LR: textmodel.DefaultBag.LR, MinCount: 2, Seeds: 5, K: 5}
+
+// BagLosses are the losses of a bag experiment by default: KL, KL + ½TW,
+// KL + TW and KL + 2TW, the weight textmodel.DefaultBagLambda that 'twl
+// text train' gives the bag.
+var BagLosses = []string{"kl", "kl+0.5tw", "kl+tw", BagDefaultLoss}
+
+// BagDefaultLoss is KL + 2TW, which the bag's experiment runs besides
+// loss.PaperIDs.
+const BagDefaultLoss = "kl+2tw"
+
 // Protocol names.
 const (
 	ProtocolReduced = report.ProtocolReduced // the default: minutes on 2 cores
 	ProtocolPaper   = report.ProtocolPaper   // Sec. 4.2 of the paper
+	ProtocolBag     = "bag"                  // the bag of n-grams (Bag)
 )
 
 // ProtocolOptions choose the protocol of a run on text and its numbers:
@@ -80,14 +99,28 @@ type Config struct {
 	AsGiven bool
 
 	// Losses are the IDs of the losses to run, a subset of loss.PaperIDs
-	// in any order; nil means all five.
+	// in any order; nil means all five, or BagLosses for the bag.
 	Losses []string
+
+	// Model is the text model: textmodel.KindLSTM ("" means it), the
+	// paper's, under the protocols Reduced and Paper; or
+	// textmodel.KindBag, the bag of n-grams under the protocol Bag
+	// (Protocol must be "", Hidden nil, TrainEmb false).
+	Model string
+	// FastText, with the bag, runs fastText on the same documents as an
+	// outside row of the report (see FastText); nil: no such row, and
+	// FastTextSkipped says why, in the report.
+	FastText        *FastText
+	FastTextSkipped string
 
 	// OutDir, when not empty, receives one JSON file per finished run and
 	// the checkpoints of unfinished ones; runs found there are kept.
 	OutDir string
 	// CheckpointEvery, when not nil, is the number of epochs between
-	// checkpoints of a run in progress, at least 1; nil means 1.
+	// checkpoints of a run in progress, at least 1; nil means 1 for the
+	// LSTM, and none for the bag, whose runs take seconds to a minute and
+	// whose checkpoints hold its whole table (an interrupted run starts
+	// again; finished runs are kept).
 	CheckpointEvery *int
 
 	// RunOptions: progress: a line per run and per epoch; stopped at the
@@ -115,6 +148,14 @@ type Resolved struct {
 	Target     string   `json:"target"`
 	AsGiven    bool     `json:"as_given"` // label sets not closed under ancestors
 	Split      string   `json:"split"`    // how the data were split
+	// Model is "bag" for the bag of n-grams, "" for the LSTM; Bag its
+	// settings besides Settings (textmodel.DefaultBag's).
+	Model string       `json:"model,omitempty"`
+	Bag   *BagSettings `json:"bag,omitempty"`
+	// FastText is the outside row's run, with the bag; FastTextSkipped why
+	// there is none.
+	FastText        *FastTextRun `json:"fasttext,omitempty"`
+	FastTextSkipped string       `json:"fasttext_skipped,omitempty"`
 }
 
 // Files names the data.
@@ -134,7 +175,24 @@ func (cfg Config) Resolve() (Resolved, error) {
 	bad := func(setting, format string, args ...any) (Resolved, error) {
 		return Resolved{}, c.Bad(setting, nil, format, args...)
 	}
-	protocol, s, err := cfg.Settings(c)
+	var (
+		protocol string
+		s        Settings
+		err      error
+		bagOpts  *BagSettings
+	)
+	switch cfg.Model {
+	case "", textmodel.KindLSTM:
+		protocol, s, err = cfg.Settings(c)
+		if cfg.FastText != nil {
+			return bad("FastText", "fastText is an outside row of the bag's experiment, not the LSTM's")
+		}
+	case textmodel.KindBag:
+		protocol, s, err = cfg.bagSettings(c)
+		bagOpts = new(BagSettingsOf(textmodel.DefaultBag))
+	default:
+		return bad("Model", "%q: want %s or %s", cfg.Model, textmodel.KindBag, textmodel.KindLSTM)
+	}
 	if err != nil {
 		return Resolved{}, err
 	}
@@ -155,13 +213,31 @@ func (cfg Config) Resolve() (Resolved, error) {
 	if s.K > cfg.Train.Tree.Len() {
 		s.K = cfg.Train.Tree.Len()
 	}
-	losses, err := c.Subset("Losses", cfg.Losses, loss.PaperIDs)
+	ids := cfg.Losses
+	if ids == nil && bagOpts != nil {
+		ids = BagLosses
+	}
+	known := loss.PaperIDs
+	if bagOpts != nil {
+		known = append(slices.Clip(known), BagDefaultLoss)
+	}
+	losses, err := c.Subset("Losses", ids, known)
 	if err != nil {
 		return Resolved{}, err
 	}
 	r := Resolved{Protocol: protocol, Settings: s, Losses: losses,
 		Files: Files{Train: cfg.Train.File}, Tree: tree.RefOf(cfg.Train.Tree, cfg.TreeSource),
 		Embeddings: VectorsOf(cfg.EmbRef), TrainEmb: cfg.TrainEmb, Target: cfg.Target.String(), AsGiven: cfg.AsGiven}
+	if bagOpts != nil {
+		r.Model, r.Bag = textmodel.KindBag, bagOpts
+		if cfg.FastText != nil {
+			if r.FastText, err = cfg.FastText.resolve(c, cfg.Emb); err != nil {
+				return Resolved{}, err
+			}
+		} else {
+			r.FastTextSkipped = cfg.FastTextSkipped
+		}
+	}
 	switch {
 	case cfg.Test == nil:
 		r.Split = "random 64/16/20 split of the training documents by seed"
@@ -195,9 +271,61 @@ func (cfg ProtocolOptions) Settings(c report.Checker) (string, Settings, error) 
 	return protocol, s, nil
 }
 
+// BagSettings are the settings of the bag of n-grams that Settings has
+// not (textmodel.BagOptions'), as a report records them.
+type BagSettings struct {
+	Features          bag.Features `json:"features"`
+	MinNgramCount     int          `json:"min_ngram_count"`
+	WordScale         float64      `json:"word_scale"`  // 0: that of the vectors found
+	NgramScale        float64      `json:"ngram_scale"` // 0: zero rows
+	TrainingWordsOnly bool         `json:"training_words_only"`
+	ConstantLR        bool         `json:"constant_lr"`
+	Patience          int          `json:"patience"` // 0: never stop early
+}
+
+// BagSettingsOf returns the BagSettings of o.
+func BagSettingsOf(o textmodel.BagOptions) BagSettings {
+	return BagSettings{Features: o.Features, MinNgramCount: o.MinCount, WordScale: o.WordScale, NgramScale: o.NgramScale,
+		TrainingWordsOnly: o.TrainingWordsOnly, ConstantLR: o.ConstantLR, Patience: o.Patience}
+}
+
+// Options returns the textmodel.BagOptions of b and s.
+func (b BagSettings) Options(s Settings) textmodel.BagOptions {
+	return textmodel.BagOptions{Features: b.Features, MinCount: b.MinNgramCount, WordScale: b.WordScale, NgramScale: b.NgramScale,
+		TrainingWordsOnly: b.TrainingWordsOnly, ConstantLR: b.ConstantLR, Patience: b.Patience, Epochs: s.Epochs, Batch: s.Batch, LR: s.LR}
+}
+
+// bagSettings returns the protocol of the bag, "bag", and its settings,
+// those of cfg that are not nil in place of Bag's, checked by c.
+func (cfg Config) bagSettings(c report.Checker) (string, Settings, error) {
+	s := Bag
+	switch {
+	case cfg.Protocol != "" && cfg.Protocol != ProtocolBag:
+		return "", s, c.Bad("Protocol", cfg.Protocol, "the protocols reduced and paper are the LSTM's; the bag's settings are those of 'twl text train'")
+	case cfg.Hidden != nil:
+		return "", s, c.Bad("Hidden", *cfg.Hidden, "the bag of n-grams has no hidden layer")
+	case cfg.TrainEmb:
+		return "", s, c.Bad("TrainEmb", nil, "the bag of n-grams always trains its word vectors")
+	}
+	const most = 1e7
+	for _, err := range []error{
+		c.Int(&s.Epochs, cfg.Epochs, "Epochs", 1, most), c.Int(&s.Batch, cfg.Batch, "Batch", 1, most),
+		c.Int(&s.MaxLen, cfg.MaxLen, "MaxLen", 1, most), c.Int(&s.Seeds, cfg.Seeds, "Seeds", 1, most),
+		c.Positive(&s.LR, cfg.LR, "LR"),
+	} {
+		if err != nil {
+			return "", s, err
+		}
+	}
+	return ProtocolBag, s, nil
+}
+
 // Differences lists how r differs from the paper's protocol, one phrase per
 // difference, empty when it is the paper's.
 func (r Resolved) Differences() []string {
+	if r.Model == textmodel.KindBag {
+		return []string{"the bag of n-grams instead of the paper's LSTM"}
+	}
 	s, p := r.Settings, Paper
 	return report.TrainingDifferences(s.Seeds, p.Seeds, s.LR, p.LR, r.Losses, len(loss.PaperIDs),
 		report.Count("%s hidden units", "%s hidden unit", s.Hidden, p.Hidden),

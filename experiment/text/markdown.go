@@ -6,6 +6,7 @@ import (
 
 	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/loss"
+	"github.com/twl-ldl/twl/textmodel"
 )
 
 // PaperTable is Table 2 of the paper, on BlurbGenreCollection-EN: per loss
@@ -31,6 +32,9 @@ func paperRow(v ...float64) map[string]report.Stat {
 // twl's, the other measures, the paired comparisons with KL, the setup and
 // how it differs from the paper's, and the plots.
 func (r *Result) Markdown() string {
+	if r.Config.Model == textmodel.KindBag {
+		return r.markdownBag()
+	}
 	var b strings.Builder
 	s := r.Config.Settings
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }

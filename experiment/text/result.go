@@ -2,6 +2,7 @@ package text
 
 import (
 	"io"
+	"slices"
 
 	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/internal/plotutil"
@@ -26,6 +27,9 @@ type Result struct {
 	// PaperEstimate, when not nil, estimates the time of the paper's
 	// protocol on these data (Config.EstimatePaper).
 	PaperEstimate *Estimate `json:"paper_estimate,omitempty"`
+	// AgainstFastText compares every loss with fastText's row (B the loss,
+	// A fastText), measure by measure, when the bag's experiment has one.
+	AgainstFastText []report.Comparison `json:"against_fasttext,omitempty"`
 }
 
 // Estimate is how long the paper's protocol would take on the data of an
@@ -46,11 +50,47 @@ type Estimate struct {
 	AllSeconds   report.Float `json:"all_seconds"`
 }
 
-// summarize fills Summary and TrainSeconds from Runs.
+// ids returns the rows of r: its losses, then fastText's when it has one.
+func (r *Result) ids() []string {
+	if r.Config.FastText != nil {
+		return append(slices.Clip(r.Config.Losses), FastTextID)
+	}
+	return r.Config.Losses
+}
+
+// summarize fills Summary, AgainstFastText and TrainSeconds from Runs.
 func (r *Result) summarize() {
-	r.Summary, r.TrainSeconds = report.SummarizeRuns(r.Config.Losses, Measures, r.Config.Settings.Seeds, r.Runs,
-		func(run *LossRun) (string, int, map[string]report.Float) { return run.Loss, run.Seed, run.Measures },
+	of := func(run *LossRun) (string, int, map[string]report.Float) { return run.Loss, run.Seed, run.Measures }
+	r.Summary, r.TrainSeconds = report.SummarizeRuns(r.ids(), Measures, r.Config.Settings.Seeds, r.Runs, of,
 		func(run *LossRun) report.Float { return run.Seconds }, report.LowerIsBetter, "kl")
+	if r.Config.FastText == nil {
+		return
+	}
+	values := func(id, name string) []float64 {
+		return report.SeedValues(r.Config.Settings.Seeds, r.Runs, func(run *LossRun) (int, float64, bool) {
+			rid, seed, m := of(run)
+			return seed, float64(m[name]), rid == id
+		})
+	}
+	r.AgainstFastText = nil
+	for _, id := range r.Config.Losses {
+		for _, name := range Measures {
+			c := report.PairedT(values(FastTextID, name), values(id, name), report.LowerIsBetter(name))
+			c.A, c.B, c.Metric = FastTextID, id, name
+			r.AgainstFastText = append(r.AgainstFastText, c)
+		}
+	}
+}
+
+// rowLabel names a row of the report: a loss, or fastText's.
+func rowLabel(id string) string {
+	switch id {
+	case FastTextID:
+		return "fastText"
+	case BagDefaultLoss:
+		return "KL + 2TW"
+	}
+	return loss.PaperLabel(id)
 }
 
 // WriteJSON writes r as indented JSON.
@@ -78,7 +118,8 @@ func (r *Result) WriteFiles(dir string) ([]string, error) {
 // Wasserstein per loss with their spread across seeds.
 func (r *Result) Figures() map[string]*plotutil.Figure {
 	ids, k := r.Config.Losses, r.Config.Settings.K
-	series := report.MeanCurves(ids, loss.PaperLabel, func(id string) (curves [][]report.Float) {
+	rows := r.ids()
+	series := report.MeanCurves(ids, rowLabel, func(id string) (curves [][]report.Float) {
 		for _, run := range r.Runs {
 			if run.Loss == id {
 				curves = append(curves, run.ValLoss)
@@ -88,8 +129,8 @@ func (r *Result) Figures() map[string]*plotutil.Figure {
 	})
 	figs := map[string]*plotutil.Figure{CurvesPlot: plotutil.Curves("Validation loss (mean over seeds)", "epoch", "validation loss", false, series)}
 	for _, name := range []string{"pseudo_recall", "top_k_cost", "roc_auc", "wasserstein"} {
-		g := report.StatGroup("", ids, func(id string) report.Stat { return r.Table[id][name] })
-		figs[MeasurePlot+name] = report.ErrorBarFigure(report.MeasureLabel(name, k), "on the test set", report.LowerIsBetter(name), report.Labels(ids, loss.PaperLabel), g)
+		g := report.StatGroup("", rows, func(id string) report.Stat { return r.Table[id][name] })
+		figs[MeasurePlot+name] = report.ErrorBarFigure(report.MeasureLabel(name, k), "on the test set", report.LowerIsBetter(name), report.Labels(rows, rowLabel), g)
 	}
 	return figs
 }

@@ -2,8 +2,10 @@ package text
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/twl-ldl/twl/corpus"
@@ -12,6 +14,7 @@ import (
 	"github.com/twl-ldl/twl/lstm"
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/textmodel"
+	"github.com/twl-ldl/twl/tree"
 	"github.com/twl-ldl/twl/vocab"
 )
 
@@ -29,6 +32,9 @@ type RunKey struct {
 	Embeddings textmodel.EmbeddingRef `json:"embeddings"`
 	TrainEmb   bool                   `json:"train_embeddings"`
 	Target     string                 `json:"target"`
+	// Outside describes fastText's run (FastTextID): its executable and
+	// settings.
+	Outside string `json:"outside,omitempty"`
 }
 
 // RunSettings are the Settings that shape one run: all but the number of
@@ -41,11 +47,24 @@ type RunSettings struct {
 	MaxLen   int     `json:"max_len"`
 	MinCount int64   `json:"min_count"`
 	K        int     `json:"k"`
+	// Model is "bag" for the bag of n-grams, "" for the LSTM; Bag the
+	// bag's other settings (none for the LSTM).
+	Model string      `json:"model,omitempty"`
+	Bag   BagSettings `json:"bag,omitzero"`
 }
 
-// RunSettingsOf returns the RunSettings of s.
+// RunSettingsOf returns the RunSettings of s, for the LSTM.
 func RunSettingsOf(s Settings) RunSettings {
 	return RunSettings{Hidden: s.Hidden, Epochs: s.Epochs, Batch: s.Batch, LR: s.LR, MaxLen: s.MaxLen, MinCount: s.MinCount, K: s.K}
+}
+
+// runSettings returns the RunSettings of r's runs.
+func (r Resolved) runSettings() RunSettings {
+	rs := RunSettingsOf(r.Settings)
+	if r.Bag != nil {
+		rs.Model, rs.Bag = r.Model, *r.Bag
+	}
+	return rs
 }
 
 // LossRun is one (loss, seed) training run and its scores on the test set.
@@ -59,8 +78,10 @@ type LossRun struct {
 func runStore(dir string) *report.Store[RunKey, LossRun] {
 	return &report.Store[RunKey, LossRun]{
 		Dir: dir, Experiment: "text", Format: RunFormat,
-		Header:   func(run *LossRun) (string, RunKey) { return run.Format, run.RunKey },
-		Complete: func(run *LossRun) bool { return run.Complete() },
+		Header: func(run *LossRun) (string, RunKey) { return run.Format, run.RunKey },
+		Complete: func(run *LossRun) bool {
+			return run.Complete() || run.Loss == FastTextID && len(run.Measures) == len(Measures)
+		},
 	}
 }
 
@@ -80,14 +101,35 @@ func Run(cfg Config) (*Result, error) {
 	t := cfg.Train.Tree
 	var cost []float64 // the tree metric, for the Sinkhorn losses
 	var prep *prepared // the data of the seed, made by its first run that trains
+	settings := r.runSettings()
 	key := func(id string, seed int) RunKey {
-		return RunKey{Loss: id, Seed: seed, Settings: RunSettingsOf(s), Data: dataHash, Tree: r.Tree.SHA256,
+		k := RunKey{Loss: id, Seed: seed, Settings: settings, Data: dataHash, Tree: r.Tree.SHA256,
 			Embeddings: cfg.EmbRef, TrainEmb: r.TrainEmb, Target: r.Target}
+		if id == FastTextID {
+			b, _ := json.Marshal(r.FastText)
+			k.Outside = string(b)
+		}
+		return k
 	}
-	res.Runs, res.Kept, err = report.Each(runStore(report.RunDir(cfg.OutDir)), progress, s.Seeds, r.Losses, key, func(run *LossRun) string { return run.Finished },
+	ids := r.Losses
+	if r.FastText != nil {
+		ids = append(slices.Clip(ids), FastTextID)
+	}
+	res.Runs, res.Kept, err = report.Each(runStore(report.RunDir(cfg.OutDir)), progress, s.Seeds, ids, key, func(run *LossRun) string { return run.Finished },
 		func(id string, seed int, key RunKey, tag, checkpoint string) (*LossRun, error) {
+			if id == FastTextID {
+				fmt.Fprintf(progress, "%s: training fastText (%s)\n", tag, r.FastText.Path)
+				run, err := fastTextRun(cfg, r, key, report.RunDir(cfg.OutDir))
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", tag, err)
+				}
+				fmt.Fprintf(progress, "%s: done in %.0f s; test pseudo-recall %.4f, top-%d cost %.4f, roc_auc %.4f\n",
+					tag, float64(run.Seconds), float64(run.Measures["pseudo_recall"]), s.K,
+					float64(run.Measures["top_k_cost"]), float64(run.Measures["roc_auc"]))
+				return run, nil
+			}
 			if prep == nil || prep.seed != seed {
-				if prep, err = prepare(cfg, s, seed); err != nil {
+				if prep, err = prepare(cfg, r, seed); err != nil {
 					return nil, err
 				}
 				fmt.Fprintf(progress, "text: seed %d: %d training, %d validation, %d test documents; %d words; %d training tokens\n",
@@ -96,11 +138,14 @@ func Run(cfg Config) (*Result, error) {
 			if cost == nil && (id == "kl+0.5w1" || id == "kl+w1") { // the Sinkhorn losses
 				cost = t.DistanceMatrix(nil).RawMatrix().Data
 			}
-			l, err := loss.NewPaper(id, t, cost)
+			l, err := newLoss(id, t, cost)
 			if err != nil {
 				return nil, err
 			}
 			fmt.Fprintf(progress, "%s: training %s\n", tag, report.Plural(s.Epochs, "epoch", "epochs"))
+			if r.Bag != nil && cfg.CheckpointEvery == nil {
+				checkpoint = "" // a bag's run takes seconds: its checkpoints would cost more than they save
+			}
 			run, err := trainRun(cfg.Context, prep, key, l, checkpoint, report.Or(cfg.CheckpointEvery, 1), &report.EpochFilter{W: progress, Prefix: "    ", Every: 1})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", tag, err)
@@ -114,7 +159,7 @@ func Run(cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res.summarize()
-	if cfg.EstimatePaper && r.Protocol != ProtocolPaper {
+	if cfg.EstimatePaper && r.Protocol == ProtocolReduced {
 		fmt.Fprintf(progress, "text: timing the paper's model to estimate its protocol\n")
 		if res.PaperEstimate, err = paperEstimate(cfg); err != nil {
 			return nil, err
@@ -170,14 +215,25 @@ type prepared struct {
 	testY    []float64
 }
 
+// newLoss returns the loss id: one of loss.PaperIDs, or BagDefaultLoss.
+func newLoss(id string, t *tree.Tree, cost []float64) (loss.Loss, error) {
+	if id == BagDefaultLoss {
+		return loss.NewKLTW(t, textmodel.DefaultBagLambda), nil
+	}
+	return loss.NewPaper(id, t, cost)
+}
+
 // prepare splits the data for seed (see the package documentation) and
-// encodes it.
-func prepare(cfg Config, s Settings, seed int) (*prepared, error) {
+// encodes it for the model of r.
+func prepare(cfg Config, r Resolved, seed int) (*prepared, error) {
 	trainSet, val, test, err := split(cfg, seed)
 	if err != nil {
 		return nil, err
 	}
-	opts := s.Options()
+	opts := r.Settings.Options()
+	if r.Bag != nil {
+		opts.Model, opts.Bag = textmodel.KindBag, r.Bag.Options(r.Settings)
+	}
 	opts.Emb, opts.EmbRef, opts.TrainEmb, opts.Target = cfg.Emb, cfg.EmbRef, cfg.TrainEmb, cfg.Target
 	d, err := PrepareSeed(trainSet, val, test, opts)
 	if err != nil {
@@ -188,6 +244,36 @@ func prepare(cfg Config, s Settings, seed int) (*prepared, error) {
 		pr.testSets = append(pr.testSets, doc.Labels)
 	}
 	return pr, nil
+}
+
+// fastTextRun runs fastText on the split of key's seed, in a temporary
+// folder under dir, and scores its predictions of the test documents.
+func fastTextRun(cfg Config, r Resolved, key RunKey, dir string) (*LossRun, error) {
+	fit, _, test, err := split(cfg, key.Seed)
+	if err != nil {
+		return nil, err
+	}
+	ctx := cfg.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	t := cfg.Train.Tree
+	tk := vocab.Tokenizer{MaxLen: r.Settings.MaxLen}
+	P, seconds, err := runFastText(ctx, r.FastText, fit, test, &tk, cfg.Emb, key.Seed, t.Len(), dir)
+	if err != nil {
+		return nil, err
+	}
+	var sets [][]int
+	for _, d := range test.Docs {
+		sets = append(sets, d.Labels)
+	}
+	sc := Scores{Measures: map[string]report.Float{}, MeasuresStd: map[string]report.Float{},
+		Docs: [3]int{fit.Len(), 0, test.Len()}, Seconds: report.Float(seconds), Finished: time.Now().UTC().Format(time.RFC3339)}
+	ml := metric.NewMultiLabel(t, key.Settings.K).Evaluate(P, sets)
+	ldl := metric.NewEvaluator(t, nil).Evaluate(P, test.Targets(cfg.Target))
+	sc.SetMeasures(metric.MultiLabelNames, ml.Mean, ml.Std)
+	sc.SetMeasures(metric.Names, ldl.Mean, ldl.Std)
+	return &LossRun{Format: RunFormat, RunKey: key, Scores: sc}, nil
 }
 
 // split returns the training, validation and test documents of seed.
