@@ -402,4 +402,3 @@ func TestFastTextWorkflow(t *testing.T) {
 		}
 	}
 }
-
