@@ -53,6 +53,7 @@ func rescale(rng *rand.Rand, t *Table) *Table {
 func TestColumnsBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, c := range underRace([]struct{ L, nA, nB, k int }{{5, 3, 7, 3}, {60, 30, 40, 8}, {300, 270, 300, 30}, {200, 300, 530, 12}}, 3) {
+		c.L, c.k = shrinkTree(c.L, c.k)
 		tr := randomTree(t, rng, c.L)
 		A := rescale(rng, randomTable(rng, c.L, c.nA, c.k))
 		B := rescale(rng, randomTable(rng, c.L, c.nB, c.k))
@@ -92,10 +93,14 @@ func TestColumnsBruteForce(t *testing.T) {
 // the cut of the queries into calls and the number of workers.
 func TestColumnsChunks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	tr := randomTree(t, rng, 400)
-	B := randomTable(rng, 400, 600, 25)
-	A := rescale(rng, randomTable(rng, 400, 530, 25))
-	nA, nB := A.Len(), B.Len()
+	L, nB, nA := 400, 600, 530
+	if short() {
+		L, nB, nA = 100, 300, 270 // past the 256-sample blocks still
+	}
+	tr := randomTree(t, rng, L)
+	B := randomTable(rng, L, nB, 25)
+	A := rescale(rng, randomTable(rng, L, nA, 25))
+	nA, nB = A.Len(), B.Len()
 	for _, m := range methods {
 		var ref []float64
 		for _, workers := range []int{1, 2, 4} {

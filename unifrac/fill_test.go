@@ -18,7 +18,7 @@ import (
 // order).
 func TestFillBlocks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, c := range []struct{ L, n, k int }{{60, 300, 8}, {500, 700, 40}, {3000, 520, 100}} {
+	for _, c := range underRace([]struct{ L, n, k int }{{60, 300, 8}, {500, 700, 40}, {3000, 520, 100}}, 2) {
 		tr := randomTree(t, rng, c.L)
 		tab := randomTable(rng, c.L, c.n, c.k)
 		ord := tr.Order()

@@ -51,6 +51,7 @@ func TestSelfQuery(t *testing.T) {
 		{5, 1, 3}, {5, 2, 3}, {40, 17, 6}, {300, 255, 30}, {300, 256, 30},
 		{200, 257, 12}, {600, 300, 250}, {300, 530, 25},
 	}, 6) {
+		c.L, c.k = shrinkTree(c.L, c.k)
 		tr := randomTree(t, rng, c.L)
 		B := rescale(rng, randomTable(rng, c.L, c.n, c.k))
 		n := B.Len()
@@ -103,7 +104,7 @@ func TestSelfQuery(t *testing.T) {
 // exactly 0.
 func TestSelfSparse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 34))
-	for _, c := range []struct{ L, n, k int }{{50, 40, 5}, {400, 513, 40}, {1000, 300, 200}} {
+	for _, c := range underRace([]struct{ L, n, k int }{{50, 40, 5}, {400, 513, 40}, {1000, 300, 200}}, 2) {
 		tr := randomTree(t, rng, c.L)
 		B := rescale(rng, randomTable(rng, c.L, c.n, c.k))
 		empty := &Table{Indptr: []int{0, 0, 1}, Indices: []int32{3}, Values: []float64{0}}

@@ -165,6 +165,7 @@ var methods = []Method{WeightedUnnormalized, WeightedNormalized, Unweighted, Gen
 func TestBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, c := range underRace([]struct{ L, n, k int }{{5, 7, 3}, {60, 40, 8}, {300, 300, 30}, {200, 530, 12}}, 3) {
+		c.L, c.k = shrinkTree(c.L, c.k)
 		tr := randomTree(t, rng, c.L)
 		tab := randomTable(rng, c.L, c.n, c.k)
 		for _, m := range methods {
@@ -195,13 +196,16 @@ func TestBruteForce(t *testing.T) {
 // forms agree bit for bit, whatever the number of workers.
 func TestLayouts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	tr := randomTree(t, rng, 400)
-	tab := randomTable(rng, 400, 700, 25)
-	n := tab.Len()
+	L, n := 400, 700
+	if short() {
+		L, n = 100, 520
+	}
+	tr := randomTree(t, rng, L)
+	tab := randomTable(rng, L, n, 25)
 	ctx := context.Background()
 	for _, m := range methods {
 		var ref []float64
-		for _, workers := range []int{1, 2, 3, 8} {
+		for _, workers := range layoutWorkers() {
 			e := mustNew(t, tr, tab, m, &Options{Alpha: 0.5, Workers: workers}, defaultDense)
 			full := make([]float64, n*n)
 			if err := e.Matrix(ctx, full); err != nil {
@@ -238,7 +242,7 @@ func TestLayouts(t *testing.T) {
 					}
 				}
 			}
-			for _, cut := range [][2]int{{0, n}, {0, 1}, {5, 300}, {255, 257}, {511, 700}, {700, 700}} {
+			for _, cut := range [][2]int{{0, n}, {0, 1}, {5, 300}, {255, 257}, {511, n}, {n, n}} {
 				i0, i1 := cut[0], cut[1]
 				r := make([]float64, (i1-i0)*n)
 				if err := e.Rows(ctx, r, i0, i1); err != nil {

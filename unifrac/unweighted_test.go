@@ -207,8 +207,12 @@ func richTable(rng *rand.Rand, L, n int) *Table {
 // Columns.
 func TestUnweightedRich(t *testing.T) {
 	rng := rand.New(rand.NewPCG(45, 46))
-	tr := randomTree(t, rng, 600)
-	tab, pairs := withCopies(rng, richTable(rng, 600, 560), 80, true)
+	L := 600
+	if short() {
+		L = 150
+	}
+	tr := randomTree(t, rng, L)
+	tab, pairs := withCopies(rng, richTable(rng, L, 560), 80, true)
 	n := tab.Len()
 	want := bruteForce(tr, tab, Unweighted, 0)
 	ctx := context.Background()

@@ -73,8 +73,12 @@ func withCopies(rng *rand.Rand, tab *Table, copies int, keepTips bool) (*Table, 
 // sum adds its terms, so S_a + S_b − 2·shared cancels exactly.
 func TestIdenticalSamplesZero(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	tr := randomTree(t, rng, 500)
-	base := randomTable(rng, 500, 560, 30)
+	L := 500
+	if short() {
+		L = 100
+	}
+	tr := randomTree(t, rng, L)
+	base := randomTable(rng, L, 560, 30)
 	ctx := context.Background()
 	for _, m := range methods {
 		tab, pairs := withCopies(rng, base, 120, m == Unweighted)
