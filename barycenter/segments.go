@@ -1,7 +1,9 @@
 package barycenter
 
 import (
+	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -197,17 +199,7 @@ func (s *segments) cuts(x int32, c []cut, off float64) int32 {
 	first := p.length
 	var chain int32
 	if in := c[i:j]; len(in) > 0 {
-		if len(in) > 1 {
-			slices.SortFunc(in, func(a, b cut) int {
-				switch {
-				case a.at < b.at:
-					return -1
-				case a.at > b.at:
-					return 1
-				}
-				return 0
-			})
-		}
+		sortCuts(in, 2*bits.Len(uint(len(in))))
 		first = in[0].at - lo
 		sl := slope
 		for q, e := range in {
@@ -238,6 +230,55 @@ func (s *segments) cuts(x int32, c []cut, off float64) int32 {
 	}
 	s.pull(x)
 	return s.join(t, r)
+}
+
+// sortCuts sorts c by position: quicksort (median of three) down to
+// insertion sort for short runs, with slices.SortFunc past depth levels.
+func sortCuts(c []cut, depth int) {
+	for len(c) > 12 {
+		if depth == 0 {
+			slices.SortFunc(c, func(a, b cut) int { return cmp.Compare(a.at, b.at) })
+			return
+		}
+		depth--
+		m := len(c) / 2
+		if c[m].at < c[0].at {
+			c[0], c[m] = c[m], c[0]
+		}
+		if c[len(c)-1].at < c[m].at {
+			c[m], c[len(c)-1] = c[len(c)-1], c[m]
+			if c[m].at < c[0].at {
+				c[0], c[m] = c[m], c[0]
+			}
+		}
+		pivot := c[m].at
+		i, j := 0, len(c)-1
+		for i <= j {
+			for c[i].at < pivot {
+				i++
+			}
+			for c[j].at > pivot {
+				j--
+			}
+			if i <= j {
+				c[i], c[j] = c[j], c[i]
+				i++
+				j--
+			}
+		}
+		if j+1 < len(c)-i {
+			sortCuts(c[:j+1], depth)
+			c = c[i:]
+		} else {
+			sortCuts(c[i:], depth)
+			c = c[:j+1]
+		}
+	}
+	for i := 1; i < len(c); i++ {
+		for j := i; j > 0 && c[j].at < c[j-1].at; j-- {
+			c[j], c[j-1] = c[j-1], c[j]
+		}
+	}
 }
 
 // join concatenates x and y, every slope of x at most every slope of y.
