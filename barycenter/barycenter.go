@@ -46,19 +46,20 @@ type Solver struct {
 	off      []int32
 	entRow   []int32
 	entMass  []float64
-	triples  []triple
 	closure  []int32
+	starts   []int32
+	rowTop   []int32
+	rowTotal []float64
 	order    []int32
 	stack    []int32
 	lambda   []float64
 	leafPos  []bool
 	visitPos []int32
-}
+	cut      []cut
 
-// triple is an entry μ_row(Γ(pos)) = mass before grouping.
-type triple struct {
-	pos, row int32
-	mass     float64
+	// oneByOne adds each node's kinks one split at a time, as a
+	// reference for the tests.
+	oneByOne bool
 }
 
 // New returns a Solver for distributions on the labels of t. It panics if
@@ -149,15 +150,24 @@ func (s *Solver) weights(w []float64, n int) ([]float64, error) {
 // entries computes μ_i(Γ(v)) for every row i (rescaled to sum 1) and
 // every node v strictly below the lowest common ancestor top_i of its
 // support, grouped by node, and adds λ_i to full[top_i]: at top_i and
-// above it μ_i(Γ(v)) = 1. The nodes below top_i are the support and its
-// ancestors up to top_i, summed from the deepest position up (a parent's
-// position precedes its children's): O(C log C) per row for C nodes.
+// above it μ_i(Γ(v)) = 1. The nodes below top_i (row i's closure) are the
+// support and its ancestors up to top_i. Two passes over the rows: the
+// first checks them, finds top_i and counts the closure's nodes per node
+// v; the second walks each closure again and writes its entries in place.
+// A closure is walked from each support node up to the first node already
+// met: a path that ends on a node of an earlier path. Taking the paths
+// last first, each bottom-up, sums every node's children before the node
+// itself, without sorting: O(C) per row for C nodes.
 func (s *Solver) entries(rows *labeldist.Rows, lam []float64, L int) error {
 	o := s.o
 	par, pos := o.Parent, o.Position
-	trip := s.triples[:0]
+	nr := rows.Rows()
 	clear(s.full)
-	for i := range rows.Rows() {
+	off := s.off
+	clear(off)
+	s.rowTop = slices.Grow(s.rowTop[:0], nr)[:nr]
+	s.rowTotal = slices.Grow(s.rowTotal[:0], nr)[:nr]
+	for i := range nr {
 		idx, mass := rows.Row(i)
 		var total float64
 		top := int32(-1)
@@ -167,6 +177,7 @@ func (s *Solver) entries(rows *labeldist.Rows, lam []float64, L int) error {
 				panic("barycenter: label out of range")
 			}
 			if !(m >= 0) || math.IsInf(m, 1) {
+				s.clearStamps()
 				return fmt.Errorf("%w: row %d, label %d: %v", ErrBadMass, i+1, l, m)
 			}
 			if m == 0 {
@@ -180,19 +191,46 @@ func (s *Solver) entries(rows *labeldist.Rows, lam []float64, L int) error {
 			}
 		}
 		if top < 0 {
+			s.clearStamps()
 			return fmt.Errorf("%w: row %d has no mass", ErrBadMass, i+1)
 		}
 		if math.IsInf(total, 1) {
+			s.clearStamps()
 			return fmt.Errorf("%w: row %d: the masses overflow", ErrBadMass, i+1)
 		}
 		s.full[top] += lam[i]
+		s.rowTop[i], s.rowTotal[i] = top, total
 		cur := int32(i + 1)
 		s.stamp[top] = cur
-		cl := s.closure[:0]
 		for k, l := range idx {
 			if mass[k] == 0 {
 				continue
 			}
+			for q := pos[l]; s.stamp[q] != cur; q = par[q] {
+				s.stamp[q] = cur
+				off[q+1]++
+			}
+		}
+		s.stamp[top] = 0
+	}
+	for k := 1; k < len(off); k++ {
+		off[k] += off[k-1]
+	}
+	ne := off[len(off)-1]
+	s.entRow = slices.Grow(s.entRow[:0], int(ne))[:ne]
+	s.entMass = slices.Grow(s.entMass[:0], int(ne))[:ne]
+	fill := append(s.order[:0], off[:len(off)-1]...)
+	for i := range nr {
+		idx, mass := rows.Row(i)
+		top, total := s.rowTop[i], s.rowTotal[i]
+		cur := int32(nr + i + 1)
+		s.stamp[top] = cur
+		cl, starts := s.closure[:0], s.starts[:0]
+		for k, l := range idx {
+			if mass[k] == 0 {
+				continue
+			}
+			starts = append(starts, int32(len(cl)))
 			for q := pos[l]; s.stamp[q] != cur; q = par[q] {
 				s.stamp[q] = cur
 				s.acc[q] = 0
@@ -204,45 +242,43 @@ func (s *Solver) entries(rows *labeldist.Rows, lam []float64, L int) error {
 				s.acc[pos[l]] += mass[k] / total
 			}
 		}
-		slices.Sort(cl)
-		for k := len(cl) - 1; k >= 0; k-- {
-			q := cl[k]
-			if p := par[q]; p != top {
-				s.acc[p] += s.acc[q]
+		end := int32(len(cl))
+		for k := len(starts) - 1; k >= 0; k-- {
+			for _, q := range cl[starts[k]:end] {
+				if p := par[q]; p != top {
+					s.acc[p] += s.acc[q]
+				}
+				j := fill[q]
+				s.entRow[j], s.entMass[j] = int32(i), s.acc[q]
+				fill[q]++
 			}
-			trip = append(trip, triple{pos: q, row: int32(i), mass: s.acc[q]})
+			end = starts[k]
 		}
 		s.stamp[top] = 0
-		s.closure = cl
+		s.closure, s.starts = cl, starts
 	}
+	s.order = fill
 	// Reset the stamps for the next call.
-	for _, t := range trip {
-		s.stamp[t.pos] = 0
+	for v := range s.stamp {
+		if off[v+1] > off[v] {
+			s.stamp[v] = 0
+		}
 	}
-	s.triples = trip
 	// full[v]: the weight of the rows whose top lies in Γ(v).
 	for k := len(s.full) - 1; k >= 1; k-- {
 		s.full[par[k]] += s.full[k]
 	}
-	// Group by position (counting sort).
-	off := s.off
-	clear(off)
-	for _, t := range trip {
-		off[t.pos+1]++
-	}
-	for k := 1; k < len(off); k++ {
-		off[k] += off[k-1]
-	}
-	s.entRow = slices.Grow(s.entRow[:0], len(trip))[:len(trip)]
-	s.entMass = slices.Grow(s.entMass[:0], len(trip))[:len(trip)]
-	fill := append(s.order[:0], off[:len(off)-1]...)
-	for _, t := range trip {
-		j := fill[t.pos]
-		s.entRow[j], s.entMass[j] = t.row, t.mass
-		fill[t.pos]++
-	}
-	s.order = fill
 	return nil
+}
+
+// clearStamps resets the stamps of the rows' closures after the first
+// pass stopped on an error: their nodes are those v with off[v+1] > 0.
+func (s *Solver) clearStamps() {
+	for v := range s.stamp {
+		if s.off[v+1] > 0 {
+			s.stamp[v] = 0
+		}
+	}
 }
 
 // sweep runs the dynamic program from the deepest position up and returns
@@ -273,12 +309,17 @@ func (s *Solver) sweep(lam []float64, leaves bool) int32 {
 		case s.leafPos[v] && (leaves || r == 0):
 			r = g.node(0, 1, v)
 		case leaves || virtual:
-			r, _ = g.splitLength(r, 1)
+			var rest int32
+			r, rest = g.splitLength(r, 1)
+			g.release(rest)
 		default:
 			// G_v(x) = min over s ≤ x of K_v(s): the part of slope
 			// at most 0, then mass kept at v (slope 0).
-			r, _ = g.splitSlope(r, 0, math.MaxInt32)
-			r, _ = g.splitLength(r, 1)
+			var rest, beyond int32
+			r, rest = g.splitSlope(r, 0, math.MaxInt32)
+			r, beyond = g.splitLength(r, 1)
+			g.release(rest)
+			g.release(beyond)
 			if left := 1 - g.sum(r); left > 0 {
 				r = g.join(r, g.node(0, left, v))
 			}
@@ -293,10 +334,19 @@ func (s *Solver) sweep(lam []float64, leaves bool) int32 {
 				pos += lam[s.entRow[j]]
 			}
 			g.add(r, w*(total-2*pos))
-			for j := s.off[v]; j < s.off[v+1]; j++ {
-				a, b := g.splitLength(r, s.entMass[j])
-				g.add(b, 2*w*lam[s.entRow[j]])
-				r = g.join(a, b)
+			if s.oneByOne {
+				for j := s.off[v]; j < s.off[v+1]; j++ {
+					a, b := g.splitLength(r, s.entMass[j])
+					g.add(b, 2*w*lam[s.entRow[j]])
+					r = g.join(a, b)
+				}
+			} else {
+				c := s.cut[:0]
+				for j := s.off[v]; j < s.off[v+1]; j++ {
+					c = append(c, cut{at: s.entMass[j], d: 2 * w * lam[s.entRow[j]]})
+				}
+				r = g.cuts(r, c, 0)
+				s.cut = c
 			}
 		}
 		p := par[v]

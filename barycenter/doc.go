@@ -41,7 +41,14 @@
 //     slope 0 that stands for mass kept at v;
 //   - adding w_v λ_i |m − x| splits the function at length m and adds
 //     2 w_v λ_i to the slopes beyond it, after a common −w_v λ_i: a split
-//     and a pending addition, O(log) each.
+//     and a pending addition, O(log) each. All the kinks of a node are
+//     added in one descent of its treap: they are partitioned at each
+//     node met (before, inside, after its segment), and those inside one
+//     segment are sorted and cut it into pieces, so that the nodes on the
+//     paths of several kinks are visited once.
+//
+// The segments that the truncations drop are recycled, so that the
+// workspace holds the live functions rather than every segment ever cut.
 //
 // Every segment remembers the node it came from (where its mass is kept),
 // and a segment keeps its place among its own node's segments through
@@ -56,9 +63,11 @@
 // below the lowest common ancestor of its support (above it, it is 1, and
 // those inputs are counted per node in O(L)). With E the number of pairs
 // (i, v) with v strictly below that ancestor and holding part of μ_i, the
-// time is O(E log E + L log L) and the memory O(E + L): for sparse inputs
-// on shallow trees (label hierarchies) E is about the inputs' total
-// support times the tree's depth.
+// time is O(E log E + L log L) and the memory O(E + L) (12 bytes per
+// pair, grouped by node in two passes over the inputs without sorting):
+// for sparse inputs E is about the inputs' total support times the tree's
+// depth, some 10⁷ for 1,000 inputs of 30 labels on a uniformly random
+// tree of 10⁵ nodes (some 400 deep).
 //
 // # Inputs
 //

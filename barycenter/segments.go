@@ -1,6 +1,11 @@
 package barycenter
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"math/bits"
+	"slices"
+)
 
 // segments is an arena of treap nodes holding convex piecewise-linear
 // functions on [0, ℓ]: each node is a segment of the graph, a slope and a
@@ -13,7 +18,9 @@ import "math"
 // Treaps are ordered by (slope, index); priorities are a hash of the
 // index, so that results do not depend on any random source.
 type segments struct {
-	n []seg
+	n     []seg
+	free  []int32 // recycled nodes
+	stack []int32 // scratch of release
 }
 
 // seg is a node of the arena: its fields share a cache line.
@@ -24,13 +31,42 @@ type seg struct {
 
 func (s *segments) reset() {
 	s.n = append(s.n[:0], seg{origin: -1})
+	s.free = s.free[:0]
 }
 
-// node returns a new one-segment treap.
+// node returns a new one-segment treap, reusing a released node if any.
 func (s *segments) node(slope, length float64, origin int32) int32 {
+	v := seg{slope: slope, length: length, sum: length, origin: origin}
+	if k := len(s.free); k > 0 {
+		x := s.free[k-1]
+		s.free = s.free[:k-1]
+		s.n[x] = v
+		return x
+	}
 	x := int32(len(s.n))
-	s.n = append(s.n, seg{slope: slope, length: length, sum: length, origin: origin})
+	s.n = append(s.n, v)
 	return x
+}
+
+// release returns the nodes of treap x to the pool: O(size of x).
+func (s *segments) release(x int32) {
+	if x == 0 {
+		return
+	}
+	st := append(s.stack[:0], x)
+	for len(st) > 0 {
+		y := st[len(st)-1]
+		st = st[:len(st)-1]
+		p := &s.n[y]
+		if p.left != 0 {
+			st = append(st, p.left)
+		}
+		if p.right != 0 {
+			st = append(st, p.right)
+		}
+		s.free = append(s.free, y)
+	}
+	s.stack = st
 }
 
 func prio(x int32) uint32 {
@@ -96,26 +132,153 @@ func (s *segments) splitLength(x int32, l float64) (int32, int32) {
 	}
 	s.push(x)
 	p := s.n[x]
-	ll := s.n[p.left].sum
+	// cut is compared with the segment's length, not l with the end of
+	// the segment: rounding could otherwise leave a piece of length 0 or
+	// less.
+	cut := l - s.n[p.left].sum
 	switch {
-	case l <= ll:
+	case cut <= 0:
 		a, b := s.splitLength(p.left, l)
 		s.n[x].left = b
 		s.pull(x)
 		return a, x
-	case l >= ll+p.length:
-		a, b := s.splitLength(p.right, l-ll-p.length)
+	case cut >= p.length:
+		a, b := s.splitLength(p.right, cut-p.length)
 		s.n[x].right = a
 		s.pull(x)
 		return x, b
 	}
-	cut := l - ll
 	y := s.node(p.slope, p.length-cut, p.origin)
 	s.n[x].length = cut
 	b := s.join(y, p.right)
 	s.n[x].right = 0
 	s.pull(x)
 	return x, b
+}
+
+// cut is a kink to add to a function: d added to the slopes of its
+// segments beyond length at.
+type cut struct {
+	at, d float64
+}
+
+// cuts adds every kink of c to treap x (c in any order, positions
+// relative to x's start plus off; c is reordered) and returns the new
+// treap: the same as splitLength, add and join for each kink in turn, in
+// one descent that visits each node of the union of their paths once.
+func (s *segments) cuts(x int32, c []cut, off float64) int32 {
+	if x == 0 || len(c) == 0 {
+		return x
+	}
+	s.push(x)
+	p := s.n[x]
+	ll := s.n[p.left].sum
+	lo, hi := off+ll, off+ll+p.length
+	// Three-way partition: [0, i) at ≤ lo, [i, j) inside, [j, len) at ≥ hi.
+	i, j, k := 0, 0, len(c)
+	var dLeft, dIn float64
+	for j < k {
+		switch a := c[j].at; {
+		case a <= lo:
+			dLeft += c[j].d
+			c[i], c[j] = c[j], c[i]
+			i++
+			j++
+		case a >= hi:
+			k--
+			c[j], c[k] = c[k], c[j]
+		default:
+			dIn += c[j].d
+			j++
+		}
+	}
+	left := s.cuts(p.left, c[:i], off)
+	right := s.cuts(p.right, c[j:], hi)
+	s.add(right, dLeft+dIn)
+	slope := p.slope + dLeft
+	first := p.length
+	var chain int32
+	if in := c[i:j]; len(in) > 0 {
+		sortCuts(in, 2*bits.Len(uint(len(in))))
+		first = in[0].at - lo
+		sl := slope
+		for q, e := range in {
+			end := hi
+			if q+1 < len(in) {
+				end = in[q+1].at
+			}
+			sl += e.d
+			if end > e.at { // equal positions: one kink of their sum
+				chain = s.join(chain, s.node(sl, end-e.at, p.origin))
+			}
+		}
+	}
+	q := &s.n[x]
+	q.slope, q.length, q.left, q.right = slope, first, 0, 0
+	t := x
+	if left == 0 || prio(left) <= prio(x) {
+		q.left = left
+	} else {
+		s.pull(x)
+		t = s.join(left, x)
+	}
+	r := s.join(chain, right)
+	if t == x && (r == 0 || prio(r) <= prio(x)) {
+		s.n[x].right = r
+		s.pull(x)
+		return x
+	}
+	s.pull(x)
+	return s.join(t, r)
+}
+
+// sortCuts sorts c by position: quicksort (median of three) down to
+// insertion sort for short runs, with slices.SortFunc past depth levels.
+func sortCuts(c []cut, depth int) {
+	for len(c) > 12 {
+		if depth == 0 {
+			slices.SortFunc(c, func(a, b cut) int { return cmp.Compare(a.at, b.at) })
+			return
+		}
+		depth--
+		m := len(c) / 2
+		if c[m].at < c[0].at {
+			c[0], c[m] = c[m], c[0]
+		}
+		if c[len(c)-1].at < c[m].at {
+			c[m], c[len(c)-1] = c[len(c)-1], c[m]
+			if c[m].at < c[0].at {
+				c[0], c[m] = c[m], c[0]
+			}
+		}
+		pivot := c[m].at
+		i, j := 0, len(c)-1
+		for i <= j {
+			for c[i].at < pivot {
+				i++
+			}
+			for c[j].at > pivot {
+				j--
+			}
+			if i <= j {
+				c[i], c[j] = c[j], c[i]
+				i++
+				j--
+			}
+		}
+		if j+1 < len(c)-i {
+			sortCuts(c[:j+1], depth)
+			c = c[i:]
+		} else {
+			sortCuts(c[i:], depth)
+			c = c[:j+1]
+		}
+	}
+	for i := 1; i < len(c); i++ {
+		for j := i; j > 0 && c[j].at < c[j-1].at; j-- {
+			c[j], c[j-1] = c[j-1], c[j]
+		}
+	}
 }
 
 // join concatenates x and y, every slope of x at most every slope of y.
@@ -177,11 +340,13 @@ func (s *segments) prefix(x int32, l float64, stack []int32, f func(origin int32
 		x = stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		take := math.Min(s.n[x].length, l-done)
-		if take <= 0 {
+		if take > 0 {
+			f(s.n[x].origin, take)
+			done += take
+		}
+		if done >= l {
 			break
 		}
-		f(s.n[x].origin, take)
-		done += take
 		x = s.n[x].right
 	}
 	return stack
