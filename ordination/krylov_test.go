@@ -1,6 +1,7 @@
 package ordination
 
 import (
+	"github.com/twl-ldl/twl/internal/race"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -108,7 +109,10 @@ var kinds = []string{"random", "clusters", "perturbed", "near-equal", "ones"}
 // matrix whose 9th and 10th eigenvalues are zero (clusters), one eigenvalue
 // of multiplicity n−1 (ones), and non-Euclidean distances.
 func TestKrylov(t *testing.T) {
-	const n, k = 400, 10
+	n, k := 400, 10
+	if testing.Short() || race.Enabled {
+		n = 200
+	}
 	for seed := range uint64(2) {
 		for _, kind := range kinds {
 			d := distances(rand.New(rand.NewPCG(5, seed)), kind, n)
