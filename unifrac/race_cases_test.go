@@ -1,11 +1,15 @@
 package unifrac
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/twl-ldl/twl/internal/race"
+)
 
 // underRace returns the first keep cases under the race detector or with
 // -short, all of them otherwise.
 func underRace[T any](cases []T, keep int) []T {
-	if raceDetector || testing.Short() {
+	if short() {
 		return cases[:keep]
 	}
 	return cases
@@ -13,7 +17,7 @@ func underRace[T any](cases []T, keep int) []T {
 
 // short reports whether the tests run under the race detector or with
 // -short, where the largest inputs shrink.
-func short() bool { return raceDetector || testing.Short() }
+func short() bool { return race.Enabled || testing.Short() }
 
 // shrinkTree returns the tree size and the observations per sample of a
 // brute-force case under short(): at most 40 and 8, which keep the number

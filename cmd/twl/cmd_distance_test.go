@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/twl-ldl/twl/internal/race"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -239,7 +240,7 @@ func TestDistanceGarbage(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	dir := write(t, map[string]string{"t.tree": fig1Tree, "b.jsonl": `{"cat": 1}`})
 	runs := 500
-	if testing.Short() || raceDetector {
+	if testing.Short() || race.Enabled {
 		runs = 100 // a child process each, several times slower under race
 	}
 	for i := range runs {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/twl-ldl/twl/internal/race"
 	"io"
 	"os"
 	"os/exec"
@@ -39,7 +40,7 @@ func hostileCases(full bool) []hostileCase {
 		switch {
 		case full:
 			return big
-		case raceDetector:
+		case race.Enabled:
 			return max(small/4, 1)
 		}
 		return small
@@ -86,7 +87,7 @@ func hostileCases(full bool) []hostileCase {
 	// A Newick tree of one unterminated line (a,a,a,… of 20 MB [200 MB]).
 	n := scale(20, 200) * MB
 	newickMem := "1GiB"
-	if raceDetector {
+	if race.Enabled {
 		newickMem = "256MB" // the text is smaller, so is the limit its nodes pass
 	}
 	add(hostileCase{"newick unterminated", func() map[string][]byte {
@@ -188,7 +189,7 @@ func hostileCases(full bool) []hostileCase {
 	switch {
 	case full:
 		side = 10240
-	case raceDetector:
+	case race.Enabled:
 		side = 4096
 	}
 	add(hostileCase{"mat zeros", func() map[string][]byte { return map[string][]byte{"z.mat": hostile.MATZeros(side, side, 2)} },
@@ -388,7 +389,7 @@ func checkHostile(t *testing.T, c hostileCase) hostileResult {
 		t.Errorf("%s: stderr does not name %s: %q", c.name, file, r.stderr)
 	}
 	bound := c.rss
-	if raceDetector {
+	if race.Enabled {
 		bound = 4*bound + 64<<20 // the race detector's shadow memory
 	}
 	if r.rss > bound {
