@@ -82,8 +82,8 @@ type EmbeddingRef struct {
 type Header struct {
 	Format        string          `json:"format"`  // Magic
 	Version       int             `json:"version"` // Version
-	Model         string          `json:"model"`   // the kind of network: KindLSTM or KindBag
-	Config        json.RawMessage `json:"config"`  // its sizes (Network.Sizes): an lstm.Config or a bag.Config
+	Model         string          `json:"model"`   // the kind of network: KindLSTM, KindBag or KindBags
+	Config        json.RawMessage `json:"config"`  // its sizes (Network.Sizes): an lstm.Config, a bag.Config or a bag.EnsembleConfig
 	Tokenizer     vocab.Tokenizer `json:"tokenizer"`
 	Vocab         []string        `json:"vocab,omitempty"` // word of each ID, "<unk>" first; version 1 only (version 2: its own line)
 	Labels        []string        `json:"labels"`
@@ -110,7 +110,7 @@ type TrainInfo struct {
 	LR        float64  `json:"lr"`
 	Schedule  string   `json:"lr_schedule,omitempty"` // "linear": decayed linearly to 0 over the epochs (the bag); "": constant
 	Seed      uint64   `json:"seed"`
-	TrainLoss float64  `json:"train_loss"`
+	TrainLoss float64  `json:"train_loss"` // of the last epoch; of bags averaged (KindBags), the sum of their losses
 	ValLoss   *float64 `json:"val_loss,omitempty"`
 	Seconds   float64  `json:"seconds"`
 }
@@ -237,8 +237,8 @@ func Read(r io.Reader, file string) (*Model, error) {
 		return nil, bad(ErrNotModel, "header format %q", h.Format)
 	case h.Version < 1 || h.Version > Version:
 		return nil, bad(ErrVersion, "version %d; this twl reads versions 1 to %d", h.Version, Version)
-	case h.Model != KindLSTM && h.Model != KindBag:
-		return nil, bad(ErrVersion, "model %q; this twl knows %q and %q", h.Model, KindLSTM, KindBag)
+	case h.Model != KindLSTM && h.Model != KindBag && h.Model != KindBags:
+		return nil, bad(ErrVersion, "model %q; this twl knows %q, %q and %q", h.Model, KindLSTM, KindBag, KindBags)
 	case h.Model != KindLSTM && h.Version < 3:
 		return nil, bad(ErrInvalid, "a version %d header for a %q model (version 3 or later)", h.Version, h.Model)
 	case summary != (h.Version >= 2):

@@ -77,14 +77,19 @@ type Prepared struct {
 	tree  *tree.Tree
 	Vocab *vocab.Vocab
 	// Index maps the bag's features to its rows (nil for the LSTM).
-	Index   *bag.Index
-	Docs    [][]int32 // the network's inputs (Network.Encode)
-	Y       []float64
-	NTrain  int // the first NTrain documents are the training ones
-	Tokens  int // tokens of the training documents
-	Types   int // distinct tokens of the training documents, in the vocabulary or not
-	Labels  []string
-	options Options
+	Index *bag.Index
+	// WordIndex, when not nil, is that of a second bag of the words
+	// alone (BagOptions.Single false), whose documents are WordDocs: the
+	// word rows of Docs.
+	WordIndex *bag.Index
+	WordDocs  [][]int32
+	Docs      [][]int32 // the network's inputs: the bag's rows, or the LSTM's token IDs
+	Y         []float64
+	NTrain    int // the first NTrain documents are the training ones
+	Tokens    int // tokens of the training documents
+	Types     int // distinct tokens of the training documents, in the vocabulary or not
+	Labels    []string
+	options   Options
 }
 
 // Prepare counts the vocabulary of trainSet under opts, encodes both sets
@@ -163,6 +168,23 @@ func (p *Prepared) prepareBag(sets []*corpus.Corpus) error {
 		p.Docs[i] = x.MapRaw(make([]int32, 0, len(r)), r)
 		raw[i] = nil
 	}
+	if !o.Single && (o.Features.WordNgrams > 1 || o.Features.MaxN > 0) {
+		wx, err := bag.NewIndex(V, bag.Features{WordNgrams: 1, Buckets: 1}, nil)
+		if err != nil {
+			return fmt.Errorf("textmodel: %w", err)
+		}
+		p.WordIndex = wx
+		p.WordDocs = make([][]int32, len(p.Docs))
+		for i, d := range p.Docs {
+			w := make([]int32, 0, len(d))
+			for _, f := range d {
+				if f < int32(V) {
+					w = append(w, f)
+				}
+			}
+			p.WordDocs[i] = w
+		}
+	}
 	return nil
 }
 
@@ -198,6 +220,15 @@ func withVectorWords(v *vocab.Vocab, src embedding.Source, tk *vocab.Tokenizer) 
 // rows of the bag's table for the bag.
 func (p *Prepared) Encode(text string) []int32 {
 	tk := p.options.Tokenizer
+	if p.WordIndex != nil {
+		// bag.Ensemble.Encode's layout: each member's count, then its rows.
+		dst := p.Index.Encode([]int32{0}, p.Vocab, &tk, text)
+		dst[0] = int32(len(dst) - 1)
+		at := len(dst)
+		dst = p.WordIndex.Encode(append(dst, 0), p.Vocab, &tk, text)
+		dst[at] = int32(len(dst) - at - 1)
+		return dst
+	}
 	if p.Index != nil {
 		return p.Index.Encode(nil, p.Vocab, &tk, text)
 	}
@@ -291,6 +322,7 @@ func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 		ref      EmbeddingRef
 		schedule string
 	)
+	trainLoss := l // the members' losses, one block each, for an ensemble
 	if p.Index != nil {
 		d := DefaultBag
 		epochs, batch, lr, schedule = cmp.Or(o.Epochs, d.Epochs), cmp.Or(o.Batch, d.Batch), cmp.Or(o.LR, d.LR), "linear"
@@ -303,8 +335,16 @@ func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 			steps, schedule = 0, ""
 		}
 		var bn *bag.Model
-		bn, ref = p.newBag(seed)
-		net, ln = bn, bag.NewLearner(bn, p.Docs, p.Y, bag.LearnerOptions{LR: lr, Steps: steps})
+		bn, ref = p.newBag(p.Index, seed)
+		lo := bag.LearnerOptions{LR: lr, Steps: steps}
+		if p.WordIndex == nil {
+			net, ln = bn, bag.NewLearner(bn, p.Docs, p.Y, lo)
+		} else {
+			wn, _ := p.newBag(p.WordIndex, seed)
+			e := bag.NewEnsemble(bn, wn)
+			net, ln = e, bag.NewEnsembleLearner(e, [][][]int32{p.Docs, p.WordDocs}, p.Y, lo)
+			trainLoss = loss.Blocks(l, 2)
+		}
 	} else {
 		var ln1 *lstm.Model
 		ln1, ref = p.NewNet(seed)
@@ -318,7 +358,7 @@ func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 	if f := run.OnResume; f != nil {
 		cfg.Resuming = func(epoch int) { f(epoch, epochs) }
 	}
-	h, err := train.Train(ln, l, cfg)
+	h, err := train.Train(ln, trainLoss, cfg)
 	if err != nil {
 		return nil, h, err
 	}
@@ -344,18 +384,18 @@ func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 	return m, h, nil
 }
 
-// newBag returns the bag of n-grams for p, initialized from seed: the word
+// newBag returns the bag of index x for p, initialized from seed: the word
 // rows from the word vectors of opts.Emb where it has them and random rows
 // for the other words (embedding.NewTable), the n-gram rows uniform on
 // ±BagOptions.NgramScale, the output layer zero.
-func (p *Prepared) newBag(seed uint64) (*bag.Model, EmbeddingRef) {
+func (p *Prepared) newBag(x *bag.Index, seed uint64) (*bag.Model, EmbeddingRef) {
 	o := p.options
 	b := o.Bag.withDefaults()
 	dim := cmp.Or(o.EmbDim, 100)
 	if o.Emb != nil {
 		dim = o.Emb.Dim()
 	}
-	net := bag.New(p.Index, dim, len(p.Labels))
+	net := bag.New(x, dim, len(p.Labels))
 	ref := o.EmbRef
 	ref.Trained = true
 	tab := embedding.NewTable(p.Vocab.Words(), o.Emb, rand.NewPCG(seed, 0x656d62), &embedding.TableOptions{Dim: dim, Scale: b.WordScale}) // "emb"

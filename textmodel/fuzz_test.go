@@ -13,13 +13,15 @@ import (
 )
 
 // FuzzRead: Read never panics, and a file it accepts is written back by
-// Write as a file that reads to the same model. Seeds: the LSTM fixture
-// and a small bag with character n-grams.
+// Write as a file that reads to the same model. Seeds: the LSTM fixture,
+// a small bag with character n-grams, and the same beside a bag of its
+// words alone.
 func FuzzRead(f *testing.F) {
 	if b, err := os.ReadFile("testdata/lstm-v2.model"); err == nil {
 		f.Add(b)
 	}
-	f.Add(smallBagFile(f))
+	f.Add(smallBagFile(f, true))
+	f.Add(smallBagFile(f, false))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Read(bytes.NewReader(data), "fuzz")
 		if err != nil {
@@ -43,8 +45,9 @@ func FuzzRead(f *testing.F) {
 }
 
 // smallBagFile returns the file of a bag of 2 dimensions trained for one
-// epoch on a few documents.
-func smallBagFile(tb testing.TB) []byte {
+// epoch on a few documents: one bag when single, else beside a bag of its
+// words alone.
+func smallBagFile(tb testing.TB, single bool) []byte {
 	tr, err := tree.Read(strings.NewReader("A\tB\nC\tD\n"), "t", nil)
 	if err != nil {
 		tb.Fatal(err)
@@ -57,7 +60,7 @@ func smallBagFile(tb testing.TB) []byte {
 		tb.Fatal(err)
 	}
 	m, _, err := Fit(c, nil, Options{Model: KindBag, EmbDim: 2, Epochs: 1, Vocab: vocab.Options{MinCount: 1},
-		Bag: BagOptions{Features: bag.Features{WordNgrams: 2, MinN: 2, MaxN: 3, Buckets: 64}}})
+		Bag: BagOptions{Features: bag.Features{WordNgrams: 2, MinN: 2, MaxN: 3, Buckets: 64}, Single: single}})
 	if err != nil {
 		tb.Fatal(err)
 	}

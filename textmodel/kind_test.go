@@ -3,9 +3,11 @@ package textmodel
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -74,9 +76,10 @@ func fitToyBag(t *testing.T, o BagOptions) *Model {
 }
 
 // TestBagFitPredict: the bag of n-grams learns the toy corpus's genres,
-// and survives Write and Read bit for bit as a version 3 "bag" file.
+// alone or beside a bag of its words, and survives Write and Read bit for
+// bit as a version 3 "bag" or "bags" file.
 func TestBagFitPredict(t *testing.T) {
-	for _, o := range []BagOptions{{}, {Features: bag.Features{WordNgrams: 3, MinN: 2, MaxN: 4, Buckets: 1000}, NgramScale: 0.1}} {
+	for _, o := range []BagOptions{{}, {Single: true}, {Features: bag.Features{WordNgrams: 3, MinN: 2, MaxN: 4, Buckets: 1000}, NgramScale: 0.1}} {
 		m := fitToyBag(t, o)
 		L := len(m.Labels)
 		dst := make([]float64, 2*L)
@@ -98,14 +101,15 @@ func TestBagFitPredict(t *testing.T) {
 		if err := Write(&buf, m); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(buf.String(), `"version":3,"model":"bag"`) {
-			t.Errorf("header: %.200s", buf.String())
+		kind := map[bool]string{true: KindBag, false: KindBags}[o.Single]
+		if !strings.Contains(buf.String(), `"version":3,"model":"`+kind+`"`) || m.Net.Kind() != kind {
+			t.Errorf("%+v: header: %.200s", o, buf.String())
 		}
 		got, err := Read(bytes.NewReader(buf.Bytes()), "m.twl")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(payloadOf(t, got.Net), payloadOf(t, m.Net)) || got.Net.Sizes() != m.Net.Sizes() || got.Shape() != m.Shape() {
+		if !bytes.Equal(payloadOf(t, got.Net), payloadOf(t, m.Net)) || !reflect.DeepEqual(got.Net.Sizes(), m.Net.Sizes()) || got.Shape() != m.Shape() {
 			t.Error("the bag read back differs")
 		}
 		again := make([]float64, 2*L)
@@ -121,7 +125,7 @@ func TestBagFitPredict(t *testing.T) {
 // TestBagReadErrors: a bag file whose header claims the LSTM's version 2,
 // and one whose sizes are out of range, are refused as such.
 func TestBagReadErrors(t *testing.T) {
-	m := fitToyBag(t, BagOptions{})
+	m := fitToyBag(t, BagOptions{Single: true})
 	var buf bytes.Buffer
 	if err := Write(&buf, m); err != nil {
 		t.Fatal(err)
@@ -143,6 +147,57 @@ func TestBagReadErrors(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
+}
+
+// TestBagsReadErrors: a "bags" file whose members disagree on the labels,
+// has no member, or ends inside its second member is refused, naming
+// what is wrong.
+func TestBagsReadErrors(t *testing.T) {
+	m := fitToyBag(t, BagOptions{})
+	var buf bytes.Buffer
+	if err := Write(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	good := buf.String()
+	if _, err := Read(strings.NewReader(good), "m.twl"); err != nil {
+		t.Fatal(err)
+	}
+	labels := `"labels":5}`
+	if strings.Count(good, labels) != 2 {
+		t.Fatalf("the file has not two members of 5 labels: %.300s", good)
+	}
+	// The second member with 4 labels; no member at all.
+	i := strings.LastIndex(good, labels)
+	for name, bad := range map[string]string{
+		"labels differ": good[:i] + `"labels":4}` + good[i+len(labels):],
+		"no member":     withConfig(t, good, `{"members":[]}`),
+	} {
+		_, err := Read(strings.NewReader(bad), "m.twl")
+		if err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "member") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	_, err := Read(strings.NewReader(good[:len(good)-40]), "m.twl")
+	if err == nil || !errors.Is(err, ErrInvalid) {
+		t.Errorf("cut short: %v", err)
+	}
+}
+
+// withConfig returns the model file f with its header's "config" replaced
+// by config.
+func withConfig(t *testing.T, f, config string) string {
+	lines := strings.SplitN(f, "\n", 4)
+	var h map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(lines[2]), &h); err != nil {
+		t.Fatal(err)
+	}
+	h["config"] = json.RawMessage(config)
+	b, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines[2] = string(b)
+	return strings.Join(lines, "\n")
 }
 
 // TestBagResume: a bag trained with a checkpoint and stopped by its
@@ -257,9 +312,10 @@ func TestBagVectorWords(t *testing.T) {
 	if words[len(words)-1] != "wizard" || m.Vocab.ID("dragons") >= m.Vocab.ID("wizard") {
 		t.Errorf("vocabulary %q: want the training words, then wizard", words)
 	}
-	b := m.Net.(*bag.Model)
-	if row := b.Row(int(m.Vocab.ID("wizard"))); row[0] != 1 || row[1] != 2 {
-		t.Errorf("wizard's row %v, want its vector [1 2] (no training document has it)", row)
+	for k, b := range m.Net.(*bag.Ensemble).Members {
+		if row := b.Row(int(m.Vocab.ID("wizard"))); row[0] != 1 || row[1] != 2 {
+			t.Errorf("member %d: wizard's row %v, want its vector [1 2] (no training document has it)", k+1, row)
+		}
 	}
 	if got := m.Encode("a wizard"); !slices.Contains(got, m.Vocab.ID("wizard")) {
 		t.Errorf("Encode(a wizard) = %v lacks wizard's row", got)

@@ -38,12 +38,18 @@ type Network interface {
 var (
 	_ Network = (*lstm.Model)(nil)
 	_ Network = (*bag.Model)(nil)
+	_ Network = (*bag.Ensemble)(nil)
 )
 
 // The kinds of network.
 const (
 	KindLSTM = "lstm" // package lstm: the paper's model
 	KindBag  = "bag"  // package bag: a bag of n-grams, as fastText
+	// KindBags is the kind of model files that hold several bags whose
+	// predictions are averaged (bag.Ensemble): what 'twl text train
+	// --model bag' writes by default, a bag of n-grams and a bag of the
+	// same words alone. It is not a --model of its own.
+	KindBags = "bags"
 )
 
 // Kinds lists the kinds of network, the default of 'twl text train' first.
@@ -72,6 +78,15 @@ func payloadSize(kind string, raw json.RawMessage) (int64, error) {
 			return 0, fmt.Errorf("sizes out of range: %v", err)
 		}
 		return c.PayloadBytes(), nil
+	case KindBags:
+		var c bag.EnsembleConfig
+		if err := strictJSON(raw, &c); err != nil {
+			return 0, err
+		}
+		if err := c.Check(); err != nil {
+			return 0, fmt.Errorf("sizes out of range: %v", err)
+		}
+		return c.PayloadBytes(), nil
 	}
 	return 0, fmt.Errorf("model %q", kind)
 }
@@ -92,6 +107,12 @@ func readPayload(kind string, raw json.RawMessage, r io.Reader) (Network, error)
 			return nil, err
 		}
 		return bag.ReadPayload(c, r)
+	case KindBags:
+		var c bag.EnsembleConfig
+		if err := strictJSON(raw, &c); err != nil {
+			return nil, err
+		}
+		return bag.ReadEnsemblePayload(c, r)
 	}
 	return nil, fmt.Errorf("model %q", kind)
 }
@@ -111,6 +132,13 @@ func labelsOf(kind string, raw json.RawMessage) int {
 	var c struct {
 		Labels int `json:"labels"`
 	}
+	if kind == KindBags {
+		var e bag.EnsembleConfig
+		json.Unmarshal(raw, &e)
+		if len(e.Members) > 0 {
+			return e.Members[0].Labels
+		}
+	}
 	json.Unmarshal(raw, &c)
 	return c.Labels
 }
@@ -123,6 +151,13 @@ func vocabOf(kind string, raw json.RawMessage) int {
 		Words int `json:"words"`
 	}
 	json.Unmarshal(raw, &c)
+	if kind == KindBags {
+		var e bag.EnsembleConfig
+		json.Unmarshal(raw, &e)
+		if len(e.Members) > 0 {
+			return e.Members[0].Words
+		}
+	}
 	if kind == KindBag {
 		return c.Words
 	}

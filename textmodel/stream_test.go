@@ -300,8 +300,9 @@ func TestPredictStreamErrors(t *testing.T) {
 	if _, err := m.PredictStream(ctx, io.Discard, s, PredictOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
-	// Broken weights: an error naming the document, after the ones before.
-	m.Net.(*bag.Model).B[0] = float32(math.NaN())
+	// Broken weights in one member: an error naming the document, after the
+	// ones before.
+	m.Net.(*bag.Ensemble).Members[1].B[0] = float32(math.NaN()) // the bag of words alone
 	_, n, err = predict(strings.NewReader(docs), PredictOptions{})
 	var nf *NotFiniteError
 	if !errors.As(err, &nf) || nf.File != "docs" || nf.Line != 1 || n != 0 || !strings.Contains(err.Error(), "docs:1: its weights are broken") {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os/exec"
 	"strings"
@@ -26,7 +27,7 @@ func runTextExperiment(e *env, args []string) error {
 	for name, usage := range map[string]string{
 		"protocol": "the LSTM's `PROTOCOL`: reduced or paper",
 		"seeds":    "run seeds 1 … `N` (default: the protocol's, 3 or 10; 5 with --model bag)",
-		"epochs":   "`N` training epochs (default: the protocol's, 18 or 100; 25 with --model bag)",
+		"epochs":   fmt.Sprintf("`N` training epochs (default: the protocol's, 18 or 100; %d with --model bag)", textmodel.DefaultBag.Epochs),
 		"batch":    "`N` documents per mini-batch (default 100; 8 with --model bag)",
 		"max-len":  "cut documents at `N` tokens (default: the protocol's, 100 or 200; no limit with --model bag)",
 		"lr":       "the learning `RATE`: Adam's (default: the protocol's, 0.004 or 0.001), or with --model bag SGD's initial one (default 1)",

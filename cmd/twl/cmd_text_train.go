@@ -37,6 +37,7 @@ func runTextTrain(e *env, args []string) error {
 	buckets := fs.Int("buckets", db.Features.Buckets, "bag: the hash `buckets` of the n-grams")
 	minNgram := fs.Int("min-ngram-count", db.MinCount, "bag: an n-gram's bucket gets a vector when seen `N` times in training")
 	schedule := fs.String("lr-schedule", "linear", "bag: the learning rate, `linear`ly decaying to 0 over --epochs, or constant")
+	wordsBag := fs.Bool("words-bag", true, "bag: with n-grams, also train a bag of the words alone and predict the mean of the two bags' distributions (--words-bag=false: one bag)")
 	trainingWords := fs.Bool("training-words-only", false, "bag: the vocabulary is the training documents' words alone, without those of --emb")
 	lossName := fs.String("loss", "kl", "the training `LOSS`: kl, kl+tw, kl+sinkhorn or kl+utw; a weight in the name (kl+0.5tw) takes the place of --lambda")
 	lambda := fs.Float64("lambda", 0, fmt.Sprintf("the weight `λ` > 0 of the transport term of kl+tw, kl+sinkhorn and kl+utw (default %d; %d with --model lstm)", textmodel.DefaultBagLambda, ldl.DefaultLambda))
@@ -68,7 +69,7 @@ func runTextTrain(e *env, args []string) error {
 			return fs.fail("--%s is a setting of the LSTM: give it with --model lstm", f)
 		}
 	}
-	for _, f := range []string{"ngrams", "maxn", "minn", "buckets", "min-ngram-count", "lr-schedule", "training-words-only"} {
+	for _, f := range []string{"ngrams", "maxn", "minn", "buckets", "min-ngram-count", "lr-schedule", "training-words-only", "words-bag"} {
 		if !isBag && fs.isSet(f) {
 			return fs.fail("--%s is a setting of the bag of n-grams (--model bag), not of the LSTM", f)
 		}
@@ -196,7 +197,7 @@ func runTextTrain(e *env, args []string) error {
 	}
 	if isBag {
 		opts.Model = textmodel.KindBag
-		opts.Bag = textmodel.BagOptions{Features: feats, MinCount: *minNgram, ConstantLR: *schedule == "constant", TrainingWordsOnly: *trainingWords}
+		opts.Bag = textmodel.BagOptions{Features: feats, MinCount: *minNgram, ConstantLR: *schedule == "constant", TrainingWordsOnly: *trainingWords, Single: !*wordsBag}
 		if *patience == 0 {
 			opts.Patience = -1 // never
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -166,8 +167,9 @@ func TestTextExperiment(t *testing.T) {
 	expectFailure(t, code, "", errOut, 2, []string{"--dev needs --test"}, dir, false)
 }
 
-// TestTextTrainBag: without --model, text train trains the bag of n-grams:
-// its summary and model file say so (a version 3 file, no length limit),
+// TestTextTrainBag: without --model, text train trains the bag of n-grams
+// beside a bag of its words alone: its summary and model file say so (a
+// version 3 "bags" file, no length limit; "bag" with --words-bag=false),
 // the same command gives the same parameters, and text predict and eval
 // --multilabel take the model, putting most of each document's mass on its
 // genre's branch.
@@ -181,12 +183,19 @@ func TestTextTrainBag(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, "wrote "+model+": bag of 1–2-grams, 6 dimensions") || !strings.Contains(out, "loss kl+2·tw") {
+	if !strings.Contains(out, "wrote "+model+": mean of 2 bags: bag of 1–2-grams, 6 dimensions") || !strings.Contains(out, "; bag of words, 6 dimensions") || !strings.Contains(out, "loss kl+2·tw") {
 		t.Errorf("summary: %q", out)
+	}
+	single := filepath.Join(dir, "single.twl")
+	if code, out, errOut := twl(t, "", append(slices.Clone(args[:len(args)-1]), single, "--words-bag=false")...); code != 0 || !strings.Contains(out, "wrote "+single+": bag of 1–2-grams, 6 dimensions") {
+		t.Errorf("--words-bag=false: exit %d: %q %s", code, out, errOut)
+	}
+	if b, _ := os.ReadFile(single); !strings.Contains(string(b), `"version":3,"model":"bag","config":{"word_ngrams":2`) {
+		t.Errorf("--words-bag=false: header %.200s", b)
 	}
 	first, _ := os.ReadFile(model)
 	lines := strings.SplitN(string(first), "\n", 4)
-	if !strings.Contains(lines[2], `"version":3,"model":"bag"`) || !strings.Contains(lines[2], `"tokenizer":{"max_len":0`) ||
+	if !strings.Contains(lines[2], `"version":3,"model":"bags","config":{"members":[{"word_ngrams":2`) || !strings.Contains(lines[2], `"tokenizer":{"max_len":0`) ||
 		!strings.Contains(lines[2], `"lr":1,"lr_schedule":"linear"`) {
 		t.Errorf("header: %.400s", lines[2])
 	}

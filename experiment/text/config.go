@@ -281,18 +281,19 @@ type BagSettings struct {
 	TrainingWordsOnly bool         `json:"training_words_only"`
 	ConstantLR        bool         `json:"constant_lr"`
 	Patience          int          `json:"patience"` // 0: never stop early
+	Single            bool         `json:"single"`   // one bag, without the bag of words alone beside it
 }
 
 // BagSettingsOf returns the BagSettings of o.
 func BagSettingsOf(o textmodel.BagOptions) BagSettings {
 	return BagSettings{Features: o.Features, MinNgramCount: o.MinCount, WordScale: o.WordScale, NgramScale: o.NgramScale,
-		TrainingWordsOnly: o.TrainingWordsOnly, ConstantLR: o.ConstantLR, Patience: o.Patience}
+		TrainingWordsOnly: o.TrainingWordsOnly, ConstantLR: o.ConstantLR, Patience: o.Patience, Single: o.Single}
 }
 
 // Options returns the textmodel.BagOptions of b and s.
 func (b BagSettings) Options(s Settings) textmodel.BagOptions {
 	return textmodel.BagOptions{Features: b.Features, MinCount: b.MinNgramCount, WordScale: b.WordScale, NgramScale: b.NgramScale,
-		TrainingWordsOnly: b.TrainingWordsOnly, ConstantLR: b.ConstantLR, Patience: b.Patience, Epochs: s.Epochs, Batch: s.Batch, LR: s.LR}
+		TrainingWordsOnly: b.TrainingWordsOnly, ConstantLR: b.ConstantLR, Patience: b.Patience, Single: b.Single, Epochs: s.Epochs, Batch: s.Batch, LR: s.LR}
 }
 
 // bagSettings returns the protocol of the bag, "bag", and its settings,

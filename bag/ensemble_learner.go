@@ -1,0 +1,164 @@
+package bag
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// EnsembleLearner trains the members of an Ensemble side by side, each
+// with its own Learner, documents and loss: it is a train.Learner whose
+// rows have K·L logits, member k's in columns k·L … (k+1)·L−1, and whose
+// targets repeat each document's target K times. Trained with a loss that
+// applies one loss to each block of L (loss.Blocks), every step moves
+// each member by the gradient of its own loss on the same mini-batch, as
+// if it were trained alone with that batch order.
+type EnsembleLearner struct {
+	e      *Ensemble
+	ls     []*Learner
+	z, dz  [][]float64 // the members' logits and gradients, len(rows)×L
+	nrows  int
+	states []int // the size of each member's state
+}
+
+// NewEnsembleLearner returns the learner of e whose member k learns from
+// docs[k] (rows of member k's table, one list per document, the same
+// documents in the same order for every member) and the target
+// distributions y (len(docs[k])×L, shared). It panics as NewLearner does,
+// or if the members' documents differ in number.
+func NewEnsembleLearner(e *Ensemble, docs [][][]int32, y []float64, opts LearnerOptions) *EnsembleLearner {
+	if len(docs) != len(e.Members) {
+		panic(fmt.Sprintf("bag: %d document sets for %d members", len(docs), len(e.Members)))
+	}
+	el := &EnsembleLearner{e: e}
+	for k, m := range e.Members {
+		if len(docs[k]) != len(docs[0]) {
+			panic("bag: the members' document sets differ in length")
+		}
+		el.ls = append(el.ls, NewLearner(m, docs[k], y, opts))
+		el.states = append(el.states, 4*len(m.Params)+8)
+	}
+	el.z = make([][]float64, len(e.Members))
+	el.dz = make([][]float64, len(e.Members))
+	return el
+}
+
+// Members returns the members' learners.
+func (el *EnsembleLearner) Members() []*Learner { return el.ls }
+
+func (el *EnsembleLearner) Rows() int   { return el.ls[0].Rows() }
+func (el *EnsembleLearner) Labels() int { return len(el.ls) * el.e.Outputs() }
+
+// Targets repeats each row's target distribution once per member.
+func (el *EnsembleLearner) Targets(dst []float64, rows []int) {
+	L, K := el.e.Outputs(), len(el.ls)
+	y := el.ls[0].y
+	for i, r := range rows {
+		for k := range K {
+			copy(dst[(i*K+k)*L:(i*K+k+1)*L], y[r*L:(r+1)*L])
+		}
+	}
+}
+
+// Logits stores each member's logits of rows in its block of dst.
+func (el *EnsembleLearner) Logits(dst []float64, rows []int) {
+	L, K := el.e.Outputs(), len(el.ls)
+	if len(dst) != len(rows)*K*L {
+		panic("bag: len(dst) != rows·K·L")
+	}
+	el.nrows = len(rows)
+	for k, ln := range el.ls {
+		el.z[k] = growF64(el.z[k], len(rows)*L)
+		ln.Logits(el.z[k], rows)
+		for i := range rows {
+			copy(dst[(i*K+k)*L:(i*K+k+1)*L], el.z[k][i*L:(i+1)*L])
+		}
+	}
+}
+
+// Update hands each member the gradient of its block, scaled so that the
+// member's step is that of its own loss: dz holds ∂(Σ_k ℓ_k)/∂z, ℓ_k the
+// mean loss of member k over the rows, which is each member's own
+// gradient.
+func (el *EnsembleLearner) Update(dz []float64) {
+	L, K := el.e.Outputs(), len(el.ls)
+	if len(dz) != el.nrows*K*L {
+		panic("bag: len(dz) != rows·K·L")
+	}
+	for k, ln := range el.ls {
+		el.dz[k] = growF64(el.dz[k], el.nrows*L)
+		for i := range el.nrows {
+			copy(el.dz[k][i*L:(i+1)*L], dz[(i*K+k)*L:(i*K+k+1)*L])
+		}
+		ln.Update(el.dz[k])
+	}
+}
+
+// Count returns the features of the rows, summed over the members.
+func (el *EnsembleLearner) Count(rows []int) int {
+	n := 0
+	for _, ln := range el.ls {
+		n += ln.Count(rows)
+	}
+	return n
+}
+
+func (el *EnsembleLearner) Unit() string { return "features" }
+
+// Key joins the members' keys.
+func (el *EnsembleLearner) Key() string {
+	s := make([]string, len(el.ls))
+	for k, ln := range el.ls {
+		s[k] = ln.Key()
+	}
+	return fmt.Sprintf("bags K=%d [%s]", len(el.ls), strings.Join(s, "; "))
+}
+
+// AppendState appends the members' states, one after the other.
+func (el *EnsembleLearner) AppendState(b []byte) []byte {
+	for _, ln := range el.ls {
+		b = ln.AppendState(b)
+	}
+	return b
+}
+
+func (el *EnsembleLearner) SetState(b []byte) error {
+	n := 0
+	for _, s := range el.states {
+		n += s
+	}
+	if len(b) != n {
+		return errors.New("state size does not match the model")
+	}
+	for k, ln := range el.ls {
+		if err := ln.SetState(b[:el.states[k]]); err != nil {
+			return fmt.Errorf("member %d: %w", k+1, err)
+		}
+		b = b[el.states[k]:]
+	}
+	return nil
+}
+
+// AppendParams appends the members' parameters, one after the other.
+func (el *EnsembleLearner) AppendParams(b []byte) []byte {
+	for _, ln := range el.ls {
+		b = ln.AppendParams(b)
+	}
+	return b
+}
+
+func (el *EnsembleLearner) SetParams(b []byte) error {
+	n := 0
+	for _, ln := range el.ls {
+		n += 4 * len(ln.m.Params)
+	}
+	if len(b) != n {
+		return errors.New("parameter count does not match the model")
+	}
+	for _, ln := range el.ls {
+		k := 4 * len(ln.m.Params)
+		ln.SetParams(b[:k])
+		b = b[k:]
+	}
+	return nil
+}
