@@ -58,6 +58,16 @@
 // three times per step. fastText's threads instead update shared rows
 // without locks (Hogwild), so that its results vary from run to run.
 //
+// # Ensembles
+//
+// An Ensemble predicts the mean of the distributions of several bags over
+// one vocabulary; 'twl text train' trains a bag of n-grams and a bag of the
+// same words alone this way. EnsembleLearner trains the members side by
+// side, each on its own block of the logits with its own loss
+// (loss.Blocks), so that each moves exactly as it would alone on the same
+// mini-batches (TestEnsembleLearner); its Mean view scores what the
+// ensemble predicts, for validation.
+//
 // # Cost
 //
 // A document of n features costs n·D additions for h and L·D

@@ -41,7 +41,6 @@ func (c EnsembleConfig) Check() error {
 	if len(c.Members) < 1 || len(c.Members) > MaxMembers {
 		return fmt.Errorf("%d members: want 1 to %d", len(c.Members), MaxMembers)
 	}
-	var total int64
 	for k, m := range c.Members {
 		if err := m.Check(); err != nil {
 			return fmt.Errorf("member %d: %v", k+1, err)
@@ -49,10 +48,6 @@ func (c EnsembleConfig) Check() error {
 		if m.Words != c.Members[0].Words || m.Labels != c.Members[0].Labels {
 			return fmt.Errorf("member %d: %d words and %d labels, member 1 %d and %d", k+1, m.Words, m.Labels, c.Members[0].Words, c.Members[0].Labels)
 		}
-		total += m.PayloadBytes()
-	}
-	if total > 1<<38 {
-		return fmt.Errorf("%d bytes of parameters: more than 2³⁸", total)
 	}
 	return nil
 }
@@ -176,6 +171,9 @@ func (e *Ensemble) NewLogits() func(dst []float64, docs [][]int32) {
 		out = dst
 		parallel.For(len(docs), 0, 64, body)
 		out = nil
+		for k := range parts {
+			clear(parts[k]) // keep no reference to the caller's documents
+		}
 	}
 }
 

@@ -1,8 +1,10 @@
 package bag
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -94,6 +96,35 @@ func (el *EnsembleLearner) Update(dz []float64) {
 	}
 }
 
+// Mean returns a view of the learner whose logits are the ensemble's
+// (Ensemble.NewLogits': the log of the mean of the members' softmax) and
+// whose targets are the rows' own, L of each: what the model predicts,
+// for scoring validation documents with the loss of one member
+// (train.Config.Validate). Its Logits replaces what the members keep for
+// Update, as the learner's own Logits does.
+func (el *EnsembleLearner) Mean() *EnsembleMean { return &EnsembleMean{el} }
+
+// EnsembleMean is EnsembleLearner.Mean's view.
+type EnsembleMean struct{ el *EnsembleLearner }
+
+func (v *EnsembleMean) Labels() int { return v.el.e.Outputs() }
+
+func (v *EnsembleMean) Targets(dst []float64, rows []int) { v.el.ls[0].Targets(dst, rows) }
+
+func (v *EnsembleMean) Logits(dst []float64, rows []int) {
+	el, L := v.el, v.el.e.Outputs()
+	if len(dst) != len(rows)*L {
+		panic("bag: len(dst) != rows·L")
+	}
+	for k, ln := range el.ls {
+		el.z[k] = growF64(el.z[k], len(rows)*L)
+		ln.Logits(el.z[k], rows)
+	}
+	for r := range rows {
+		combine(dst[r*L:(r+1)*L], el.z, r, L)
+	}
+}
+
 // Count returns the features of the rows, summed over the members.
 func (el *EnsembleLearner) Count(rows []int) int {
 	n := 0
@@ -130,6 +161,22 @@ func (el *EnsembleLearner) SetState(b []byte) error {
 	if len(b) != n {
 		return errors.New("state size does not match the model")
 	}
+	// The members step together: their step counts must agree, and are
+	// checked before any member changes.
+	var steps uint64
+	at := 0
+	for k, s := range el.states {
+		t := binary.LittleEndian.Uint64(b[at+s-8 : at+s])
+		if k == 0 {
+			steps = t
+		} else if t != steps {
+			return fmt.Errorf("member %d has made %d steps, member 1 %d", k+1, t, steps)
+		}
+		at += s
+	}
+	if steps > math.MaxInt32 {
+		return errors.New("step count out of range")
+	}
 	for k, ln := range el.ls {
 		if err := ln.SetState(b[:el.states[k]]); err != nil {
 			return fmt.Errorf("member %d: %w", k+1, err)
@@ -155,9 +202,11 @@ func (el *EnsembleLearner) SetParams(b []byte) error {
 	if len(b) != n {
 		return errors.New("parameter count does not match the model")
 	}
-	for _, ln := range el.ls {
+	for i, ln := range el.ls {
 		k := 4 * len(ln.m.Params)
-		ln.SetParams(b[:k])
+		if err := ln.SetParams(b[:k]); err != nil {
+			return fmt.Errorf("member %d: %w", i+1, err)
+		}
 		b = b[k:]
 	}
 	return nil

@@ -2,6 +2,7 @@ package bag
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -130,14 +131,9 @@ func TestEnsembleLearner(t *testing.T) {
 				t.Errorf("workers %d: member %d after 3 steps differs from the member trained alone", workers, k+1)
 			}
 		}
-		state := el.AppendState(nil)
-		if err := el.SetState(state); err != nil || !bytes.Equal(el.AppendState(nil), state) {
-			t.Errorf("workers %d: state does not round-trip: %v", workers, err)
-		}
-		if el.SetState(state[1:]) == nil || el.SetParams(el.AppendParams(nil)[1:]) == nil {
-			t.Error("a state or parameters one byte short accepted")
-		}
-		return e.Members[0].Params, e.Members[1].Params
+		p0, p1 := slices.Clone(e.Members[0].Params), slices.Clone(e.Members[1].Params)
+		checkRestored(t, el, e, p0, p1)
+		return p0, p1
 	}
 	a0, a1 := run(1)
 	b0, b1 := run(3)
@@ -187,5 +183,81 @@ func TestEnsembleEncodePayload(t *testing.T) {
 	bad.Members[1].Labels = 3
 	if bad.Check() == nil {
 		t.Error("members of 4 and 3 labels accepted")
+	}
+}
+
+// checkRestored: the learner's state and parameters, saved, then changed
+// by a step, come back with SetState and SetParams (p0, p1: the members'
+// parameters when saved); states that are short, or whose members have
+// made different numbers of steps, are refused before any member changes.
+func checkRestored(t *testing.T, el *EnsembleLearner, e *Ensemble, p0, p1 []float32) {
+	t.Helper()
+	state, params := el.AppendState(nil), el.AppendParams(nil)
+	steps := el.Members()[0].Step()
+	step := func() {
+		rows := []int{0, 1}
+		z := make([]float64, len(rows)*el.Labels())
+		el.Logits(z, rows)
+		for i := range z {
+			z[i] = 0.1 * float64(i%3)
+		}
+		el.Update(z)
+	}
+	step()
+	if slices.Equal(e.Members[0].Params, p0) || slices.Equal(e.Members[1].Params, p1) {
+		t.Fatal("a step changed nothing")
+	}
+	if err := el.SetState(state); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(e.Members[0].Params, p0) || !slices.Equal(e.Members[1].Params, p1) || el.Members()[1].Step() != steps {
+		t.Error("SetState did not restore the members")
+	}
+	step()
+	if err := el.SetParams(params); err != nil || !slices.Equal(e.Members[0].Params, p0) || !slices.Equal(e.Members[1].Params, p1) {
+		t.Errorf("SetParams did not restore the members: %v", err)
+	}
+	if el.SetState(state[1:]) == nil || el.SetParams(params[1:]) == nil {
+		t.Error("a state or parameters one byte short accepted")
+	}
+	// Member 2 with one step more than member 1: refused, member 1 as it was.
+	el.SetState(state)
+	bad := slices.Clone(state)
+	binary.LittleEndian.PutUint64(bad[len(bad)-8:], uint64(steps+1))
+	step()
+	before := slices.Clone(e.Members[0].Params)
+	if err := el.SetState(bad); err == nil || !slices.Equal(e.Members[0].Params, before) {
+		t.Errorf("members of different step counts: %v, member 1 changed: %v", err, !slices.Equal(e.Members[0].Params, before))
+	}
+}
+
+// TestEnsembleLogitsBatches: the function of NewLogits gives every
+// document the logits it gives the document alone, over batches that
+// grow past the workers' chunks and shrink again.
+func TestEnsembleLogitsBatches(t *testing.T) {
+	e, docs := smallEnsemble(9)
+	L := e.Outputs()
+	var enc [][]int32
+	for i := range 300 {
+		r := i % len(docs[0])
+		d := []int32{int32(len(docs[0][r]))}
+		d = append(d, docs[0][r]...)
+		d = append(d, int32(len(docs[1][r])))
+		enc = append(enc, append(d, docs[1][r]...))
+	}
+	one := make([][]float64, len(docs[0]))
+	for r := range one {
+		one[r] = make([]float64, L)
+		e.NewLogits()(one[r], enc[r:r+1])
+	}
+	f := e.NewLogits()
+	for _, n := range []int{3, 300, 130, 1, 257} {
+		dst := make([]float64, n*L)
+		f(dst, enc[:n])
+		for i := range n {
+			if !slices.Equal(dst[i*L:(i+1)*L], one[i%len(docs[0])]) {
+				t.Fatalf("batch of %d, document %d: %v, alone %v", n, i, dst[i*L:(i+1)*L], one[i%len(docs[0])])
+			}
+		}
 	}
 }

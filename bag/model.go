@@ -160,7 +160,8 @@ func (m *Model) Kind() string { return "bag" }
 func (m *Model) Outputs() int { return m.Labels }
 
 // Shape describes the model: "bag of 1–2-grams, 100 dimensions, 30,000
-// words and 400,000 n-gram rows".
+// words and 400,000 n-gram rows"; "bag of words, 100 dimensions, 30,000
+// words" without n-grams.
 func (m *Model) Shape() string {
 	s := "bag of words"
 	if m.WordNgrams > 1 {
@@ -168,6 +169,9 @@ func (m *Model) Shape() string {
 	}
 	if m.MaxN > 0 {
 		s += fmt.Sprintf(" and character %d–%d-grams", m.MinN, m.MaxN)
+	}
+	if m.WordNgrams == 1 && m.MaxN == 0 {
+		return fmt.Sprintf("%s, %d dimensions, %d words", s, m.Dim, m.Words)
 	}
 	return fmt.Sprintf("%s, %d dimensions, %d words and %d n-gram rows", s, m.Dim, m.Words, m.Ngrams)
 }

@@ -19,4 +19,9 @@
 // subgradient), or the centred dual potential of package ot/sinkhorn
 // (gradient of the entropic objective). The softmax is computed once per
 // row and shared by both terms.
+//
+// Blocks applies one loss to each of k blocks of L logits of a row, for
+// models trained side by side in one loop, each on its own block (package
+// bag's Ensemble): the value is the sum of the blocks' losses and each
+// block's gradient is its own loss's.
 package loss

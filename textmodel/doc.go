@@ -5,11 +5,14 @@
 //
 // # Networks
 //
-// The network is a Network, of one of two kinds: the paper's LSTM (package
-// lstm, KindLSTM), which reads token IDs, or a bag of n-grams (package bag,
-// KindBag), fastText's kind of model, which reads the rows of its table of
-// word and n-gram vectors. Options.Model chooses the kind to train; the
-// zero Options train the LSTM, 'twl text train' the bag.
+// The network is a Network: the paper's LSTM (package lstm, KindLSTM),
+// which reads token IDs, or a bag of n-grams (package bag, KindBag),
+// fastText's kind of model, which reads the rows of its table of word and
+// n-gram vectors; by default the bag of n-grams is trained beside a bag of
+// the same words alone and the model predicts the mean of the two
+// (bag.Ensemble, KindBags; BagOptions.Single trains one bag). Options.Model
+// chooses the kind to train; the zero Options train the LSTM, 'twl text
+// train' the bags.
 //
 // # Training
 //

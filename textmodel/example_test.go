@@ -99,7 +99,7 @@ func ExampleFit_bag() {
 		fmt.Println()
 	}
 	// Output:
-	// mean of 2 bags: bag of 1–2-grams, 8 dimensions, 51 words and 10 n-gram rows; bag of words, 8 dimensions, 51 words and 0 n-gram rows, 4 labels, loss kl
+	// mean of 2 bags: bag of 1–2-grams, 8 dimensions, 51 words and 10 n-gram rows; bag of words, 8 dimensions, 51 words, 4 labels, loss kl
 	// kings and dragons: Fiction 0.5 Fantasy 0.5
 	// a cooking book: Nonfiction 0.5 Cooking 0.5
 }

@@ -83,13 +83,16 @@ type Prepared struct {
 	// word rows of Docs.
 	WordIndex *bag.Index
 	WordDocs  [][]int32
-	Docs      [][]int32 // the network's inputs: the bag's rows, or the LSTM's token IDs
-	Y         []float64
-	NTrain    int // the first NTrain documents are the training ones
-	Tokens    int // tokens of the training documents
-	Types     int // distinct tokens of the training documents, in the vocabulary or not
-	Labels    []string
-	options   Options
+	// Docs are the network's inputs: the LSTM's token IDs, or the rows of
+	// the bag (of n-grams, with a bag of words beside it: not the layout
+	// of bag.Ensemble.Encode, which Encode gives).
+	Docs    [][]int32
+	Y       []float64
+	NTrain  int // the first NTrain documents are the training ones
+	Tokens  int // tokens of the training documents
+	Types   int // distinct tokens of the training documents, in the vocabulary or not
+	Labels  []string
+	options Options
 }
 
 // Prepare counts the vocabulary of trainSet under opts, encodes both sets
@@ -322,7 +325,8 @@ func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 		ref      EmbeddingRef
 		schedule string
 	)
-	trainLoss := l // the members' losses, one block each, for an ensemble
+	trainLoss := l                 // the members' losses, one block each, for an ensemble
+	var validate *train.Validation // the ensemble's prediction, for an ensemble
 	if p.Index != nil {
 		d := DefaultBag
 		epochs, batch, lr, schedule = cmp.Or(o.Epochs, d.Epochs), cmp.Or(o.Batch, d.Batch), cmp.Or(o.LR, d.LR), "linear"
@@ -340,10 +344,16 @@ func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 		if p.WordIndex == nil {
 			net, ln = bn, bag.NewLearner(bn, p.Docs, p.Y, lo)
 		} else {
-			wn, _ := p.newBag(p.WordIndex, seed)
+			// The bag of words starts from the same word vectors as the
+			// other bag (a choice: the two differ by their features).
+			wn := bag.New(p.WordIndex, bn.Dim, bn.Labels)
+			wn.SetWords(bn.Emb[:bn.Words*bn.Dim])
 			e := bag.NewEnsemble(bn, wn)
-			net, ln = e, bag.NewEnsembleLearner(e, [][][]int32{p.Docs, p.WordDocs}, p.Y, lo)
-			trainLoss = loss.Blocks(l, 2)
+			el := bag.NewEnsembleLearner(e, [][][]int32{p.Docs, p.WordDocs}, p.Y, lo)
+			net, ln, trainLoss = e, el, loss.Blocks(l, 2)
+			// Validation scores what the model predicts, the mean of the
+			// two, with the loss of one bag.
+			validate = &train.Validation{Scorer: el.Mean(), Loss: l}
 		}
 	} else {
 		var ln1 *lstm.Model
@@ -352,6 +362,9 @@ func (p *Prepared) Fit(run Run) (*Model, train.History, error) {
 	}
 	cfg := train.Config{Epochs: epochs, Batch: batch, Seed: seed, ValRows: valRows, Patience: patience,
 		Progress: run.Progress, Checkpoint: run.Checkpoint, CheckpointEvery: run.CheckpointEvery, Context: run.Context, Tag: o.Tree.SHA256}
+	if len(valRows) > 0 {
+		cfg.Validate = validate
+	}
 	if f := run.OnBatch; f != nil {
 		cfg.BatchEnd = func(epoch, rows int) { f(BatchProgress{epoch, epochs, rows, p.NTrain}) }
 	}

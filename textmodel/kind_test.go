@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,6 +16,8 @@ import (
 	"github.com/twl-ldl/twl/bag"
 	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/embedding"
+	"github.com/twl-ldl/twl/loss"
+	"github.com/twl-ldl/twl/train"
 	"github.com/twl-ldl/twl/vocab"
 )
 
@@ -212,6 +215,9 @@ func TestBagResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if whole.Net.Kind() != KindBags {
+		t.Fatalf("the defaults train a %q model: this test is for the pair of bags", whole.Net.Kind())
+	}
 	ck := filepath.Join(t.TempDir(), "bag.ckpt")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -327,5 +333,98 @@ func TestBagVectorWords(t *testing.T) {
 	}
 	if m.Vocab.ID("wizard") != vocab.Unknown {
 		t.Error("TrainingWordsOnly: wizard is in the vocabulary")
+	}
+}
+
+// TestBagsEncodeMatch: what the pair of bags reads at prediction
+// (Model.Encode, bag.Ensemble.Encode) is what it trained on (the bag's
+// rows, and the word rows among them for the bag of words), for every
+// training and validation document, with character n-grams, without word
+// n-grams, and with documents cut to their first or last tokens; texts
+// with unknown words and non-ASCII letters give the bag of words the word
+// rows of the other bag's features.
+func TestBagsEncodeMatch(t *testing.T) {
+	tr, val := toyCorpus(t)
+	for _, tk := range []vocab.Tokenizer{{}, {MaxLen: 3, Keep: vocab.Last}, {MaxLen: 4}} {
+		for _, f := range []bag.Features{{WordNgrams: 3, MinN: 2, MaxN: 4, Buckets: 1000}, {WordNgrams: 1, MinN: 2, MaxN: 3, Buckets: 500}, {WordNgrams: 2}} {
+			opts := Options{Model: KindBag, Bag: BagOptions{Features: f}, Tokenizer: tk, EmbDim: 4, Epochs: 1, Seed: 1, Vocab: vocab.Options{MinCount: 3}}
+			p, err := Prepare(tr, val, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, _, err := p.Fit(Run{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var texts []string
+			for _, d := range append(slices.Clone(tr.Docs), val.Docs...) {
+				texts = append(texts, d.Text)
+			}
+			for i, text := range texts {
+				want := append([]int32{int32(len(p.Docs[i]))}, p.Docs[i]...)
+				want = append(want, int32(len(p.WordDocs[i])))
+				want = append(want, p.WordDocs[i]...)
+				if got := m.Encode(text); !slices.Equal(got, want) || !slices.Equal(p.Encode(text), want) {
+					t.Errorf("%+v %+v: document %d: Encode %v, trained on %v", tk, f, i, got, want)
+				}
+			}
+			e := m.Net.(*bag.Ensemble)
+			V := int32(m.Vocab.Len())
+			for _, text := range []string{"zzz unknown qqq kings", "", "kings kings soup zz", "Ünïcode dragons ü"} {
+				var words []int32
+				for _, x := range e.Members[0].Encode(nil, m.Vocab, &tk, text) {
+					if x < V {
+						words = append(words, x)
+					}
+				}
+				if got := e.Members[1].Encode(nil, m.Vocab, &tk, text); !slices.Equal(got, words) {
+					t.Errorf("%q: the bag of words reads %v, the other bag's words are %v", text, got, words)
+				}
+			}
+		}
+	}
+}
+
+// TestBagsMembers: the bag of n-grams of the pair is, bit for bit, the bag
+// trained alone (--words-bag=false) with the same seed: the pair's
+// training (loss.Blocks, bag.EnsembleLearner) moves each bag by its own
+// loss alone. With validation documents, the validation loss recorded is
+// the KL divergence of the pair's prediction (the mean of the two bags'),
+// computed here from the predictions of Predictor; for one bag, its own.
+func TestBagsMembers(t *testing.T) {
+	tr, val := toyCorpus(t)
+	fit := func(single bool, val *corpus.Corpus) (*Model, train.History) {
+		m, h, err := Fit(tr, val, Options{Model: KindBag, Bag: BagOptions{Single: single}, EmbDim: 4, Epochs: 3, Seed: 1, Vocab: vocab.Options{MinCount: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, h
+	}
+	one, _ := fit(true, nil)
+	pair, _ := fit(false, nil)
+	if !slices.Equal(one.Net.(*bag.Model).Params, pair.Net.(*bag.Ensemble).Members[0].Params) {
+		t.Error("the pair's bag of n-grams differs from the bag trained alone")
+	}
+	for _, single := range []bool{true, false} {
+		m, h := fit(single, val)
+		L := len(m.Labels)
+		texts := make([]string, len(val.Docs))
+		for i, d := range val.Docs {
+			texts[i] = d.Text
+		}
+		P := make([]float64, len(texts)*L)
+		m.NewPredictor().Predict(P, texts)
+		z, g := make([]float64, len(P)), make([]float64, len(P))
+		for i, p := range P {
+			z[i] = math.Log(p)
+		}
+		want, err := loss.NewKL(L).Eval(g, z, val.Targets(corpus.Uniform))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := h.Epochs[len(h.Epochs)-1].ValLoss
+		if math.Abs(got-want) > 1e-9*want {
+			t.Errorf("single %v: validation loss %v, the KL of the prediction %v", single, got, want)
+		}
 	}
 }

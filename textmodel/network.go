@@ -12,11 +12,12 @@ import (
 )
 
 // Network is the part of a text model that depends on its kind: the LSTM of
-// package lstm (*lstm.Model, the paper's) or the bag of n-grams of package
-// bag (*bag.Model). A model file names the kind in its header ("model")
-// and holds the network's sizes ("config") and parameters (the payload).
+// package lstm (*lstm.Model, the paper's), the bag of n-grams of package
+// bag (*bag.Model), or bags whose predictions are averaged (*bag.Ensemble).
+// A model file names the kind in its header ("model") and holds the
+// network's sizes ("config") and parameters (the payload).
 type Network interface {
-	// Kind names the kind in model files: KindLSTM or KindBag.
+	// Kind names the kind in model files: KindLSTM, KindBag or KindBags.
 	Kind() string
 	// Outputs returns L, the number of logits of a document.
 	Outputs() int

@@ -85,6 +85,27 @@ type Config struct {
 	// example a hash of the label tree, which the loss depends on): a
 	// checkpoint with another Tag is not resumed.
 	Tag string
+
+	// Validate, when not nil, scores the validation rows in place of the
+	// learner and the training loss: for a learner of models trained side
+	// by side, each on a block of the logits (loss.Blocks), whose
+	// prediction combines theirs, it is the combined prediction and the
+	// loss of one model. Its Labels need not be the learner's.
+	Validate *Validation
+}
+
+// Validation is what scores the validation rows (Config.Validate): the
+// logits and targets of rows from Scorer, evaluated by Loss.
+type Validation struct {
+	Scorer Scorer
+	Loss   loss.Loss
+}
+
+// Scorer gives the logits and targets of rows, as a Learner does.
+type Scorer interface {
+	Labels() int
+	Targets(dst []float64, rows []int)
+	Logits(dst []float64, rows []int)
 }
 
 // Epoch is what one epoch reports.
@@ -222,6 +243,9 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 	}
 	if epochs < 0 || batch < 0 || cfg.Patience < 0 {
 		panic("train: negative Epochs, Batch or Patience")
+	}
+	if v := cfg.Validate; v != nil && (v.Scorer == nil || v.Loss == nil || v.Scorer.Labels() != v.Loss.Labels()) {
+		panic("train: Config.Validate needs a scorer and a loss of the same labels")
 	}
 	if cfg.Patience > 0 && len(cfg.ValRows) == 0 {
 		return History{}, fmt.Errorf("train: Patience %d needs validation rows (Config.ValRows)", cfg.Patience)
@@ -372,7 +396,13 @@ func Train(ln Learner, l loss.Loss, cfg Config) (History, error) {
 		ep := Epoch{Epoch: e + 1, TrainLoss: sum / float64(len(trainRows)), TrainSeconds: trainSeconds}
 		improved := true
 		if len(valRows) > 0 {
-			vl, err := evaluate(ln, l, valRows, batch, terms)
+			var vl float64
+			var err error
+			if v := cfg.Validate; v != nil {
+				vl, err = evaluate(v.Scorer, v.Loss, valRows, batch, nil)
+			} else {
+				vl, err = evaluate(ln, l, valRows, batch, terms)
+			}
 			if err != nil {
 				return h, fmt.Errorf("train: epoch %d: validation: %w", e+1, err)
 			}
@@ -504,7 +534,7 @@ func evalBatch(l loss.Loss, tl loss.Targeted, z, y, tb []float64) (float64, erro
 
 // evaluate is Evaluate given the targets' terms of every row (nil: the
 // loss computes them, or takes none).
-func evaluate(ln Learner, l loss.Loss, rows []int, batch int, terms []float64) (float64, error) {
+func evaluate(ln Scorer, l loss.Loss, rows []int, batch int, terms []float64) (float64, error) {
 	if batch <= 0 {
 		batch = 256
 	}

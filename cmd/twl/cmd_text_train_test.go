@@ -120,6 +120,7 @@ func TestTextTrainErrors(t *testing.T) {
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--hidden", "8"}, 2, []string{"--hidden is a setting of the LSTM: give it with --model lstm"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--train-emb"}, 2, []string{"--train-emb is a setting of the LSTM"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--model", "lstm", "--ngrams", "3"}, 2, []string{"--ngrams is a setting of the bag of n-grams (--model bag), not of the LSTM"}, false},
+		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--model", "lstm", "--words-bag=false"}, 2, []string{"--words-bag is a setting of the bag of n-grams (--model bag), not of the LSTM"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--model", "lstm", "--lr-schedule", "constant"}, 2, []string{"--lr-schedule is a setting of the bag"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--model", "lstm", "--training-words-only"}, 2, []string{"--training-words-only is a setting of the bag"}, false},
 		{[]string{"train", "--train", "$D/d.jsonl", "--tree", "$D/g.tree", "--out", "$D/m", "--model", "gru"}, 2, []string{`--model "gru": must be bag or lstm`}, false},
