@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
+
+	"github.com/twl-ldl/twl/internal/parallel"
 )
 
 // EnsembleLearner trains the members of an Ensemble side by side, each
@@ -19,8 +22,12 @@ type EnsembleLearner struct {
 	e      *Ensemble
 	ls     []*Learner
 	z, dz  [][]float64 // the members' logits and gradients, len(rows)×L
-	nrows  int
-	states []int // the size of each member's state
+	rows   []int       // the rows of the last Logits call
+	states []int       // the size of each member's state
+	// workers > 1: the members run at once, each on workers/K goroutines
+	// (at least one), the functions below being their tasks.
+	workers           int
+	logitsFn, stepsFn func(k int)
 }
 
 // NewEnsembleLearner returns the learner of e whose member k learns from
@@ -28,21 +35,47 @@ type EnsembleLearner struct {
 // documents in the same order for every member) and the target
 // distributions y (len(docs[k])×L, shared). It panics as NewLearner does,
 // or if the members' documents differ in number.
+//
+// With opts.Workers (0: GOMAXPROCS) of 2 or more, the members take their
+// steps at the same time, each with an equal share of the workers (at
+// least one): the members share nothing, so each is what it would be
+// alone, whatever the number of workers.
 func NewEnsembleLearner(e *Ensemble, docs [][][]int32, y []float64, opts LearnerOptions) *EnsembleLearner {
 	if len(docs) != len(e.Members) {
 		panic(fmt.Sprintf("bag: %d document sets for %d members", len(docs), len(e.Members)))
 	}
-	el := &EnsembleLearner{e: e}
+	K := len(e.Members)
+	el := &EnsembleLearner{e: e, workers: opts.Workers}
+	if el.workers == 0 {
+		el.workers = runtime.GOMAXPROCS(0)
+	}
+	mo := opts
+	if el.workers > 1 && K > 1 {
+		mo.Workers = max(1, el.workers/K)
+	}
 	for k, m := range e.Members {
 		if len(docs[k]) != len(docs[0]) {
 			panic("bag: the members' document sets differ in length")
 		}
-		el.ls = append(el.ls, NewLearner(m, docs[k], y, opts))
+		el.ls = append(el.ls, NewLearner(m, docs[k], y, mo))
 		el.states = append(el.states, 4*len(m.Params)+8)
 	}
-	el.z = make([][]float64, len(e.Members))
-	el.dz = make([][]float64, len(e.Members))
+	el.z = make([][]float64, K)
+	el.dz = make([][]float64, K)
+	el.logitsFn = func(k int) { el.ls[k].Logits(el.z[k], el.rows) }
+	el.stepsFn = func(k int) { el.ls[k].Update(el.dz[k]) }
 	return el
+}
+
+// each runs fn for every member: at once when there are workers to share.
+func (el *EnsembleLearner) each(fn func(k int)) {
+	if el.workers > 1 && len(el.ls) > 1 {
+		parallel.Each(len(el.ls), min(el.workers, len(el.ls)), fn)
+		return
+	}
+	for k := range el.ls {
+		fn(k)
+	}
 }
 
 // Members returns the members' learners.
@@ -68,10 +101,12 @@ func (el *EnsembleLearner) Logits(dst []float64, rows []int) {
 	if len(dst) != len(rows)*K*L {
 		panic("bag: len(dst) != rows·K·L")
 	}
-	el.nrows = len(rows)
-	for k, ln := range el.ls {
+	el.rows = append(el.rows[:0], rows...)
+	for k := range el.ls {
 		el.z[k] = growF64(el.z[k], len(rows)*L)
-		ln.Logits(el.z[k], rows)
+	}
+	el.each(el.logitsFn)
+	for k := range el.ls {
 		for i := range rows {
 			copy(dst[(i*K+k)*L:(i*K+k+1)*L], el.z[k][i*L:(i+1)*L])
 		}
@@ -84,16 +119,17 @@ func (el *EnsembleLearner) Logits(dst []float64, rows []int) {
 // gradient.
 func (el *EnsembleLearner) Update(dz []float64) {
 	L, K := el.e.Outputs(), len(el.ls)
-	if len(dz) != el.nrows*K*L {
+	B := len(el.rows)
+	if len(dz) != B*K*L {
 		panic("bag: len(dz) != rows·K·L")
 	}
-	for k, ln := range el.ls {
-		el.dz[k] = growF64(el.dz[k], el.nrows*L)
-		for i := range el.nrows {
+	for k := range el.ls {
+		el.dz[k] = growF64(el.dz[k], B*L)
+		for i := range B {
 			copy(el.dz[k][i*L:(i+1)*L], dz[(i*K+k)*L:(i*K+k+1)*L])
 		}
-		ln.Update(el.dz[k])
 	}
+	el.each(el.stepsFn)
 }
 
 // Mean returns a view of the learner whose logits are the ensemble's
@@ -116,10 +152,11 @@ func (v *EnsembleMean) Logits(dst []float64, rows []int) {
 	if len(dst) != len(rows)*L {
 		panic("bag: len(dst) != rows·L")
 	}
-	for k, ln := range el.ls {
+	el.rows = append(el.rows[:0], rows...)
+	for k := range el.ls {
 		el.z[k] = growF64(el.z[k], len(rows)*L)
-		ln.Logits(el.z[k], rows)
 	}
+	el.each(el.logitsFn)
 	for r := range rows {
 		combine(dst[r*L:(r+1)*L], el.z, r, L)
 	}
