@@ -240,8 +240,13 @@ func (cfg Config) Resolve() (Resolved, error) {
 		}
 	}
 	switch {
+	case cfg.Test == nil && bagOpts != nil:
+		r.Split = "random 80/20 split of the training documents by seed; no validation documents (the last epoch kept)"
 	case cfg.Test == nil:
 		r.Split = "random 64/16/20 split of the training documents by seed"
+	case cfg.Dev == nil && bagOpts != nil:
+		r.Files.Test = cfg.Test.File
+		r.Split = "the test file; every training document trains, no validation documents (the last epoch kept)"
 	case cfg.Dev == nil:
 		r.Files.Test = cfg.Test.File
 		r.Split = "the test file; validation: 20% of the training documents by seed"

@@ -19,7 +19,11 @@
 // documents are the dev set if given, else 20 % of the training documents
 // drawn by the seed (the paper's 16 of its 80). With the training
 // documents alone, seed k draws the paper's random 64/16/20 split of them
-// (dataset.Partition). Seed k = 1 … Seeds also sets the initial weights,
+// (dataset.Partition). The bag of n-grams without a dev set has no
+// validation documents, as 'twl text train' trains it by default: every
+// training document trains it (with the training documents alone, seed k
+// draws 80 % of them to train on and 20 % to test), and the model of the
+// last epoch is kept. Seed k = 1 … Seeds also sets the initial weights,
 // the random word vectors and the order of the mini-batches: for a seed,
 // every loss starts from the same weights on the same split and sees the
 // same batches, so that the paired t-tests across seeds compare the losses.
@@ -27,7 +31,8 @@
 //
 // # Measures
 //
-// Each run keeps the weights of the epoch with the lowest validation loss,
+// Each run keeps the weights of the epoch with the lowest validation loss
+// (the bag without validation documents: of the last epoch),
 // predicts the test documents and scores them: pseudo-recall, top-k cost
 // (k = 5), ROC-AUC micro, macro and by document (metric.MultiLabel), and
 // the LDL measures against the target distributions, Wasserstein among
@@ -46,9 +51,10 @@
 // # The bag of n-grams
 //
 // With Config.Model textmodel.KindBag the model is the bag of n-grams of
-// 'twl text train' under its defaults (the protocol Bag: 25 epochs of
-// batches of 8, SGD at lr 1 decaying linearly to 0, 5 seeds), trained with
-// BagLosses (KL, KL + ½TW, KL + TW) by default; the report sets them side
+// 'twl text train' under its defaults (the protocol Bag: a bag of n-grams
+// and a bag of its words, 40 epochs of batches of 8, SGD at lr 1 decaying
+// linearly to 0, every training document, 5 seeds), trained with
+// BagLosses (KL, KL + ½TW, KL + TW, KL + 2TW) by default; the report sets them side
 // by side on pseudo-recall, top-5 cost, ROC-AUC and the Wasserstein
 // distance, and says for each TW loss where it is better or worse than KL
 // (paired t-tests across seeds, p < .05) and where the difference is not

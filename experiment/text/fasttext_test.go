@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twl-ldl/twl/corpus"
 	"github.com/twl-ldl/twl/embedding"
 	"github.com/twl-ldl/twl/metric"
 	"github.com/twl-ldl/twl/textmodel"
@@ -82,6 +83,11 @@ func TestBagWithFastText(t *testing.T) {
 	L := tr.Len()
 	for _, run := range res.Runs {
 		if run.Loss != FastTextID {
+			// As 'twl text train' by default: 80 % of the 80 documents
+			// train, none validate (no --test, no --dev).
+			if run.Docs != [3]int{64, 0, 16} {
+				t.Errorf("%s seed %d: documents %v, want 64 training, 0 validation, 16 test", run.Loss, run.Seed, run.Docs)
+			}
 			continue
 		}
 		fit, _, test, err := split(cfg, run.Seed)
@@ -154,7 +160,8 @@ func TestBagWithFastText(t *testing.T) {
 	md := res.Markdown()
 	for _, want := range []string{"# Text experiment: the bag of n-grams with KL, KL + ½TW, KL + TW and KL + 2TW", "| fastText |", "- **KL + 2TW** against KL: ",
 		"## Does TW help?", "- **KL + TW** against KL: ", "## Each loss against fastText", "| KL + TW | Wasserstein |",
-		"`fasttext supervised -epoch 25 -lr 0.5 -wordNgrams 2 -loss softmax -dim 2 -thread 1 -seed K` with `-pretrainedVectors`: every vector of the file above"} {
+		"`fasttext supervised -epoch 25 -lr 0.5 -wordNgrams 2 -loss softmax -dim 2 -thread 1 -seed K` with `-pretrainedVectors`: every vector of the file above",
+		"a bag of the same words alone", "the last epoch kept", "on each seed's training documents (twl's)", "training loss per epoch, mean over seeds (no validation documents)"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -165,6 +172,43 @@ func TestBagWithFastText(t *testing.T) {
 	}
 	if again.Kept != 10 {
 		t.Errorf("second call kept %d runs", again.Kept)
+	}
+}
+
+// TestBagTestAndDev: with a test file the bag trains on every training
+// document and keeps its last epoch; with a dev file too it validates on
+// it and keeps the epoch of the best validation loss, as 'twl text train
+// --dev' does; the two are different runs (their keys differ).
+func TestBagTestAndDev(t *testing.T) {
+	tr, _ := tree.Read(strings.NewReader(genres), "genres.tree", nil)
+	train, dev, test := toyCorpus(t, 40, tr), toyCorpus(t, 10, tr), toyCorpus(t, 12, tr)
+	dev.File, test.File = "dev.jsonl", "test.jsonl"
+	dir := t.TempDir()
+	for _, c := range []struct {
+		dev                 *corpus.Corpus
+		docs                [3]int
+		kept, curves, kept2 string
+	}{
+		{nil, [3]int{40, 0, 12}, "the last epoch kept", "training loss per epoch", ""},
+		{dev, [3]int{40, 10, 12}, "the epoch of the best validation loss kept", "validation loss per epoch", "dev.jsonl"},
+	} {
+		cfg := Config{Train: train, Dev: c.dev, Test: test, Model: textmodel.KindBag, OutDir: dir,
+			ProtocolOptions: ProtocolOptions{Epochs: new(2), Seeds: new(1)}, Losses: []string{"kl"}, FastTextSkipped: "none"}
+		if c.dev != nil {
+			// The runs of the first case are not taken for these.
+			if _, err := Run(cfg); err == nil || !strings.Contains(err.Error(), "belongs to another experiment") {
+				t.Errorf("with a dev file, the runs without one: %v", err)
+			}
+			cfg.OutDir = t.TempDir()
+		}
+		res, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		md := res.Markdown()
+		if len(res.Runs) != 1 || res.Runs[0].Docs != c.docs || res.Kept != 0 || !strings.Contains(md, c.kept) || !strings.Contains(md, c.curves) {
+			t.Errorf("dev %v: %d runs (%d kept), documents %v; report:\n%s", c.dev != nil, len(res.Runs), res.Kept, res.Runs[0].Docs, md)
+		}
 	}
 }
 

@@ -66,8 +66,15 @@ func (r *Result) markdownBag() string {
 	if f.MaxN > 0 {
 		p(" and character %d- to %d-grams of words", f.MinN, f.MaxN)
 	}
-	p(" hashed into %d buckets, a vector for every n-gram seen at least %d times in training; %d epochs of batches of %d, SGD at lr %g decaying linearly to 0, the epoch of the best validation loss kept",
-		f.Buckets, o.MinNgramCount, s.Epochs, s.Batch, s.LR)
+	p(" hashed into %d buckets, a vector for every n-gram seen at least %d times in training", f.Buckets, o.MinNgramCount)
+	if o.WordsBag {
+		p(", and beside it a bag of the same words alone, trained on the same mini-batches, the model predicting the mean of the two distributions")
+	}
+	kept := "the epoch of the best validation loss kept"
+	if !r.hasValidation() {
+		kept = "the last epoch kept"
+	}
+	p("; %d epochs of batches of %d, SGD at lr %g decaying linearly to 0, %s", s.Epochs, s.Batch, s.LR, kept)
 	if s.MaxLen > 0 {
 		p("; documents cut at %d tokens", s.MaxLen)
 	}
@@ -86,7 +93,11 @@ func (r *Result) markdownBag() string {
 		case VectorsOfTraining:
 			p(" with `-pretrainedVectors`: the vectors the fastText model above gives the words of the training documents")
 		}
-		p(", on each seed's training documents (not its validation documents, which fastText has no use for), their text as twl's tokenizer splits it and their label sets as twl reads them; ")
+		if r.hasValidation() {
+			p(", on each seed's training documents (not its validation documents, which fastText has no use for), their text as twl's tokenizer splits it and their label sets as twl reads them; ")
+		} else {
+			p(", on each seed's training documents (twl's), their text as twl's tokenizer splits it and their label sets as twl reads them; ")
+		}
 		p("the test documents predicted by `fasttext predict-prob MODEL FILE -1`, each distribution normalized to sum 1, and scored as twl's.")
 		if ft.Threads > 1 {
 			p(" With %d threads fastText's results vary from run to run.", ft.Threads)
@@ -138,7 +149,11 @@ func (r *Result) markdownBag() string {
 	}
 
 	p("## Plots\n\n")
-	p("- `%s.png` / `.svg`: validation loss per epoch, mean over seeds.\n", CurvesPlot)
+	if r.hasValidation() {
+		p("- `%s.png` / `.svg`: validation loss per epoch, mean over seeds.\n", CurvesPlot)
+	} else {
+		p("- `%s.png` / `.svg`: training loss per epoch, mean over seeds (no validation documents).\n", CurvesPlot)
+	}
 	for _, name := range mainMeasures {
 		p("- `%s%s.png` / `.svg`: %s per row, mean ± sd across seeds.\n", MeasurePlot, name, report.MeasureLabel(name, s.K))
 	}

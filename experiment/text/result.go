@@ -102,7 +102,7 @@ func (r *Result) WriteJSON(w io.Writer) error {
 const (
 	MarkdownFile = "text.md"
 	JSONFile     = "text.json"
-	CurvesPlot   = "text_curves"   // validation loss per epoch, per loss
+	CurvesPlot   = "text_curves"   // validation loss per epoch, per loss (training loss without validation documents)
 	MeasurePlot  = "text_measure_" // + measure name, with error bars
 )
 
@@ -119,18 +119,39 @@ func (r *Result) WriteFiles(dir string) ([]string, error) {
 func (r *Result) Figures() map[string]*plotutil.Figure {
 	ids, k := r.Config.Losses, r.Config.Settings.K
 	rows := r.ids()
+	val := r.hasValidation()
 	series := report.MeanCurves(ids, rowLabel, func(id string) (curves [][]report.Float) {
 		for _, run := range r.Runs {
 			if run.Loss == id {
-				curves = append(curves, run.ValLoss)
+				if val {
+					curves = append(curves, run.ValLoss)
+				} else {
+					curves = append(curves, run.TrainLoss)
+				}
 			}
 		}
 		return curves
 	})
-	figs := map[string]*plotutil.Figure{CurvesPlot: plotutil.Curves("Validation loss (mean over seeds)", "epoch", "validation loss", false, series)}
+	title, axis := "Validation loss (mean over seeds)", "validation loss"
+	if !val {
+		title, axis = "Training loss (mean over seeds)", "training loss"
+	}
+	figs := map[string]*plotutil.Figure{CurvesPlot: plotutil.Curves(title, "epoch", axis, false, series)}
 	for _, name := range []string{"pseudo_recall", "top_k_cost", "roc_auc", "wasserstein"} {
 		g := report.StatGroup("", rows, func(id string) report.Stat { return r.Table[id][name] })
 		figs[MeasurePlot+name] = report.ErrorBarFigure(report.MeasureLabel(name, k), "on the test set", report.LowerIsBetter(name), report.Labels(rows, rowLabel), g)
 	}
 	return figs
+}
+
+// hasValidation tells whether the runs had validation documents (the bag
+// without a dev set has none): their curves are then the validation loss,
+// else the training loss.
+func (r *Result) hasValidation() bool {
+	for _, run := range r.Runs {
+		if run.Loss != FastTextID && run.Docs[1] > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"slices"
 	"time"
 
 	"github.com/twl-ldl/twl/corpus"
+	"github.com/twl-ldl/twl/dataset"
 	"github.com/twl-ldl/twl/experiment/report"
 	"github.com/twl-ldl/twl/loss"
 	"github.com/twl-ldl/twl/lstm"
@@ -48,9 +50,11 @@ type RunSettings struct {
 	MinCount int64   `json:"min_count"`
 	K        int     `json:"k"`
 	// Model is "bag" for the bag of n-grams, "" for the LSTM; Bag the
-	// bag's other settings (none for the LSTM).
+	// bag's other settings (none for the LSTM); Split how the bag's data
+	// were split (Resolved.Split; none for the LSTM).
 	Model string      `json:"model,omitempty"`
 	Bag   BagSettings `json:"bag,omitzero"`
+	Split string      `json:"split,omitempty"`
 }
 
 // RunSettingsOf returns the RunSettings of s, for the LSTM.
@@ -62,7 +66,7 @@ func RunSettingsOf(s Settings) RunSettings {
 func (r Resolved) runSettings() RunSettings {
 	rs := RunSettingsOf(r.Settings)
 	if r.Bag != nil {
-		rs.Model, rs.Bag = r.Model, *r.Bag
+		rs.Model, rs.Bag, rs.Split = r.Model, *r.Bag, r.Split
 	}
 	return rs
 }
@@ -276,8 +280,23 @@ func fastTextRun(cfg Config, r Resolved, key RunKey, dir string) (*LossRun, erro
 	return &LossRun{Format: RunFormat, RunKey: key, Scores: sc}, nil
 }
 
-// split returns the training, validation and test documents of seed.
+// split returns the training, validation and test documents of seed: for
+// the LSTM, Split's; for the bag without a dev set, as 'twl text train'
+// trains it by default, no validation documents: every document of the
+// training set trains (with no test set, seed k draws 80 % of them to
+// train on and 20 % to test).
 func split(cfg Config, seed int) (trainSet, val, test *corpus.Corpus, err error) {
+	if cfg.Model == textmodel.KindBag && cfg.Dev == nil {
+		trainSet, test = cfg.Train, cfg.Test
+		if test == nil {
+			a, b := dataset.Split(cfg.Train.Len(), 0.8, rand.NewPCG(uint64(seed), streamSplit))
+			trainSet, test = cfg.Train.Subset(a), cfg.Train.Subset(b)
+		}
+		if trainSet.Len() == 0 || test.Len() == 0 {
+			return nil, nil, nil, fmt.Errorf("text: %s has too few documents to split for seed %d", cfg.Train.File, seed)
+		}
+		return trainSet, nil, test, nil
+	}
 	trainSet, val, test, err = Split(cfg.Train, cfg.Dev, cfg.Test, seed)
 	if err != nil {
 		err = fmt.Errorf("text: %w", err)
