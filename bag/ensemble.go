@@ -106,9 +106,7 @@ func (e *Ensemble) Shape() string {
 // number of the member's features, then its features (Model.Encode).
 func (e *Ensemble) Encode(dst []int32, v *vocab.Vocab, tk *vocab.Tokenizer, text string) []int32 {
 	for _, m := range e.Members {
-		at := len(dst)
-		dst = m.Encode(append(dst, 0), v, tk, text)
-		dst[at] = int32(len(dst) - at - 1)
+		dst = m.Index.EncodeCounted(dst, v, tk, text)
 	}
 	return dst
 }

@@ -67,6 +67,16 @@ func NewEnsembleLearner(e *Ensemble, docs [][][]int32, y []float64, opts Learner
 	return el
 }
 
+// memberLogits stores each member's logits of rows in el.z[k] (rows×L),
+// keeping the rows for Update.
+func (el *EnsembleLearner) memberLogits(rows []int) {
+	el.rows = append(el.rows[:0], rows...)
+	for k := range el.ls {
+		el.z[k] = growF64(el.z[k], len(rows)*el.e.Outputs())
+	}
+	el.each(el.logitsFn)
+}
+
 // each runs fn for every member: at once when there are workers to share.
 func (el *EnsembleLearner) each(fn func(k int)) {
 	if el.workers > 1 && len(el.ls) > 1 {
@@ -101,11 +111,7 @@ func (el *EnsembleLearner) Logits(dst []float64, rows []int) {
 	if len(dst) != len(rows)*K*L {
 		panic("bag: len(dst) != rows·K·L")
 	}
-	el.rows = append(el.rows[:0], rows...)
-	for k := range el.ls {
-		el.z[k] = growF64(el.z[k], len(rows)*L)
-	}
-	el.each(el.logitsFn)
+	el.memberLogits(rows)
 	for k := range el.ls {
 		for i := range rows {
 			copy(dst[(i*K+k)*L:(i*K+k+1)*L], el.z[k][i*L:(i+1)*L])
@@ -152,11 +158,7 @@ func (v *EnsembleMean) Logits(dst []float64, rows []int) {
 	if len(dst) != len(rows)*L {
 		panic("bag: len(dst) != rows·L")
 	}
-	el.rows = append(el.rows[:0], rows...)
-	for k := range el.ls {
-		el.z[k] = growF64(el.z[k], len(rows)*L)
-	}
-	el.each(el.logitsFn)
+	el.memberLogits(rows)
 	for r := range rows {
 		combine(dst[r*L:(r+1)*L], el.z, r, L)
 	}

@@ -108,6 +108,15 @@ func (x *Index) Encode(dst []int32, v *vocab.Vocab, tk *vocab.Tokenizer, text st
 	return e.dst
 }
 
+// EncodeCounted appends to dst the number of text's features and then the
+// features (Encode): a member's part of Ensemble.Encode.
+func (x *Index) EncodeCounted(dst []int32, v *vocab.Vocab, tk *vocab.Tokenizer, text string) []int32 {
+	at := len(dst)
+	dst = x.Encode(append(dst, 0), v, tk, text)
+	dst[at] = int32(len(dst) - at - 1)
+	return dst
+}
+
 // Encode is m.Index.Encode.
 func (m *Model) Encode(dst []int32, v *vocab.Vocab, tk *vocab.Tokenizer, text string) []int32 {
 	return m.Index.Encode(dst, v, tk, text)

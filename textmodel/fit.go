@@ -223,14 +223,9 @@ func withVectorWords(v *vocab.Vocab, src embedding.Source, tk *vocab.Tokenizer) 
 // rows of the bag's table for the bag.
 func (p *Prepared) Encode(text string) []int32 {
 	tk := p.options.Tokenizer
-	if p.WordIndex != nil {
-		// bag.Ensemble.Encode's layout: each member's count, then its rows.
-		dst := p.Index.Encode([]int32{0}, p.Vocab, &tk, text)
-		dst[0] = int32(len(dst) - 1)
-		at := len(dst)
-		dst = p.WordIndex.Encode(append(dst, 0), p.Vocab, &tk, text)
-		dst[at] = int32(len(dst) - at - 1)
-		return dst
+	if p.WordIndex != nil { // bag.Ensemble.Encode's layout
+		dst := p.Index.EncodeCounted(nil, p.Vocab, &tk, text)
+		return p.WordIndex.EncodeCounted(dst, p.Vocab, &tk, text)
 	}
 	if p.Index != nil {
 		return p.Index.Encode(nil, p.Vocab, &tk, text)

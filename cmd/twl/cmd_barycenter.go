@@ -13,7 +13,7 @@ import (
 
 func runBarycenter(e *env, args []string) (err error) {
 	fs := newFlags("barycenter", "twl barycenter --tree TREE --out B.jsonl [flags] D.jsonl")
-	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required)")
+	treePath := treeFlag(fs, "required")
 	weightList := fs.String("weights", "", "the weights `W1,W2,…` of the distributions, one per row of D.jsonl, non-negative (default: equal)")
 	leaves := fs.Bool("leaves", false, "put the barycenter's mass on the tree's leaves only")
 	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")

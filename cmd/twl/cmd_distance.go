@@ -150,7 +150,7 @@ func findMethod(fs *flags, name string) (*distanceMethod, error) {
 
 func runDistance(e *env, args []string) (err error) {
 	fs := newFlags("distance", "twl distance --tree TREE [flags] A.jsonl B.jsonl")
-	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required, or --trees)")
+	treePath := treeFlag(fs, "required, or --trees")
 	treeList := fs.String("trees", "", "the tree-sliced Wasserstein distance over the comma-separated `TREES` (from 'twl tree build'), whose leaves are the labels")
 	pairwise := fs.Bool("pairwise", false, "print the matrix of distances between every row of A and every row of B")
 	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")
@@ -238,15 +238,11 @@ func runDistance(e *env, args []string) (err error) {
 	}
 	opts := &labeldist.Options{Normalize: *normalize, Measures: m.name == "utw", MaxLine: lineLimit(int64(maxMem))}
 	d := &distanceRun{gc: gc, e: e, m: m, dm: dm, json: *format == "json", maxBytes: int64(maxMem), t: t, opts: opts}
-	A, ca, err := rowReader(e, pos[0], t, opts)
+	A, B, ca, cb, err := rowReaders(e, pos[0], pos[1], t, opts)
 	if err != nil {
 		return err
 	}
 	defer ca.Close()
-	B, cb, err := rowReader(e, pos[1], t, opts)
-	if err != nil {
-		return err
-	}
 	defer cb.Close()
 	// The output is created before the work, so that an unwritable --out
 	// fails at once.

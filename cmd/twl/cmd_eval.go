@@ -12,7 +12,7 @@ import (
 
 func runEval(e *env, args []string) (err error) {
 	fs := newFlags("eval", "twl eval --tree TREE [flags] PRED.jsonl TARGET.jsonl\n  twl eval --trees T1,T2,... [flags] PRED.jsonl TARGET.jsonl\n  twl eval --multilabel --tree TREE [flags] PRED.jsonl LABELS.jsonl")
-	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required, or --trees)")
+	treePath := treeFlag(fs, "required, or --trees")
 	treeList := fs.String("trees", "", "instead of --tree, the comma-separated `TREES` (from 'twl tree build') whose leaves are the labels: tsw, the tree-sliced Wasserstein distance over them, in place of wasserstein")
 	format := fs.String("format", "text", "output `FORMAT`: text or json")
 	pyldl := fs.Bool("pyldl", false, "clip masses to [2.2e-16, 1] before clark, canberra and kl, as PyLDL does")

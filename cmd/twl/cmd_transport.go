@@ -13,7 +13,7 @@ import (
 
 func runTransport(e *env, args []string) (err error) {
 	fs := newFlags("transport", "twl transport --tree TREE [flags] A.jsonl B.jsonl")
-	treePath := fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 (required)")
+	treePath := treeFlag(fs, "required")
 	top := fs.Int("top", 0, "keep the `K` largest moves of each plan (0: all)")
 	normalize := fs.Bool("normalize", false, "rescale every row to sum 1, instead of requiring it")
 	out := fs.OutFile("out", "write the plans to `FILE`, all or nothing, instead of standard output")
@@ -48,15 +48,11 @@ func runTransport(e *env, args []string) (err error) {
 		return err
 	}
 	opts := &labeldist.Options{Normalize: *normalize, MaxLine: lineLimit(int64(maxMem))}
-	A, ca, err := rowReader(e, pos[0], t, opts)
+	A, B, ca, cb, err := rowReaders(e, pos[0], pos[1], t, opts)
 	if err != nil {
 		return err
 	}
 	defer ca.Close()
-	B, cb, err := rowReader(e, pos[1], t, opts)
-	if err != nil {
-		return err
-	}
 	defer cb.Close()
 	w, err := e.create(*out)
 	if err != nil {

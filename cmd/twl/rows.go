@@ -36,6 +36,26 @@ func rowReader(e *env, path string, t *tree.Tree, opts *labeldist.Options) (*lab
 	return labeldist.NewReader(r, name, t, opts), r, nil
 }
 
+// rowReaders opens the files of distributions a and b as rowReader does.
+// The caller closes both Closers; on an error, none is left open.
+func rowReaders(e *env, a, b string, t *tree.Tree, opts *labeldist.Options) (A, B *labeldist.Reader, ca, cb io.Closer, err error) {
+	if A, ca, err = rowReader(e, a, t, opts); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if B, cb, err = rowReader(e, b, t, opts); err != nil {
+		ca.Close()
+		return nil, nil, nil, nil, err
+	}
+	return A, B, ca, cb, nil
+}
+
+// treeFlag defines the --tree flag of the commands that read label
+// distributions; need closes its usage ("required", or with another way
+// to give the tree, "required, or --trees").
+func treeFlag(fs *flags, need string) *string {
+	return fs.String("tree", "", "the label `TREE`: an edge-list file, a toolkit taxonomy (FILE.taxonomy or taxonomy:FILE), or chain:N or star:N for labels named 0 … N−1 ("+need+")")
+}
+
 // progress reports the rows a long streaming command has done, on standard
 // error, at most every two seconds and only once the command has run for
 // two seconds, so short runs print nothing.
